@@ -1,0 +1,25 @@
+#pragma once
+// Each subcommand lives in its own file and registers itself here; main() only dispatches.
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace fb::cli {
+
+// Exit codes, documented in --help and the README.
+enum ExitCode : int {
+  kOk = 0,
+  kUsage = 1,        // bad arguments
+  kBadInput = 2,     // the input cannot be read or is not a valid model; or the output cannot be written
+  kUnconverted = 3,  // a conversion left unsupported or failed nodes
+};
+
+// A registrar adds its subcommand to `app`; when the subcommand is chosen, it stores what to run in `run`.
+using Runner = std::function<int()>;
+void registerInspect(CLI::App& app, Runner& run);
+
+// Prints "flowbridge-cli: error: <file>: <reason>" and returns the exit code for it.
+int reportError(const std::exception& e);
+
+}  // namespace fb::cli

@@ -1,0 +1,29 @@
+#include "formats/model_io.h"
+
+#include <filesystem>
+
+#include "formats/onnx/onnx_reader.h"
+#include "util/error.h"
+
+namespace fb {
+namespace fs = std::filesystem;
+
+ModelFormat detectFormat(const std::string& path) {
+  auto ext = fs::path(path).extension().string();
+  if (ext == ".onnx") return ModelFormat::Onnx;
+  if (onnxfmt::looksLikeOnnx(path)) return ModelFormat::Onnx;
+  return ModelFormat::Unknown;
+}
+
+std::unique_ptr<ir::Model> loadModel(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(path, "no such file");
+  switch (detectFormat(path)) {
+    case ModelFormat::Onnx: return onnxfmt::readOnnxFile(path);
+    case ModelFormat::Unknown: break;
+  }
+  if (fs::is_regular_file(path, ec) && fs::file_size(path, ec) == 0) throw InputError(path, "the file is empty");
+  throw InputError(path, "not a model in a format FlowBridge reads (ONNX)");
+}
+
+}  // namespace fb

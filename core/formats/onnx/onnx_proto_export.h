@@ -1,0 +1,20 @@
+#pragma once
+// ir::Model -> ModelProto. Tensors chosen by `externalize` are written as references; their bytes are
+// the caller's to store (see OnnxWriter).
+#include <functional>
+#include <string>
+
+#include <onnx/onnx_pb.h>
+
+#include "ir/model.h"
+
+namespace fb::onnxfmt {
+
+// Returns true when the tensor goes to the side file; it then fills location/offset/length in `ref`.
+using ExternalizeFn = std::function<bool(const ir::Tensor&, ir::ExternalRef& ref)>;
+
+void exportModel(const ir::Model& m, onnx::ModelProto& out, const ExternalizeFn& externalize = {});
+void exportType(const ir::TypeInfo& t, onnx::TypeProto& out);
+void exportTensor(const ir::Tensor& t, onnx::TensorProto& out, const ExternalizeFn& externalize = {});
+
+}  // namespace fb::onnxfmt

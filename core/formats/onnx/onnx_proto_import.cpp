@@ -1,0 +1,328 @@
+#include "formats/onnx/onnx_proto_import.h"
+
+#include <cstring>
+#include <filesystem>
+
+#include "formats/onnx/external_data.h"
+#include "ir/topo_sort.h"
+#include "util/error.h"
+
+namespace fb::onnxfmt {
+namespace fs = std::filesystem;
+using namespace fb::ir;
+
+namespace {
+
+struct Context {
+  const ImportOptions& opts;
+  std::shared_ptr<IdSource> ids;
+  SideFileSizes sizes;
+  [[noreturn]] void fail(const std::string& reason) const { throw InputError(opts.modelPath, reason); }
+};
+
+template <typename Src, typename Dst>
+std::string packAs(const Src& field) {
+  std::string out(field.size() * sizeof(Dst), '\0');
+  for (int k = 0; k < field.size(); ++k) {
+    Dst v = static_cast<Dst>(field.Get(k));
+    std::memcpy(out.data() + k * sizeof(Dst), &v, sizeof(Dst));
+  }
+  return out;
+}
+
+// Data in the typed repeated fields becomes little-endian bytes; the tensor remembers the form.
+void importTypedData(onnx::TensorProto& tp, Tensor& t) {
+  switch (t.dtype) {
+    case DataType::Float:
+    case DataType::Complex64: t.setBytes(packAs<decltype(tp.float_data()), float>(tp.float_data())); break;
+    case DataType::Int32: t.setBytes(packAs<decltype(tp.int32_data()), int32_t>(tp.int32_data())); break;
+    case DataType::Int16: t.setBytes(packAs<decltype(tp.int32_data()), int16_t>(tp.int32_data())); break;
+    case DataType::Int8: t.setBytes(packAs<decltype(tp.int32_data()), int8_t>(tp.int32_data())); break;
+    case DataType::UInt16:
+    case DataType::Float16:
+    case DataType::BFloat16: t.setBytes(packAs<decltype(tp.int32_data()), uint16_t>(tp.int32_data())); break;
+    case DataType::UInt8:
+    case DataType::Bool: t.setBytes(packAs<decltype(tp.int32_data()), uint8_t>(tp.int32_data())); break;
+    case DataType::Int64: t.setBytes(packAs<decltype(tp.int64_data()), int64_t>(tp.int64_data())); break;
+    case DataType::Double:
+    case DataType::Complex128: t.setBytes(packAs<decltype(tp.double_data()), double>(tp.double_data())); break;
+    case DataType::UInt32: t.setBytes(packAs<decltype(tp.uint64_data()), uint32_t>(tp.uint64_data())); break;
+    case DataType::UInt64: t.setBytes(packAs<decltype(tp.uint64_data()), uint64_t>(tp.uint64_data())); break;
+    case DataType::String:
+      t.strings.assign(tp.string_data().begin(), tp.string_data().end());
+      t.setBytes({});
+      break;
+    default: t.setBytes({}); break;
+  }
+  t.storage = Tensor::Storage::Typed;
+}
+
+Tensor tensorHeader(const onnx::TensorProto& tp) {
+  Tensor t;
+  t.name = tp.name();
+  t.dtype = static_cast<DataType>(tp.data_type());
+  t.dims.assign(tp.dims().begin(), tp.dims().end());
+  t.docString = tp.doc_string();
+  if (tp.has_segment()) t.segment = std::make_pair(tp.segment().begin(), tp.segment().end());
+  return t;
+}
+
+Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
+  Tensor t = tensorHeader(tp);
+  for (int64_t d : tp.dims())
+    if (d < 0 && ctx) ctx->fail("tensor '" + tp.name() + "' has a negative dimension");
+  if (tp.data_location() == onnx::TensorProto::EXTERNAL) {
+    if (!ctx) throw InputError("", "tensor '" + tp.name() + "' uses external data where none is allowed");
+    ExternalRef ref;
+    for (const auto& e : tp.external_data()) {
+      ref.entries.emplace_back(e.key(), e.value());
+      try {
+        if (e.key() == "location") ref.location = e.value();
+        else if (e.key() == "offset") ref.offset = std::stoll(e.value());
+        else if (e.key() == "length") ref.length = std::stoll(e.value());
+      } catch (const std::exception&) {
+        ctx->fail("tensor '" + tp.name() + "': external data " + e.key() + " '" + e.value() + "' is not a number");
+      }
+    }
+    fs::path path = resolveExternalLocation(ctx->opts.modelDir, ref.location, ctx->opts.modelPath);
+    uint64_t size = ctx->sizes.size(path, ctx->opts.modelPath, tp.name());
+    uint64_t want = ref.length >= 0 ? static_cast<uint64_t>(ref.length) : (ref.offset >= 0 ? size - ref.offset : 0);
+    if (ref.offset < 0 || static_cast<uint64_t>(ref.offset) + want > size)
+      ctx->fail("tensor '" + tp.name() + "': external data [" + std::to_string(ref.offset) + ", +" +
+                std::to_string(want) + ") runs past the end of '" + ref.location + "' (" + std::to_string(size) +
+                " bytes)");
+    if (t.dtype != DataType::String && want != t.expectedBytes())
+      ctx->fail("tensor '" + tp.name() + "': external data holds " + std::to_string(want) + " bytes, shape and type need " +
+                std::to_string(t.expectedBytes()));
+    t.setExternalSource(path.string(), std::move(ref));
+    return t;
+  }
+  if (tp.has_raw_data()) {
+    std::string bytes;
+    bytes.swap(*tp.mutable_raw_data());
+    if (ctx && t.dtype != DataType::String && bytes.size() != t.expectedBytes())
+      ctx->fail("tensor '" + tp.name() + "' holds " + std::to_string(bytes.size()) + " bytes, shape and type need " +
+                std::to_string(t.expectedBytes()));
+    t.setBytes(std::move(bytes));
+    t.storage = Tensor::Storage::Raw;
+  } else {
+    importTypedData(tp, t);
+  }
+  return t;
+}
+
+Shape importShape(const onnx::TensorShapeProto& sp) {
+  Shape s;
+  s.reserve(sp.dim_size());
+  for (const auto& d : sp.dim()) {
+    Dim dim;
+    if (d.has_dim_value()) dim = Dim::of(d.dim_value());
+    else if (d.has_dim_param()) dim = Dim::named(d.dim_param());
+    dim.denotation = d.denotation();
+    s.push_back(std::move(dim));
+  }
+  return s;
+}
+
+std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner);
+
+Attribute importAttribute(onnx::AttributeProto& ap, Context& ctx, Graph* graph, Node* owner) {
+  Attribute a;
+  a.name = ap.name();
+  a.refAttrName = ap.ref_attr_name();
+  a.docString = ap.doc_string();
+  a.type = static_cast<AttrType>(ap.type());
+  a.f = ap.f();
+  a.i = ap.i();
+  a.s = ap.s();
+  a.floats.assign(ap.floats().begin(), ap.floats().end());
+  a.ints.assign(ap.ints().begin(), ap.ints().end());
+  a.strings.assign(ap.strings().begin(), ap.strings().end());
+  auto sparse = [&](onnx::SparseTensorProto& sp) {
+    SparseTensor st;
+    st.values = importTensorIn(*sp.mutable_values(), &ctx);
+    st.indices = importTensorIn(*sp.mutable_indices(), &ctx);
+    st.dims.assign(sp.dims().begin(), sp.dims().end());
+    return st;
+  };
+  if (a.type == AttrType::Tensor) a.tensors.push_back(importTensorIn(*ap.mutable_t(), &ctx));
+  for (auto& t : *ap.mutable_tensors()) a.tensors.push_back(importTensorIn(t, &ctx));
+  if (a.type == AttrType::Graph) a.graphs.push_back(importGraph(*ap.mutable_g(), ctx, graph, owner));
+  for (auto& g : *ap.mutable_graphs()) a.graphs.push_back(importGraph(g, ctx, graph, owner));
+  if (a.type == AttrType::SparseTensor) a.sparseTensors.push_back(sparse(*ap.mutable_sparse_tensor()));
+  for (auto& s : *ap.mutable_sparse_tensors()) a.sparseTensors.push_back(sparse(s));
+  if (a.type == AttrType::TypeProto) a.typeProtos.push_back(importType(ap.tp()));
+  for (const auto& tp : ap.type_protos()) a.typeProtos.push_back(importType(tp));
+  return a;
+}
+
+void importValueInfo(const onnx::ValueInfoProto& vi, Value* v) {
+  if (vi.has_type()) v->type = importType(vi.type());
+  v->docString = vi.doc_string();
+}
+
+std::string nodeLabel(const onnx::NodeProto& np, int index) {
+  return np.name().empty() ? np.op_type() + " node #" + std::to_string(index) : "'" + np.name() + "' (" + np.op_type() + ")";
+}
+
+std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner) {
+  auto g = std::make_shared<Graph>(ctx.ids);
+  g->setOwner(parent, owner);
+  g->name = gp.name();
+  g->docString = gp.doc_string();
+  for (const auto& vi : gp.input()) {
+    Value* v = g->getOrCreateValue(vi.name());
+    importValueInfo(vi, v);
+    g->addInput(v);
+  }
+  for (auto& tp : *gp.mutable_initializer()) g->addInitializer(importTensorIn(tp, &ctx));
+  for (auto& sp : *gp.mutable_sparse_initializer()) {
+    SparseTensor st;
+    st.values = importTensorIn(*sp.mutable_values(), &ctx);
+    st.indices = importTensorIn(*sp.mutable_indices(), &ctx);
+    st.dims.assign(sp.dims().begin(), sp.dims().end());
+    g->addSparseInitializer(std::move(st));
+  }
+  int index = 0;
+  for (auto& np : *gp.mutable_node()) {
+    std::vector<Value*> ins, outs;
+    for (const auto& in : np.input()) ins.push_back(in.empty() ? nullptr : g->getOrCreateValue(in));
+    for (const auto& out : np.output()) {
+      if (out.empty()) {
+        outs.push_back(nullptr);
+        continue;
+      }
+      Value* v = g->getOrCreateValue(out);
+      if (v->producer() || v->isGraphInput() || v->initializer())
+        ctx.fail("value '" + out + "' is defined twice (again as an output of node " + nodeLabel(np, index) + ")");
+      outs.push_back(v);
+    }
+    Node* n = g->addNode(np.op_type(), ins, outs, np.domain());
+    n->name = np.name();
+    n->docString = np.doc_string();
+    n->origins = {n->id()};
+    n->attributes.reserve(np.attribute_size());
+    for (auto& ap : *np.mutable_attribute()) n->attributes.push_back(importAttribute(ap, ctx, g.get(), n));
+    ++index;
+  }
+  for (const auto& vi : gp.output()) {
+    Value* v = g->getOrCreateValue(vi.name());
+    if (!v->isGraphInput() || v->type.kind == TypeInfo::Kind::None) importValueInfo(vi, v);
+    g->addOutput(v);
+  }
+  for (const auto& vi : gp.value_info()) {
+    Value* v = g->getOrCreateValue(vi.name());
+    importValueInfo(vi, v);
+    g->addValueInfo(v);
+  }
+  for (const auto& qa : gp.quantization_annotation()) {
+    TensorAnnotation ta;
+    ta.tensorName = qa.tensor_name();
+    for (const auto& e : qa.quant_parameter_tensor_names()) ta.quantParameterTensorNames.emplace_back(e.key(), e.value());
+    g->quantizationAnnotations.push_back(std::move(ta));
+  }
+  return g;
+}
+
+// Every name a node reads must be defined in its graph or, for subgraphs, in an enclosing one.
+void checkReferences(Graph& g, const Context& ctx, bool isFunctionBody) {
+  for (const auto& n : g.nodes()) {
+    for (Value* v : n->inputs()) {
+      if (!v || !v->isUndefined()) continue;
+      if (g.parent() && g.parent()->findValueInScope(v->name())) {
+        g.markOuterScope(v);
+        continue;
+      }
+      if (isFunctionBody) continue;
+      std::string who = n->name.empty() ? n->opType + " node" : "node '" + n->name + "' (" + n->opType + ")";
+      ctx.fail(who + " reads '" + v->name() + "', which no node, graph input or initializer produces");
+    }
+    for (Graph* sg : n->subgraphs()) checkReferences(*sg, ctx, isFunctionBody);
+  }
+  for (Value* v : g.outputs()) {
+    if (!v->isUndefined()) continue;
+    if (g.parent() && g.parent()->findValueInScope(v->name())) {
+      g.markOuterScope(v);
+      continue;
+    }
+    if (!isFunctionBody) ctx.fail("graph output '" + v->name() + "' is not produced by any node");
+  }
+}
+
+}  // namespace
+
+ir::TypeInfo importType(const onnx::TypeProto& tp) {
+  TypeInfo t;
+  t.denotation = tp.denotation();
+  switch (tp.value_case()) {
+    case onnx::TypeProto::kTensorType:
+      t.kind = TypeInfo::Kind::Tensor;
+      t.elemType = static_cast<DataType>(tp.tensor_type().elem_type());
+      if (tp.tensor_type().has_shape()) t.shape = importShape(tp.tensor_type().shape());
+      break;
+    case onnx::TypeProto::kSparseTensorType:
+      t.kind = TypeInfo::Kind::SparseTensor;
+      t.elemType = static_cast<DataType>(tp.sparse_tensor_type().elem_type());
+      if (tp.sparse_tensor_type().has_shape()) t.shape = importShape(tp.sparse_tensor_type().shape());
+      break;
+    case onnx::TypeProto::kSequenceType:
+      t.kind = TypeInfo::Kind::Sequence;
+      if (tp.sequence_type().has_elem_type()) t.inner = std::make_shared<TypeInfo>(importType(tp.sequence_type().elem_type()));
+      break;
+    case onnx::TypeProto::kOptionalType:
+      t.kind = TypeInfo::Kind::Optional;
+      if (tp.optional_type().has_elem_type()) t.inner = std::make_shared<TypeInfo>(importType(tp.optional_type().elem_type()));
+      break;
+    case onnx::TypeProto::kMapType:
+      t.kind = TypeInfo::Kind::Map;
+      t.elemType = static_cast<DataType>(tp.map_type().key_type());
+      if (tp.map_type().has_value_type()) t.inner = std::make_shared<TypeInfo>(importType(tp.map_type().value_type()));
+      break;
+    default: break;
+  }
+  return t;
+}
+
+ir::Tensor importTensor(onnx::TensorProto& tp) { return importTensorIn(tp, nullptr); }
+
+std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOptions& opts) {
+  Context ctx{opts, std::make_shared<IdSource>(), {}};
+  if (!proto.has_graph()) ctx.fail("not an ONNX model: it has no graph");
+  auto m = std::make_unique<Model>();
+  m->sourcePath = opts.modelPath;
+  m->irVersion = proto.ir_version();
+  m->producerName = proto.producer_name();
+  m->producerVersion = proto.producer_version();
+  m->domain = proto.domain();
+  m->modelVersion = proto.model_version();
+  m->docString = proto.doc_string();
+  for (const auto& o : proto.opset_import()) m->opsets.push_back({o.domain(), o.version()});
+  for (const auto& e : proto.metadata_props()) m->metadata.emplace_back(e.key(), e.value());
+  for (const auto& ti : proto.training_info()) m->trainingInfo.push_back(ti.SerializeAsString());
+  m->setGraph(importGraph(*proto.mutable_graph(), ctx, nullptr, nullptr));
+  for (auto& fp : *proto.mutable_functions()) {
+    Function f;
+    f.name = fp.name();
+    f.domain = fp.domain();
+    f.docString = fp.doc_string();
+    f.attributeNames.assign(fp.attribute().begin(), fp.attribute().end());
+    for (const auto& o : fp.opset_import()) f.opsets.push_back({o.domain(), o.version()});
+    onnx::GraphProto body;
+    for (const auto& i : fp.input()) body.add_input()->set_name(i);
+    for (const auto& o : fp.output()) body.add_output()->set_name(o);
+    body.mutable_node()->Swap(fp.mutable_node());
+    f.body = importGraph(body, ctx, nullptr, nullptr);
+    checkReferences(*f.body, ctx, true);
+    m->functions.push_back(std::move(f));
+  }
+  checkReferences(m->graph(), ctx, false);
+  TopoResult topo = topologicalSort(m->graph());
+  if (!topo.ok) {
+    std::string cycle;
+    for (const auto& n : topo.cycleNodes) cycle += (cycle.empty() ? "" : " -> ") + n;
+    ctx.fail("the graph has a cycle: " + cycle + " -> " + topo.cycleNodes.front());
+  }
+  return m;
+}
+
+}  // namespace fb::onnxfmt

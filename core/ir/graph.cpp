@@ -1,0 +1,274 @@
+#include "ir/graph.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace fb::ir {
+
+Graph::Graph(std::shared_ptr<IdSource> ids) : ids_(ids ? std::move(ids) : std::make_shared<IdSource>()) {}
+Graph::~Graph() = default;
+
+Value* Graph::findValue(const std::string& n) const {
+  auto it = byName_.find(n);
+  return it == byName_.end() ? nullptr : it->second;
+}
+
+Value* Graph::findValueInScope(const std::string& n) const {
+  for (const Graph* g = this; g; g = g->parent_) {
+    Value* v = g->findValue(n);
+    if (v && !v->isOuterScope()) return v;
+  }
+  return nullptr;
+}
+
+Value* Graph::getOrCreateValue(const std::string& n) {
+  if (Value* v = findValue(n)) return v;
+  auto v = std::make_unique<Value>();
+  v->name_ = n;
+  v->graph_ = this;
+  Value* raw = v.get();
+  values_.push_back(std::move(v));
+  byName_.emplace(n, raw);
+  return raw;
+}
+
+std::string Graph::uniqueName(const std::string& base) const {
+  auto taken = [&](const std::string& s) {
+    for (const Graph* g = this; g; g = g->parent_)
+      if (g->findValue(s)) return true;
+    return false;
+  };
+  if (!base.empty() && !taken(base)) return base;
+  auto& counter = const_cast<uint64_t&>(uniqueCounter_);
+  for (;;) {
+    std::string s = (base.empty() ? std::string("v") : base) + "_fb" + std::to_string(++counter);
+    if (!taken(s)) return s;
+  }
+}
+
+Value* Graph::createUniqueValue(const std::string& base) { return getOrCreateValue(uniqueName(base)); }
+
+void Graph::renameValue(Value* v, const std::string& newName) {
+  if (v->name_ == newName) return;
+  byName_.erase(v->name_);
+  v->name_ = newName;
+  byName_[newName] = v;
+  if (v->initializer_) v->initializer_->name = newName;
+}
+
+std::vector<Value*> Graph::values() const {
+  std::vector<Value*> out;
+  out.reserve(values_.size());
+  for (const auto& v : values_) out.push_back(v.get());
+  return out;
+}
+
+Node* Graph::addNode(std::string opType, const std::vector<Value*>& inputs, const std::vector<Value*>& outputs,
+                     std::string domain, Node* before) {
+  auto n = std::make_unique<Node>();
+  n->opType = std::move(opType);
+  n->domain = std::move(domain);
+  n->id_ = ids_->next++;
+  n->graph_ = this;
+  Node* raw = n.get();
+  auto pos = before ? before->self_ : nodes_.end();
+  raw->self_ = nodes_.insert(pos, std::move(n));
+  for (Value* v : inputs) raw->addInput(v);
+  for (size_t i = 0; i < outputs.size(); ++i) setOutput(raw, i, outputs[i]);
+  return raw;
+}
+
+void Graph::setOutput(Node* n, size_t i, Value* v) {
+  if (i >= n->outputs_.size()) n->outputs_.resize(i + 1, nullptr);
+  if (Value* old = n->outputs_[i]; old && old->producer_ == n) {
+    old->producer_ = nullptr;
+    old->producerOutput_ = -1;
+  }
+  n->outputs_[i] = v;
+  if (v) {
+    v->producer_ = n;
+    v->producerOutput_ = static_cast<int>(i);
+  }
+}
+
+void Graph::removeNode(Node* n) {
+  n->clearInputs();
+  for (Value* v : n->outputs_)
+    if (v && v->producer_ == n) {
+      v->producer_ = nullptr;
+      v->producerOutput_ = -1;
+    }
+  nodes_.erase(n->self_);
+}
+
+void Graph::moveBefore(Node* n, Node* before) {
+  auto target = before ? before->self_ : nodes_.end();
+  nodes_.splice(target, nodes_, n->self_);
+}
+
+void Graph::replaceAllUses(Value* from, Value* to) {
+  if (from == to) return;
+  auto uses = from->uses_;
+  for (const Use& u : uses) u.node->setInput(static_cast<size_t>(u.index), to);
+  for (auto& o : outputs_)
+    if (o == from) {
+      o = to;
+      --from->graphOutputs_;
+      ++to->graphOutputs_;
+    }
+}
+
+void Graph::addInput(Value* v) {
+  v->graphInput_ = true;
+  inputs_.push_back(v);
+}
+
+void Graph::removeInput(Value* v) {
+  inputs_.erase(std::remove(inputs_.begin(), inputs_.end(), v), inputs_.end());
+  v->graphInput_ = false;
+}
+
+void Graph::addOutput(Value* v) {
+  ++v->graphOutputs_;
+  outputs_.push_back(v);
+}
+
+void Graph::setGraphOutput(size_t i, Value* v) {
+  --outputs_[i]->graphOutputs_;
+  outputs_[i] = v;
+  ++v->graphOutputs_;
+}
+
+void Graph::clearOutputs() {
+  for (Value* v : outputs_) --v->graphOutputs_;
+  outputs_.clear();
+}
+
+void Graph::addValueInfo(Value* v) {
+  if (v->inValueInfo_) return;
+  v->inValueInfo_ = true;
+  valueInfo_.push_back(v);
+}
+
+void Graph::clearValueInfo() {
+  for (Value* v : valueInfo_) v->inValueInfo_ = false;
+  valueInfo_.clear();
+}
+
+Value* Graph::addInitializer(Tensor t) {
+  Value* v = getOrCreateValue(t.name);
+  if (v->initializer_) {
+    *v->initializer_ = std::move(t);
+    return v;
+  }
+  if (v->type.kind == TypeInfo::Kind::None) {
+    Shape s;
+    for (auto d : t.dims) s.push_back(Dim::of(d));
+    v->type = TypeInfo::tensor(t.dtype, std::move(s));
+  }
+  initializers_.push_back(std::make_unique<Tensor>(std::move(t)));
+  v->initializer_ = initializers_.back().get();
+  return v;
+}
+
+void Graph::removeInitializer(Value* v) {
+  if (!v->initializer_) return;
+  auto it = std::find_if(initializers_.begin(), initializers_.end(),
+                         [&](const std::unique_ptr<Tensor>& t) { return t.get() == v->initializer_; });
+  if (it != initializers_.end()) initializers_.erase(it);
+  v->initializer_ = nullptr;
+}
+
+Value* Graph::addSparseInitializer(SparseTensor t) {
+  Value* v = getOrCreateValue(t.values.name);
+  v->sparseInitializer_ = true;
+  sparse_.push_back(std::move(t));
+  return v;
+}
+
+void Graph::setOwner(Graph* parent, Node* owner) {
+  parent_ = parent;
+  owner_ = owner;
+}
+
+void Graph::pruneValues() {
+  std::vector<std::unique_ptr<Value>> kept;
+  kept.reserve(values_.size());
+  for (auto& v : values_) {
+    bool used = v->producer_ || !v->uses_.empty() || v->graphInput_ || v->graphOutputs_ > 0 || v->initializer_ ||
+                v->sparseInitializer_ || v->inValueInfo_;
+    if (used) {
+      kept.push_back(std::move(v));
+    } else {
+      byName_.erase(v->name_);
+    }
+  }
+  values_ = std::move(kept);
+}
+
+std::vector<std::string> Graph::capturedNames() const {
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  auto add = [&](const std::string& n) {
+    Value* local = findValue(n);
+    if ((!local || local->isOuterScope()) && seen.insert(n).second) out.push_back(n);
+  };
+  for (const auto& n : nodes_) {
+    for (Value* v : n->inputs_)
+      if (v && v->isOuterScope()) add(v->name());
+    for (Graph* sg : n->subgraphs())
+      for (const auto& name : sg->capturedNames()) add(name);
+  }
+  for (Value* v : outputs_)
+    if (v->isOuterScope()) add(v->name());
+  return out;
+}
+
+size_t Graph::totalNodeCount() const {
+  size_t total = nodes_.size();
+  for (const auto& n : nodes_)
+    for (Graph* sg : n->subgraphs()) total += sg->totalNodeCount();
+  return total;
+}
+
+std::shared_ptr<Graph> Graph::clone(std::shared_ptr<IdSource> ids) const {
+  auto g = std::make_shared<Graph>(ids ? ids : ids_);
+  g->name = name;
+  g->docString = docString;
+  g->quantizationAnnotations = quantizationAnnotations;
+  g->uniqueCounter_ = uniqueCounter_;
+  std::unordered_map<const Value*, Value*> map;
+  map.reserve(values_.size());
+  for (const auto& v : values_) {
+    Value* c = g->getOrCreateValue(v->name_);
+    c->type = v->type;
+    c->docString = v->docString;
+    c->outerScope_ = v->outerScope_;
+    map[v.get()] = c;
+  }
+  for (const auto& t : initializers_) g->addInitializer(*t);
+  for (const auto& s : sparse_) g->addSparseInitializer(s);
+  for (Value* v : inputs_) g->addInput(map[v]);
+  for (Value* v : outputs_) g->addOutput(map[v]);
+  for (Value* v : valueInfo_) g->addValueInfo(map[v]);
+  for (const auto& n : nodes_) {
+    std::vector<Value*> ins, outs;
+    for (Value* v : n->inputs_) ins.push_back(v ? map[v] : nullptr);
+    for (Value* v : n->outputs_) outs.push_back(v ? map[v] : nullptr);
+    Node* c = g->addNode(n->opType, ins, outs, n->domain);
+    c->id_ = n->id_;
+    c->name = n->name;
+    c->docString = n->docString;
+    c->origins = n->origins;
+    c->attributes = n->attributes;
+    for (auto& a : c->attributes)
+      for (auto& sg : a.graphs)
+        if (sg) {
+          sg = sg->clone(g->ids_);
+          sg->setOwner(g.get(), c);
+        }
+  }
+  return g;
+}
+
+}  // namespace fb::ir

@@ -1,0 +1,121 @@
+#pragma once
+// A graph: nodes in order, values with use/def links, inputs, outputs, initializers.
+// Subgraphs (If/Loop/Scan bodies) are Graphs owned by attributes; they see their parents' values by name.
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/attribute.h"
+#include "ir/node.h"
+#include "ir/tensor.h"
+#include "ir/value.h"
+
+namespace fb::ir {
+
+struct TensorAnnotation {
+  std::string tensorName;
+  std::vector<std::pair<std::string, std::string>> quantParameterTensorNames;
+};
+
+// Shared by a model's graphs so that node ids are unique across subgraphs.
+struct IdSource {
+  uint64_t next = 1;
+};
+
+class Graph {
+ public:
+  explicit Graph(std::shared_ptr<IdSource> ids = nullptr);
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  std::string name;
+  std::string docString;
+  std::vector<TensorAnnotation> quantizationAnnotations;
+
+  // --- values
+  Value* findValue(const std::string& name) const;
+  // Looks in this graph, then in the enclosing graphs.
+  Value* findValueInScope(const std::string& name) const;
+  Value* getOrCreateValue(const std::string& name);
+  // A value whose name is not used yet in this graph ("base", "base_1", ...).
+  Value* createUniqueValue(const std::string& base);
+  std::string uniqueName(const std::string& base) const;
+  void renameValue(Value* v, const std::string& newName);
+  size_t valueCount() const { return values_.size(); }
+  std::vector<Value*> values() const;
+
+  // --- nodes
+  const std::list<std::unique_ptr<Node>>& nodes() const { return nodes_; }
+  size_t nodeCount() const { return nodes_.size(); }
+  // Appends (or inserts before `before`) a node producing `outputs` (values created if needed).
+  Node* addNode(std::string opType, const std::vector<Value*>& inputs, const std::vector<Value*>& outputs,
+                std::string domain = "", Node* before = nullptr);
+  // Removes a node; its outputs stay as values with no producer unless `removeOutputs`.
+  void removeNode(Node* n);
+  void setOutput(Node* n, size_t i, Value* v);
+  void moveBefore(Node* n, Node* before);
+  // Every use of `from` (node inputs and graph outputs) now refers to `to`.
+  void replaceAllUses(Value* from, Value* to);
+
+  // --- interface
+  const std::vector<Value*>& inputs() const { return inputs_; }
+  const std::vector<Value*>& outputs() const { return outputs_; }
+  void addInput(Value* v);
+  void removeInput(Value* v);
+  void addOutput(Value* v);
+  void setGraphOutput(size_t i, Value* v);
+  void clearOutputs();
+
+  // value_info entries in file order (the values with intermediate type information).
+  const std::vector<Value*>& valueInfos() const { return valueInfo_; }
+  void addValueInfo(Value* v);
+  void clearValueInfo();
+
+  // --- initializers
+  const std::vector<std::unique_ptr<Tensor>>& initializers() const { return initializers_; }
+  Value* addInitializer(Tensor t);
+  void removeInitializer(Value* v);
+  const std::vector<SparseTensor>& sparseInitializers() const { return sparse_; }
+  Value* addSparseInitializer(SparseTensor t);
+
+  // --- scope
+  Graph* parent() const { return parent_; }
+  Node* ownerNode() const { return owner_; }
+  void setOwner(Graph* parent, Node* owner);
+  // Marks a value as coming from an enclosing graph (subgraphs read outer values by name).
+  void markOuterScope(Value* v, bool outer = true) { v->outerScope_ = outer; }
+  const std::shared_ptr<IdSource>& idSource() const { return ids_; }
+
+  // Drops values that nothing refers to any more (no producer, no use, not input/output/initializer).
+  void pruneValues();
+  // Names of values this graph (and its subgraphs) reads from enclosing scopes.
+  std::vector<std::string> capturedNames() const;
+
+  size_t totalNodeCount() const;  // including every subgraph
+
+  // Deep copy; node ids are kept so provenance still refers to the source.
+  std::shared_ptr<Graph> clone(std::shared_ptr<IdSource> ids = nullptr) const;
+
+ private:
+  friend class Node;
+  std::shared_ptr<IdSource> ids_;
+  std::list<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<Value>> values_;
+  std::unordered_map<std::string, Value*> byName_;
+  std::vector<Value*> inputs_;
+  std::vector<Value*> outputs_;
+  std::vector<Value*> valueInfo_;
+  std::vector<std::unique_ptr<Tensor>> initializers_;
+  std::vector<SparseTensor> sparse_;
+  Graph* parent_ = nullptr;
+  Node* owner_ = nullptr;
+  uint64_t uniqueCounter_ = 0;
+};
+
+}  // namespace fb::ir

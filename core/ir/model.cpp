@@ -1,0 +1,33 @@
+#include "ir/model.h"
+
+namespace fb::ir {
+
+Model::Model() : graph_(std::make_shared<Graph>()) {}
+
+static bool isDefault(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+
+int64_t Model::opsetVersion(const std::string& d) const {
+  for (const auto& o : opsets)
+    if (o.domain == d || (isDefault(d) && isDefault(o.domain))) return o.version;
+  return 0;
+}
+
+void Model::setOpsetVersion(const std::string& d, int64_t version) {
+  for (auto& o : opsets)
+    if (o.domain == d || (isDefault(d) && isDefault(o.domain))) {
+      o.version = version;
+      return;
+    }
+  opsets.push_back({d, version});
+}
+
+std::unique_ptr<Model> Model::clone() const {
+  auto m = std::make_unique<Model>(*this);  // metadata by value; graphs are deep-copied below
+  auto ids = std::make_shared<IdSource>(*graph_->idSource());
+  m->graph_ = graph_->clone(ids);
+  for (auto& f : m->functions)
+    if (f.body) f.body = f.body->clone(ids);
+  return m;
+}
+
+}  // namespace fb::ir

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what FlowBridge needs on Debian bookworm. Idempotent and non-interactive; run as root.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+PACKAGES=(
+  cmake g++ make pkg-config            # build
+  qt6-base-dev qt6-svg-dev             # desktop UI: Widgets, Concurrent, Test (base), SVG export (svg)
+  libonnx-dev python3-onnx             # ONNX protobuf classes, checker, shape inference, version converter
+  libprotobuf-dev protobuf-compiler    # protobuf runtime; protoc for OneFlow's .proto
+  libgraphviz-dev graphviz             # graph layout (libgvc) and renderers
+  nlohmann-json3-dev libcli11-dev      # JSON output, command-line parsing
+  fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
+  xvfb xauth                           # a display for the app on machines without one
+  python3-numpy                        # benchmark reference (python onnx.load)
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "dependencies: ok (${#PACKAGES[@]} packages)"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# One entry point for the README's two commands:
+#   packaging/setup.sh run    install, build, start the app on the bundled sample model
+#   packaging/setup.sh test   install, build, run the whole test suite with ctest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-run}
+bash packaging/install-deps.sh
+if [ "$mode" = test ] && [ -f tests/oracle/package.json ]; then
+  bash tests/oracle/install.sh
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)"
+case "$mode" in
+  run)
+    if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+      exec ./build/bin/flowbridge "${@:2}"
+    else
+      echo "no display: starting the app under xvfb-run"
+      exec xvfb-run -a ./build/bin/flowbridge "${@:2}"
+    fi
+    ;;
+  test)
+    cd build && exec ctest --output-on-failure -j1
+    ;;
+  *)
+    echo "usage: $0 run|test" >&2
+    exit 1
+    ;;
+esac

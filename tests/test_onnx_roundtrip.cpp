@@ -1,0 +1,49 @@
+// Read -> write without changes gives a ModelProto equal to the original, field by field.
+#include <QtTest>
+
+#include <google/protobuf/util/message_differencer.h>
+
+#include "formats/onnx/onnx_reader.h"
+#include "formats/onnx/onnx_writer.h"
+#include "support/helpers.h"
+#include "util/error.h"
+
+using namespace fb;
+
+class OnnxRoundTrip : public QObject {
+  Q_OBJECT
+ private slots:
+  void corpusModel_data();
+  void corpusModel();
+};
+
+void OnnxRoundTrip::corpusModel_data() {
+  QTest::addColumn<QString>("file");
+  for (const auto& f : test::corpusModels()) QTest::newRow(qPrintable(f)) << f;
+}
+
+void OnnxRoundTrip::corpusModel() {
+  QFETCH(QString, file);
+  const std::string in = test::corpusModel(file).toStdString();
+  const std::string out = (test::scratchDir("roundtrip") + "/" + file).toStdString();
+  try {
+    auto model = onnxfmt::readOnnxFile(in);
+    onnxfmt::writeOnnxFile(*model, out, {});
+    onnx::ModelProto a, b;
+    onnxfmt::parseOnnxProtoFile(in, a);
+    onnxfmt::parseOnnxProtoFile(out, b);
+    google::protobuf::util::MessageDifferencer diff;
+    diff.set_message_field_comparison(google::protobuf::util::MessageDifferencer::EQUIVALENT);
+    std::string report;
+    diff.ReportDifferencesToString(&report);
+    const bool equal = diff.Compare(a, b);
+    if (!equal) qWarning("%s", report.substr(0, 4000).c_str());
+    QVERIFY2(equal, "the written model differs from the original");
+    QVERIFY(a.graph().node_size() > 0);
+  } catch (const std::exception& e) {
+    QFAIL(e.what());
+  }
+}
+
+QTEST_GUILESS_MAIN(OnnxRoundTrip)
+#include "test_onnx_roundtrip.moc"
