@@ -1,0 +1,33 @@
+#pragma once
+// An optimizer pass, in the manner of LLVM/MLIR: a name, a one-line description, and a run over a model
+// that says how many nodes it removed and added. Nodes a pass creates carry the `origins` of the nodes
+// they replace (provenance), so the desktop preview can draw its before/after diff.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/model.h"
+
+namespace fb::passes {
+
+struct PassChange {
+  size_t nodesRemoved = 0;
+  size_t nodesAdded = 0;
+  size_t initializersRemoved = 0;
+  size_t initializersAdded = 0;
+  bool changed() const { return nodesRemoved || nodesAdded || initializersRemoved || initializersAdded || other; }
+  bool other = false;  // a change that is neither (an attribute rewritten, an input rewired)
+};
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view description() const = 0;
+  // Rewrites `m` in place; returns what it changed. Must leave the graph valid and sorted.
+  virtual PassChange run(ir::Model& m) = 0;
+};
+
+}  // namespace fb::passes
