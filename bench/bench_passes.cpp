@@ -1,6 +1,6 @@
 // Node counts after the default passes per corpus model, next to onnxoptimizer v0.2.7's (MANIFEST.md),
 // and the time the default pipeline takes (median of several runs, without file I/O).
-// Usage: bench_passes [CORPUS_DIR] [--write DIR]  (--write saves the optimized models, for ONNX Runtime checks)
+// Usage: bench_passes [CORPUS_DIR] [MODEL.onnx...] [--per-pass] [--write DIR]  (--write saves the optimized models, for ONNX Runtime checks)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,10 +19,12 @@ using namespace fb;
 
 int main(int argc, char** argv) {
   std::string corpus = FB_CORPUS_DIR, writeDir;
+  bool perPass = false;
   std::vector<std::string> extra;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--write" && i + 1 < argc) writeDir = argv[++i];
+    else if (a == "--per-pass") perPass = true;
     else if (a.size() > 5 && a.substr(a.size() - 5) == ".onnx") extra.push_back(a);
     else corpus = a;
   }
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
     double inferMs = 0;
     size_t before = 0, after = 0, iters = 0;
     std::unique_ptr<ir::Model> last;
+    passes::PassManagerResult lastResult;
     for (int run = 0; run < 5; ++run) {
       auto model = onnxfmt::readOnnxFile(path);
       passes::PassManager pm(pipeline);
@@ -51,12 +54,18 @@ int main(int argc, char** argv) {
       after = r.nodesAfter;
       iters = r.iterations;
       last = std::move(model);
+      lastResult = r;
     }
     std::sort(times.begin(), times.end());
     auto it = anchors.find(file);
     std::string anchor = it == anchors.end() ? "-" : std::to_string(it->second.nodesAfter);
     std::printf("%-36s %7zu %7zu %9s %9.1f %10.1f %6zu\n", file.c_str(), before, after, anchor.c_str(),
                 times[times.size() / 2], inferMs, iters);
+    if (perPass)
+      for (const auto& p : lastResult.perPass)
+        if (p.milliseconds >= 0.5 || p.total.nodesRemoved)
+          std::printf("    %-38s %8.1f ms  -%zu +%zu nodes\n", p.name.c_str(), p.milliseconds, p.total.nodesRemoved,
+                      p.total.nodesAdded);
     if (!writeDir.empty()) {
       fs::create_directories(writeDir);
       onnxfmt::writeOnnxFile(*last, writeDir + "/" + file);

@@ -389,6 +389,143 @@ Array constantValue(const ir::Node& n) {
   unsupported(n, "no supported value attribute");
 }
 
+// ---- compute ops (used by the tests' reference interpreter; constant folding may meet them on weights)
+
+Array matmul(const ir::Node& n, const Array& a, const Array& b) {
+  if (!a.isFloat() || a.dtype != b.dtype || a.dims.empty() || b.dims.empty()) unsupported(n, "float inputs only");
+  Dims ad = a.dims, bd = b.dims;
+  const bool aVec = ad.size() == 1, bVec = bd.size() == 1;
+  if (aVec) ad.insert(ad.begin(), 1);
+  if (bVec) bd.push_back(1);
+  const int64_t M = ad[ad.size() - 2], K = ad.back(), N = bd.back();
+  if (bd[bd.size() - 2] != K) unsupported(n, "inner dims differ");
+  Dims batchA(ad.begin(), ad.end() - 2), batchB(bd.begin(), bd.end() - 2);
+  Dims batch = broadcastShapes(batchA, batchB);
+  auto ma = broadcastMap(batch, batchA), mb = broadcastMap(batch, batchB);
+  Dims out = batch;
+  if (!aVec) out.push_back(M);
+  if (!bVec) out.push_back(N);
+  Array r = makeLike(a.dtype, out);
+  for (size_t bi = 0; bi < ma.size(); ++bi)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double acc = 0;
+        for (int64_t k = 0; k < K; ++k) acc += a.f[ma[bi] * M * K + i * K + k] * b.f[mb[bi] * K * N + k * N + j];
+        r.f[bi * M * N + i * N + j] = acc;
+      }
+  normalize(r);
+  return r;
+}
+
+Array gemm(const ir::Node& n, const std::vector<const Array*>& ins) {
+  const Array &a0 = in(n, ins, 0), &b0 = in(n, ins, 1);
+  if (a0.dims.size() != 2 || b0.dims.size() != 2) unsupported(n, "2-D only");
+  ir::Node tr;
+  tr.opType = "Transpose";
+  Array a = n.attrInt("transA", 0) ? transpose(tr, a0) : a0;
+  Array b = n.attrInt("transB", 0) ? transpose(tr, b0) : b0;
+  Array r = matmul(n, a, b);
+  const double alpha = n.attrFloat("alpha", 1.f), beta = n.attrFloat("beta", 1.f);
+  for (auto& x : r.f) x *= alpha;
+  if (has(ins, 2)) {
+    auto mc = broadcastMap(r.dims, ins[2]->dims);
+    for (size_t k = 0; k < r.f.size(); ++k) r.f[k] += beta * ins[2]->f[mc[k]];
+  }
+  normalize(r);
+  return r;
+}
+
+// Direct N-d convolution (NCHW...), with groups, strides, dilations and explicit pads.
+Array conv(const ir::Node& n, const std::vector<const Array*>& ins) {
+  const Array &x = in(n, ins, 0), &w = in(n, ins, 1);
+  if (!x.isFloat() || x.dims.size() < 3 || w.dims.size() != x.dims.size()) unsupported(n, "float N-d input");
+  if (n.attrString("auto_pad", "NOTSET") != "NOTSET") unsupported(n, "auto_pad");
+  const size_t sp = x.dims.size() - 2;
+  Dims strides = n.attrInts("strides"), dil = n.attrInts("dilations"), pads = n.attrInts("pads");
+  if (strides.empty()) strides.assign(sp, 1);
+  if (dil.empty()) dil.assign(sp, 1);
+  if (pads.empty()) pads.assign(2 * sp, 0);
+  const int64_t group = n.attrInt("group", 1), N = x.dims[0], C = x.dims[1], M = w.dims[0], Cg = w.dims[1];
+  if (Cg * group != C || M % group) unsupported(n, "group/channel mismatch");
+  Dims out = {N, M};
+  for (size_t k = 0; k < sp; ++k)
+    out.push_back((x.dims[2 + k] + pads[k] + pads[sp + k] - dil[k] * (w.dims[2 + k] - 1) - 1) / strides[k] + 1);
+  Array r = makeLike(x.dtype, out);
+  Dims outSp(out.begin() + 2, out.end()), kSp(w.dims.begin() + 2, w.dims.end()), inSp(x.dims.begin() + 2, x.dims.end());
+  const int64_t outPlane = elementCount(outSp), kPlane = elementCount(kSp), inPlane = elementCount(inSp);
+  Dims oi(sp), ki(sp);
+  for (int64_t b = 0; b < N; ++b)
+    for (int64_t m = 0; m < M; ++m) {
+      const int64_t g = m / (M / group);
+      for (int64_t o = 0; o < outPlane; ++o) {
+        for (int64_t t = o, k = static_cast<int64_t>(sp) - 1; k >= 0; --k) { oi[k] = t % outSp[k]; t /= outSp[k]; }
+        double acc = has(ins, 2) ? ins[2]->f[m] : 0.0;
+        for (int64_t c = 0; c < Cg; ++c)
+          for (int64_t q = 0; q < kPlane; ++q) {
+            for (int64_t t = q, k = static_cast<int64_t>(sp) - 1; k >= 0; --k) { ki[k] = t % kSp[k]; t /= kSp[k]; }
+            int64_t pos = 0;
+            bool inside = true;
+            for (size_t k = 0; k < sp && inside; ++k) {
+              int64_t p = oi[k] * strides[k] - pads[k] + ki[k] * dil[k];
+              inside = p >= 0 && p < inSp[k];
+              pos = pos * inSp[k] + p;
+            }
+            if (!inside) continue;
+            acc += x.f[(b * C + g * Cg + c) * inPlane + pos] * w.f[(m * Cg + c) * kPlane + q];
+          }
+        r.f[(b * M + m) * outPlane + o] = acc;
+      }
+    }
+  normalize(r);
+  return r;
+}
+
+Array batchNorm(const ir::Node& n, const std::vector<const Array*>& ins) {
+  const Array &x = in(n, ins, 0), &sc = in(n, ins, 1), &bi = in(n, ins, 2), &mean = in(n, ins, 3), &var = in(n, ins, 4);
+  if (!x.isFloat() || x.dims.size() < 2) unsupported(n, "float input");
+  const double eps = n.attrFloat("epsilon", 1e-5f);
+  const int64_t C = x.dims[1], inner = elementCount(Dims(x.dims.begin() + 2, x.dims.end()));
+  Array r = x;
+  for (size_t k = 0; k < r.f.size(); ++k) {
+    int64_t c = (static_cast<int64_t>(k) / inner) % C;
+    r.f[k] = (x.f[k] - mean.f[c]) / std::sqrt(var.f[c] + eps) * sc.f[c] + bi.f[c];
+  }
+  normalize(r);
+  return r;
+}
+
+Array pad(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset) {
+  const Array& x = in(n, ins, 0);
+  if (n.attrString("mode", "constant") != "constant") unsupported(n, "mode");
+  Dims pads = opset < 11 ? n.attrInts("pads") : intsOf(in(n, ins, 1));
+  double value = opset < 11 ? n.attrFloat("value", 0.f) : (has(ins, 2) ? ins[2]->getD(0) : 0.0);
+  const size_t r = x.dims.size();
+  if (pads.size() != 2 * r) unsupported(n, "pads size");
+  Dims out(r);
+  for (size_t k = 0; k < r; ++k) out[k] = x.dims[k] + pads[k] + pads[r + k];
+  Array o = makeLike(x.dtype, out);
+  for (size_t k = 0; k < o.size(); ++k) set(o, k, value);
+  Dims idx(r, 0), outStr = stridesOf(out);
+  for (size_t e = 0; e < x.size(); ++e) {
+    int64_t dst = 0;
+    bool inside = true;
+    for (size_t k = 0; k < r; ++k) {
+      int64_t p = idx[k] + pads[k];
+      inside = inside && p >= 0 && p < out[k];
+      dst += p * outStr[k];
+    }
+    if (inside) {
+      if (o.isFloat()) o.f[dst] = x.f[e];
+      else o.i[dst] = x.i[e];
+    }
+    for (int64_t k = static_cast<int64_t>(r) - 1; k >= 0; --k) {
+      if (++idx[k] < x.dims[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return o;
+}
+
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 using Kernel = std::function<std::vector<Array>(const ir::Node&, const std::vector<const Array*>&, int64_t)>;
@@ -552,6 +689,29 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Sigmoid"] = un(sigmoid);
     t["Tanh"] = un([](double a) { return std::tanh(a); });
     t["Erf"] = un([](double a) { return std::erf(a); });
+    t["LeakyRelu"] = one([](auto& n, auto& ins, int64_t) {
+      const double alpha = n.attrFloat("alpha", 0.01f);
+      return unary(n, in(n, ins, 0), [=](double a) { return a >= 0 ? a : alpha * a; }, nullptr, true);
+    });
+    t["HardSigmoid"] = one([](auto& n, auto& ins, int64_t) {
+      const double alpha = n.attrFloat("alpha", 0.2f), beta = n.attrFloat("beta", 0.5f);
+      return unary(n, in(n, ins, 0), [=](double a) { return std::max(0.0, std::min(1.0, alpha * a + beta)); }, nullptr, true);
+    });
+    t["MatMul"] = one([](auto& n, auto& ins, int64_t) { return matmul(n, in(n, ins, 0), in(n, ins, 1)); });
+    t["Gemm"] = one([](auto& n, auto& ins, int64_t) { return gemm(n, ins); });
+    t["Conv"] = one([](auto& n, auto& ins, int64_t) { return conv(n, ins); });
+    t["BatchNormalization"] = one([](auto& n, auto& ins, int64_t) {
+      if (n.attrInt("training_mode", 0)) unsupported(n, "training mode");
+      return batchNorm(n, ins);
+    });
+    t["Pad"] = one([](auto& n, auto& ins, int64_t opset) { return pad(n, ins, opset); });
+    t["Dropout"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0); });
+    t["Clip"] = one([](auto& n, auto& ins, int64_t opset) {
+      double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? ins[1]->getD(0) : -INFINITY);
+      double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? ins[2]->getD(0) : INFINITY);
+      return unary(n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
+                   [=](int64_t v) { return static_cast<int64_t>(std::min(std::max(double(v), lo), hi)); });
+    });
     for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
       t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });
     return t;

@@ -55,13 +55,14 @@ class ConstantFolding final : public Pass {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {
       if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
-      if (n->opType == "Constant" || n->opType == "Identity") continue;  // other passes own these
+      // Constant, Identity and Dropout belong to their own passes (Dropout may be in training mode).
+      if (n->opType == "Constant" || n->opType == "Identity" || n->opType == "Dropout") continue;
       bool pinnedOut = false;
       for (ir::Value* o : n->outputs())
         if (!o || o->isGraphOutput()) pinnedOut = true;
       if (pinnedOut) continue;
       auto results = tryEvaluate(*n, rw.opset());
-      if (!results) continue;
+      if (!results || results->size() < n->outputs().size()) continue;
       for (size_t k = 0; k < n->outputs().size(); ++k) {
         ir::Value* out = n->output(k);
         ir::Tensor t = (*results)[k].toTensor(out->name());
@@ -85,6 +86,14 @@ class ConstantFolding final : public Pass {
         if (!ps || hasUnknown(*ps)) return std::nullopt;
         if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
         return std::vector<eval::Array>{*ps};
+      }
+      // Decide from the graph alone before converting any (possibly large) constant.
+      for (size_t k = 0; k < n.inputs().size(); ++k) {
+        const ir::Value* v = n.input(k);
+        if (!v || constantTensor(v)) continue;
+        const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
+                                  (n.opType == "Gather" || n.opType == "Slice");
+        if (!shapeOperand) return std::nullopt;
       }
       std::vector<eval::Array> storage;
       storage.reserve(n.inputs().size());

@@ -1,6 +1,9 @@
 // Byte-identical initializers (same type, dims and data) are one constant: readers of the later ones
 // read the first. Only same-type-and-dims groups are hashed, so big distinct weights cost a compare of dims.
+#include <algorithm>
+#include <cstring>
 #include <map>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -9,6 +12,14 @@
 
 namespace fb::passes {
 namespace {
+
+uint64_t fingerprint(std::span<const std::byte> b) {
+  uint64_t h = 1469598103934665603ull ^ b.size();
+  const size_t step = std::max<size_t>(1, b.size() / 64);
+  for (size_t k = 0; k < b.size(); k += step) h = (h ^ static_cast<uint8_t>(b[k])) * 1099511628211ull;
+  if (!b.empty()) h = (h ^ static_cast<uint8_t>(b.back())) * 1099511628211ull;
+  return h;
+}
 
 class EliminateDuplicateInitializer final : public Pass {
  public:
@@ -27,13 +38,22 @@ class EliminateDuplicateInitializer final : public Pass {
     std::vector<ir::Value*> dropped;
     for (auto& [key, vals] : groups) {
       if (vals.size() < 2) continue;
-      std::unordered_map<std::string_view, ir::Value*> firstByBytes;
+      // Weights of equal shape almost always differ early: a fingerprint of a few sampled bytes sorts
+      // them apart, and only equal fingerprints are compared in full.
+      std::unordered_map<uint64_t, std::vector<ir::Value*>> byPrint;
       for (ir::Value* v : vals) {
         auto b = v->initializer()->bytes();
-        std::string_view bytes(reinterpret_cast<const char*>(b.data()), b.size());
-        auto [it, fresh] = firstByBytes.emplace(bytes, v);
-        if (fresh) continue;
-        g.replaceAllUses(v, it->second);
+        auto& same = byPrint[fingerprint(b)];
+        ir::Value* match = nullptr;
+        for (ir::Value* u : same) {
+          auto c = u->initializer()->bytes();
+          if (c.size() == b.size() && std::memcmp(c.data(), b.data(), b.size()) == 0) match = u;
+        }
+        if (!match) {
+          same.push_back(v);
+          continue;
+        }
+        g.replaceAllUses(v, match);
         dropped.push_back(v);
       }
     }
