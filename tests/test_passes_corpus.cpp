@@ -111,6 +111,10 @@ void PassesCorpus::defaultPipeline() {
     }
     auto c = checkModel(*m);
     QVERIFY2(c.ok, qPrintable(messages(c)));
+    // a fixpoint: running the pipeline again finds nothing to do in its first round
+    auto again = runPasses(*m, passes::PassRegistry::instance().defaultPipeline());
+    QCOMPARE(again.iterations, size_t(1));
+    QCOMPARE(again.nodesAfter, r.nodesAfter);
     // the file written from it reads back with the same node count
     const std::string path = (scratchDir("passes_corpus") + "/" + file).toStdString();
     onnxfmt::writeOnnxFile(*m, path);

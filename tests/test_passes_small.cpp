@@ -64,6 +64,7 @@ class PassesSmall : public QObject {
   void pushTransposesThroughElementwise();
   void pushTransposesNotWithoutInverse();
   void managerReachesFixpointWithStats();
+  void managerStopsAtItsCap();
 };
 
 void PassesSmall::registryListsEveryPass() {
@@ -553,6 +554,27 @@ void PassesSmall::managerReachesFixpointWithStats() {
   QCOMPARE(m->graph().outputs()[0]->name(), std::string("out"));
   expectValid(*m);
   compareOutputs(*b.model, *m);
+}
+
+void PassesSmall::managerStopsAtItsCap() {
+  // Identity chain of 3: eliminate_identity removes all in one round, so with a cap of one round the
+  // manager cannot know it reached the fixpoint, and says so.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2});
+  b.node("Identity", {x}, {"a"});
+  b.node("Identity", {b.v("a")}, {"c"});
+  b.node("Relu", {b.v("c")}, {"y"});
+  b.output("y", {2});
+  auto m = b.model->clone();
+  passes::PassManager pm({"eliminate_identity"}, 1);
+  auto r = pm.run(*m);
+  QCOMPARE(r.iterations, size_t(1));
+  QVERIFY(!r.reachedFixpoint);
+  QCOMPARE(r.nodesAfter, size_t(1));
+  passes::PassManager again({"eliminate_identity"}, 4);
+  auto r2 = again.run(*m);
+  QVERIFY(r2.reachedFixpoint);
+  QCOMPARE(r2.iterations, size_t(1));
 }
 
 QTEST_GUILESS_MAIN(PassesSmall)

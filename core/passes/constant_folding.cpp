@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "eval/kernels.h"
+#include "eval/transpose_bytes.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -65,7 +66,8 @@ class ConstantFolding final : public Pass {
       if (!results || results->size() < n->outputs().size()) continue;
       for (size_t k = 0; k < n->outputs().size(); ++k) {
         ir::Value* out = n->output(k);
-        ir::Tensor t = (*results)[k].toTensor(out->name());
+        ir::Tensor t = std::move((*results)[k]);
+        t.name = out->name();
         if (k == 0) rw.erase(n);
         ir::Shape s;
         for (auto d : t.dims) s.push_back(ir::Dim::of(d));
@@ -78,7 +80,25 @@ class ConstantFolding final : public Pass {
   }
 
  private:
-  static std::optional<std::vector<eval::Array>> tryEvaluate(const ir::Node& n, int64_t opset) {
+  static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset) {
+    try {
+      if (n.opType == "Transpose" && n.inputs().size() == 1) {
+        const ir::Tensor* t = constantTensor(n.input(0));
+        if (!t || t->dtype == ir::DataType::String) return std::nullopt;
+        // Weights are moved as bytes, never converted element by element.
+        return std::vector<ir::Tensor>{eval::transposeBytes(*t, n.attrInts("perm"))};
+      }
+      auto arrays = evaluateArrays(n, opset);
+      if (!arrays) return std::nullopt;
+      std::vector<ir::Tensor> out;
+      for (const auto& a : *arrays) out.push_back(a.toTensor(""));
+      return out;
+    } catch (const eval::Unsupported&) {
+      return std::nullopt;
+    }
+  }
+
+  static std::optional<std::vector<eval::Array>> evaluateArrays(const ir::Node& n, int64_t opset) {
     try {
       if (n.opType == "Shape" || n.opType == "Size") {
         // Only the dims matter, so the input never needs to be materialized.
