@@ -228,28 +228,10 @@ Array slice(const ir::Node& n, const std::vector<const Array*>& ins, int64_t ops
 }
 
 Array reshapeTo(const ir::Node& n, const Array& data, const Dims& shape, bool allowZero) {
-  Dims out = shape;
-  int64_t known = 1, inferAt = -1;
-  for (size_t k = 0; k < out.size(); ++k) {
-    if (out[k] == 0 && !allowZero) {
-      if (k >= data.dims.size()) unsupported(n, "0 past the input rank");
-      out[k] = data.dims[k];
-    }
-    if (out[k] == -1) {
-      if (inferAt >= 0) unsupported(n, "two -1 dims");
-      inferAt = static_cast<int64_t>(k);
-    } else {
-      known *= out[k];
-    }
-  }
-  int64_t total = elementCount(data.dims);
-  if (inferAt >= 0) {
-    if (known == 0 || total % known) unsupported(n, "cannot infer the -1 dim");
-    out[inferAt] = total / known;
-  }
-  if (elementCount(out) != total) unsupported(n, "element count changes");
+  auto out = resolveReshape(data.dims, shape, allowZero);
+  if (!out) unsupported(n, "target shape does not fit the input");
   Array r = data;
-  r.dims = out;
+  r.dims = *out;
   return r;
 }
 
@@ -793,6 +775,31 @@ std::vector<int64_t> broadcastShapes(const Dims& a, const Dims& b) {
     out[k] = x == 1 ? y : x;
   }
   return out;
+}
+
+std::optional<std::vector<int64_t>> resolveReshape(const Dims& in, Dims target, bool allowZero) {
+  int64_t known = 1, inferAt = -1;
+  for (size_t k = 0; k < target.size(); ++k) {
+    if (target[k] == 0 && !allowZero) {
+      if (k >= in.size()) return std::nullopt;
+      target[k] = in[k];
+    }
+    if (target[k] == -1) {
+      if (inferAt >= 0) return std::nullopt;
+      inferAt = static_cast<int64_t>(k);
+    } else if (target[k] < 0) {
+      return std::nullopt;
+    } else {
+      known *= target[k];
+    }
+  }
+  const int64_t total = elementCount(in);
+  if (inferAt >= 0) {
+    if (known == 0 || total % known) return std::nullopt;
+    target[inferAt] = total / known;
+  }
+  if (elementCount(target) != total) return std::nullopt;
+  return target;
 }
 
 bool hasKernel(const std::string& opType) { return kernels().count(opType) != 0; }

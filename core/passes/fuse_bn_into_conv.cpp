@@ -15,22 +15,6 @@ namespace fb::passes {
 namespace {
 
 template <typename T>
-std::vector<double> read(const ir::Tensor& t) {
-  auto b = t.bytes();
-  std::vector<double> out(b.size() / sizeof(T));
-  for (size_t k = 0; k < out.size(); ++k) {
-    T x;
-    std::memcpy(&x, b.data() + k * sizeof(T), sizeof(T));
-    out[k] = x;
-  }
-  return out;
-}
-
-std::vector<double> readFloats(const ir::Tensor& t) {
-  return t.dtype == ir::DataType::Double ? read<double>(t) : read<float>(t);
-}
-
-template <typename T>
 ir::Tensor scaledWeights(const ir::Tensor& w, const std::vector<double>& s) {
   auto b = w.bytes();
   const size_t n = b.size() / sizeof(T), per = n / s.size();
@@ -84,8 +68,8 @@ class FuseBnIntoConv final : public Pass {
       }
       if (!ok || (b && (b->dtype != w->dtype || b->numElements() != w->dims[0]))) continue;
       const double eps = bn->attrFloat("epsilon", 1e-5f);
-      auto gamma = readFloats(*p[0]), beta = readFloats(*p[1]), mean = readFloats(*p[2]), var = readFloats(*p[3]);
-      std::vector<double> bias = b ? readFloats(*b) : std::vector<double>(gamma.size(), 0.0);
+      auto gamma = p[0]->asDouble(), beta = p[1]->asDouble(), mean = p[2]->asDouble(), var = p[3]->asDouble();
+      std::vector<double> bias = b ? b->asDouble() : std::vector<double>(gamma.size(), 0.0);
       std::vector<double> s(gamma.size()), nb(gamma.size());
       for (size_t c = 0; c < s.size(); ++c) {
         // float32 BN computes sqrt(var + eps) in float; keep that rounding so results match a runtime.
