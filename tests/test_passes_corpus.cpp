@@ -72,6 +72,10 @@ class PassesCorpus : public QObject {
   void unusedInitializersAfterFusion();
   void restoresUnfusedPadsAndBiases();
   void cancelsInsertedTransposePairs();
+  void everyPassAloneKeepsEveryModelValid_data();
+  void everyPassAloneKeepsEveryModelValid();
+  void injectedNoOpsOnRealModel();
+  void gemmFusionsOnTransformer();
   void cliListsPasses();
 };
 
@@ -342,6 +346,132 @@ void PassesCorpus::cancelsInsertedTransposePairs() {
   auto r = runPasses(*m, {"push_transposes_through_elementwise"});
   QCOMPARE(countOp(*m, "Transpose"), size_t(0));
   QCOMPARE(r.nodesAfter, original->graph().nodeCount());
+  auto c = checkModel(*m);
+  QVERIFY2(c.ok, qPrintable(messages(c)));
+}
+
+void PassesCorpus::everyPassAloneKeepsEveryModelValid_data() {
+  QTest::addColumn<QString>("file");
+  for (const auto& f : corpusModels()) QTest::newRow(qPrintable(f)) << f;
+}
+
+void PassesCorpus::everyPassAloneKeepsEveryModelValid() {
+  // A pass run alone must not rely on another to leave a valid model behind (dangling values, unsorted
+  // nodes, renamed outputs).
+  QFETCH(QString, file);
+  auto original = load(file);
+  for (const auto& info : passes::PassRegistry::instance().all()) {
+    auto m = original->clone();
+    try {
+      auto r = runPasses(*m, {info.name});
+      QCOMPARE(r.nodesAfter, m->graph().nodeCount());
+      for (size_t k = 0; k < m->graph().outputs().size(); ++k)
+        QCOMPARE(m->graph().outputs()[k]->name(), original->graph().outputs()[k]->name());
+      auto c = checkModel(*m);
+      QVERIFY2(c.ok, qPrintable(QString::fromStdString(info.name) + ": " + messages(c)));
+    } catch (const std::exception& e) {
+      QFAIL(qPrintable(QString::fromStdString(info.name) + ": " + e.what()));
+    }
+  }
+}
+
+void PassesCorpus::injectedNoOpsOnRealModel() {
+  // After every Relu of super_resolution (opset 11, static shapes) insert what exporters leave behind:
+  // Dropout, identity Transpose, zero Pad, Cast to the same type, Reshape to the same shape, and
+  // Unsqueeze/Unsqueeze/Squeeze/Squeeze. Each pass alone removes (or merges) exactly its kind.
+  auto original = load("super_resolution_op11.onnx");
+  auto m = original->clone();
+  ir::Graph& g = m->graph();
+  int serial = 0;
+  auto val = [&](const std::string& base) { return g.createUniqueValue(base + std::to_string(++serial)); };
+  auto i64 = [&](std::vector<int64_t> v) {
+    return g.addInitializer(ir::Tensor::fromValues<int64_t>(val("c")->name(), ir::DataType::Int64,
+                                                           {static_cast<int64_t>(v.size())}, v));
+  };
+  for (ir::Node* relu : passes::nodeList(g)) {
+    if (relu->opType != "Relu") continue;
+    ir::Value* y = relu->output(0);
+    ir::Value* cur = val("relu");
+    g.setOutput(relu, 0, cur);
+    auto add = [&](const char* op, std::vector<ir::Value*> extra, std::vector<ir::Attribute> attrs, ir::Value* out) {
+      std::vector<ir::Value*> ins = {cur};
+      ins.insert(ins.end(), extra.begin(), extra.end());
+      ir::Node* n = g.addNode(op, ins, {out});
+      n->attributes = std::move(attrs);
+      n->origins = {relu->id()};
+      cur = out;
+    };
+    add("Dropout", {}, {ir::Attribute::makeFloat("ratio", 0.3f)}, val("drop"));
+    add("Transpose", {}, {ir::Attribute::makeInts("perm", {0, 1, 2, 3})}, val("t"));
+    add("Pad", {i64({0, 0, 0, 0, 0, 0, 0, 0})}, {}, val("pad"));
+    add("Cast", {}, {ir::Attribute::makeInt("to", int64_t(ir::DataType::Float))}, val("cast"));
+    add("Reshape", {i64({1, -1, 224, 224})}, {}, val("reshape"));
+    add("Unsqueeze", {}, {ir::Attribute::makeInts("axes", {0})}, val("u"));
+    add("Unsqueeze", {}, {ir::Attribute::makeInts("axes", {0})}, val("u"));
+    add("Squeeze", {}, {ir::Attribute::makeInts("axes", {0})}, val("s"));
+    add("Squeeze", {}, {ir::Attribute::makeInts("axes", {0})}, y);
+  }
+  ir::topologicalSort(g);
+  QCOMPARE(g.nodeCount(), size_t(8 + 3 * 9));
+  QVERIFY(checkModel(*m).ok);
+  struct Expect {
+    const char* pass;
+    const char* op;
+    size_t left;
+  };
+  for (const Expect& e : {Expect{"eliminate_nop_dropout", "Dropout", 0}, Expect{"eliminate_nop_transpose", "Transpose", 0},
+                          Expect{"eliminate_nop_pad", "Pad", 0}, Expect{"eliminate_nop_cast", "Cast", 0},
+                          Expect{"eliminate_nop_reshape", "Reshape", 0}, Expect{"fuse_consecutive_unsqueezes", "Unsqueeze", 3},
+                          Expect{"fuse_consecutive_squeezes", "Squeeze", 3}}) {
+    auto one = m->clone();
+    auto r = runPasses(*one, {e.pass});
+    QVERIFY2(countOp(*one, e.op) == e.left, e.pass);
+    QCOMPARE(r.nodesAfter, g.nodeCount() - 3);  // three removed or merged, nothing else touched
+    auto c = checkModel(*one);
+    QVERIFY2(c.ok, qPrintable(QString(e.pass) + ": " + messages(c)));
+  }
+  // together with the rest of the pipeline: the Squeeze/Unsqueeze pairs stay (no pass cancels them), the rest
+  // goes, and the model's own nodes and output name are unchanged
+  auto r = runPasses(*m, passes::PassRegistry::instance().defaultPipeline());
+  QCOMPARE(r.nodesAfter, size_t(8 + 3 * 2));
+  QCOMPARE(m->graph().outputs()[0]->name(), original->graph().outputs()[0]->name());
+  auto c = checkModel(*m);
+  QVERIFY2(c.ok, qPrintable(messages(c)));
+}
+
+void PassesCorpus::gemmFusionsOnTransformer() {
+  // Write each Gemm(A, W, b, transB=1) of the opset-17 transformer the way other exporters do:
+  // MatMul(A, Transpose(W)) + b. The two Gemm fusions must give back one Gemm with transB=1 each.
+  auto original = load("transformer_encoder_op17.onnx");
+  auto m = original->clone();
+  ir::Graph& g = m->graph();
+  size_t gemms = 0;
+  for (ir::Node* gemm : passes::nodeList(g)) {
+    if (gemm->opType != "Gemm") continue;
+    QCOMPARE(gemm->attrInt("transB", 0), int64_t(1));
+    ++gemms;
+    ir::Value* wt = g.createUniqueValue(gemm->input(1)->name() + "_t");
+    ir::Node* t = g.addNode("Transpose", {gemm->input(1)}, {wt}, "", gemm);
+    t->setAttr(ir::Attribute::makeInts("perm", {1, 0}));
+    ir::Value* mm = g.createUniqueValue(gemm->output(0)->name() + "_mm");
+    ir::Node* matmul = g.addNode("MatMul", {gemm->input(0), wt}, {mm}, "", gemm);
+    ir::Node* add = g.addNode("Add", {mm, gemm->input(2)}, {}, "", gemm);
+    ir::Value* y = gemm->output(0);
+    t->origins = matmul->origins = add->origins = {gemm->id()};
+    g.removeNode(gemm);
+    g.setOutput(add, 0, y);
+  }
+  QCOMPARE(gemms, size_t(6));
+  auto r = runPasses(*m, {"fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm"});
+  QCOMPARE(countOp(*m, "Gemm"), size_t(6));
+  QCOMPARE(countOp(*m, "Transpose"), countOp(*original, "Transpose"));
+  QCOMPARE(countOp(*m, "MatMul"), countOp(*original, "MatMul"));  // the batched attention MatMuls stay
+  QCOMPARE(r.nodesAfter, original->graph().nodeCount());
+  for (const auto& n : m->graph().nodes())
+    if (n->opType == "Gemm") {
+      QCOMPARE(n->attrInt("transB", 0), int64_t(1));
+      QVERIFY(passes::constantTensor(n->input(1)));  // the weight itself (some through Identity), not a Transpose
+    }
   auto c = checkModel(*m);
   QVERIFY2(c.ok, qPrintable(messages(c)));
 }
