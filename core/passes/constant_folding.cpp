@@ -45,14 +45,13 @@ bool hasUnknown(const eval::Array& a) {
   return false;
 }
 
-class ConstantFolding final : public Pass {
+class ConstantFolding final : public GraphPass {
  public:
   std::string_view name() const override { return "constant_folding"; }
   std::string_view description() const override {
     return "Evaluate nodes with constant inputs (and known shapes) into initializers";
   }
-  PassChange run(ir::Model& m) override {
-    ir::Graph& g = m.graph();
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {
       if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;

@@ -8,13 +8,13 @@
 namespace fb::passes {
 namespace {
 
-class EliminateNopReshape final : public Pass {
+class EliminateNopReshape final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_reshape"; }
   std::string_view description() const override { return "Remove Reshape to the shape its input already has"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* n : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Reshape" || !n->isDefaultDomain() || !n->input(0)) continue;
       auto in = staticDims(n->input(0));
       if (!in) continue;

@@ -17,12 +17,11 @@ std::optional<ir::Tensor> valueOf(const ir::Node& n, int64_t opset) {
   }
 }
 
-class ExtractConstantToInitializer final : public Pass {
+class ExtractConstantToInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "extract_constant_to_initializer"; }
   std::string_view description() const override { return "Turn Constant nodes into initializers of the same name"; }
-  PassChange run(ir::Model& m) override {
-    ir::Graph& g = m.graph();
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Constant" || !n->isDefaultDomain() || n->outputs().size() != 1) continue;

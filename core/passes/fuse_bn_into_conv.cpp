@@ -43,15 +43,15 @@ ir::Tensor vectorTensor(ir::DataType dt, const std::vector<double>& v) {
   return ir::Tensor::fromValues<T>("", dt, {static_cast<int64_t>(v.size())}, x);
 }
 
-class FuseBnIntoConv final : public Pass {
+class FuseBnIntoConv final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_bn_into_conv"; }
   std::string_view description() const override {
     return "Fold inference BatchNormalization into the preceding Conv's weights and bias";
   }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* bn : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* bn : nodeList(g)) {
       if (bn->opType != "BatchNormalization" || !bn->isDefaultDomain()) continue;
       ir::Value* x = bn->input(0);
       ir::Node* conv = x ? x->producer() : nullptr;
@@ -89,7 +89,7 @@ class FuseBnIntoConv final : public Pass {
       ir::Value* y = bn->output(0);
       conv->origins = mergeOrigins({conv, bn});
       rw.erase(bn);
-      m.graph().setOutput(conv, 0, y);
+      g.setOutput(conv, 0, y);
     }
     return rw.change;
   }
