@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
       "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)");
   Runner run;
   registerInspect(app, run);
+  registerRender(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
