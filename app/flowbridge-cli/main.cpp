@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   registerConvert(app, run);
   registerCheck(app, run);
   registerOps(app, run);
+  registerRender(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
