@@ -11,6 +11,9 @@
 #include "formats/model_io.h"
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/status_overlay.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/node_item.h"
 #include "ui/document.h"
 #include "ui/models/conversion_report_model.h"
 #include "ui/widgets/convert_panel.h"
@@ -50,6 +53,30 @@ class UiConversion : public QObject {
     QVERIFY(expected.count(convert::NodeStatus::Converted) > 0);
     for (const auto& n : r->nodes) QCOMPARE(controller.statusOf(n.nodeId).value(), n.status);
     QCOMPARE(r->count(convert::NodeStatus::Converted), expected.count(convert::NodeStatus::Converted));
+  }
+
+  void sceneNodesAreMarkedByStatus() {
+    Document doc;
+    GraphScene scene(&doc);
+    ConversionController controller(&doc);
+    StatusOverlay overlay(&scene, [&](uint64_t id) {
+      auto s = controller.statusOf(id);
+      return s ? ConversionController::statusColor(*s) : QColor();
+    });
+    QObject::connect(&controller, &ConversionController::dryRunFinished, &overlay, &StatusOverlay::refresh);
+    QSignalSpy dry(&controller, &ConversionController::dryRunFinished);
+    QVERIFY(openModel(doc, test::corpusModel("mobilenet_v2_op11.onnx")));
+    QVERIFY(dry.wait(30000));
+    QCOMPARE(overlay.markedCount(), 0);  // opset 11 -> 17: every node is valid as it is
+    controller.setTargetOpset(9);
+    QVERIFY(dry.wait(30000));
+    int expected = 0;
+    for (QGraphicsItem* item : scene.items())
+      if (auto* n = qgraphicsitem_cast<NodeItem*>(item))
+        if (controller.statusOf(n->node()->id()).value_or(convert::NodeStatus::Unchanged) != convert::NodeStatus::Unchanged)
+          ++expected;
+    QVERIFY(expected > 0);  // Clip with min/max inputs must become attributes below 11
+    QCOMPARE(overlay.markedCount(), expected);
   }
 
   void panelListsWhatNeedsAttentionAndJumpsToIt() {
