@@ -19,6 +19,10 @@ enum ExitCode : int {
 using Runner = std::function<int()>;
 void registerInspect(CLI::App& app, Runner& run);
 void registerPasses(CLI::App& app, Runner& run);
+void registerConvert(CLI::App& app, Runner& run);
+void registerCheck(CLI::App& app, Runner& run);
+void registerOps(CLI::App& app, Runner& run);
+void registerRender(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" and returns the exit code for it.
 int reportError(const std::exception& e);

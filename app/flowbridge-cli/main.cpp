@@ -36,6 +36,10 @@ int main(int argc, char** argv) {
   Runner run;
   registerInspect(app, run);
   registerPasses(app, run);
+  registerConvert(app, run);
+  registerCheck(app, run);
+  registerOps(app, run);
+  registerRender(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
