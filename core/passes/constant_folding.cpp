@@ -63,11 +63,12 @@ class ConstantFolding final : public GraphPass {
       if (pinnedOut) continue;
       auto results = tryEvaluate(*n, rw.opset());
       if (!results || results->size() < n->outputs().size()) continue;
-      for (size_t k = 0; k < n->outputs().size(); ++k) {
-        ir::Value* out = n->output(k);
+      const std::vector<ir::Value*> outs = n->outputs();  // the node goes before its outputs become initializers
+      rw.erase(n);
+      for (size_t k = 0; k < outs.size(); ++k) {
+        ir::Value* out = outs[k];
         ir::Tensor t = std::move((*results)[k]);
         t.name = out->name();
-        if (k == 0) rw.erase(n);
         ir::Shape s;
         for (auto d : t.dims) s.push_back(ir::Dim::of(d));
         out->type = ir::TypeInfo::tensor(t.dtype, std::move(s));
@@ -97,58 +98,55 @@ class ConstantFolding final : public GraphPass {
     }
   }
 
+  // Throws eval::Unsupported when a kernel cannot evaluate the node.
   static std::optional<std::vector<eval::Array>> evaluateArrays(const ir::Node& n, int64_t opset) {
-    try {
-      if (n.opType == "Shape" || n.opType == "Size") {
-        // Only the dims matter, so the input never needs to be materialized.
-        auto ps = partialShape(n.input(0), n.opType == "Shape" ? n : ir::Node());
-        if (!ps || hasUnknown(*ps)) return std::nullopt;
-        if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
-        return std::vector<eval::Array>{*ps};
-      }
-      // Decide from the graph alone before converting any (possibly large) constant.
-      for (size_t k = 0; k < n.inputs().size(); ++k) {
-        const ir::Value* v = n.input(k);
-        if (!v || constantTensor(v)) continue;
-        const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
-                                  (n.opType == "Gather" || n.opType == "Slice");
-        if (!shapeOperand) return std::nullopt;
-      }
-      std::vector<eval::Array> storage;
-      storage.reserve(n.inputs().size());
-      std::vector<const eval::Array*> ins;
-      int64_t inputElements = 0;
-      bool sentinels = false;
-      for (ir::Value* v : n.inputs()) {
-        if (!v) {
-          ins.push_back(nullptr);
-          continue;
-        }
-        if (const ir::Tensor* t = constantTensor(v)) {
-          storage.push_back(eval::Array::fromTensor(*t));
-        } else if (v->producer() && v->producer()->opType == "Shape" && v->producer()->isDefaultDomain() &&
-                   v == n.input(0) && (n.opType == "Gather" || n.opType == "Slice")) {
-          auto ps = partialShape(v->producer()->input(0), *v->producer());
-          if (!ps) return std::nullopt;
-          sentinels = true;
-          storage.push_back(std::move(*ps));
-        } else {
-          return std::nullopt;
-        }
-        inputElements += static_cast<int64_t>(storage.back().size());
-        ins.push_back(&storage.back());
-      }
-      if (!fitsBudget(n, ins, inputElements)) return std::nullopt;
-      auto out = eval::evaluate(n, ins, opset);
-      for (const auto& a : out) {
-        if (sentinels && hasUnknown(a)) return std::nullopt;
-        if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
-          return std::nullopt;
-      }
-      return out;
-    } catch (const eval::Unsupported&) {
-      return std::nullopt;
+    if (n.opType == "Shape" || n.opType == "Size") {
+      // Only the dims matter, so the input never needs to be materialized.
+      auto ps = partialShape(n.input(0), n.opType == "Shape" ? n : ir::Node());
+      if (!ps || hasUnknown(*ps)) return std::nullopt;
+      if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
+      return std::vector<eval::Array>{*ps};
     }
+    // Decide from the graph alone before converting any (possibly large) constant.
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
+      const ir::Value* v = n.input(k);
+      if (!v || constantTensor(v)) continue;
+      const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
+                                (n.opType == "Gather" || n.opType == "Slice");
+      if (!shapeOperand) return std::nullopt;
+    }
+    std::vector<eval::Array> storage;
+    storage.reserve(n.inputs().size());
+    std::vector<const eval::Array*> ins;
+    int64_t inputElements = 0;
+    bool sentinels = false;
+    for (ir::Value* v : n.inputs()) {
+      if (!v) {
+        ins.push_back(nullptr);
+        continue;
+      }
+      if (const ir::Tensor* t = constantTensor(v)) {
+        storage.push_back(eval::Array::fromTensor(*t));
+      } else if (v->producer() && v->producer()->opType == "Shape" && v->producer()->isDefaultDomain() &&
+                 v == n.input(0) && (n.opType == "Gather" || n.opType == "Slice")) {
+        auto ps = partialShape(v->producer()->input(0), *v->producer());
+        if (!ps) return std::nullopt;
+        sentinels = true;
+        storage.push_back(std::move(*ps));
+      } else {
+        return std::nullopt;
+      }
+      inputElements += static_cast<int64_t>(storage.back().size());
+      ins.push_back(&storage.back());
+    }
+    if (!fitsBudget(n, ins, inputElements)) return std::nullopt;
+    auto out = eval::evaluate(n, ins, opset);
+    for (const auto& a : out) {
+      if (sentinels && hasUnknown(a)) return std::nullopt;
+      if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
+        return std::nullopt;
+    }
+    return out;
   }
 
   // Ops whose output size comes from input values: check it before allocating.
