@@ -14,6 +14,11 @@ PACKAGES=(
   xvfb xauth                           # a display for the app on machines without one
   python3-numpy                        # benchmark reference (python onnx.load)
 )
+# Optional: PyTorch, to export the larger benchmark models (bench_passes' ResNet-50 --raw) with
+# ../shared/corpus/make_corpus.py. Not needed to build or test.
+if [ "${FLOWBRIDGE_BENCH_MODELS:-0}" = 1 ]; then
+  PACKAGES+=(python3-torch python3-torchvision)
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
