@@ -12,6 +12,8 @@
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/status_overlay.h"
+#include "ui/conversion/conversion_docks.h"
+#include <QMainWindow>
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
 #include "ui/document.h"
@@ -77,6 +79,36 @@ class UiConversion : public QObject {
           ++expected;
     QVERIFY(expected > 0);  // Clip with min/max inputs must become attributes below 11
     QCOMPARE(overlay.markedCount(), expected);
+  }
+
+  void previewDockShowsTheConvertedGraphWithMarks() {
+    QMainWindow window;
+    Document doc;
+    GraphScene scene(&doc);
+    ConversionDocks docks(&window, &doc, &scene);
+    auto* controller = docks.controller();
+    QSignalSpy dry(controller, &ConversionController::dryRunFinished);
+    QVERIFY(openModel(doc, test::corpusModel("mobilenet_v2_op11.onnx")));
+    QVERIFY(dry.wait(30000));
+    controller->setTargetOpset(9);
+    QVERIFY(dry.wait(30000));
+    QVERIFY(docks.sourceOverlay()->markedCount() > 0);
+    QSignalSpy shown(docks.previewDocument(), &Document::modelChanged);
+    controller->convert();
+    QVERIFY(shown.wait(60000));
+    const ir::Model* preview = docks.previewDocument()->model();
+    QVERIFY(preview);
+    QCOMPARE(preview->graph().nodeCount(), controller->convertedModel()->graph().nodeCount());
+    QCOMPARE(preview->opsetVersion(""), int64_t(9));
+    // Every marked item in the preview is a node the diff calls added or modified, and there are some.
+    auto diff = controller->diffForLoadedPreview(*preview);
+    QVERIFY(!diff.isEmpty());
+    int expected = 0;
+    for (QGraphicsItem* item : docks.previewScene()->items())
+      if (auto* n = qgraphicsitem_cast<NodeItem*>(item))
+        if (diff.contains(n->node()->id())) ++expected;
+    QVERIFY(expected > 0);
+    QCOMPARE(docks.previewOverlay()->markedCount(), expected);
   }
 
   void panelListsWhatNeedsAttentionAndJumpsToIt() {

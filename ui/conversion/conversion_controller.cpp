@@ -52,6 +52,7 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
   connect(doc_, &Document::modelChanged, this, [this] {
     conversion_.reset();
     converted_.reset();
+    previewPath_.clear();
     sourceDiff_.clear();
     previewDiff_.clear();
     ++convertGeneration_;
@@ -119,9 +120,17 @@ void ConversionController::convert() {
   emit conversionStarted();
   auto options = optionsFor(opset_, passes_);
   using Outcome = std::pair<std::shared_ptr<convert::ConvertResult>, QString>;
-  auto future = QtConcurrent::run([model, options]() -> Outcome {
+  const QString previewFile = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
+  auto future = QtConcurrent::run([model, options, previewFile]() -> Outcome {
     try {
-      return {std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options)), {}};
+      auto result = std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options));
+      if (result->model && !previewFile.isEmpty()) {
+        // The preview is shown by a second Document, which reads files: hand it one.
+        result->model->sourcePath.clear();
+        onnxfmt::writeOnnxFile(*result->model, previewFile.toStdString());
+        result->model->sourcePath = model->sourcePath;
+      }
+      return {result, {}};
     } catch (const std::exception& e) {
       return {nullptr, QString::fromStdString(e.what())};
     }
@@ -142,6 +151,7 @@ void ConversionController::convert() {
       return;
     }
     converted_ = std::shared_ptr<const ir::Model>(std::move(out.first->model));
+    previewPath_ = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
     convertedFrom_ = model;
     conversion_ = out.first;
     computeDiff();
@@ -174,6 +184,23 @@ void ConversionController::computeDiff() {
     if (it == before.end()) previewDiff_.insert(id, DiffKind::Added);
     else if (!sameNode(*n, *it->second)) previewDiff_.insert(id, DiffKind::Modified);
   }
+}
+
+QHash<quint64, DiffKind> ConversionController::diffForLoadedPreview(const ir::Model& shown) const {
+  QHash<quint64, DiffKind> out;
+  if (!converted_) return out;
+  std::function<void(const ir::Graph&, const ir::Graph&)> pair = [&](const ir::Graph& conv, const ir::Graph& seen) {
+    if (conv.nodeCount() != seen.nodeCount()) return;
+    auto a = conv.nodes().begin();
+    for (auto b = seen.nodes().begin(); b != seen.nodes().end(); ++a, ++b) {
+      DiffKind k = previewDiff((*a)->id());
+      if (k != DiffKind::Same) out.insert((*b)->id(), k);
+      auto subA = (*a)->subgraphs(), subB = (*b)->subgraphs();
+      for (size_t i = 0; i < subA.size() && i < subB.size(); ++i) pair(*subA[i], *subB[i]);
+    }
+  };
+  pair(converted_->graph(), shown.graph());
+  return out;
 }
 
 void ConversionController::save(const QString& path, bool externalData) {

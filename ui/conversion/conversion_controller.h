@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <memory>
 #include <optional>
 
@@ -47,6 +48,11 @@ class ConversionController : public QObject {
   std::shared_ptr<const ir::Model> convertedModel() const { return converted_; }
   DiffKind sourceDiff(uint64_t nodeId) const { return sourceDiff_.value(nodeId, DiffKind::Same); }
   DiffKind previewDiff(uint64_t nodeId) const { return previewDiff_.value(nodeId, DiffKind::Same); }
+  // The converted model written to a temporary file, for a second Document to display (empty if that failed).
+  QString previewPath() const { return previewPath_; }
+  // Diff kinds keyed by the node ids of `shown`, the preview file as loaded again: the writer and reader keep
+  // node order, so nodes pair up by position with the converted model's.
+  QHash<quint64, DiffKind> diffForLoadedPreview(const ir::Model& shown) const;
 
   // Writes the converted model (atomically; never over the source). `externalData` forces a side file.
   void save(const QString& path, bool externalData);
@@ -74,6 +80,8 @@ class ConversionController : public QObject {
   std::shared_ptr<const ir::Model> converted_;
   std::shared_ptr<const ir::Model> convertedFrom_;
   QHash<quint64, DiffKind> sourceDiff_, previewDiff_;
+  QTemporaryDir previewDir_;
+  QString previewPath_;
   quint64 dryGeneration_ = 0, convertGeneration_ = 0;
   bool converting_ = false;
 };
