@@ -76,6 +76,7 @@ class PassesCorpus : public QObject {
   void everyPassAloneKeepsEveryModelValid();
   void injectedNoOpsOnRealModel();
   void gemmFusionsOnTransformer();
+  void consecutiveTransposesAndReshapesOnRealModel();
   void cliListsPasses();
 };
 
@@ -473,6 +474,57 @@ void PassesCorpus::gemmFusionsOnTransformer() {
       QVERIFY(passes::constantTensor(n->input(1)));  // the weight itself (some through Identity), not a Transpose
     }
   auto c = checkModel(*m);
+  QVERIFY2(c.ok, qPrintable(messages(c)));
+}
+
+void PassesCorpus::consecutiveTransposesAndReshapesOnRealModel() {
+  // After each Conv of super_resolution: NCHW->NHWC->NCHW Transposes back to back, then a flattening
+  // Reshape and one back to the Conv's shape. The fusions turn each pair into one node (an identity
+  // Transpose disappears outright), and eliminate_nop_reshape then sees the Reshape does nothing.
+  auto original = load("super_resolution_op11.onnx");
+  auto m = original->clone();
+  ir::Graph& g = m->graph();
+  const std::vector<std::vector<int64_t>> convShapes = {{1, 64, 224, 224}, {1, 64, 224, 224}, {1, 32, 224, 224},
+                                                        {1, 9, 224, 224}};
+  size_t site = 0;
+  for (ir::Node* conv : passes::nodeList(g)) {
+    if (conv->opType != "Conv") continue;
+    const auto& shape = convShapes.at(site++);
+    ir::Value* y = conv->output(0);
+    ir::Value* cur = g.createUniqueValue(y->name() + "_raw");
+    g.setOutput(conv, 0, cur);
+    auto add = [&](const char* op, std::vector<ir::Value*> extra, std::vector<ir::Attribute> attrs, ir::Value* out) {
+      std::vector<ir::Value*> ins = {cur};
+      ins.insert(ins.end(), extra.begin(), extra.end());
+      ir::Node* n = g.addNode(op, ins, {out});
+      n->attributes = std::move(attrs);
+      n->origins = {conv->id()};
+      cur = out;
+    };
+    auto i64 = [&](std::vector<int64_t> v) {
+      return g.addInitializer(ir::Tensor::fromValues<int64_t>(g.uniqueName(y->name() + "_shape"), ir::DataType::Int64,
+                                                             {static_cast<int64_t>(v.size())}, v));
+    };
+    add("Transpose", {}, {ir::Attribute::makeInts("perm", {0, 2, 3, 1})}, g.createUniqueValue(y->name() + "_nhwc"));
+    add("Transpose", {}, {ir::Attribute::makeInts("perm", {0, 3, 1, 2})}, g.createUniqueValue(y->name() + "_nchw"));
+    add("Reshape", {i64({1, -1})}, {}, g.createUniqueValue(y->name() + "_flat"));
+    add("Reshape", {i64(shape)}, {}, y);
+  }
+  ir::topologicalSort(g);
+  QCOMPARE(g.nodeCount(), size_t(8 + 4 * 4));
+  auto t = m->clone();
+  runPasses(*t, {"fuse_consecutive_transposes"});
+  QCOMPARE(countOp(*t, "Transpose"), size_t(0));
+  QCOMPARE(t->graph().nodeCount(), size_t(8 + 4 * 2));
+  auto r = m->clone();
+  runPasses(*r, {"fuse_consecutive_reshapes"});
+  QCOMPARE(countOp(*r, "Reshape"), size_t(4));
+  for (const auto& n : r->graph().nodes())
+    if (n->opType == "Reshape") QCOMPARE(n->input(0)->producer()->opType, std::string("Transpose"));
+  runPasses(*r, {"fuse_consecutive_transposes", "eliminate_nop_reshape"});
+  QCOMPARE(r->graph().nodeCount(), size_t(8));
+  QCOMPARE(r->graph().outputs()[0]->name(), original->graph().outputs()[0]->name());
+  auto c = checkModel(*r);
   QVERIFY2(c.ok, qPrintable(messages(c)));
 }
 
