@@ -100,7 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(scene_, &GraphScene::rebuilt, this, [this] {
     if (!fitOnNextLayout_) return;
     fitOnNextLayout_ = false;
-    view_->fitAll();
+    view_->showStart();
   });
   connect(doc_, &Document::focusRequested, view_, &GraphView::centerOnNode);
   setAcceptDrops(true);

@@ -1,6 +1,7 @@
 #include "ui/graph/graph_view.h"
 
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "ui/graph/graph_scene.h"
@@ -35,8 +36,21 @@ void GraphView::zoomBy(double factor) {
 void GraphView::fitAll() {
   if (!scene()) return;
   fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
-  // A tall graph fitted whole would be a thin unreadable strip: never zoom out below a useful minimum
-  // for small graphs, but always show the top.
+  updateRenderHints();
+  emit zoomChanged(zoom());
+}
+
+void GraphView::showStart() {
+  if (!scene()) return;
+  fitAll();
+  if (zoom() >= kReadableZoom) return;
+  // Fitted whole, a deep graph is a thin strip without text: start readable at its top instead, as
+  // wide as the view allows; Ctrl+0 still shows everything.
+  const QRectF r = scene()->sceneRect();
+  const double z = std::clamp(viewport()->width() / r.width(), kReadableZoom, 1.0);
+  resetTransform();
+  scale(z, z);
+  centerOn(r.center().x(), r.top() + viewport()->height() / (2 * z));
   updateRenderHints();
   emit zoomChanged(zoom());
 }

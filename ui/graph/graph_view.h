@@ -17,6 +17,9 @@ class GraphView : public QGraphicsView {
   explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
   void zoomBy(double factor);
   void fitAll();
+  // The first view of a new graph: fitted when that stays readable, else the top at a readable zoom.
+  void showStart();
+  static constexpr double kReadableZoom = 0.6;
   void centerOnNode(const ir::Node* n);
   double zoom() const { return transform().m11(); }
 
