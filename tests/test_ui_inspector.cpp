@@ -9,6 +9,8 @@
 #include <QTreeView>
 
 #include "formats/model_io.h"
+#include "formats/onnx/onnx_writer.h"
+#include "resources/synthetic_graph.h"
 #include "ir/graph.h"
 #include "support/helpers.h"
 #include "ui/document.h"
@@ -283,6 +285,44 @@ class InspectorTest : public QObject {
     QVERIFY(png.width() > 100 && png.height() > 100);
     QVERIFY(!w.exportImage(dir + "/sr.bmp"));
     QVERIFY(!QFile::exists(dir + "/sr.bmp"));
+  }
+
+  void cancelKeepsPreviousModel() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
+    const ir::Model* before = w.document()->model();
+    const QString big = test::scratchDir("ui_cancel") + "/big.onnx";
+    onnxfmt::writeOnnxFile(*synthetic::makeTransformerLike(10000, true), big.toStdString());
+    QSignalSpy cancelled(w.document(), &ui::Document::loadCancelled);
+    QSignalSpy changed(w.document(), &ui::Document::modelChanged);
+    w.openFile(big);
+    QVERIFY(w.document()->isLoading());
+    w.document()->cancelLoad();  // what the status bar's Cancel button does
+    QVERIFY(cancelled.wait(60000));
+    QCOMPARE(changed.size(), 0);
+    QVERIFY(!w.document()->isLoading());
+    QCOMPARE(w.document()->model(), before);
+    QCOMPARE(w.scene()->nodeItemCount(), 8);
+    // The same file opens fine when not cancelled, with blocks keeping the scene bounded.
+    QVERIFY(openAndWait(w, big));
+    QCOMPARE(w.document()->model()->graph().nodeCount(), size_t(9990));
+    QVERIFY(w.scene()->items().size() < 9990);
+  }
+
+  void horizontalLayout() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
+    auto position = [&](ui::ValueItem::Role role) {
+      for (auto* item : w.scene()->items())
+        if (auto* v = qgraphicsitem_cast<ui::ValueItem*>(item); v && v->role() == role) return v->box().center();
+      return QPointF(-1, -1);
+    };
+    QVERIFY(position(ui::ValueItem::Role::Input).y() < position(ui::ValueItem::Role::Output).y());
+    w.document()->setHorizontal(true);
+    QVERIFY(position(ui::ValueItem::Role::Input).x() < position(ui::ValueItem::Role::Output).x());
+    QCOMPARE(w.scene()->nodeItemCount(), 8);
   }
 
   void screenshotWritesPng() {
