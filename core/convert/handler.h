@@ -1,0 +1,78 @@
+#pragma once
+// A handler converts one node of a source dialect for a target opset (tf2onnx / version_converter style:
+// one small unit per op and version). It rewrites the graph in place through the IR API and reports through
+// the context; throwing marks the node `failed` with the exception's message.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/model.h"
+
+namespace fb::convert {
+
+// Thrown by a handler that cannot express the node at the target opset; the node becomes `unsupported`
+// with this reason (any other exception makes it `failed`).
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct HandlerContext {
+  ir::Model& model;
+  ir::Graph& graph;             // the graph the node is in (subgraphs are converted too)
+  int64_t sourceOpset = 0;      // the model's opset for the node's source domain
+  int64_t targetOpset = 0;      // target ONNX opset
+  std::vector<uint64_t> newNodes;    // ids of nodes the handler created (filled by the handler)
+  std::vector<std::string> warnings; // attributes it did not use, semantics it approximated...
+  bool replaced = false;             // the handler removed the node and put others in its place
+  bool changed = false;              // the handler edited the node in place
+  std::string note;                  // one line on what the handler did, for the report
+
+  // In a dry run handlers decide and report but must not touch the graph: they call commit() right
+  // before their first edit and return when it says no.
+  bool dryRun = false;
+  bool commit() {
+    changed = true;
+    return !dryRun;
+  }
+
+  // What is known about values: element types (propagated through the graph) and, outside dry runs,
+  // the shapes libonnx inferred for the main graph. Either may be null.
+  const std::unordered_map<const ir::Value*, ir::DataType>* elemTypes = nullptr;
+  const std::unordered_map<std::string, ir::TypeInfo>* inferred = nullptr;
+  ir::DataType elemType(const ir::Value* v) const;
+  std::optional<int64_t> rank(const ir::Value* v) const;
+  std::optional<std::vector<int64_t>> staticShape(const ir::Value* v) const;
+  // The int64 contents of a value that is an initializer or the output of a Constant node.
+  std::optional<std::vector<int64_t>> constantInts(const ir::Value* v) const;
+  std::optional<std::vector<double>> constantDoubles(const ir::Value* v) const;
+  // Detaches input `i` of `n`; a Constant node or initializer left without users goes too.
+  void dropInput(ir::Node& n, size_t i);
+
+  // Convenience for handlers: a new node before `at`, recorded in newNodes, origins copied from `at`.
+  ir::Node* insertNode(ir::Node& at, std::string opType, const std::vector<ir::Value*>& inputs,
+                       const std::vector<ir::Value*>& outputs, std::string domain = "");
+  // A fresh value named after `base`.
+  ir::Value* newValue(const std::string& base) { return graph.createUniqueValue(base); }
+  // An initializer holding `values` (int64), named after `base`.
+  ir::Value* constantInt64(const std::string& base, const std::vector<int64_t>& values, bool asScalar = false);
+  ir::Value* constantFloat(const std::string& base, const std::vector<float>& values, bool asScalar = false);
+  // Removes `n` after its outputs have been re-produced by new nodes.
+  void removeReplaced(ir::Node& n);
+};
+
+using HandlerFn = std::function<void(ir::Node& node, HandlerContext& ctx)>;
+
+struct HandlerInfo {
+  std::string domain;      // source domain: "" for ONNX, "oneflow" for OneFlow ops
+  std::string opType;      // source op type
+  int64_t sinceVersion = 1;  // lowest target opset this handler produces valid output for
+  std::string description;   // one line, printed by `flowbridge-cli ops`
+  HandlerFn fn;
+};
+
+}  // namespace fb::convert

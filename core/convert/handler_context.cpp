@@ -1,0 +1,115 @@
+#include "convert/handler.h"
+
+namespace fb::convert {
+
+ir::Node* HandlerContext::insertNode(ir::Node& at, std::string opType, const std::vector<ir::Value*>& inputs,
+                                     const std::vector<ir::Value*>& outputs, std::string domain) {
+  ir::Node* n = graph.addNode(std::move(opType), inputs, outputs, std::move(domain), &at);
+  n->origins = at.origins;
+  if (!at.name.empty()) n->name = at.name + "/" + n->opType + "_" + std::to_string(newNodes.size());
+  newNodes.push_back(n->id());
+  return n;
+}
+
+namespace {
+template <typename T>
+ir::Value* constant(ir::Graph& g, const std::string& base, ir::DataType dt, const std::vector<T>& values, bool scalar) {
+  std::string name = g.uniqueName(base);
+  std::vector<int64_t> dims;
+  if (!scalar) dims.push_back(static_cast<int64_t>(values.size()));
+  return g.addInitializer(ir::Tensor::fromValues(name, dt, dims, values));
+}
+}  // namespace
+
+ir::Value* HandlerContext::constantInt64(const std::string& base, const std::vector<int64_t>& values, bool asScalar) {
+  return constant(graph, base, ir::DataType::Int64, values, asScalar);
+}
+
+ir::Value* HandlerContext::constantFloat(const std::string& base, const std::vector<float>& values, bool asScalar) {
+  return constant(graph, base, ir::DataType::Float, values, asScalar);
+}
+
+void HandlerContext::removeReplaced(ir::Node& n) {
+  graph.removeNode(&n);
+  replaced = true;
+}
+
+}  // namespace fb::convert
+
+namespace fb::convert {
+
+ir::DataType HandlerContext::elemType(const ir::Value* v) const {
+  if (!v) return ir::DataType::Undefined;
+  if (elemTypes)
+    if (auto it = elemTypes->find(v); it != elemTypes->end()) return it->second;
+  if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) return v->type.elemType;
+  if (inferred && v->graph() == &model.graph())
+    if (auto it = inferred->find(v->name()); it != inferred->end()) return it->second.elemType;
+  return ir::DataType::Undefined;
+}
+
+std::optional<std::vector<int64_t>> HandlerContext::staticShape(const ir::Value* v) const {
+  if (!v) return std::nullopt;
+  if (auto d = v->type.staticDims()) return d;
+  if (inferred && v->graph() == &model.graph())
+    if (auto it = inferred->find(v->name()); it != inferred->end()) return it->second.staticDims();
+  return std::nullopt;
+}
+
+std::optional<int64_t> HandlerContext::rank(const ir::Value* v) const {
+  if (!v) return std::nullopt;
+  if (v->type.isTensor() && v->type.shape) return static_cast<int64_t>(v->type.shape->size());
+  if (inferred && v->graph() == &model.graph())
+    if (auto it = inferred->find(v->name()); it != inferred->end() && it->second.shape)
+      return static_cast<int64_t>(it->second.shape->size());
+  return std::nullopt;
+}
+
+namespace {
+const ir::Tensor* constantTensor(const ir::Value* v) {
+  if (!v) return nullptr;
+  if (v->initializer()) return v->initializer();
+  const ir::Node* p = v->producer();
+  if (p && p->opType == "Constant" && p->isDefaultDomain())
+    if (const auto* a = p->attr("value"); a && !a->tensors.empty()) return &a->tensors[0];
+  return nullptr;
+}
+}  // namespace
+
+std::optional<std::vector<int64_t>> HandlerContext::constantInts(const ir::Value* v) const {
+  if (const auto* t = constantTensor(v)) return t->asInt64();
+  if (v && v->producer() && v->producer()->opType == "Constant") {
+    const ir::Node* p = v->producer();
+    if (const auto* a = p->attr("value_ints")) return a->ints;
+    if (const auto* a = p->attr("value_int")) return std::vector<int64_t>{a->i};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<double>> HandlerContext::constantDoubles(const ir::Value* v) const {
+  if (const auto* t = constantTensor(v)) return t->asDouble();
+  if (v && v->producer() && v->producer()->opType == "Constant") {
+    const ir::Node* p = v->producer();
+    if (const auto* a = p->attr("value_float")) return std::vector<double>{a->f};
+    if (const auto* a = p->attr("value_floats")) return std::vector<double>(a->floats.begin(), a->floats.end());
+  }
+  return std::nullopt;
+}
+
+void HandlerContext::dropInput(ir::Node& n, size_t i) {
+  ir::Value* v = n.input(i);
+  if (i + 1 == n.inputs().size()) n.removeInput(i);
+  else n.setInput(i, nullptr);
+  while (!n.inputs().empty() && n.inputs().back() == nullptr) n.removeInput(n.inputs().size() - 1);
+  if (!v || !v->uses().empty() || v->isGraphOutput()) return;
+  ir::Node* p = v->producer();
+  if (!p || p->opType != "Constant" || p->graph() != &graph) return;
+  // A subgraph may still read the value by name.
+  for (const auto& other : graph.nodes())
+    for (ir::Graph* sub : other->subgraphs())
+      for (const auto& name : sub->capturedNames())
+        if (name == v->name()) return;
+  graph.removeNode(p);
+}
+
+}  // namespace fb::convert
