@@ -308,6 +308,16 @@ class InspectorTest : public QObject {
     QVERIFY(openAndWait(w, big));
     QCOMPARE(w.document()->model()->graph().nodeCount(), size_t(9990));
     QVERIFY(w.scene()->items().size() < 9990);
+    // Zoomed out, frames come from the overview pixmap, which shows the graph (not a blank view).
+    w.view()->fitAll();
+    QVERIFY(w.view()->zoom() < ui::GraphView::kOverviewZoom);
+    const QImage shot = w.view()->viewport()->grab().toImage();
+    QVERIFY(w.view()->overviewActive());
+    int drawn = 0;
+    const QRgb background = w.scene()->backgroundBrush().color().rgb();
+    for (int y = 0; y < shot.height(); y += 2)
+      for (int x = 0; x < shot.width(); x += 2) drawn += (shot.pixel(x, y) & 0xffffff) != (background & 0xffffff);
+    QVERIFY2(drawn > 50, qPrintable(QString::number(drawn)));
   }
 
   void horizontalLayout() {

@@ -126,6 +126,13 @@ void Document::enterSubgraph(const ir::Graph* g, const QString& title) {
   emit selectionChanged();
 }
 
+const ir::Graph* Document::functionBody(const ir::Node* n) const {
+  if (!n || !model()) return nullptr;
+  for (const auto& f : model()->functions)
+    if (f.name == n->opType && f.domain == n->domain) return f.body.get();
+  return nullptr;
+}
+
 void Document::goToLevel(int i) {
   if (i < 0 || i >= levelCount() - 1) return;
   levels_.resize(size_t(i) + 1);
