@@ -4,7 +4,9 @@
 
 #include <QDockWidget>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProcess>
+#include <QSettings>
 #include <QTableView>
 #include <QTreeView>
 
@@ -333,6 +335,43 @@ class InspectorTest : public QObject {
     w.document()->setHorizontal(true);
     QVERIFY(position(ui::ValueItem::Role::Input).x() < position(ui::ValueItem::Role::Output).x());
     QCOMPARE(w.scene()->nodeItemCount(), 8);
+  }
+
+  void recentReloadDropAndShortcuts() {
+    ui::MainWindow w;
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));  // menu shortcuts need the active window
+    const QString sr = test::corpusModel("super_resolution_op11.onnx");
+    QVERIFY(openAndWait(w, sr));
+    QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), QFileInfo(sr).absoluteFilePath());
+    // F5 reads the file again.
+    QSignalSpy changed(w.document(), &ui::Document::modelChanged);
+    QTest::keyClick(&w, Qt::Key_F5);
+    QVERIFY(changed.wait(30000));
+    QCOMPARE(w.scene()->nodeItemCount(), 8);
+    // Dropping a file opens it (the drop handler; synthetic drop events need a drag in progress).
+    QVERIFY(w.acceptDrops());
+    const QString sq = test::corpusModel("squeezenet1_0_op11.onnx");
+    QMimeData mime;
+    QVERIFY(!w.openFromMime(&mime));
+    mime.setUrls({QUrl::fromLocalFile(sq)});
+    QVERIFY(w.openFromMime(&mime));
+    QVERIFY(changed.wait(30000));
+    QCOMPARE(w.scene()->nodeItemCount(), 82);
+    QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), QFileInfo(sq).absoluteFilePath());
+    QCOMPARE(QSettings().value("recentFiles").toStringList().value(1), QFileInfo(sr).absoluteFilePath());
+    // Zoom and fit shortcuts.
+    w.view()->setFocus();
+    QTest::keyClick(&w, Qt::Key_0, Qt::ControlModifier);
+    const double fitted = w.view()->zoom();
+    QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
+    QVERIFY(w.view()->zoom() > fitted * 1.1);
+    QTest::keyClick(&w, Qt::Key_Minus, Qt::ControlModifier);
+    QTest::keyClick(&w, Qt::Key_Minus, Qt::ControlModifier);
+    QVERIFY(w.view()->zoom() < fitted);
+    QTest::keyClick(&w, Qt::Key_0, Qt::ControlModifier);
+    QCOMPARE(w.view()->zoom(), fitted);
   }
 
   void screenshotWritesPng() {

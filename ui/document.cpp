@@ -159,7 +159,15 @@ void Document::toggleBlock(int block) {
 
 void Document::expandAll() {
   if (!hasGraph()) return;
-  levels_.back().layout->expandAll();
+  auto& lay = *levels_.back().layout;
+  // Laid out on the UI thread: beyond this many boxes, expand breadth first up to it instead.
+  constexpr size_t kExpandAllLimit = 5000;
+  if (lay.tree().nodes.size() <= kExpandAllLimit) {
+    lay.expandAll();
+  } else {
+    lay.expandWithin(kExpandAllLimit);
+    emit logMessage(tr("Expanded blocks up to %1 boxes; double-click a block to open it").arg(kExpandAllLimit));
+  }
   relayoutCurrent();
   emit selectionChanged();
 }

@@ -264,8 +264,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const auto urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+  if (openFromMime(event->mimeData())) event->acceptProposedAction();
+}
+
+bool MainWindow::openFromMime(const QMimeData* mime) {
+  const auto urls = mime ? mime->urls() : QList<QUrl>{};
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return false;
+  openFile(urls.first().toLocalFile());
+  return true;
 }
 
 }  // namespace fb::ui
