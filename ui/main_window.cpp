@@ -125,18 +125,15 @@ void MainWindow::buildDocks() {
     return d;
   };
   auto* node = dock(nodePanel_, tr("Node"), Qt::RightDockWidgetArea);
-  auto* tensor = dock(tensorPanel_, tr("Tensor"), Qt::RightDockWidgetArea);
+  dock(tensorPanel_, tr("Tensor"), Qt::RightDockWidgetArea);
   auto* model = dock(modelPanel_, tr("Model"), Qt::RightDockWidgetArea);
   tabifyDockWidget(model, node);
   node->raise();
-  Q_UNUSED(tensor);
   auto* find = dock(findPanel_, tr("Find"), Qt::LeftDockWidgetArea);
-  auto* ops = dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
-  Q_UNUSED(find);
-  Q_UNUSED(ops);
-  dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
+  dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
+  auto* log = dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
-  resizeDocks({logPanel_->parentWidget() ? static_cast<QDockWidget*>(logPanel_->parentWidget()) : nullptr}, {90}, Qt::Vertical);
+  resizeDocks({log}, {90}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus() {
