@@ -60,8 +60,7 @@ void NodePanel::refresh() {
       model_->addRow(inputs, QString::number(i), tr("(omitted)"));
       continue;
     }
-    QStandardItem* row = model_->addValueLink(inputs, QString::number(i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
-    Q_UNUSED(row);
+    model_->addValueLink(inputs, QString::number(i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
     if (v->producer())
       model_->addNodeLink(inputs, tr("  from"), nodeLabel(v->producer()), v->producer());
     else
