@@ -98,6 +98,13 @@ class InspectorTest : public QObject {
       QCOMPARE(ops->data(ops->index(r, 1), Qt::DisplayRole).toInt(), facts.value("ops").toObject().value(ops->opAt(r)).toInt());
     }
     QCOMPARE(total, nodes);
+    // The Model panel agrees with the manifest (counted by python's onnx).
+    auto* info = w.modelPanel()->model();
+    QCOMPARE(info->valueOf("IR version").toInt(), facts.value("ir_version").toInt());
+    QCOMPARE(info->valueOf("initializers").toInt(), facts.value("initializers").toInt());
+    QCOMPARE(QLocale().toULongLong(info->valueOf("parameters")), qulonglong(facts.value("parameters").toDouble()));
+    QVERIFY(info->valueOf("opsets").contains(QStringLiteral("ai.onnx %1").arg(facts.value("opsets").toObject().value("").toInt())));
+    QVERIFY(info->valueOf("producer").startsWith(facts.value("producer").toObject().value("name").toString()));
   }
 
   void shapesOnEdges() {
