@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -132,6 +133,10 @@ void MainWindow::buildDocks() {
   auto* find = dock(findPanel_, tr("Find"), Qt::LeftDockWidgetArea);
   dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
   auto* log = dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
+  // Convert (left, tabbed with Operators) and the converted-graph Preview (right, shown after a conversion).
+  conversion_ = new ConversionDocks(this, doc_, scene_);
+  tabifyDockWidget(find, conversion_->convertDock());
+  find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
   resizeDocks({log}, {90}, Qt::Vertical);
 }
@@ -170,6 +175,10 @@ void MainWindow::buildMenus() {
   view->addAction(tr("&Expand All Blocks"), doc_, &Document::expandAll);
   view->addAction(tr("&Collapse All Blocks"), doc_, &Document::collapseAll);
   view->addSeparator();
+  view->addAction(tr("&Convert..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
+    conversion_->convertDock()->show();
+    conversion_->convertDock()->raise();
+  });
   view->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
     findPanel_->parentWidget()->show();
     findPanel_->focusSearch();

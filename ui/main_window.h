@@ -19,6 +19,7 @@ class TensorPanel;
 class OperatorsPanel;
 class FindPanel;
 class LogPanel;
+class ConversionDocks;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -43,6 +44,7 @@ class MainWindow : public QMainWindow {
   OperatorsPanel* operatorsPanel() const { return operatorsPanel_; }
   FindPanel* findPanel() const { return findPanel_; }
   LogPanel* logPanel() const { return logPanel_; }
+  ConversionDocks* conversion() const { return conversion_; }
   QString lastError() const;
 
  protected:
@@ -65,6 +67,7 @@ class MainWindow : public QMainWindow {
   OperatorsPanel* operatorsPanel_;
   FindPanel* findPanel_;
   LogPanel* logPanel_;
+  ConversionDocks* conversion_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QProgressBar* progress_;
   QPushButton* cancel_;
