@@ -9,6 +9,7 @@
 #include "convert/handler_registry.h"
 #include "convert/onnx_onnx/version_step.h"
 #include "convert/onnx_schema.h"
+#include "convert/shape_facts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
 
@@ -30,9 +31,8 @@ std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
  public:
-  NodeConverter(ir::Model& m, const ConvertOptions& o, bool dry, const std::unordered_map<std::string, ir::TypeInfo>* inferred,
-                std::vector<NodeReport>& reports)
-      : model_(m), opts_(o), dry_(dry), inferred_(inferred), reports_(reports),
+  NodeConverter(ir::Model& m, const ConvertOptions& o, bool dry, const ShapeFacts* facts, std::vector<NodeReport>& reports)
+      : model_(m), opts_(o), dry_(dry), facts_(facts), reports_(reports),
         registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
 
   void convertGraph(ir::Graph& g) {
@@ -87,7 +87,8 @@ class NodeConverter {
     ctx.targetOpset = target;
     ctx.dryRun = dry_;
     ctx.elemTypes = &types_;
-    ctx.inferred = inferred_;
+    ctx.inferred = facts_ ? &facts_->types : nullptr;
+    ctx.shapeValues = facts_ ? &facts_->shapeValues : nullptr;
     try {
       if (!needsWork) {
         // The same schema version on both sides: nothing to do.
@@ -150,7 +151,7 @@ class NodeConverter {
   ir::Model& model_;
   const ConvertOptions& opts_;
   bool dry_;
-  const std::unordered_map<std::string, ir::TypeInfo>* inferred_;
+  const ShapeFacts* facts_;
   std::vector<NodeReport>& reports_;
   const HandlerRegistry& registry_;
   bool retargetOnnx_;
@@ -196,11 +197,11 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     }
   }
   // Handlers that need ranks (negative axes, Softmax axis semantics) read them from libonnx's inference.
-  std::unordered_map<std::string, ir::TypeInfo> inferred;
-  if (!dry && work->opsetVersion("") != opts.targetOpset) inferred = inferShapes(*work);
+  ShapeFacts facts;
+  if (!dry && work->opsetVersion("") != opts.targetOpset) facts = inferShapeFacts(*work);
 
   auto th = Clock::now();
-  NodeConverter nc(*work, opts, dry, dry ? nullptr : &inferred, res.nodes);
+  NodeConverter nc(*work, opts, dry, dry ? nullptr : &facts, res.nodes);
   nc.convertGraph(work->graph());
   res.handlersMs = msSince(th);
 

@@ -44,12 +44,15 @@ struct HandlerContext {
   // the shapes libonnx inferred for the main graph. Either may be null.
   const std::unordered_map<const ir::Value*, ir::DataType>* elemTypes = nullptr;
   const std::unordered_map<std::string, ir::TypeInfo>* inferred = nullptr;
+  // Contents of main-graph integer values that follow from static shapes (libonnx's data propagation).
+  const std::unordered_map<std::string, std::vector<int64_t>>* shapeValues = nullptr;
   ir::DataType elemType(const ir::Value* v) const;
   std::optional<int64_t> rank(const ir::Value* v) const;
   std::optional<std::vector<int64_t>> staticShape(const ir::Value* v) const;
   // The int64 contents of a value that is an initializer or the output of a Constant node.
   std::optional<std::vector<int64_t>> constantInts(const ir::Value* v) const;
   std::optional<std::vector<double>> constantDoubles(const ir::Value* v) const;
+  std::optional<int64_t> rankOf(const ir::Value* v, int depth) const;
   // Detaches input `i` of `n`; a Constant node or initializer left without users goes too.
   void dropInput(ir::Node& n, size_t i);
 

@@ -56,13 +56,55 @@ std::optional<std::vector<int64_t>> HandlerContext::staticShape(const ir::Value*
   return std::nullopt;
 }
 
-std::optional<int64_t> HandlerContext::rank(const ir::Value* v) const {
+namespace {
+// Ops whose output has the rank of their widest input (broadcasting and shape-preserving ops).
+bool keepsRank(const std::string& op) {
+  static const char* ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg",
+                              "Abs", "Erf", "Softmax", "LogSoftmax", "Dropout", "Identity", "Cast", "Clip", "LeakyRelu",
+                              "HardSigmoid", "HardSwish", "Where", "Max", "Min", "Sum", "Mean", "MatMul", "Transpose",
+                              "LayerNormalization", "BatchNormalization", "Equal", "Less", "Greater", "Not", "Slice",
+                              "Concat", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Elu", "Selu", "Gelu"};
+  for (const char* o : ops)
+    if (op == o) return true;
+  return false;
+}
+}  // namespace
+
+std::optional<int64_t> HandlerContext::rank(const ir::Value* v) const { return rankOf(v, 0); }
+
+std::optional<int64_t> HandlerContext::rankOf(const ir::Value* v, int depth) const {
   if (!v) return std::nullopt;
   if (v->type.isTensor() && v->type.shape) return static_cast<int64_t>(v->type.shape->size());
   if (inferred && v->graph() == &model.graph())
     if (auto it = inferred->find(v->name()); it != inferred->end() && it->second.shape)
       return static_cast<int64_t>(it->second.shape->size());
-  return std::nullopt;
+  // libonnx 1.12 loses the rank behind a Reshape whose target is computed at run time; rebuild it from
+  // the producers (a symbolic batch dimension is the usual cause).
+  const ir::Node* p = v->producer();
+  if (!p || depth > 64 || !p->isDefaultDomain()) return std::nullopt;
+  const std::string& op = p->opType;
+  if (op == "Reshape") {
+    if (auto d = staticShape(p->input(1)); d && d->size() == 1) return (*d)[0];
+    return std::nullopt;
+  }
+  if (op == "Gemm" || op == "Flatten") return 2;
+  if (op == "Unsqueeze") {
+    auto r = rankOf(p->input(0), depth + 1);
+    auto axes = p->hasAttr("axes") ? std::optional(p->attrInts("axes")) : constantInts(p->input(1));
+    if (r && axes) return *r + static_cast<int64_t>(axes->size());
+    return std::nullopt;
+  }
+  if (op.rfind("Reduce", 0) == 0 && p->attrInt("keepdims", 1) == 1) return rankOf(p->input(0), depth + 1);
+  if (!keepsRank(op)) return std::nullopt;
+  std::optional<int64_t> best;
+  for (const ir::Value* in : p->inputs()) {
+    if (!in) continue;
+    auto r = rankOf(in, depth + 1);
+    if (!r) return std::nullopt;
+    best = std::max(best.value_or(0), *r);
+    if (op == "Transpose" || op == "Slice" || op == "Concat" || op == "Clip" || op == "Dropout") break;  // data input only
+  }
+  return best;
 }
 
 namespace {
@@ -78,6 +120,8 @@ const ir::Tensor* constantTensor(const ir::Value* v) {
 
 std::optional<std::vector<int64_t>> HandlerContext::constantInts(const ir::Value* v) const {
   if (const auto* t = constantTensor(v)) return t->asInt64();
+  if (v && shapeValues && v->graph() == &model.graph())
+    if (auto it = shapeValues->find(v->name()); it != shapeValues->end()) return it->second;
   if (v && v->producer() && v->producer()->opType == "Constant") {
     const ir::Node* p = v->producer();
     if (const auto* a = p->attr("value_ints")) return a->ints;
