@@ -31,8 +31,8 @@ std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
  public:
-  NodeConverter(ir::Model& m, const ConvertOptions& o, bool dry, const ShapeFacts* facts, std::vector<NodeReport>& reports)
-      : model_(m), opts_(o), dry_(dry), facts_(facts), reports_(reports),
+  NodeConverter(ir::Model& m, const ir::Model& source, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
+      : model_(m), source_(source), opts_(o), dry_(dry), reports_(reports),
         registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
 
   void convertGraph(ir::Graph& g) {
@@ -87,8 +87,8 @@ class NodeConverter {
     ctx.targetOpset = target;
     ctx.dryRun = dry_;
     ctx.elemTypes = &types_;
-    ctx.inferred = facts_ ? &facts_->types : nullptr;
-    ctx.shapeValues = facts_ ? &facts_->shapeValues : nullptr;
+    if (!dry_) ctx.facts = [this] { return &facts(); };
+    ctx.rankCache = &ranks_;
     try {
       if (!needsWork) {
         // The same schema version on both sides: nothing to do.
@@ -149,9 +149,17 @@ class NodeConverter {
   void finish(const ir::Node&, size_t slot, NodeReport r) { reports_[slot] = std::move(r); }
 
   ir::Model& model_;
+  const ir::Model& source_;
   const ConvertOptions& opts_;
   bool dry_;
-  const ShapeFacts* facts_;
+  // Facts come from the untouched source (the copy keeps its value names): by the time a handler asks,
+  // earlier handlers have rewritten parts of the copy into the target opset's form.
+  const ShapeFacts& facts() {
+    if (!facts_) facts_ = inferShapeFacts(source_);
+    return *facts_;
+  }
+  std::optional<ShapeFacts> facts_;
+  std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
   std::vector<NodeReport>& reports_;
   const HandlerRegistry& registry_;
   bool retargetOnnx_;
@@ -197,11 +205,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     }
   }
   // Handlers that need ranks (negative axes, Softmax axis semantics) read them from libonnx's inference.
-  ShapeFacts facts;
-  if (!dry && work->opsetVersion("") != opts.targetOpset) facts = inferShapeFacts(*work);
-
   auto th = Clock::now();
-  NodeConverter nc(*work, opts, dry, dry ? nullptr : &facts, res.nodes);
+  NodeConverter nc(*work, source, opts, dry, res.nodes);
   nc.convertGraph(work->graph());
   res.handlersMs = msSince(th);
 
