@@ -71,51 +71,31 @@ class NodeConverter {
     }
     for (ir::Graph* sub : n.subgraphs()) convertGraph(*sub);
 
-    const int64_t source = model_.opsetVersion(n.domain);
-    const int64_t target = opts_.targetOpset;
-    const HandlerInfo* h = nullptr;
-    bool needsWork = true;
-    if (retargetOnnx_ && defaultDomain) {
-      int64_t sv = schemaVersionAt("", n.opType, source);
-      int64_t tv = schemaVersionAt("", n.opType, target);
-      needsWork = !(sv != 0 && sv == tv);
-    }
-    if (needsWork) h = registry_.find(n.domain, n.opType, target);
-
-    HandlerContext ctx{model_, g};
-    ctx.sourceOpset = source;
-    ctx.targetOpset = target;
-    ctx.dryRun = dry_;
-    ctx.elemTypes = &types_;
-    if (!dry_) ctx.facts = [this] { return &facts(); };
-    ctx.rankCache = &ranks_;
+    HandlerContext ctx = makeContext(n, g, opts_.targetOpset, dry_);
+    if (retargetOnnx_ && defaultDomain)
+      if (const auto* s = schemaAt("", n.opType, ctx.sourceOpset))
+        for (const auto& name : unknownAttributes(n, *s))
+          r.warnings.push_back("attribute '" + name + "' is not part of " + n.opType + "-" + std::to_string(s->since_version()) +
+                               "; no handler uses it");
     try {
-      if (!needsWork) {
-        // The same schema version on both sides: nothing to do.
-      } else if (h) {
-        h->fn(n, ctx);
-      } else if (retargetOnnx_ && defaultDomain) {
-        onnx_onnx::compatibleVersionStep(n, ctx);
-      } else {
-        throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
-      }
+      decide(n, ctx);
       if (!dry_ && (ctx.changed || ctx.replaced)) validate(n, ctx);
       r.status = (ctx.changed || ctx.replaced) ? NodeStatus::Converted : NodeStatus::Unchanged;
       r.message = ctx.note;
       r.newNodes = ctx.newNodes;
-      r.warnings = ctx.warnings;
+      r.warnings.insert(r.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());
     } catch (const Unsupported& e) {
       r.status = NodeStatus::Unsupported;
       r.message = e.what();
-      r.lowestOpset = lowestOpset(n);
+      r.lowestOpset = lowestWorkingOpset(n, g);
     } catch (const std::exception& e) {
       r.status = NodeStatus::Failed;
       r.message = e.what();
     }
-    if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, target), types_);
+    if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
     for (uint64_t id : ctx.newNodes)
       for (const auto& m : g.nodes())
-        if (m->id() == id) propagateElemTypes(*m, schemaAt(m->domain, m->opType, target), types_);
+        if (m->id() == id) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
     finish(n, slot, std::move(r));
   }
 
@@ -133,17 +113,42 @@ class NodeConverter {
         if (m->id() == id) check(*m);
   }
 
-  std::optional<int64_t> lowestOpset(const ir::Node& n) const {
-    std::optional<int64_t> low = registry_.lowestVersion(n.domain, n.opType);
-    if (retargetOnnx_ && n.isDefaultDomain()) {
-      // Where the op as the node uses it exists; for an upgrade-only gap, the source opset itself works.
-      int64_t first = firstOpsetOf("", n.opType);
-      int64_t cand = std::max<int64_t>(first, kMinOpset);
-      if (opts_.targetOpset < model_.opsetVersion(n.domain)) cand = std::max(cand, model_.opsetVersion(n.domain));
-      if (!low || cand < *low) low = cand;
-      if (first == 0) low = registry_.lowestVersion(n.domain, n.opType);
+  HandlerContext makeContext(ir::Node& n, ir::Graph& g, int64_t target, bool dry) {
+    HandlerContext ctx{model_, g};
+    ctx.sourceOpset = model_.opsetVersion(n.domain);
+    ctx.targetOpset = target;
+    ctx.dryRun = dry;
+    ctx.elemTypes = &types_;
+    if (!dry_) ctx.facts = [this] { return &facts(); };
+    ctx.rankCache = &ranks_;
+    return ctx;
+  }
+
+  // The handler for the context's target opset, or the compatible version step; throws Unsupported.
+  void decide(ir::Node& n, HandlerContext& ctx) {
+    const bool defaultDomain = n.isDefaultDomain();
+    if (retargetOnnx_ && defaultDomain) {
+      int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);
+      if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
     }
-    return low;
+    if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) return h->fn(n, ctx);
+    if (retargetOnnx_ && defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
+    throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
+  }
+
+  // For an unsupported node: the lowest target opset at which this node, as it is, would convert
+  // (each candidate decided as a dry run).
+  std::optional<int64_t> lowestWorkingOpset(ir::Node& n, ir::Graph& g) {
+    for (int64_t t = kMinOpset; t <= kMaxOpset; ++t) {
+      if (t == opts_.targetOpset) continue;
+      HandlerContext trial = makeContext(n, g, t, true);
+      try {
+        decide(n, trial);
+        return t;
+      } catch (const std::exception&) {
+      }
+    }
+    return std::nullopt;
   }
 
   void finish(const ir::Node&, size_t slot, NodeReport r) { reports_[slot] = std::move(r); }
