@@ -119,7 +119,7 @@ class NodeConverter {
     ctx.targetOpset = target;
     ctx.dryRun = dry;
     ctx.elemTypes = &types_;
-    if (!dry_) ctx.facts = [this] { return &facts(); };
+    ctx.facts = [this] { return &facts(); };
     ctx.rankCache = &ranks_;
     return ctx;
   }
@@ -160,10 +160,10 @@ class NodeConverter {
   // Facts come from the untouched source (the copy keeps its value names): by the time a handler asks,
   // earlier handlers have rewritten parts of the copy into the target opset's form.
   const ShapeFacts& facts() {
-    if (!facts_) facts_ = inferShapeFacts(source_);
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(inferShapeFacts(source_));
     return *facts_;
   }
-  std::optional<ShapeFacts> facts_;
+  std::shared_ptr<const ShapeFacts> facts_;
   std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
   std::vector<NodeReport>& reports_;
   const HandlerRegistry& registry_;

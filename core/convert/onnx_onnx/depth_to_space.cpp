@@ -19,7 +19,6 @@ void crdToReshapes(ir::Node& n, HandlerContext& ctx) {
   if (ti && ti->shape->size() == 4 && (*ti->shape)[1].isValue() && (*ti->shape)[2].isValue() && (*ti->shape)[3].isValue())
     chw = std::vector<int64_t>{(*ti->shape)[1].value, (*ti->shape)[2].value, (*ti->shape)[3].value};
   if (!chw) {
-    if (ctx.dryRun) { ctx.note = "CRD mode -> Reshape/Transpose/Reshape"; ctx.commit(); return; }
     throw Unsupported("DepthToSpace: mode=CRD needs known channel and spatial dims before opset 11");
   }
   if (b <= 0 || (*chw)[0] % (b * b) != 0) throw Unsupported("DepthToSpace: channels not divisible by blocksize^2");
