@@ -167,6 +167,10 @@ void registerDecompositions(HandlerRegistry& r) {
   add(r, "HardSwish", 7, "opsets 7-13: decomposed into x * HardSigmoid(x)", hardSwish);
   add(r, "Range", 7, "opsets 7-10: constant inputs folded into a Constant", rangeOfConstants);
   add(r, "Erf", 7, "opsets 7-8: polynomial approximation (|error| < 1.5e-7)", erfPolynomial);
+  // From the opset that has the op, the op itself (through the compatible version step).
+  for (auto [op, first] : {std::pair{"LayerNormalization", 17}, {"HardSwish", 14}, {"Range", 11}, {"Erf", 9}})
+    add(r, op, first, std::string("opset ") + std::to_string(first) + "+: the op itself, compatible version step",
+        compatibleVersionStep);
 }
 
 }  // namespace fb::convert::onnx_onnx
