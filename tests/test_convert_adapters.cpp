@@ -335,6 +335,30 @@ class TestConvertAdapters : public QObject {
     QVERIFY(rs[3].model->graph().findValue("shape")->initializer());
   }
 
+  void topkAndScatterAcrossTheirRenames() {
+    Builder b(11);
+    b.input("x", DataType::Float, {3, 5});
+    b.ints("k", {2});
+    b.node("TopK", {"x", "k"}, {"v", "i"}, {I("axis", -1)});
+    b.floats("updates", {1, 2, 3, 4, 5, 6}, {3, 2});
+    b.node("ScatterElements", {"x", "i", "updates"}, {"s"}, {I("axis", 1)});
+    b.output("v", DataType::Float, {3, 2});
+    b.output("s", DataType::Float, {3, 5});
+    auto rs = convertAndCompare(*b.model, "topk_scatter", {10, 9, 13});
+    QCOMPARE(rs.size(), size_t{3});
+    auto ops9 = opCounts(rs[1].model->graph());
+    QCOMPARE(ops9["Scatter"], size_t{1});
+    for (const auto& n : rs[1].model->graph().nodes())
+      if (n->opType == "TopK") {
+        QCOMPARE(n->attrInt("k", 0), int64_t{2});
+        QCOMPARE(n->attrInt("axis", -9), int64_t{1});
+      }
+    // And back up: Scatter becomes ScatterElements again, k an input.
+    auto up = convert::convertModel(*rs[1].model, {.targetOpset = 13});
+    QVERIFY2(up.complete(), qPrintable(describe(up)));
+    QCOMPARE(opCounts(up.model->graph())["ScatterElements"], size_t{1});
+  }
+
   void subgraphsAreConverted() {
     Builder b(13);
     b.input("cond", DataType::Bool, {});
