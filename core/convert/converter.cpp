@@ -171,6 +171,28 @@ class NodeConverter {
   ElemTypes types_;
 };
 
+bool subgraphsHoldInitializers(const ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (const ir::Graph* sub : n->subgraphs())
+      if (!sub->initializers().empty() || subgraphsHoldInitializers(*sub)) return true;
+  return false;
+}
+
+// After the passes, which may turn constants into initializers.
+void setIrVersion(ir::Model& m, int64_t opset) {
+  m.irVersion = irVersionForOpset(opset);
+  if (m.irVersion >= 4) return;
+  // Before IR 4 every initializer also had to be a graph input. A subgraph cannot take extra inputs (its
+  // signature is fixed by If/Loop), so a model with initializers in subgraphs gets IR 4, which still
+  // reads opsets 7 and 8.
+  if (subgraphsHoldInitializers(m.graph())) {
+    m.irVersion = 4;
+    return;
+  }
+  for (const auto& t : m.graph().initializers())
+    if (ir::Value* v = m.graph().findValue(t->name); v && !v->isGraphInput()) m.graph().addInput(v);
+}
+
 void validateOptions(const ConvertOptions& o) {
   if (o.targetOpset < kMinOpset || o.targetOpset > kMaxOpset)
     throw std::invalid_argument("target opset " + std::to_string(o.targetOpset) + " is outside " +
@@ -222,12 +244,16 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   }
 
   if (opts.direction == "onnx" || work->opsetVersion("") != 0) work->setOpsetVersion("", opts.targetOpset);
-  work->irVersion = irVersionForOpset(opts.targetOpset);
-  if (work->irVersion < 4) {
-    // Before IR 4 every initializer had to be a graph input as well.
-    for (const auto& t : work->graph().initializers())
-      if (ir::Value* v = work->graph().findValue(t->name); v && !v->isGraphInput()) work->graph().addInput(v);
+
+  // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
+  // shape inference (and the passes) cannot treat as constants.
+  if (work->irVersion < 4 && irVersionForOpset(opts.targetOpset) >= 4) {
+    std::vector<ir::Value*> weights;
+    for (ir::Value* v : work->graph().inputs())
+      if (v->initializer()) weights.push_back(v);
+    for (ir::Value* v : weights) work->graph().removeInput(v);
   }
+  work->irVersion = std::max<int64_t>(irVersionForOpset(opts.targetOpset), 4);  // final value set after the passes
 
   if (manager) {
     auto tp = Clock::now();
@@ -240,6 +266,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     res.passesMs = msSince(tp);
   }
   ir::topologicalSort(work->graph());
+  setIrVersion(*work, opts.targetOpset);
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();
