@@ -451,6 +451,19 @@ class TestConvertAdapters : public QObject {
     QCOMPARE(reportFor(r, "Nope")->status, convert::NodeStatus::Unsupported);
     QVERIFY(!r.model);
     QVERIFY(!r.complete());
+
+    // A model the direction converts whole: ONNX opset set to the target, the source dialect's import gone.
+    Builder ok(13);
+    ok.model->opsets.clear();
+    ok.model->setOpsetVersion("test.src", 1);
+    ok.input("x", DataType::Float, {2});
+    ok.node("Fine", {"x"}, {"y"}, {}, "test.src");
+    ok.output("y", DataType::Float, {2});
+    auto done = convert::convertModel(*ok.model, opts);
+    QVERIFY2(done.complete(), qPrintable(describe(done)));
+    QCOMPARE(done.model->opsetVersion(""), int64_t{13});
+    QCOMPARE(done.model->opsetVersion("test.src"), int64_t{0});
+    QCOMPARE(done.model->graph().nodes().front()->opType, std::string("Relu"));
   }
 
   void dryRunAgreesWithConversion_data() {

@@ -179,6 +179,13 @@ class TestConvertCli : public QObject {
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(QString::fromUtf8(r.err).startsWith("flowbridge-cli: error: "), r.err.constData());
     QCOMPARE(sha(in), before);
+    // Nor the report over the input or over the output.
+    r = test::runCli({"convert", in, "-o", dir + "/o.onnx", "--report", in});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(sha(in), before);
+    r = test::runCli({"convert", in, "-o", dir + "/o.onnx", "--report", dir + "/o.onnx"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(!QFileInfo::exists(dir + "/o.onnx"));
     // Through another spelling of the same path too.
     r = test::runCli({"convert", in, "-o", dir + "/./m.onnx", "--opset", "13"});
     QCOMPARE(r.exitCode, 2);

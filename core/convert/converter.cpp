@@ -3,6 +3,7 @@
 #include <onnx/defs/schema.h>
 
 #include <chrono>
+#include <set>
 #include <stdexcept>
 
 #include "convert/builtin_handlers.h"
@@ -132,7 +133,8 @@ class NodeConverter {
       if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
     }
     if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) return h->fn(n, ctx);
-    if (retargetOnnx_ && defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
+    // ONNX nodes need no dialect handler in any direction: valid at the target as they are, or retargeted.
+    if (defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
     throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
   }
 
@@ -170,6 +172,24 @@ class NodeConverter {
   bool retargetOnnx_;
   ElemTypes types_;
 };
+
+void collectDomains(const ir::Graph& g, std::set<std::string>& out) {
+  for (const auto& n : g.nodes()) {
+    out.insert(n->isDefaultDomain() ? std::string() : n->domain);
+    for (const ir::Graph* sub : n->subgraphs()) collectDomains(*sub, out);
+  }
+}
+
+// After a dialect conversion the source dialect's opset import goes once no node uses it.
+void dropUnusedDomainImports(ir::Model& m) {
+  std::set<std::string> used;
+  collectDomains(m.graph(), used);
+  for (const auto& f : m.functions) used.insert(f.domain);
+  std::vector<ir::OpsetImport> kept;
+  for (const auto& o : m.opsets)
+    if (o.domain.empty() || o.domain == "ai.onnx" || used.count(o.domain)) kept.push_back(o);
+  m.opsets = std::move(kept);
+}
 
 bool subgraphsHoldInitializers(const ir::Graph& g) {
   for (const auto& n : g.nodes())
@@ -243,7 +263,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     return res;
   }
 
-  if (opts.direction == "onnx" || work->opsetVersion("") != 0) work->setOpsetVersion("", opts.targetOpset);
+  work->setOpsetVersion("", opts.targetOpset);
+  if (!opts.direction.empty() && opts.direction != "onnx") dropUnusedDomainImports(*work);
 
   // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
   // shape inference (and the passes) cannot treat as constants.
