@@ -191,6 +191,13 @@ void dropUnusedDomainImports(ir::Model& m) {
   m.opsets = std::move(kept);
 }
 
+// Handlers leave the placeholder values of the nodes they replaced; nothing refers to them.
+void pruneAll(ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (ir::Graph* sub : n->subgraphs()) pruneAll(*sub);
+  g.pruneValues();
+}
+
 bool subgraphsHoldInitializers(const ir::Graph& g) {
   for (const auto& n : g.nodes())
     for (const ir::Graph* sub : n->subgraphs())
@@ -287,6 +294,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     res.passesMs = msSince(tp);
   }
   ir::topologicalSort(work->graph());
+  pruneAll(work->graph());
   setIrVersion(*work, opts.targetOpset);
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {
