@@ -14,6 +14,10 @@ PACKAGES=(
   xvfb xauth                           # a display for the app on machines without one
   python3-numpy                        # benchmark reference (python onnx.load)
 )
+# Node.js runs ONNX Runtime from npm as the test oracle (tests/oracle); a node already on PATH will do.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+fi
 # Optional: PyTorch, to export the larger benchmark models (bench_passes' ResNet-50 --raw) with
 # ../shared/corpus/make_corpus.py. Not needed to build or test.
 if [ "${FLOWBRIDGE_BENCH_MODELS:-0}" = 1 ]; then
