@@ -52,6 +52,8 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
   connect(doc_, &Document::modelChanged, this, [this] {
     conversion_.reset();
     converted_.reset();
+    facts_.reset();
+    factsModel_ = nullptr;
     previewPath_.clear();
     sourceDiff_.clear();
     previewDiff_.clear();
@@ -90,21 +92,28 @@ void ConversionController::refresh() {
     return;
   }
   auto options = optionsFor(opset_, passes_);
-  QPointer<ConversionController> self(this);
-  auto future = QtConcurrent::run([model, options]() -> std::shared_ptr<const convert::ConvertResult> {
+  if (factsModel_ == model.get()) options.facts = facts_;
+  using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, std::shared_ptr<const convert::ShapeFacts>>;
+  auto future = QtConcurrent::run([model, options]() mutable -> Outcome {
     try {
-      return std::make_shared<convert::ConvertResult>(convert::dryRun(*model, options));
+      if (!options.facts) options.facts = std::make_shared<const convert::ShapeFacts>(convert::inferShapeFacts(*model));
+      return {std::make_shared<convert::ConvertResult>(convert::dryRun(*model, options)), options.facts};
     } catch (const std::exception& e) {
       auto r = std::make_shared<convert::ConvertResult>();
       r->error = e.what();
-      return r;
+      return {r, nullptr};
     }
   });
-  auto* watcher = new QFutureWatcher<std::shared_ptr<const convert::ConvertResult>>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+  auto* watcher = new QFutureWatcher<Outcome>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, model] {
     watcher->deleteLater();
+    Outcome out = watcher->result();
+    if (out.second && doc_->loaded().model == model) {
+      facts_ = out.second;
+      factsModel_ = model.get();
+    }
     if (generation != dryGeneration_) return;  // a newer request is on its way
-    dryRun_ = watcher->result();
+    dryRun_ = out.first;
     statuses_.clear();
     for (const auto& r : dryRun_->nodes) statuses_.insert(r.nodeId, r.status);
     emit dryRunFinished();
@@ -119,6 +128,7 @@ void ConversionController::convert() {
   converting_ = true;
   emit conversionStarted();
   auto options = optionsFor(opset_, passes_);
+  if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<convert::ConvertResult>, QString>;
   const QString previewFile = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
   auto future = QtConcurrent::run([model, options, previewFile]() -> Outcome {

@@ -75,6 +75,9 @@ class ConversionController : public QObject {
   int opset_ = 17;
   std::optional<QStringList> passes_;
   std::shared_ptr<const convert::ConvertResult> dryRun_;
+  // Shape facts of the open model: they do not depend on the target, so every dry run after the first reuses them.
+  std::shared_ptr<const convert::ShapeFacts> facts_;
+  const ir::Model* factsModel_ = nullptr;
   QHash<quint64, convert::NodeStatus> statuses_;
   std::shared_ptr<const convert::ConvertResult> conversion_;
   std::shared_ptr<const ir::Model> converted_;
