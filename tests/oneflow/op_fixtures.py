@@ -1,0 +1,5 @@
+"""Single-op fixtures: one OneFlow user op per graph, with its reference output from PyTorch."""
+
+
+def fixtures():
+    return []
