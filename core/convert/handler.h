@@ -4,12 +4,22 @@
 // the context; throwing marks the node `failed` with the exception's message.
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/model.h"
 
 namespace fb::convert {
+
+// Thrown by a handler that cannot express the node at the target opset; the node becomes `unsupported`
+// with this reason (any other exception makes it `failed`).
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct HandlerContext {
   ir::Model& model;
@@ -20,6 +30,31 @@ struct HandlerContext {
   std::vector<std::string> warnings; // attributes it did not use, semantics it approximated...
   bool replaced = false;             // the handler removed the node and put others in its place
   bool changed = false;              // the handler edited the node in place
+  std::string note;                  // one line on what the handler did, for the report
+
+  // In a dry run handlers decide and report but must not touch the graph: they call commit() right
+  // before their first edit and return when it says no.
+  bool dryRun = false;
+  bool commit() {
+    changed = true;
+    return !dryRun;
+  }
+
+  // What is known about values: element types (propagated through the graph) and, outside dry runs,
+  // the shapes libonnx inferred for the main graph. Either may be null.
+  const std::unordered_map<const ir::Value*, ir::DataType>* elemTypes = nullptr;
+  const std::unordered_map<std::string, ir::TypeInfo>* inferred = nullptr;
+  // Contents of main-graph integer values that follow from static shapes (libonnx's data propagation).
+  const std::unordered_map<std::string, std::vector<int64_t>>* shapeValues = nullptr;
+  ir::DataType elemType(const ir::Value* v) const;
+  std::optional<int64_t> rank(const ir::Value* v) const;
+  std::optional<std::vector<int64_t>> staticShape(const ir::Value* v) const;
+  // The int64 contents of a value that is an initializer or the output of a Constant node.
+  std::optional<std::vector<int64_t>> constantInts(const ir::Value* v) const;
+  std::optional<std::vector<double>> constantDoubles(const ir::Value* v) const;
+  std::optional<int64_t> rankOf(const ir::Value* v, int depth) const;
+  // Detaches input `i` of `n`; a Constant node or initializer left without users goes too.
+  void dropInput(ir::Node& n, size_t i);
 
   // Convenience for handlers: a new node before `at`, recorded in newNodes, origins copied from `at`.
   ir::Node* insertNode(ir::Node& at, std::string opType, const std::vector<ir::Value*>& inputs,

@@ -1,0 +1,53 @@
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "commands.h"
+#include "convert/convert_report.h"
+#include "convert/converter.h"
+#include "formats/model_io.h"
+
+namespace fb::cli {
+
+void registerCheck(CLI::App& app, Runner& run) {
+  struct Opts {
+    std::string input;
+    int64_t opset = 17;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* sub = app.add_subcommand("check", "Dry run: what converting to an opset would do to each node, without building it");
+  sub->add_option("IN", o->input, "model (.onnx)")->required();
+  sub->add_option("--opset", o->opset, "target ONNX opset")->required()->check(CLI::Range(7, 17));
+  sub->add_flag("--json", o->json, "print the report as JSON");
+  sub->callback([&run, o] {
+    run = [o] {
+      auto model = loadModel(o->input);
+      convert::ConvertOptions opts;
+      opts.targetOpset = o->opset;
+      auto r = convert::dryRun(*model, opts);
+      const bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
+      if (o->json) {
+        std::cout << convert::reportJson(r, o->input).dump(1) << "\n";
+        return ok ? int(kOk) : int(kUnconverted);
+      }
+      std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << " (dry run, "
+                << r.handlersMs << " ms)\n";
+      for (const auto& [op, counts] : r.countsByOp()) {
+        std::cout << "  " << op << ":";
+        for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
+        std::cout << "\n";
+      }
+      for (const auto& n : r.nodes)
+        if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed) {
+          std::cout << "  " << convert::statusName(n.status) << ": " << n.nodeName << " (" << n.opType << "): " << n.message;
+          if (n.lowestOpset) std::cout << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
+          std::cout << "\n";
+        }
+      std::cout << (ok ? "convertible" : "not convertible") << "\n";
+      return ok ? int(kOk) : int(kUnconverted);
+    };
+  });
+}
+
+}  // namespace fb::cli

@@ -1,0 +1,105 @@
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands.h"
+#include "convert/convert_report.h"
+#include "convert/converter.h"
+#include "formats/model_io.h"
+#include "formats/onnx/onnx_writer.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace fb::cli {
+namespace {
+
+std::optional<std::vector<std::string>> parsePassList(const std::string& spec) {
+  if (spec == "default") return std::nullopt;
+  std::vector<std::string> names;
+  if (spec == "none") return names;
+  std::stringstream ss(spec);
+  for (std::string name; std::getline(ss, name, ',');)
+    if (!name.empty()) names.push_back(name);
+  return names;
+}
+
+void writeReport(const std::string& path, const nlohmann::json& j) {
+  AtomicFile f(path);
+  f.write(j.dump(1));
+  f.write("\n");
+  f.commit();
+}
+
+void printUnconverted(const std::string& file, const convert::ConvertResult& r) {
+  for (const auto& n : r.nodes) {
+    if (n.status != convert::NodeStatus::Unsupported && n.status != convert::NodeStatus::Failed) continue;
+    std::cerr << "flowbridge-cli: " << file << ": node " << n.nodeName << " (" << n.opType << "): "
+              << convert::statusName(n.status) << ": " << n.message;
+    if (n.lowestOpset) std::cerr << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
+    std::cerr << "\n";
+  }
+  for (const auto& m : r.check.messages)
+    std::cerr << "flowbridge-cli: " << file << ": check: " << (m.node.empty() ? "" : m.node + ": ") << m.message << "\n";
+  if (!r.error.empty()) std::cerr << "flowbridge-cli: " << file << ": " << r.error << "\n";
+}
+
+}  // namespace
+
+void registerConvert(CLI::App& app, Runner& run) {
+  struct Opts {
+    std::string input, output, passes = "default", report;
+    std::optional<int64_t> opset;
+    bool continueOnError = false, externalData = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* sub = app.add_subcommand("convert", "Retarget an ONNX model to another opset (7-17), run optimizer passes, check, write");
+  sub->add_option("IN", o->input, "source model (.onnx)")->required();
+  sub->add_option("-o,--output", o->output, "output model (.onnx); never the input")->required();
+  sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's)")->check(CLI::Range(7, 17));
+  sub->add_option("--passes", o->passes, "optimizer passes: default, none, or a comma-separated list");
+  sub->add_option("--report", o->report, "write the JSON report here");
+  sub->add_flag("--continue-on-error", o->continueOnError,
+                "write the model even with unsupported/failed nodes (kept as they are; exit code 3)");
+  sub->add_flag("--external-data", o->externalData, "store tensors of 1 KiB and more in <output>.data");
+  sub->callback([&run, o] {
+    run = [o] {
+      ensureNotOverwritingInput(o->output, o->input);
+      auto model = loadModel(o->input);
+      convert::ConvertOptions opts;
+      opts.targetOpset = o->opset.value_or(std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
+      opts.passes = parsePassList(o->passes);
+      opts.keepUnconverted = o->continueOnError;
+      convert::ConvertResult r;
+      try {
+        r = convert::convertModel(*model, opts);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "flowbridge-cli: error: " << e.what() << "\n";
+        return int(kUsage);
+      }
+      if (!o->report.empty()) writeReport(o->report, convert::reportJson(r, o->input));
+      const bool complete = r.complete();
+      if (!complete) printUnconverted(o->input, r);
+      if (r.model && (complete || o->continueOnError)) {
+        onnxfmt::WriteOptions w;
+        if (o->externalData) w.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;
+        r.model->sourcePath = model->sourcePath;
+        onnxfmt::writeOnnxFile(*r.model, o->output, w);
+      }
+      std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << ": "
+                << r.count(convert::NodeStatus::Unchanged) << " unchanged, " << r.count(convert::NodeStatus::Converted)
+                << " converted, " << r.count(convert::NodeStatus::Kept) << " kept, "
+                << r.count(convert::NodeStatus::Unsupported) << " unsupported, " << r.count(convert::NodeStatus::Failed)
+                << " failed";
+      if (r.passesRan) std::cout << "; passes: " << r.passStats.nodesBefore << " -> " << r.passStats.nodesAfter << " nodes";
+      std::cout << "; " << static_cast<int64_t>(r.totalMs + 0.5) << " ms";
+      if (r.model && (complete || o->continueOnError)) std::cout << "; written to " << o->output;
+      else std::cout << "; nothing written";
+      std::cout << "\n";
+      return complete ? int(kOk) : int(kUnconverted);
+    };
+  });
+}
+
+}  // namespace fb::cli

@@ -1,0 +1,42 @@
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "convert/convert_report.h"
+
+namespace fb::cli {
+
+void registerOps(CLI::App& app, Runner& run) {
+  struct Opts {
+    std::optional<int64_t> opset;
+    std::string direction = "onnx";
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  auto* sub = app.add_subcommand("ops", "Print the conversion handler table (per op, the opsets each handler targets)");
+  sub->add_option("--opset", o->opset, "only the handlers this target opset selects")->check(CLI::Range(1, 17));
+  sub->add_option("--direction", o->direction, "handler registry (onnx, oneflow, ...)");
+  sub->add_flag("--json", o->json, "print JSON");
+  sub->callback([&run, o] {
+    run = [o] {
+      auto table = convert::handlerTableJson(o->direction, o->opset);
+      if (o->json) {
+        std::cout << table.dump(1) << "\n";
+        return int(kOk);
+      }
+      std::cout << "direction " << o->direction << (o->opset ? ", target opset " + std::to_string(*o->opset) : "") << "\n";
+      std::cout << std::left << std::setw(22) << "op" << std::setw(7) << "since" << "description\n";
+      for (const auto& h : table["handlers"]) {
+        std::string op = h.value("domain", "").empty() ? h["op_type"].get<std::string>()
+                                                     : h["domain"].get<std::string>() + "::" + h["op_type"].get<std::string>();
+        std::cout << std::setw(22) << op << std::setw(7) << h["since_version"].get<int64_t>()
+                  << h["description"].get<std::string>() << "\n";
+      }
+      std::cout << "Ops not listed keep their node when the target opset's schema accepts it as it is.\n";
+      return int(kOk);
+    };
+  });
+}
+
+}  // namespace fb::cli

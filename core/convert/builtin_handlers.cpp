@@ -1,0 +1,30 @@
+#include "convert/builtin_handlers.h"
+
+#include <mutex>
+
+#include "convert/handler_registry.h"
+#include "convert/onnx_onnx/adapters.h"
+
+namespace fb::convert {
+
+void registerBuiltinHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto& onnx = HandlerRegistry::forDirection("onnx");
+    onnx_onnx::registerSoftmaxAdapters(onnx);
+    onnx_onnx::registerAxesInputAdapters(onnx);
+    onnx_onnx::registerAxisAttributeAdapters(onnx);
+    onnx_onnx::registerClipAdapters(onnx);
+    onnx_onnx::registerPadAdapters(onnx);
+    onnx_onnx::registerSliceAdapters(onnx);
+    onnx_onnx::registerDropoutAdapters(onnx);
+    onnx_onnx::registerPoolAdapters(onnx);
+    onnx_onnx::registerGemmAdapters(onnx);
+    onnx_onnx::registerConstantAdapters(onnx);
+    onnx_onnx::registerDepthToSpaceAdapters(onnx);
+    onnx_onnx::registerResizeAdapters(onnx);
+    onnx_onnx::registerDecompositions(onnx);
+  });
+}
+
+}  // namespace fb::convert

@@ -1,0 +1,63 @@
+#pragma once
+// The conversion pipeline, shared by every direction (ONNX->ONNX retargeting, OneFlow->ONNX, ...):
+//   source model in the IR -> topological sort -> per node, the direction's handler for the target opset
+//   (statuses) -> optimizer passes -> checker + strict shape inference -> result.
+// A dry run stops after the statuses and builds nothing.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/onnx_check.h"
+#include "convert/node_status.h"
+#include "ir/model.h"
+#include "passes/pass_manager.h"
+
+namespace fb::convert {
+
+struct ConvertOptions {
+  std::string direction = "onnx";  // handler registry (HandlerRegistry::forDirection)
+  int64_t targetOpset = 17;        // target default-domain ONNX opset
+  // Passes to run after the handlers: nullopt = the registry's default pipeline, empty = none.
+  std::optional<std::vector<std::string>> passes;
+  // Build the output even with unsupported/failed nodes, keeping them as they are (--continue-on-error).
+  bool keepUnconverted = false;
+  bool check = true;  // checker + strict shape inference on the result
+};
+
+struct ConvertResult {
+  std::string direction;
+  int64_t sourceOpset = 0;
+  int64_t targetOpset = 0;
+  std::unique_ptr<ir::Model> model;  // the converted model; null in a dry run or when nodes remain unconverted
+  std::vector<NodeReport> nodes;     // one per source node, subgraph nodes included, in graph order
+  std::map<std::string, size_t> opsBefore, opsAfter;  // qualified op -> count, subgraphs included
+  passes::PassManagerResult passStats;
+  bool passesRan = false;
+  CheckResult check;  // of the result (ok when not run)
+  std::string error;  // a whole-model failure (a pass threw), empty otherwise
+  double handlersMs = 0, passesMs = 0, checkMs = 0, totalMs = 0;
+
+  size_t count(NodeStatus s) const;
+  // Op type -> status name -> count.
+  std::map<std::string, std::map<std::string, size_t>> countsByOp() const;
+  // No unsupported or failed node, no whole-model error, and the result passed the check.
+  bool complete() const;
+};
+
+// Converts a copy of `source`. Never throws for problems of the model: they are in the result.
+// Throws std::invalid_argument for bad options (unknown pass, target opset out of range).
+ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts);
+// Statuses only: the handlers decide without editing anything and no model is built.
+ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
+
+// IR version that goes with a default-domain opset (opset 17 <-> IR 8, 13 <-> 7, 11 <-> 6, 9 <-> 4, ...).
+int64_t irVersionForOpset(int64_t opset);
+
+// Supported target range for ONNX opsets.
+inline constexpr int64_t kMinOpset = 7;
+inline constexpr int64_t kMaxOpset = 17;
+
+}  // namespace fb::convert

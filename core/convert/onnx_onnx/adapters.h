@@ -1,0 +1,21 @@
+#pragma once
+// Registration of the ONNX->ONNX adapters, one function per op family (each in its own file).
+#include "convert/handler_registry.h"
+
+namespace fb::convert::onnx_onnx {
+
+void registerSoftmaxAdapters(HandlerRegistry& r);      // Softmax / LogSoftmax / Hardmax axis semantics (13)
+void registerAxesInputAdapters(HandlerRegistry& r);    // Squeeze / Unsqueeze / ReduceSum axes, Split split (13)
+void registerAxisAttributeAdapters(HandlerRegistry& r);// negative axes below opset 11
+void registerClipAdapters(HandlerRegistry& r);         // Clip min/max attributes <-> inputs (11)
+void registerPadAdapters(HandlerRegistry& r);          // Pad pads/value attributes <-> inputs (11)
+void registerSliceAdapters(HandlerRegistry& r);        // Slice starts/ends/axes attributes <-> inputs (10)
+void registerDropoutAdapters(HandlerRegistry& r);      // Dropout ratio / training_mode (12)
+void registerPoolAdapters(HandlerRegistry& r);         // MaxPool ceil_mode / dilations below 10
+void registerGemmAdapters(HandlerRegistry& r);         // Gemm without C below 11
+void registerConstantAdapters(HandlerRegistry& r);     // Constant value_* attributes below 12
+void registerDepthToSpaceAdapters(HandlerRegistry& r); // DepthToSpace CRD mode below 11
+void registerResizeAdapters(HandlerRegistry& r);       // Resize -> Resize-10 / Upsample
+void registerDecompositions(HandlerRegistry& r);       // LayerNormalization, HardSwish, Range for opsets without them
+
+}  // namespace fb::convert::onnx_onnx

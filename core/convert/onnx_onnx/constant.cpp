@@ -1,0 +1,33 @@
+// Constant gained value_float(s)/value_int(s)/value_string(s) at opset 12 and sparse_value at 11; before,
+// only a `value` tensor.
+#include "convert/onnx_onnx/adapter_util.h"
+#include "convert/onnx_onnx/adapters.h"
+#include "convert/onnx_onnx/version_step.h"
+
+namespace fb::convert::onnx_onnx {
+namespace {
+
+void toValueTensor(ir::Node& n, HandlerContext& ctx) {
+  if (n.hasAttr("value")) return compatibleVersionStep(n, ctx);
+  if (n.hasAttr("sparse_value")) throw Unsupported("Constant: sparse_value needs opset 11 (use a dense initializer)");
+  if (n.hasAttr("value_string") || n.hasAttr("value_strings"))
+    throw Unsupported("Constant: string values need opset 12 here");
+  ctx.note = "value_* attribute -> value tensor";
+  if (!ctx.commit()) return;
+  std::string name = n.output(0) ? n.output(0)->name() : "constant";
+  ir::Tensor t;
+  if (const auto* a = n.attr("value_float")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {}, std::vector<float>{a->f});
+  else if (const auto* a = n.attr("value_floats")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats);
+  else if (const auto* a = n.attr("value_int")) t = ir::Tensor::fromValues(name, ir::DataType::Int64, {}, std::vector<int64_t>{a->i});
+  else if (const auto* a = n.attr("value_ints")) t = ir::Tensor::fromValues(name, ir::DataType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints);
+  n.attributes.clear();
+  n.setAttr(ir::Attribute::makeTensor("value", std::move(t)));
+}
+
+}  // namespace
+
+void registerConstantAdapters(HandlerRegistry& r) {
+  add(r, "Constant", 1, "opsets 1-11: value_float(s)/value_int(s) -> value tensor", toValueTensor);
+}
+
+}  // namespace fb::convert::onnx_onnx

@@ -1,0 +1,63 @@
+// MaxPool/AveragePool gained `ceil_mode` and (MaxPool) `dilations` at opset 10. Defaults are dropped by the
+// compatible step; MaxPool's ceil_mode=1 becomes extra end padding, which is exact because max pooling
+// never reads padded cells.
+#include "convert/onnx_onnx/adapter_util.h"
+#include "convert/onnx_onnx/adapters.h"
+#include "convert/onnx_onnx/version_step.h"
+
+namespace fb::convert::onnx_onnx {
+namespace {
+
+bool allOnes(const std::vector<int64_t>& v) {
+  for (auto x : v)
+    if (x != 1) return false;
+  return true;
+}
+
+void toPre10(ir::Node& n, HandlerContext& ctx) {
+  if (ctx.sourceOpset < 10) return compatibleVersionStep(n, ctx);
+  if (n.hasAttr("dilations") && !allOnes(n.attrInts("dilations")))
+    throw Unsupported(n.opType + ": dilations other than 1 need opset 10");
+  bool ceil = n.attrInt("ceil_mode", 0) != 0;
+  std::vector<int64_t> pads;
+  if (ceil) {
+    if (n.opType != "MaxPool") throw Unsupported(n.opType + ": ceil_mode=1 needs opset 10");
+    std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET") throw Unsupported("MaxPool: ceil_mode=1 with auto_pad=" + autoPad + " needs opset 10");
+    auto in = ctx.staticShape(n.input(0));
+    if (!in) {
+      if (ctx.dryRun) { ctx.note = "ceil_mode=1 -> extra end padding"; ctx.commit(); return; }
+      throw Unsupported("MaxPool: ceil_mode=1 needs static spatial dims to become padding before opset 10");
+    }
+    auto k = n.attrInts("kernel_shape");
+    size_t sp = k.size();
+    auto strides = n.attrInts("strides");
+    if (strides.empty()) strides.assign(sp, 1);
+    pads = n.attrInts("pads");
+    if (pads.empty()) pads.assign(2 * sp, 0);
+    for (size_t i = 0; i < sp; ++i) {
+      int64_t size = (*in)[in->size() - sp + i];
+      int64_t span = size + pads[i] + pads[i + sp] - k[i];
+      int64_t out = (span + strides[i] - 1) / strides[i] + 1;
+      // The last window must start inside the input or the leading padding (PyTorch and ONNX Runtime agree).
+      if ((out - 1) * strides[i] >= size + pads[i]) --out;
+      int64_t need = (out - 1) * strides[i] + k[i] - (size + pads[i] + pads[i + sp]);
+      if (need > 0) pads[i + sp] += need;
+    }
+  }
+  ctx.note = ceil ? "ceil_mode=1 -> extra end padding" : "attributes of opset 10 at their defaults dropped";
+  if (!ctx.commit()) return;
+  n.removeAttr("dilations");
+  n.removeAttr("ceil_mode");
+  if (ceil) n.setAttr(ir::Attribute::makeInts("pads", pads));
+  compatibleVersionStep(n, ctx);
+}
+
+}  // namespace
+
+void registerPoolAdapters(HandlerRegistry& r) {
+  add(r, "MaxPool", 1, "opsets 1-9: dilations of 1 dropped, ceil_mode=1 -> end padding (static shapes)", toPre10);
+  add(r, "AveragePool", 1, "opsets 1-9: ceil_mode=0 dropped", toPre10);
+}
+
+}  // namespace fb::convert::onnx_onnx

@@ -1,0 +1,167 @@
+#include "convert/onnx_schema.h"
+
+#include <onnx/defs/data_type_utils.h>
+#include <onnx/defs/schema.h>
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+
+#include "ir/graph.h"
+#include "ir/node.h"
+#include "ir/value.h"
+
+namespace fb::convert {
+namespace {
+
+std::string schemaDomain(const std::string& d) { return d == "ai.onnx" ? std::string() : d; }
+
+// libonnx interns type strings ("tensor(float)"); look each element type up once.
+onnx::DataType interned(ir::DataType t) {
+  static std::array<onnx::DataType, 32> cache{};
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int i = 1; i <= 16; ++i) {
+      try {
+        cache[i] = onnx::Utils::DataTypeUtils::ToType("tensor(" + onnx::Utils::DataTypeUtils::ToDataTypeString(i) + ")");
+      } catch (const std::exception&) {
+        cache[i] = nullptr;
+      }
+    }
+  });
+  int i = static_cast<int>(t);
+  return i > 0 && i < static_cast<int>(cache.size()) ? cache[i] : nullptr;
+}
+
+ir::DataType fromInterned(onnx::DataType d) {
+  for (int i = 1; i <= 16; ++i)
+    if (interned(static_cast<ir::DataType>(i)) == d) return static_cast<ir::DataType>(i);
+  return ir::DataType::Undefined;
+}
+
+std::optional<ir::DataType> knownType(const ir::Value* v, const ElemTypes& types) {
+  if (!v) return std::nullopt;
+  auto it = types.find(v);
+  if (it != types.end() && it->second != ir::DataType::Undefined) return it->second;
+  if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) return v->type.elemType;
+  return std::nullopt;
+}
+
+size_t presentCount(const std::vector<ir::Value*>& vs) {
+  size_t n = vs.size();
+  while (n > 0 && vs[n - 1] == nullptr) --n;  // trailing omitted optionals do not count
+  return n;
+}
+
+// Index of the formal parameter that actual position `i` binds to (the last one when it is variadic).
+size_t formalIndex(size_t i, size_t formals) { return formals == 0 ? 0 : std::min(i, formals - 1); }
+
+}  // namespace
+
+const onnx::OpSchema* schemaAt(const std::string& domain, const std::string& opType, int64_t opset) {
+  return onnx::OpSchemaRegistry::Schema(opType, static_cast<int>(opset), schemaDomain(domain));
+}
+
+int64_t firstOpsetOf(const std::string& domain, const std::string& opType) {
+  const auto* s = onnx::OpSchemaRegistry::Schema(opType, 1, schemaDomain(domain));
+  if (s) return s->since_version();
+  // Walk up: the registry returns the highest version <= the bound.
+  for (int v = 2; v <= 17; ++v)
+    if ((s = onnx::OpSchemaRegistry::Schema(opType, v, schemaDomain(domain)))) return s->since_version();
+  return 0;
+}
+
+int64_t schemaVersionAt(const std::string& domain, const std::string& opType, int64_t opset) {
+  const auto* s = schemaAt(domain, opType, opset);
+  return s ? s->since_version() : 0;
+}
+
+std::vector<std::string> unknownAttributes(const ir::Node& node, const onnx::OpSchema& schema) {
+  std::vector<std::string> out;
+  for (const auto& a : node.attributes)
+    if (!schema.attributes().count(a.name)) out.push_back(a.name);
+  return out;
+}
+
+bool equalsSchemaDefault(const ir::Attribute& a, const onnx::OpSchema& schema) {
+  auto it = schema.attributes().find(a.name);
+  if (it == schema.attributes().end()) return false;
+  const auto& d = it->second.default_value;
+  if (!d.has_type()) return false;
+  switch (a.type) {
+    case ir::AttrType::Int: return d.has_i() && d.i() == a.i;
+    case ir::AttrType::Float: return d.has_f() && d.f() == a.f;
+    case ir::AttrType::String: return d.has_s() && d.s() == a.s;
+    case ir::AttrType::Ints:
+      return std::equal(a.ints.begin(), a.ints.end(), d.ints().begin(), d.ints().end());
+    case ir::AttrType::Floats:
+      return std::equal(a.floats.begin(), a.floats.end(), d.floats().begin(), d.floats().end());
+    default: return false;
+  }
+}
+
+std::optional<std::string> schemaMismatch(const ir::Node& node, const onnx::OpSchema& schema, const ElemTypes& types,
+                                          const std::vector<std::string>& ignored) {
+  const std::string where = node.opType + "-" + std::to_string(schema.since_version());
+  size_t nIn = presentCount(node.inputs());
+  if (nIn < static_cast<size_t>(schema.min_input()) || nIn > static_cast<size_t>(schema.max_input()))
+    return where + " takes " + std::to_string(schema.min_input()) + ".." + std::to_string(schema.max_input()) +
+           " inputs, the node has " + std::to_string(nIn);
+  size_t nOut = presentCount(node.outputs());
+  if (nOut < static_cast<size_t>(schema.min_output()) || nOut > static_cast<size_t>(schema.max_output()))
+    return where + " has " + std::to_string(schema.min_output()) + ".." + std::to_string(schema.max_output()) +
+           " outputs, the node has " + std::to_string(nOut);
+  const auto& formals = schema.inputs();
+  for (size_t i = 0; i < nIn && !formals.empty(); ++i) {
+    const auto& f = formals[formalIndex(i, formals.size())];
+    const ir::Value* v = node.input(i);
+    if (!v) {
+      if (f.GetOption() == onnx::OpSchema::Single)
+        return where + " requires input " + std::to_string(i) + " (" + f.GetName() + ")";
+      continue;
+    }
+    auto t = knownType(v, types);
+    if (!t) continue;
+    auto d = interned(*t);
+    if (d && !f.GetTypes().empty() && !f.GetTypes().count(d))
+      return where + " does not accept " + std::string(ir::dataTypeName(*t)) + " for input " + f.GetName();
+  }
+  for (const auto& name : unknownAttributes(node, schema))
+    if (std::find(ignored.begin(), ignored.end(), name) == ignored.end())
+      return where + " has no attribute '" + name + "'";
+  for (const auto& [name, attr] : schema.attributes())
+    if (attr.required && !node.hasAttr(name)) return where + " requires attribute '" + name + "'";
+  return std::nullopt;
+}
+
+void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, ElemTypes& types) {
+  auto set = [&](size_t i, ir::DataType t) {
+    if (auto* v = node.output(i); v && t != ir::DataType::Undefined && !types.count(v)) types[v] = t;
+  };
+  if (node.opType == "Cast" && node.isDefaultDomain()) {
+    set(0, static_cast<ir::DataType>(node.attrInt("to", 0)));
+    return;
+  }
+  if (node.opType == "Constant" && node.isDefaultDomain()) {
+    if (const auto* a = node.attr("value"); a && !a->tensors.empty()) set(0, a->tensors[0].dtype);
+    else if (node.hasAttr("value_float") || node.hasAttr("value_floats")) set(0, ir::DataType::Float);
+    else if (node.hasAttr("value_int") || node.hasAttr("value_ints")) set(0, ir::DataType::Int64);
+    return;
+  }
+  if (!schema) return;
+  // Bind each type constraint to the first input that carries it.
+  std::unordered_map<std::string, ir::DataType> bound;
+  const auto& formals = schema->inputs();
+  for (size_t i = 0; i < node.inputs().size() && !formals.empty(); ++i) {
+    auto t = knownType(node.input(i), types);
+    if (t) bound.emplace(formals[formalIndex(i, formals.size())].GetTypeStr(), *t);
+  }
+  const auto& outs = schema->outputs();
+  for (size_t i = 0; i < node.outputs().size() && !outs.empty(); ++i) {
+    const auto& f = outs[formalIndex(i, outs.size())];
+    if (auto it = bound.find(f.GetTypeStr()); it != bound.end()) set(i, it->second);
+    else if (f.GetTypes().size() == 1) set(i, fromInterned(*f.GetTypes().begin()));
+  }
+}
+
+}  // namespace fb::convert

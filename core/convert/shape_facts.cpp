@@ -1,0 +1,247 @@
+#include "convert/shape_facts.h"
+
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "formats/onnx/onnx_proto_export.h"
+#include "formats/onnx/onnx_proto_import.h"
+
+namespace fb::convert {
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+bool isIntegerType(ir::DataType t) {
+  return t == ir::DataType::Int64 || t == ir::DataType::Int32 || t == ir::DataType::Int16 || t == ir::DataType::Int8 ||
+         t == ir::DataType::UInt8 || t == ir::DataType::UInt16 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64;
+}
+
+// Element-wise integer arithmetic with numpy broadcasting of a single element; ONNX integer Div truncates.
+std::optional<Ints> elementwise(const std::string& op, const Ints& a, const Ints& b) {
+  if (a.size() != b.size() && a.size() != 1 && b.size() != 1) return std::nullopt;
+  size_t n = std::max(a.size(), b.size());
+  Ints out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t x = a[a.size() == 1 ? 0 : i], y = b[b.size() == 1 ? 0 : i];
+    if (op == "Add") out[i] = x + y;
+    else if (op == "Sub") out[i] = x - y;
+    else if (op == "Mul") out[i] = x * y;
+    else if (op == "Div") { if (y == 0) return std::nullopt; out[i] = x / y; }
+    else return std::nullopt;
+  }
+  return out;
+}
+
+// One forward sweep over the main graph computing the small integer values that follow from static shapes:
+// the arithmetic libonnx 1.12's data propagation leaves out (Div, Mul on shapes, Slice of shapes...).
+size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
+  size_t added = 0;
+  auto known = [&](const ir::Value* v) -> const Ints* {
+    if (!v) return nullptr;
+    auto it = f.shapeValues.find(v->name());
+    return it == f.shapeValues.end() ? nullptr : &it->second;
+  };
+  auto elemType = [&](const ir::Value* v) {
+    if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) return v->type.elemType;
+    auto it = f.types.find(v->name());
+    return it == f.types.end() ? ir::DataType::Undefined : it->second.elemType;
+  };
+  auto staticDims = [&](const ir::Value* v) -> std::optional<Ints> {
+    if (auto d = v->type.staticDims()) return d;
+    auto it = f.types.find(v->name());
+    if (it == f.types.end()) return std::nullopt;
+    return it->second.staticDims();
+  };
+  for (const auto& t : m.graph().initializers())
+    if (isIntegerType(t->dtype) && t->numElements() <= 64 && !f.shapeValues.count(t->name)) {
+      f.shapeValues[t->name] = t->asInt64();
+      ++added;
+    }
+  for (const auto& np : m.graph().nodes()) {
+    const ir::Node& n = *np;
+    const ir::Value* out = n.output(0);
+    if (!out || n.outputs().size() != 1 || known(out) || !n.isDefaultDomain()) continue;
+    std::optional<Ints> v;
+    const std::string& op = n.opType;
+    if (op == "Constant") {
+      if (const auto* a = n.attr("value"); a && !a->tensors.empty() && isIntegerType(a->tensors[0].dtype) &&
+                                           a->tensors[0].numElements() <= 64)
+        v = a->tensors[0].asInt64();
+    } else if (op == "Shape") {
+      if (auto d = staticDims(n.input(0))) {
+        int64_t r = static_cast<int64_t>(d->size());
+        int64_t s = n.attrInt("start", 0), e = n.attrInt("end", r);
+        s = std::clamp<int64_t>(s < 0 ? s + r : s, 0, r);
+        e = std::clamp<int64_t>(e < 0 ? e + r : e, 0, r);
+        if (s <= e) v = Ints(d->begin() + s, d->begin() + e);
+      }
+    } else if (!isIntegerType(elemType(out))) {
+      continue;
+    } else if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Reshape") {
+      if (const Ints* a = known(n.input(0))) v = *a;  // flat contents are unchanged
+    } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+      const Ints* a = known(n.input(0));
+      const Ints* b = known(n.input(1));
+      if (a && b) v = elementwise(op, *a, *b);
+    } else if (op == "Gather") {
+      const Ints* data = known(n.input(0));
+      const Ints* idx = known(n.input(1));
+      // Gather from the Shape of a tensor whose other dims are symbolic: the picked dims may be static.
+      const ir::Node* shapeOf = n.input(0) ? n.input(0)->producer() : nullptr;
+      if (!data && idx && shapeOf && shapeOf->opType == "Shape" && !shapeOf->hasAttr("start") && !shapeOf->hasAttr("end")) {
+        auto it = f.types.find(shapeOf->input(0)->name());
+        const ir::TypeInfo* ti = it != f.types.end() ? &it->second : &shapeOf->input(0)->type;
+        if (ti->shape) {
+          Ints r;
+          int64_t size = static_cast<int64_t>(ti->shape->size());
+          for (int64_t i : *idx) {
+            if (i < 0) i += size;
+            if (i < 0 || i >= size || !(*ti->shape)[static_cast<size_t>(i)].isValue()) { r.clear(); break; }
+            r.push_back((*ti->shape)[static_cast<size_t>(i)].value);
+          }
+          if (r.size() == idx->size() && n.attrInt("axis", 0) == 0) v = r;
+        }
+      }
+      if (data && idx && n.attrInt("axis", 0) == 0) {
+        Ints r;
+        int64_t size = static_cast<int64_t>(data->size());
+        for (int64_t i : *idx) {
+          if (i < 0) i += size;
+          if (i < 0 || i >= size) { r.clear(); break; }
+          r.push_back((*data)[static_cast<size_t>(i)]);
+        }
+        if (r.size() == idx->size()) v = r;
+      }
+    } else if (op == "Concat") {
+      Ints r;
+      bool all = true;
+      for (const ir::Value* in : n.inputs()) {
+        const Ints* a = known(in);
+        if (!a) { all = false; break; }
+        r.insert(r.end(), a->begin(), a->end());
+      }
+      if (all) v = r;
+    }
+    if (v) {
+      f.shapeValues[out->name()] = std::move(*v);
+      ++added;
+    }
+  }
+  return added;
+}
+
+void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
+  {
+    onnx::ModelProto p;
+    // Weights never feed shapes; leaving big ones out keeps this as cheap on large models as on small ones.
+    onnxfmt::exportModel(m, p, [](const ir::Tensor& t, ir::ExternalRef& ref) {
+      if (t.expectedBytes() < 4096) return false;
+      ref.entries = {{"location", "flowbridge-omitted"}, {"offset", "0"}, {"length", std::to_string(t.expectedBytes())}};
+      return true;
+    });
+    p.mutable_graph()->clear_value_info();
+    if (symbolicDim > 0)
+      for (auto& in : *p.mutable_graph()->mutable_input())
+        if (in.type().has_tensor_type() && in.type().tensor_type().has_shape())
+          for (auto& d : *in.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+            if (!d.has_dim_value()) d.set_dim_value(symbolicDim);
+    // Values already worked out go in as initializers, so that inference sees Reshape targets and the like.
+    if (!f.shapeValues.empty()) {
+      auto* g = p.mutable_graph();
+      std::unordered_map<std::string, bool> isInit;
+      for (const auto& t : g->initializer()) isInit[t.name()] = true;
+      google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+      for (auto& node : *g->mutable_node()) {
+        bool folded = node.output_size() == 1 && f.shapeValues.count(node.output(0)) && !isInit.count(node.output(0));
+        if (!folded) { *kept.Add() = std::move(node); continue; }
+        auto* t = g->add_initializer();
+        t->set_name(node.output(0));
+        t->set_data_type(onnx::TensorProto::INT64);
+        const auto& vals = f.shapeValues.at(node.output(0));
+        auto ti = f.types.find(node.output(0));
+        bool scalar = ti != f.types.end() && ti->second.shape && ti->second.shape->empty();
+        if (!scalar) t->add_dims(static_cast<int64_t>(vals.size()));
+        for (auto x : vals) t->add_int64_data(x);
+        if (ti != f.types.end() && ti->second.elemType != ir::DataType::Int64) {
+          // Keep the declared element type (Shape chains are int64; anything else is left to inference).
+          g->mutable_initializer()->RemoveLast();
+          *kept.Add() = std::move(node);
+        }
+      }
+      g->mutable_node()->Swap(&kept);
+    }
+    std::unordered_map<std::string, onnx::TensorShapeProto> generated;
+    onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true);
+    onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts, &generated);
+    auto take = [&](const onnx::ValueInfoProto& vi) {
+      if (vi.has_type()) f.types[vi.name()] = onnxfmt::importType(vi.type());
+    };
+    for (const auto& vi : p.graph().input()) take(vi);
+    for (const auto& vi : p.graph().value_info()) take(vi);
+    for (const auto& vi : p.graph().output()) take(vi);
+    for (const auto& [name, shape] : generated) {
+      std::vector<int64_t> values;
+      bool all = true;
+      for (const auto& d : shape.dim()) {
+        if (!d.has_dim_value()) { all = false; break; }
+        values.push_back(d.dim_value());
+      }
+      if (all && !f.shapeValues.count(name)) f.shapeValues[name] = std::move(values);
+    }
+  }
+}
+
+ShapeFacts factsWith(const ir::Model& m, int64_t symbolicDim) {
+  ShapeFacts f;
+  // Inference and evaluation feed each other (a computed Reshape target gives the next static shape);
+  // a few rounds reach everything real exports compute from static input shapes.
+  for (int round = 0; round < 32; ++round) {
+    size_t before = f.shapeValues.size();
+    try {
+      inferOnce(m, f, symbolicDim);
+    } catch (const std::exception& e) {
+      f.warnings.push_back(e.what());
+      break;
+    }
+    evaluateShapeArithmetic(m, f);
+    if (f.shapeValues.size() == before) break;
+  }
+  return f;
+}
+
+bool hasSymbolicInputs(const ir::Model& m) {
+  for (const ir::Value* v : m.graph().inputs())
+    if (!v->initializer() && v->type.isTensor() && v->type.shape && !v->type.hasStaticShape()) return true;
+  return false;
+}
+
+}  // namespace
+
+ShapeFacts inferShapeFacts(const ir::Model& m) {
+  if (!hasSymbolicInputs(m)) return factsWith(m, 0);
+  // Symbolic input dims (a dynamic batch): infer with two different stand-ins and keep only what agrees.
+  // A value equal under both does not depend on the symbolic dims, so it is safe to bake into the model;
+  // a dim that differs stays unknown (the rank survives).
+  ShapeFacts a = factsWith(m, 7), b = factsWith(m, 11);
+  ShapeFacts out;
+  out.warnings = a.warnings;
+  for (auto& [name, v] : a.shapeValues)
+    if (auto it = b.shapeValues.find(name); it != b.shapeValues.end() && it->second == v) out.shapeValues[name] = v;
+  for (auto& [name, t] : a.types) {
+    auto it = b.types.find(name);
+    if (it == b.types.end()) continue;
+    ir::TypeInfo merged = t;
+    if (merged.shape && it->second.shape && merged.shape->size() == it->second.shape->size()) {
+      for (size_t i = 0; i < merged.shape->size(); ++i)
+        if (!((*merged.shape)[i] == (*it->second.shape)[i])) (*merged.shape)[i] = ir::Dim{};
+    } else {
+      merged.shape.reset();
+    }
+    out.types[name] = std::move(merged);
+  }
+  return out;
+}
+
+}  // namespace fb::convert
