@@ -21,6 +21,7 @@ void registerInspect(CLI::App& app, Runner& run);
 void registerConvert(CLI::App& app, Runner& run);
 void registerCheck(CLI::App& app, Runner& run);
 void registerOps(CLI::App& app, Runner& run);
+void registerPasses(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" and returns the exit code for it.
 int reportError(const std::exception& e);

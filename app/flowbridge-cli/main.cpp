@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   registerConvert(app, run);
   registerCheck(app, run);
   registerOps(app, run);
+  registerPasses(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -26,6 +26,7 @@ std::unique_ptr<ir::Model> loadModel(const std::string& path) {
     case ModelFormat::OneFlow: return oneflow::readOneflow(path);
     case ModelFormat::Unknown: break;
   }
+  if (fs::is_directory(path, ec)) throw InputError(path, "is a folder, not a model FlowBridge recognizes");
   if (fs::is_regular_file(path, ec) && fs::file_size(path, ec) == 0) throw InputError(path, "the file is empty");
   throw InputError(path, "not a model in a format FlowBridge reads (ONNX, OneFlow Job/JobSet/SavedModel)");
 }

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
+#include "passes/value_types.h"
 
 namespace fb::passes {
 
@@ -16,6 +18,20 @@ PassManager::PassManager(const std::vector<std::string>& names, size_t maxIterat
   }
 }
 
+namespace {
+
+// value_info entries of values the passes removed would describe tensors that no longer exist.
+void dropStaleValueInfo(ir::Graph& g) {
+  std::vector<ir::Value*> keep;
+  for (ir::Value* v : g.valueInfos())
+    if (v->producer() || v->isGraphInput() || v->initializer() || !v->uses().empty()) keep.push_back(v);
+  if (keep.size() == g.valueInfos().size()) return;
+  g.clearValueInfo();
+  for (ir::Value* v : keep) g.addValueInfo(v);
+}
+
+}  // namespace
+
 PassManagerResult PassManager::run(ir::Model& m) {
   using Clock = std::chrono::steady_clock;
   PassManagerResult r;
@@ -23,14 +39,23 @@ PassManagerResult PassManager::run(ir::Model& m) {
   r.nodesBefore = m.graph().nodeCount();
   for (const auto& p : passes_) r.perPass.push_back({std::string(p->name()), 0, 0, {}});
   r.reachedFixpoint = false;
+  // Passes walk nodes in order and rely on producers coming first.
+  if (!ir::topologicalSort(m.graph()).ok) {
+    r.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    r.nodesAfter = r.nodesBefore;
+    return r;  // a cyclic graph is not rewritten
+  }
   while (r.iterations < maxIterations_) {
     ++r.iterations;
+    auto t0 = Clock::now();
+    refreshValueTypes(m);
+    r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     bool any = false;
     for (size_t i = 0; i < passes_.size(); ++i) {
-      auto t0 = Clock::now();
+      auto t1 = Clock::now();
       PassChange c = passes_[i]->run(m);
       auto& s = r.perPass[i];
-      s.milliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      s.milliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
       ++s.runs;
       s.total.nodesRemoved += c.nodesRemoved;
       s.total.nodesAdded += c.nodesAdded;
@@ -44,6 +69,9 @@ PassManagerResult PassManager::run(ir::Model& m) {
       break;
     }
   }
+  ir::topologicalSort(m.graph());
+  dropStaleValueInfo(m.graph());
+  m.graph().pruneValues();
   r.nodesAfter = m.graph().nodeCount();
   r.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return r;

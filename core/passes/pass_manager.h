@@ -1,5 +1,6 @@
 #pragma once
 // Runs a list of passes over a model repeatedly until none changes anything (capped), with statistics.
+// Before each round it refreshes value types from shape inference, so passes can ask for static shapes.
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct PassManagerResult {
   bool reachedFixpoint = true;
   size_t nodesBefore = 0, nodesAfter = 0;
   double milliseconds = 0;
+  double typeInferenceMilliseconds = 0;  // libonnx shape inference before each iteration (part of the total)
 };
 
 class PassManager {

@@ -124,7 +124,8 @@ Shape importShape(const onnx::TensorShapeProto& sp) {
   return s;
 }
 
-std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner);
+std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner,
+                                   const std::vector<std::shared_ptr<const Buffer>>* initializerData = nullptr);
 
 Attribute importAttribute(onnx::AttributeProto& ap, Context& ctx, Graph* graph, Node* owner) {
   Attribute a;
@@ -165,7 +166,8 @@ std::string nodeLabel(const onnx::NodeProto& np, int index) {
   return np.name().empty() ? np.op_type() + " node #" + std::to_string(index) : "'" + np.name() + "' (" + np.op_type() + ")";
 }
 
-std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner) {
+std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner,
+                                   const std::vector<std::shared_ptr<const Buffer>>* initializerData) {
   auto g = std::make_shared<Graph>(ctx.ids);
   g->setOwner(parent, owner);
   g->name = gp.name();
@@ -175,7 +177,22 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
     importValueInfo(vi, v);
     g->addInput(v);
   }
-  for (auto& tp : *gp.mutable_initializer()) g->addInitializer(importTensorIn(tp, &ctx));
+  for (int k = 0; k < gp.initializer_size(); ++k) {
+    onnx::TensorProto& tp = *gp.mutable_initializer(k);
+    const Buffer* mapped = initializerData && k < static_cast<int>(initializerData->size())
+                               ? (*initializerData)[k].get() : nullptr;
+    if (mapped && !tp.has_raw_data() && tp.data_location() != onnx::TensorProto::EXTERNAL) {
+      Tensor t = tensorHeader(tp);
+      if (t.dtype != DataType::String && mapped->size() != t.expectedBytes())
+        ctx.fail("tensor '" + tp.name() + "' holds " + std::to_string(mapped->size()) + " bytes, shape and type need " +
+                 std::to_string(t.expectedBytes()));
+      t.setBuffer((*initializerData)[k]);
+      t.storage = Tensor::Storage::Raw;
+      g->addInitializer(std::move(t));
+      continue;
+    }
+    g->addInitializer(importTensorIn(tp, &ctx));
+  }
   for (auto& sp : *gp.mutable_sparse_initializer()) {
     SparseTensor st;
     st.values = importTensorIn(*sp.mutable_values(), &ctx);
@@ -299,7 +316,7 @@ std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOpti
   for (const auto& o : proto.opset_import()) m->opsets.push_back({o.domain(), o.version()});
   for (const auto& e : proto.metadata_props()) m->metadata.emplace_back(e.key(), e.value());
   for (const auto& ti : proto.training_info()) m->trainingInfo.push_back(ti.SerializeAsString());
-  m->setGraph(importGraph(*proto.mutable_graph(), ctx, nullptr, nullptr));
+  m->setGraph(importGraph(*proto.mutable_graph(), ctx, nullptr, nullptr, &opts.initializerData));
   for (auto& fp : *proto.mutable_functions()) {
     Function f;
     f.name = fp.name();

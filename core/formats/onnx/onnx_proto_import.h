@@ -12,6 +12,8 @@ namespace fb::onnxfmt {
 struct ImportOptions {
   std::string modelPath;  // for messages and for resolving external data
   std::string modelDir;   // folder that external-data locations are relative to
+  // Bytes for the main graph's initializers whose raw_data the parser left out (by index; null = none).
+  std::vector<std::shared_ptr<const ir::Buffer>> initializerData;
 };
 
 // Throws InputError(modelPath, reason) for anything that is not a valid model: undefined inputs,

@@ -11,7 +11,9 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
+#include "formats/onnx/onnx_mapped_parse.h"
 #include "formats/onnx/onnx_proto_import.h"
+#include "ir/tensor.h"
 #include "util/error.h"
 
 namespace fb::onnxfmt {
@@ -47,14 +49,23 @@ void parseOnnxProtoFile(const std::string& path, onnx::ModelProto& out) {
 }
 
 std::unique_ptr<ir::Model> readOnnxFile(const std::string& path) {
-  onnx::ModelProto proto;
-  parseOnnxProtoFile(path, proto);
-  if (!proto.has_graph()) throw InputError(path, "not an ONNX model: no graph in the file");
-  if (proto.opset_import_size() == 0 && proto.ir_version() >= 3)
-    throw InputError(path, "not a valid ONNX model: no opset_import");
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw InputError(path, "is a folder, not a model file");
   ImportOptions opts;
   opts.modelPath = path;
   opts.modelDir = fs::path(path).parent_path().string();
+  onnx::ModelProto proto;
+  MappedModelProto mapped;
+  if (fs::file_size(path, ec) > 0 && parseMappedModel(path, mapped)) {
+    proto.Swap(&mapped.proto);
+    for (const auto& span : mapped.rawData)
+      opts.initializerData.push_back(span.length ? ir::makeMappedBuffer(mapped.file, span.offset, span.length) : nullptr);
+  } else {
+    parseOnnxProtoFile(path, proto);
+  }
+  if (!proto.has_graph()) throw InputError(path, "not an ONNX model: no graph in the file");
+  if (proto.opset_import_size() == 0 && proto.ir_version() >= 3)
+    throw InputError(path, "not a valid ONNX model: no opset_import");
   return importModel(proto, opts);
 }
 

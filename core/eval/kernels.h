@@ -1,0 +1,23 @@
+#pragma once
+// Reference kernels for the ops exporters use to compute shapes (Shape, Gather, Concat, Slice, ...) and for
+// elementwise math, so constant folding needs no runtime. Semantics follow the ONNX operator docs per opset.
+#include <string>
+#include <vector>
+
+#include "eval/array.h"
+#include "ir/node.h"
+
+namespace fb::eval {
+
+// True when `evaluate` has a kernel for this default-domain op (it may still throw Unsupported for a
+// particular attribute or element type).
+bool hasKernel(const std::string& opType);
+
+// Evaluates `n` (default domain) at `opset` on its inputs (nullptr for an omitted optional input).
+// Returns one Array per output. Throws Unsupported when it cannot.
+std::vector<Array> evaluate(const ir::Node& n, const std::vector<const Array*>& inputs, int64_t opset);
+
+// The ONNX multidirectional broadcast of two shapes; throws Unsupported when they do not broadcast.
+std::vector<int64_t> broadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+}  // namespace fb::eval

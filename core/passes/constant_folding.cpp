@@ -1,0 +1,158 @@
+// Evaluates nodes whose inputs are all constants with FlowBridge's own kernels (core/eval) and replaces
+// them by initializers of the same name. Shapes count as constants where shape inference knows them:
+// Shape/Size of a statically shaped value, and Gather/Slice of a Shape whose selected dims are known
+// (PyTorch's Shape->Gather->Unsqueeze->Concat->Reshape chains), as onnx-simplifier does with a runtime.
+#include <limits>
+
+#include "eval/kernels.h"
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+// Results larger than this, and larger than their inputs, stay computed: folding them would bloat the file.
+constexpr int64_t kMaxFoldedElements = 1 << 20;
+// Stands for a dim shape inference does not know; a result containing one is not constant.
+constexpr int64_t kUnknownDimBase = std::numeric_limits<int64_t>::min() / 2;
+
+bool isUnknownDim(int64_t v) { return v >= kUnknownDimBase && v < kUnknownDimBase + (1 << 20); }
+
+// The shape of `v` with unknown dims as distinct sentinels, when at least the rank is known.
+std::optional<eval::Array> partialShape(const ir::Value* v, const ir::Node& shapeNode) {
+  if (!v) return std::nullopt;
+  std::vector<int64_t> dims;
+  if (v->initializer()) {
+    dims = v->initializer()->dims;
+  } else {
+    if (!v->type.isTensor() || !v->type.shape) return std::nullopt;
+    int64_t k = 0;
+    for (const auto& d : *v->type.shape) dims.push_back(d.isValue() ? d.value : kUnknownDimBase + k++);
+  }
+  const int64_t r = static_cast<int64_t>(dims.size());
+  int64_t s = shapeNode.attrInt("start", 0), e = shapeNode.attrInt("end", r);
+  if (s < 0) s += r;
+  if (e < 0) e += r;
+  s = std::clamp<int64_t>(s, 0, r);
+  e = std::clamp<int64_t>(e, s, r);
+  return eval::Array::ints({e - s}, std::vector<int64_t>(dims.begin() + s, dims.begin() + e));
+}
+
+bool hasUnknown(const eval::Array& a) {
+  for (auto v : a.i)
+    if (isUnknownDim(v)) return true;
+  return false;
+}
+
+class ConstantFolding final : public Pass {
+ public:
+  std::string_view name() const override { return "constant_folding"; }
+  std::string_view description() const override {
+    return "Evaluate nodes with constant inputs (and known shapes) into initializers";
+  }
+  PassChange run(ir::Model& m) override {
+    ir::Graph& g = m.graph();
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g)) {
+      if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
+      // Constant, Identity and Dropout belong to their own passes (Dropout may be in training mode).
+      if (n->opType == "Constant" || n->opType == "Identity" || n->opType == "Dropout") continue;
+      bool pinnedOut = false;
+      for (ir::Value* o : n->outputs())
+        if (!o || o->isGraphOutput()) pinnedOut = true;
+      if (pinnedOut) continue;
+      auto results = tryEvaluate(*n, rw.opset());
+      if (!results || results->size() < n->outputs().size()) continue;
+      for (size_t k = 0; k < n->outputs().size(); ++k) {
+        ir::Value* out = n->output(k);
+        ir::Tensor t = (*results)[k].toTensor(out->name());
+        if (k == 0) rw.erase(n);
+        ir::Shape s;
+        for (auto d : t.dims) s.push_back(ir::Dim::of(d));
+        out->type = ir::TypeInfo::tensor(t.dtype, std::move(s));
+        g.addInitializer(std::move(t));
+        ++rw.change.initializersAdded;
+      }
+    }
+    return rw.change;
+  }
+
+ private:
+  static std::optional<std::vector<eval::Array>> tryEvaluate(const ir::Node& n, int64_t opset) {
+    try {
+      if (n.opType == "Shape" || n.opType == "Size") {
+        // Only the dims matter, so the input never needs to be materialized.
+        auto ps = partialShape(n.input(0), n.opType == "Shape" ? n : ir::Node());
+        if (!ps || hasUnknown(*ps)) return std::nullopt;
+        if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
+        return std::vector<eval::Array>{*ps};
+      }
+      // Decide from the graph alone before converting any (possibly large) constant.
+      for (size_t k = 0; k < n.inputs().size(); ++k) {
+        const ir::Value* v = n.input(k);
+        if (!v || constantTensor(v)) continue;
+        const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
+                                  (n.opType == "Gather" || n.opType == "Slice");
+        if (!shapeOperand) return std::nullopt;
+      }
+      std::vector<eval::Array> storage;
+      storage.reserve(n.inputs().size());
+      std::vector<const eval::Array*> ins;
+      int64_t inputElements = 0;
+      bool sentinels = false;
+      for (ir::Value* v : n.inputs()) {
+        if (!v) {
+          ins.push_back(nullptr);
+          continue;
+        }
+        if (const ir::Tensor* t = constantTensor(v)) {
+          storage.push_back(eval::Array::fromTensor(*t));
+        } else if (v->producer() && v->producer()->opType == "Shape" && v->producer()->isDefaultDomain() &&
+                   v == n.input(0) && (n.opType == "Gather" || n.opType == "Slice")) {
+          auto ps = partialShape(v->producer()->input(0), *v->producer());
+          if (!ps) return std::nullopt;
+          sentinels = true;
+          storage.push_back(std::move(*ps));
+        } else {
+          return std::nullopt;
+        }
+        inputElements += static_cast<int64_t>(storage.back().size());
+        ins.push_back(&storage.back());
+      }
+      if (!fitsBudget(n, ins, inputElements)) return std::nullopt;
+      auto out = eval::evaluate(n, ins, opset);
+      for (const auto& a : out) {
+        if (sentinels && hasUnknown(a)) return std::nullopt;
+        if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
+          return std::nullopt;
+      }
+      return out;
+    } catch (const eval::Unsupported&) {
+      return std::nullopt;
+    }
+  }
+
+  // Ops whose output size comes from input values: check it before allocating.
+  static bool fitsBudget(const ir::Node& n, const std::vector<const eval::Array*>& ins, int64_t inputElements) {
+    int64_t count = 0;
+    if ((n.opType == "ConstantOfShape" || n.opType == "Expand") && ins.size() >= (n.opType == "Expand" ? 2u : 1u)) {
+      const eval::Array* shape = ins[n.opType == "Expand" ? 1 : 0];
+      if (!shape) return true;
+      count = 1;
+      for (size_t k = 0; k < shape->size(); ++k) {
+        int64_t d = shape->getI(k);
+        if (d < 0 || d > kMaxFoldedElements) return false;
+        count *= std::max<int64_t>(d, 1);
+        if (count > kMaxFoldedElements) break;
+      }
+    } else if (n.opType == "Range" && ins.size() == 3 && ins[0] && ins[1] && ins[2] && ins[2]->size() == 1 &&
+               ins[0]->size() == 1 && ins[1]->size() == 1 && ins[2]->getD(0) != 0) {
+      count = static_cast<int64_t>((ins[1]->getD(0) - ins[0]->getD(0)) / ins[2]->getD(0));
+    }
+    return count <= kMaxFoldedElements || count <= inputElements;
+  }
+};
+
+}  // namespace
+void registerConstantFolding(bool inDefault) { registerPass<ConstantFolding>(inDefault); }
+}  // namespace fb::passes

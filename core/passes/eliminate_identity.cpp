@@ -1,0 +1,22 @@
+// Identity nodes only rename values; exporters leave them around parameters and block fusions.
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+class EliminateIdentity final : public Pass {
+ public:
+  std::string_view name() const override { return "eliminate_identity"; }
+  std::string_view description() const override { return "Remove Identity nodes (graph outputs keep their names)"; }
+  PassChange run(ir::Model& m) override {
+    Rewriter rw(m, m.graph());
+    for (ir::Node* n : nodeList(m.graph()))
+      if (n->opType == "Identity" && n->isDefaultDomain() && n->outputs().size() == 1) rw.bypass(n);
+    return rw.change;
+  }
+};
+
+}  // namespace
+void registerEliminateIdentity(bool inDefault) { registerPass<EliminateIdentity>(inDefault); }
+}  // namespace fb::passes

@@ -1,0 +1,31 @@
+// Dropout is the identity at inference unless training is switched on (an input from opset 12, an
+// `is_test`=0 attribute before opset 7). Its mask output must be unused for the node to go.
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+class EliminateNopDropout final : public Pass {
+ public:
+  std::string_view name() const override { return "eliminate_nop_dropout"; }
+  std::string_view description() const override { return "Remove Dropout that is the identity at inference"; }
+  PassChange run(ir::Model& m) override {
+    Rewriter rw(m, m.graph());
+    for (ir::Node* n : nodeList(m.graph())) {
+      if (n->opType != "Dropout" || !n->isDefaultDomain()) continue;
+      bool inference = true;
+      if (rw.opset() < 7) {
+        inference = n->attrInt("is_test", 0) != 0 || n->attrFloat("ratio", 0.5f) == 0.f;
+      } else if (rw.opset() >= 12 && n->input(2)) {
+        inference = isConstantAllEqual(n->input(2), 0.0);  // training_mode must be a known false
+      }
+      if (inference) rw.bypass(n);
+    }
+    return rw.change;
+  }
+};
+
+}  // namespace
+void registerEliminateNopDropout(bool inDefault) { registerPass<EliminateNopDropout>(inDefault); }
+}  // namespace fb::passes

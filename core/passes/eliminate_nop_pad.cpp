@@ -1,0 +1,35 @@
+// A Pad whose pads are all zero copies its input, whatever the mode. From opset 11 the pads are an input,
+// so they must be a known constant.
+#include <algorithm>
+
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+class EliminateNopPad final : public Pass {
+ public:
+  std::string_view name() const override { return "eliminate_nop_pad"; }
+  std::string_view description() const override { return "Remove Pad whose pads are all zero"; }
+  PassChange run(ir::Model& m) override {
+    Rewriter rw(m, m.graph());
+    for (ir::Node* n : nodeList(m.graph())) {
+      if (n->opType != "Pad" || !n->isDefaultDomain()) continue;
+      std::vector<int64_t> pads;
+      if (rw.opset() < 11) {
+        pads = n->attrInts(rw.opset() < 2 ? "paddings" : "pads");
+      } else if (auto c = constantInts(n->input(1))) {
+        pads = *c;
+      } else {
+        continue;
+      }
+      if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) rw.bypass(n);
+    }
+    return rw.change;
+  }
+};
+
+}  // namespace
+void registerEliminateNopPad(bool inDefault) { registerPass<EliminateNopPad>(inDefault); }
+}  // namespace fb::passes

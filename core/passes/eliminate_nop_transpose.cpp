@@ -1,0 +1,33 @@
+// A Transpose whose perm is 0,1,...,n-1 moves nothing.
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+bool isIdentityPerm(const std::vector<int64_t>& p) {
+  for (size_t k = 0; k < p.size(); ++k)
+    if (p[k] != static_cast<int64_t>(k)) return false;
+  return true;
+}
+
+class EliminateNopTranspose final : public Pass {
+ public:
+  std::string_view name() const override { return "eliminate_nop_transpose"; }
+  std::string_view description() const override { return "Remove Transpose with the identity permutation"; }
+  PassChange run(ir::Model& m) override {
+    Rewriter rw(m, m.graph());
+    for (ir::Node* n : nodeList(m.graph())) {
+      if (n->opType != "Transpose" || !n->isDefaultDomain()) continue;
+      auto perm = n->attrInts("perm");
+      // Without perm the axes are reversed, which is the identity only for rank <= 1.
+      bool nop = perm.empty() ? knownRank(n->input(0)).value_or(99) <= 1 : isIdentityPerm(perm);
+      if (nop) rw.bypass(n);
+    }
+    return rw.change;
+  }
+};
+
+}  // namespace
+void registerEliminateNopTranspose(bool inDefault) { registerPass<EliminateNopTranspose>(inDefault); }
+}  // namespace fb::passes

@@ -1,0 +1,32 @@
+// Initializers nothing reads only weigh the file down. One that is also a graph input (IR < 4 style) is
+// dropped from the inputs as well, as onnxoptimizer does: it was only an overridable default.
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+class EliminateUnusedInitializer final : public Pass {
+ public:
+  std::string_view name() const override { return "eliminate_unused_initializer"; }
+  std::string_view description() const override { return "Remove initializers that no node or output reads"; }
+  PassChange run(ir::Model& m) override {
+    ir::Graph& g = m.graph();
+    Rewriter rw(m, g);
+    std::vector<ir::Value*> unused;
+    for (const auto& t : g.initializers()) {
+      ir::Value* v = g.findValue(t->name);
+      if (v && v->uses().empty() && !rw.pinned(v)) unused.push_back(v);
+    }
+    for (ir::Value* v : unused) {
+      if (v->isGraphInput()) g.removeInput(v);
+      g.removeInitializer(v);
+      ++rw.change.initializersRemoved;
+    }
+    return rw.change;
+  }
+};
+
+}  // namespace
+void registerEliminateUnusedInitializer(bool inDefault) { registerPass<EliminateUnusedInitializer>(inDefault); }
+}  // namespace fb::passes

@@ -1,0 +1,111 @@
+#include "support/proto_builders.h"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace fb::test {
+namespace {
+
+onnx::ModelProto skeleton() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.set_producer_name("flowbridge-tests");
+  m.add_opset_import()->set_version(13);
+  auto* in = m.mutable_graph()->add_input();
+  in->set_name("x");
+  auto* tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_value(4);
+  return m;
+}
+
+void addOutput(onnx::GraphProto* g, const std::string& name) {
+  auto* o = g->add_output();
+  o->set_name(name);
+  auto* tt = o->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_value(4);
+}
+
+void relu(onnx::GraphProto* g, const std::string& name, const std::string& in, const std::string& out) {
+  auto* n = g->add_node();
+  n->set_name(name);
+  n->set_op_type("Relu");
+  n->add_input(in);
+  n->add_output(out);
+}
+
+}  // namespace
+
+onnx::ModelProto reluChain(int length, const std::vector<int>& storedOrder) {
+  onnx::ModelProto m = skeleton();
+  std::vector<int> order = storedOrder;
+  if (order.empty())
+    for (int i = 0; i < length; ++i) order.push_back(i);
+  for (int i : order) {
+    std::string in = i == 0 ? "x" : "v" + std::to_string(i - 1);
+    std::string out = i == length - 1 ? "y" : "v" + std::to_string(i);
+    relu(m.mutable_graph(), "relu" + std::to_string(i), in, out);
+  }
+  addOutput(m.mutable_graph(), "y");
+  return m;
+}
+
+onnx::ModelProto cyclicModel() {
+  onnx::ModelProto m = skeleton();
+  auto* g = m.mutable_graph();
+  auto* add = g->add_node();
+  add->set_name("join");
+  add->set_op_type("Add");
+  add->add_input("x");
+  add->add_input("b");
+  add->add_output("a");
+  relu(g, "loop_back", "a", "b");
+  addOutput(g, "b");
+  return m;
+}
+
+onnx::ModelProto undefinedInputModel() {
+  onnx::ModelProto m = skeleton();
+  auto* g = m.mutable_graph();
+  auto* add = g->add_node();
+  add->set_name("adder");
+  add->set_op_type("Add");
+  add->add_input("x");
+  add->add_input("ghost");
+  add->add_output("y");
+  addOutput(g, "y");
+  return m;
+}
+
+onnx::ModelProto externalDataModel(const std::string& location, int64_t elements, int64_t offset) {
+  onnx::ModelProto m = skeleton();
+  auto* g = m.mutable_graph();
+  auto* t = g->add_initializer();
+  t->set_name("w");
+  t->set_data_type(onnx::TensorProto::FLOAT);
+  t->add_dims(elements);
+  t->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto entry = [&](const char* k, const std::string& v) {
+    auto* e = t->add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  };
+  entry("location", location);
+  entry("offset", std::to_string(offset));
+  entry("length", std::to_string(elements * 4));
+  auto* n = g->add_node();
+  n->set_op_type("Add");
+  n->add_input("x");
+  n->add_input("w");
+  n->add_output("y");
+  addOutput(g, "y");
+  return m;
+}
+
+void saveProto(const onnx::ModelProto& m, const std::string& path) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  if (!m.SerializeToOstream(&f)) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace fb::test

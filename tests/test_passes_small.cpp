@@ -1,0 +1,559 @@
+// Each pass on a graph built for it: the rewrite happens, outputs stay equal (reference kernels), and the
+// pass leaves alone the look-alike cases where rewriting would be wrong.
+#include <QtTest>
+
+#include "check/onnx_check.h"
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+#include "test_pass_graph.h"
+
+using fb::passes::nodeList;
+
+using namespace fb;
+using namespace fb::test;
+using ir::Attribute;
+using ir::DataType;
+
+namespace {
+
+// Runs `passes` on a copy and checks: op counts, validity (libonnx checker + strict inference), outputs.
+std::unique_ptr<ir::Model> optimize(const ir::Model& m, const std::vector<std::string>& passes,
+                                    passes::PassManagerResult* result = nullptr) {
+  auto out = m.clone();
+  auto r = runPasses(*out, passes);
+  if (result) *result = r;
+  return out;
+}
+
+void expectValid(const ir::Model& m) {
+  auto c = checkModel(m);
+  std::string msg;
+  for (const auto& x : c.messages) msg += x.node + ": " + x.message + "\n";
+  QVERIFY2(c.ok, msg.c_str());
+}
+
+}  // namespace
+
+class PassesSmall : public QObject {
+  Q_OBJECT
+ private slots:
+  void registryListsEveryPass();
+  void unknownPassThrows();
+  void eliminateIdentityKeepsOutputNames();
+  void eliminateNopDropout();
+  void eliminateNopTranspose();
+  void eliminateNopPad();
+  void eliminateNopCast();
+  void eliminateNopReshape();
+  void eliminateDeadEnd();
+  void unusedAndDuplicateInitializers();
+  void extractConstantToInitializer();
+  void fuseBnIntoConvThroughIdentities();
+  void fuseBnIntoConvNotWhenConvSharedOrTraining();
+  void fuseAddBiasIntoConv();
+  void fusePadIntoConv();
+  void fuseMatMulAddBiasIntoGemm();
+  void fuseTransposeIntoGemm();
+  void fuseConsecutiveTransposes();
+  void fuseConsecutiveSqueezesBothOpsets();
+  void fuseConsecutiveUnsqueezesBothOpsets();
+  void fuseConsecutiveReshapes();
+  void mergeDuplicates();
+  void constantFoldingShapeChain();
+  void constantFoldingKeepsUnknownDims();
+  void pushTransposesThroughElementwise();
+  void pushTransposesNotWithoutInverse();
+  void managerReachesFixpointWithStats();
+};
+
+void PassesSmall::registryListsEveryPass() {
+  const std::vector<std::string> required = {
+      "eliminate_identity", "eliminate_nop_dropout", "eliminate_nop_transpose", "eliminate_nop_pad",
+      "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_deadend", "eliminate_unused_initializer",
+      "eliminate_duplicate_initializer", "extract_constant_to_initializer", "fuse_bn_into_conv",
+      "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
+      "fuse_consecutive_transposes", "fuse_consecutive_squeezes", "fuse_consecutive_unsqueezes",
+      "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "push_transposes_through_elementwise"};
+  auto& reg = passes::PassRegistry::instance();
+  auto pipeline = reg.defaultPipeline();
+  for (const auto& name : required) {
+    const auto* info = reg.find(name);
+    QVERIFY2(info, name.c_str());
+    QVERIFY(!info->description.empty());
+    QCOMPARE(std::string(info->create()->name()), name);
+    QVERIFY2(std::find(pipeline.begin(), pipeline.end(), name) != pipeline.end(), name.c_str());
+  }
+  // Registering again (another thread, another caller) must not duplicate anything.
+  passes::registerBuiltinPasses();
+  QCOMPARE(reg.all().size(), required.size());
+}
+
+void PassesSmall::unknownPassThrows() {
+  QVERIFY_THROWS_EXCEPTION(std::invalid_argument, passes::PassManager({"no_such_pass"}));
+}
+
+void PassesSmall::eliminateIdentityKeepsOutputNames() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3});
+  b.node("Relu", {x}, {"r"});
+  b.node("Identity", {b.v("r")}, {"i1"});
+  b.node("Identity", {b.v("i1")}, {"y"});
+  b.node("Identity", {x}, {"z"});  // input -> output: must stay (an output cannot alias an input)
+  b.output("y", {2, 3});
+  b.output("z", {2, 3});
+  auto out = optimize(*b.model, {"eliminate_identity"});
+  QCOMPARE(countOp(*out, "Identity"), size_t(1));
+  QCOMPARE(out->graph().outputs()[0]->name(), std::string("y"));
+  QCOMPARE(out->graph().outputs()[0]->producer()->opType, std::string("Relu"));
+  QCOMPARE(out->graph().outputs()[1]->name(), std::string("z"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::eliminateNopDropout() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {4});
+  b.node("Dropout", {x}, {"d"});
+  auto* t = b.g().addInitializer(ir::Tensor::fromValues<uint8_t>("train", DataType::Bool, {}, std::vector<uint8_t>{1}));
+  b.node("Dropout", {b.v("d"), nullptr, t}, {"y"});  // training_mode true: not a no-op
+  b.output("y", {4});
+  auto out = optimize(*b.model, {"eliminate_nop_dropout"});
+  QCOMPARE(countOp(*out, "Dropout"), size_t(1));
+  QCOMPARE(out->graph().outputs()[0]->producer()->input(0)->name(), std::string("x"));
+}
+
+void PassesSmall::eliminateNopTranspose() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3, 4});
+  b.node("Transpose", {x}, {"a"}, {Attribute::makeInts("perm", {0, 1, 2})});
+  b.node("Transpose", {b.v("a")}, {"y"}, {Attribute::makeInts("perm", {0, 2, 1})});
+  b.output("y", {2, 4, 3});
+  auto out = optimize(*b.model, {"eliminate_nop_transpose"});
+  QCOMPARE(countOp(*out, "Transpose"), size_t(1));
+  QCOMPARE(out->graph().nodes().front()->attrInts("perm"), (std::vector<int64_t>{0, 2, 1}));
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::eliminateNopPad() {
+  for (int opset : {9, 13}) {
+    GraphBuilder b(opset);
+    auto* x = b.input("x", {1, 2, 3, 3});
+    auto padNode = [&](const char* in, const char* out, std::vector<int64_t> pads) {
+      if (opset < 11) b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads)});
+      else b.node("Pad", {b.v(in), b.ints(std::string(out) + "_pads", pads)}, {out});
+    };
+    (void)x;
+    padNode("x", "p0", {0, 0, 0, 0, 0, 0, 0, 0});
+    padNode("p0", "y", {0, 0, 1, 0, 0, 0, 1, 0});
+    b.output("y", {1, 2, 5, 3});
+    auto out = optimize(*b.model, {"eliminate_nop_pad"});
+    QCOMPARE(countOp(*out, "Pad"), size_t(1));
+    expectValid(*out);
+    compareOutputs(*b.model, *out);
+  }
+}
+
+void PassesSmall::eliminateNopCast() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {3});
+  b.node("Cast", {x}, {"c"}, {Attribute::makeInt("to", int64_t(DataType::Float))});
+  b.node("Cast", {b.v("c")}, {"y"}, {Attribute::makeInt("to", int64_t(DataType::Int64))});
+  b.output("y", {3}, DataType::Int64);
+  auto out = optimize(*b.model, {"eliminate_nop_cast"});
+  QCOMPARE(countOp(*out, "Cast"), size_t(1));
+  QCOMPARE(out->graph().nodes().front()->attrInt("to", 0), int64_t(DataType::Int64));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::eliminateNopReshape() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3, 4});
+  b.node("Reshape", {x, b.ints("s0", {0, -1, 4})}, {"a"});    // same shape written with 0 and -1
+  b.node("Reshape", {b.v("a"), b.ints("s1", {2, 12})}, {"y"});  // a real reshape
+  b.output("y", {2, 12});
+  auto out = optimize(*b.model, {"eliminate_nop_reshape"});
+  QCOMPARE(countOp(*out, "Reshape"), size_t(1));
+  QCOMPARE(out->graph().nodes().front()->input(0)->name(), std::string("x"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::eliminateDeadEnd() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {3});
+  b.node("Relu", {x}, {"y"});
+  b.node("Neg", {x}, {"dead1"});
+  b.node("Abs", {b.v("dead1")}, {"dead2"});
+  b.output("y", {3});
+  passes::PassManagerResult r;
+  auto out = optimize(*b.model, {"eliminate_deadend"}, &r);
+  QCOMPARE(out->graph().nodeCount(), size_t(1));
+  QCOMPARE(r.perPass[0].total.nodesRemoved, size_t(2));
+  expectValid(*out);
+}
+
+void PassesSmall::unusedAndDuplicateInitializers() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {3});
+  auto* c1 = b.init("c1", {3}, {1, 2, 3});
+  auto* c2 = b.init("c2", {3}, {1, 2, 3});  // same bytes as c1
+  auto* c3 = b.init("c3", {3}, {1, 2, 4});  // differs in one element
+  b.init("unused", {2}, {5, 6});
+  b.node("Add", {x, c1}, {"a"});
+  b.node("Mul", {b.v("a"), c2}, {"m"});
+  b.node("Sub", {b.v("m"), c3}, {"y"});
+  b.output("y", {3});
+  auto out = optimize(*b.model, {"eliminate_duplicate_initializer", "eliminate_unused_initializer"});
+  QCOMPARE(out->graph().initializers().size(), size_t(2));
+  QVERIFY(!out->graph().findValue("unused") || !out->graph().findValue("unused")->initializer());
+  auto nodes = nodeList(out->graph());
+  QCOMPARE(nodes[0]->input(1), nodes[1]->input(1));
+  QVERIFY(nodes[2]->input(1) != nodes[0]->input(1));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::extractConstantToInitializer() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {3});
+  b.node("Constant", {}, {"k"}, {Attribute::makeTensor("value", ir::Tensor::fromValues<float>("", DataType::Float, {3}, std::vector<float>{1, 2, 3}))});
+  b.node("Constant", {}, {"y2"}, {Attribute::makeFloat("value_float", 2.f)});  // a graph output: stays a node
+  b.node("Mul", {x, b.v("k")}, {"y"});
+  b.output("y", {3});
+  b.output("y2", {});
+  auto out = optimize(*b.model, {"extract_constant_to_initializer"});
+  QCOMPARE(countOp(*out, "Constant"), size_t(1));
+  QVERIFY(out->graph().findValue("k")->initializer());
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+namespace {
+// Conv -> (Identity-fed) BatchNormalization -> Relu, as PyTorch's raw export writes it.
+GraphBuilder convBn(int opset, bool identities) {
+  GraphBuilder b(opset);
+  auto* x = b.input("x", {1, 3, 6, 6});
+  b.node("Conv", {x, b.random("w", {4, 3, 3, 3}), b.random("cb", {4})}, {"c"},
+         {Attribute::makeInts("pads", {1, 1, 1, 1})});
+  std::vector<ir::Value*> params = {b.random("gamma", {4}, 0.5f, 1.5f), b.random("beta", {4}),
+                                    b.random("mean", {4}), b.random("var", {4}, 0.2f, 2.f)};
+  if (identities)
+    for (auto& p : params) p = b.node("Identity", {p}, {p->name() + "_id"})->output(0);
+  b.node("BatchNormalization", {b.v("c"), params[0], params[1], params[2], params[3]}, {"bn"},
+         {Attribute::makeFloat("epsilon", 1e-3f)});
+  b.node("Relu", {b.v("bn")}, {"y"});
+  b.output("y", {1, 4, 6, 6});
+  return b;
+}
+}  // namespace
+
+void PassesSmall::fuseBnIntoConvThroughIdentities() {
+  for (int opset : {9, 13, 15}) {
+    GraphBuilder b = convBn(opset, true);
+    auto out = optimize(*b.model, {"fuse_bn_into_conv"});
+    QCOMPARE(countOp(*out, "BatchNormalization"), size_t(0));
+    // provenance: the Conv now stands for both source nodes
+    const ir::Node* conv = nullptr;
+    for (const auto& n : out->graph().nodes())
+      if (n->opType == "Conv") conv = n.get();
+    QVERIFY(conv);
+    QCOMPARE(conv->origins.size(), size_t(2));
+    QCOMPARE(conv->output(0)->name(), std::string("bn"));
+    auto clean = optimize(*out, {"eliminate_identity", "eliminate_deadend", "eliminate_unused_initializer"});
+    expectValid(*clean);
+    compareOutputs(*b.model, *clean);
+  }
+}
+
+void PassesSmall::fuseBnIntoConvNotWhenConvSharedOrTraining() {
+  {
+    GraphBuilder b = convBn(13, false);
+    b.node("Sigmoid", {b.v("c")}, {"other"});  // the Conv output has a second reader
+    b.output("other", {1, 4, 6, 6});
+    auto out = optimize(*b.model, {"fuse_bn_into_conv"});
+    QCOMPARE(countOp(*out, "BatchNormalization"), size_t(1));
+  }
+  {
+    GraphBuilder b = convBn(15, false);
+    for (const auto& n : b.g().nodes())
+      if (n->opType == "BatchNormalization") n->setAttr(Attribute::makeInt("training_mode", 1));
+    auto out = optimize(*b.model, {"fuse_bn_into_conv"});
+    QCOMPARE(countOp(*out, "BatchNormalization"), size_t(1));
+  }
+}
+
+void PassesSmall::fuseAddBiasIntoConv() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {1, 2, 5, 5});
+  b.node("Conv", {x, b.random("w", {3, 2, 3, 3})}, {"c"});
+  b.node("Add", {b.random("bias", {3, 1, 1}), b.v("c")}, {"a"});  // per channel, constant first
+  b.node("Conv", {b.v("a"), b.random("w2", {3, 3, 1, 1})}, {"c2"});
+  b.node("Add", {b.v("c2"), b.random("bias2", {3})}, {"y"});  // [3] aligns with the last axis (W=3): not a bias
+  b.output("y", {1, 3, 3, 3});
+  auto out = optimize(*b.model, {"fuse_add_bias_into_conv"});
+  QCOMPARE(countOp(*out, "Add"), size_t(1));
+  QCOMPARE(nodeList(out->graph()).front()->inputs().size(), size_t(3));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::fusePadIntoConv() {
+  for (int opset : {9, 13}) {
+    GraphBuilder b(opset);
+    auto* x = b.input("x", {1, 2, 4, 4});
+    auto addPad = [&](const char* in, const char* out, std::vector<int64_t> pads, float value) {
+      if (opset < 11)
+        b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads), Attribute::makeFloat("value", value)});
+      else
+        b.node("Pad", {b.v(in), b.ints(std::string(out) + "_p", pads), b.init(std::string(out) + "_v", {}, {value})}, {out});
+    };
+    (void)x;
+    addPad("x", "p", {0, 0, 1, 2, 0, 0, 1, 0}, 0.f);
+    b.node("Conv", {b.v("p"), b.random("w", {2, 2, 3, 3})}, {"c"}, {Attribute::makeInts("pads", {0, 1, 0, 1})});
+    addPad("c", "p2", {0, 0, 1, 1, 0, 0, 1, 1}, 0.5f);  // non-zero fill: must stay
+    b.node("Conv", {b.v("p2"), b.random("w2", {2, 2, 1, 1})}, {"y"});
+    b.output("y", {1, 2, 6, 8});
+    auto out = optimize(*b.model, {"fuse_pad_into_conv"});
+    QCOMPARE(countOp(*out, "Pad"), size_t(1));
+    QCOMPARE(nodeList(out->graph()).front()->attrInts("pads"), (std::vector<int64_t>{1, 3, 1, 1}));
+    expectValid(*out);
+    compareOutputs(*b.model, *out);
+  }
+}
+
+void PassesSmall::fuseMatMulAddBiasIntoGemm() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 4});
+  auto* x3 = b.input("x3", {2, 2, 4});
+  b.node("MatMul", {x, b.random("w", {4, 3})}, {"m"});
+  b.node("Add", {b.v("m"), b.random("bias", {3})}, {"y"});
+  b.node("MatMul", {x3, b.random("w3", {4, 3})}, {"m3"});  // batched: Gemm cannot take it
+  b.node("Add", {b.v("m3"), b.random("bias3", {3})}, {"y3"});
+  b.output("y", {2, 3});
+  b.output("y3", {2, 2, 3});
+  auto out = optimize(*b.model, {"fuse_matmul_add_bias_into_gemm"});
+  QCOMPARE(countOp(*out, "Gemm"), size_t(1));
+  QCOMPARE(countOp(*out, "MatMul"), size_t(1));
+  QCOMPARE(out->graph().outputs()[0]->producer()->opType, std::string("Gemm"));
+  QCOMPARE(out->graph().outputs()[0]->producer()->origins.size(), size_t(2));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::fuseTransposeIntoGemm() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {4, 2});
+  b.node("Transpose", {x}, {"xt"}, {Attribute::makeInts("perm", {1, 0})});
+  b.node("Transpose", {b.random("w", {3, 4})}, {"wt"}, {Attribute::makeInts("perm", {1, 0})});
+  b.node("Gemm", {b.v("xt"), b.v("wt"), b.random("c", {3})}, {"y"}, {Attribute::makeInt("transB", 0)});
+  b.output("y", {2, 3});
+  auto out = optimize(*b.model, {"fuse_transpose_into_gemm"});
+  QCOMPARE(countOp(*out, "Transpose"), size_t(0));
+  auto* g = out->graph().outputs()[0]->producer();
+  QCOMPARE(g->attrInt("transA", 0), int64_t(1));
+  QCOMPARE(g->attrInt("transB", 0), int64_t(1));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::fuseConsecutiveTransposes() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3, 4});
+  b.node("Transpose", {x}, {"a"}, {Attribute::makeInts("perm", {1, 2, 0})});
+  b.node("Transpose", {b.v("a")}, {"b"}, {Attribute::makeInts("perm", {2, 0, 1})});  // inverse: both go
+  b.node("Transpose", {b.v("b")}, {"c"}, {Attribute::makeInts("perm", {1, 0, 2})});
+  b.node("Transpose", {b.v("c")}, {"y"}, {Attribute::makeInts("perm", {0, 2, 1})});  // composes to one
+  b.output("y", {3, 4, 2});
+  auto out = optimize(*b.model, {"fuse_consecutive_transposes", "eliminate_deadend"});
+  QCOMPARE(countOp(*out, "Transpose"), size_t(1));
+  QCOMPARE(out->graph().outputs()[0]->name(), std::string("y"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::fuseConsecutiveSqueezesBothOpsets() {
+  for (int opset : {11, 13}) {
+    GraphBuilder b(opset);
+    auto* x = b.input("x", {1, 3, 1, 4, 1});
+    auto sq = [&](const char* in, const char* out, std::vector<int64_t> axes) {
+      if (opset < 13) b.node("Squeeze", {b.v(in)}, {out}, {Attribute::makeInts("axes", axes)});
+      else b.node("Squeeze", {b.v(in), b.ints(std::string(out) + "_ax", axes)}, {out});
+    };
+    (void)x;
+    sq("x", "s1", {0, 4});  // -> [3,1,4]
+    sq("s1", "y", {-2});    // -> [3,4]; -2 of the intermediate is axis 2 of x
+    b.output("y", {3, 4});
+    auto out = optimize(*b.model, {"fuse_consecutive_squeezes"});
+    QCOMPARE(countOp(*out, "Squeeze"), size_t(1));
+    auto* s = out->graph().outputs()[0]->producer();
+    auto axes = opset < 13 ? s->attrInts("axes") : *passes::constantInts(s->input(1));
+    QCOMPARE(axes, (std::vector<int64_t>{0, 2, 4}));
+    expectValid(*out);
+    compareOutputs(*b.model, *out);
+  }
+}
+
+void PassesSmall::fuseConsecutiveUnsqueezesBothOpsets() {
+  for (int opset : {11, 13}) {
+    GraphBuilder b(opset);
+    auto* x = b.input("x", {3, 4});
+    auto uq = [&](const char* in, const char* out, std::vector<int64_t> axes) {
+      if (opset < 13) b.node("Unsqueeze", {b.v(in)}, {out}, {Attribute::makeInts("axes", axes)});
+      else b.node("Unsqueeze", {b.v(in), b.ints(std::string(out) + "_ax", axes)}, {out});
+    };
+    (void)x;
+    uq("x", "u1", {1});      // -> [3,1,4]
+    uq("u1", "y", {0, -1});  // -> [1,3,1,4,1]
+    b.output("y", {1, 3, 1, 4, 1});
+    auto out = optimize(*b.model, {"fuse_consecutive_unsqueezes"});
+    QCOMPARE(countOp(*out, "Unsqueeze"), size_t(1));
+    auto* u = out->graph().outputs()[0]->producer();
+    auto axes = opset < 13 ? u->attrInts("axes") : *passes::constantInts(u->input(1));
+    QCOMPARE(axes, (std::vector<int64_t>{0, 2, 4}));
+    expectValid(*out);
+    compareOutputs(*b.model, *out);
+  }
+}
+
+void PassesSmall::fuseConsecutiveReshapes() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3, 4});
+  b.node("Reshape", {x, b.ints("s1", {6, 4})}, {"a"});
+  b.node("Reshape", {b.v("a"), b.ints("s2", {4, -1})}, {"b"});
+  b.node("Reshape", {b.v("b"), b.ints("s3", {0, 3, 2})}, {"y"});  // 0 copies a dim of "b": must stay
+  b.output("y", {4, 3, 2});
+  auto out = optimize(*b.model, {"fuse_consecutive_reshapes", "eliminate_deadend"});
+  QCOMPARE(countOp(*out, "Reshape"), size_t(2));
+  QCOMPARE(nodeList(out->graph()).front()->input(0)->name(), std::string("x"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::mergeDuplicates() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {3});
+  b.node("Relu", {x}, {"r1"});
+  b.node("Relu", {x}, {"r2"});
+  b.node("Exp", {b.v("r1")}, {"e1"});
+  b.node("Exp", {b.v("r2")}, {"e2"});                                    // same chain: merges
+  b.node("LeakyRelu", {x}, {"l1"}, {Attribute::makeFloat("alpha", 0.1f)});
+  b.node("LeakyRelu", {x}, {"l2"}, {Attribute::makeFloat("alpha", 0.2f)});  // other attribute: stays
+  b.node("Add", {b.v("e1"), b.v("e2")}, {"s"});
+  b.node("Add", {b.v("l1"), b.v("l2")}, {"t"});
+  b.node("Mul", {b.v("s"), b.v("t")}, {"y"});
+  b.output("y", {3});
+  passes::PassManagerResult r;
+  auto out = optimize(*b.model, {"merge_duplicates"}, &r);
+  QCOMPARE(countOp(*out, "Relu"), size_t(1));
+  QCOMPARE(countOp(*out, "Exp"), size_t(1));
+  QCOMPARE(countOp(*out, "LeakyRelu"), size_t(2));
+  QCOMPARE(r.perPass[0].total.nodesRemoved, size_t(2));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::constantFoldingShapeChain() {
+  // x[2,3,4] -> Shape -> Gather(0), Gather(1) -> Unsqueeze -> Concat(-1) -> Reshape: the exporter's pattern
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3, 4});
+  b.node("Shape", {x}, {"sh"});
+  b.node("Gather", {b.v("sh"), b.ints("i0", {0}, true)}, {"d0"});
+  b.node("Gather", {b.v("sh"), b.ints("i1", {1}, true)}, {"d1"});
+  b.node("Mul", {b.v("d0"), b.v("d1")}, {"d01"});
+  b.node("Unsqueeze", {b.v("d01"), b.ints("ax", {0})}, {"u"});
+  b.node("Concat", {b.v("u"), b.ints("minus1", {-1})}, {"shape"}, {Attribute::makeInt("axis", 0)});
+  b.node("Reshape", {x, b.v("shape")}, {"y"});
+  b.output("y", {6, 4});
+  auto out = optimize(*b.model, {"constant_folding"});
+  QCOMPARE(out->graph().nodeCount(), size_t(1));
+  QCOMPARE(*passes::constantInts(out->graph().findValue("shape")), (std::vector<int64_t>{6, -1}));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::constantFoldingKeepsUnknownDims() {
+  GraphBuilder b(13);
+  ir::Value* x = b.g().getOrCreateValue("x");
+  x->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(8)});
+  b.g().addInput(x);
+  b.node("Shape", {x}, {"sh"});
+  b.node("Gather", {b.v("sh"), b.ints("i0", {0}, true)}, {"batch"});  // symbolic: must stay computed
+  b.node("Gather", {b.v("sh"), b.ints("i1", {1}, true)}, {"eight"});  // static: folds to 8
+  b.node("Unsqueeze", {b.v("batch"), b.ints("ax0", {0})}, {"ub"});
+  b.node("Unsqueeze", {b.v("eight"), b.ints("ax1", {0})}, {"ue"});
+  b.node("Concat", {b.v("ub"), b.ints("two", {2}), b.v("ue")}, {"shape"}, {Attribute::makeInt("axis", 0)});
+  b.node("Div", {b.v("shape"), b.ints("twos", {1, 1, 2})}, {"half"});
+  b.node("Reshape", {x, b.v("half")}, {"y"});
+  ir::Value* y = b.g().getOrCreateValue("y");
+  y->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(2), ir::Dim::of(4)});
+  b.g().addOutput(y);
+  auto out = optimize(*b.model, {"constant_folding", "eliminate_deadend"});
+  QVERIFY(!out->graph().findValue("eight") || out->graph().findValue("eight")->initializer());
+  QCOMPARE(countOp(*out, "Gather"), size_t(1));
+  QCOMPARE(countOp(*out, "Reshape"), size_t(1));
+  QCOMPARE(countOp(*out, "Concat"), size_t(1));
+  expectValid(*out);
+}
+
+void PassesSmall::pushTransposesThroughElementwise() {
+  // NCHW -> NHWC island: Transpose, Relu, Add(per-channel const in NHWC), Mul with another transposed input,
+  // Transpose back. After the pass: no Transpose at all, and the constant is in NCHW layout.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {1, 3, 2, 2});
+  auto* z = b.input("z", {1, 3, 2, 2});
+  b.node("Transpose", {x}, {"xt"}, {Attribute::makeInts("perm", {0, 2, 3, 1})});
+  b.node("Relu", {b.v("xt")}, {"r"});
+  b.node("Add", {b.v("r"), b.random("bias", {3})}, {"a"});
+  b.node("Transpose", {z}, {"zt"}, {Attribute::makeInts("perm", {0, 2, 3, 1})});
+  b.node("Mul", {b.v("zt"), b.v("a")}, {"m"});
+  b.node("Clip", {b.v("m"), b.init("lo", {}, {-0.5f}), b.init("hi", {}, {0.5f})}, {"cl"});
+  b.node("Transpose", {b.v("cl")}, {"y"}, {Attribute::makeInts("perm", {0, 3, 1, 2})});
+  b.output("y", {1, 3, 2, 2});
+  auto out = optimize(*b.model, {"push_transposes_through_elementwise"});
+  QCOMPARE(countOp(*out, "Transpose"), size_t(0));
+  QCOMPARE(out->graph().outputs()[0]->name(), std::string("y"));
+  QCOMPARE(out->graph().outputs()[0]->producer()->opType, std::string("Clip"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::pushTransposesNotWithoutInverse() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {1, 3, 2, 2});
+  b.node("Transpose", {x}, {"xt"}, {Attribute::makeInts("perm", {0, 2, 3, 1})});
+  b.node("Relu", {b.v("xt")}, {"r"});
+  b.node("Transpose", {b.v("r")}, {"y"}, {Attribute::makeInts("perm", {0, 2, 3, 1})});  // not the inverse
+  b.node("Softmax", {b.v("xt")}, {"s"});  // and a second reader of xt in another branch
+  b.output("y", {1, 2, 3, 2});
+  b.output("s", {1, 2, 2, 3});
+  auto out = optimize(*b.model, {"push_transposes_through_elementwise"});
+  QCOMPARE(countOp(*out, "Transpose"), size_t(2));
+  QCOMPARE(nodeList(out->graph())[1]->input(0)->name(), std::string("xt"));
+}
+
+void PassesSmall::managerReachesFixpointWithStats() {
+  GraphBuilder b = convBn(13, true);
+  b.node("Identity", {b.v("y")}, {"out"});
+  b.g().clearOutputs();
+  b.output("out", {1, 4, 6, 6});
+  auto m = b.model->clone();
+  auto r = runPasses(*m, passes::PassRegistry::instance().defaultPipeline());
+  QVERIFY(r.reachedFixpoint);
+  QVERIFY(r.iterations >= 2);  // the last round changes nothing, by definition of the fixpoint
+  QCOMPARE(r.nodesBefore, size_t(8));  // Conv, 4 Identity, BN, Relu, Identity
+  QCOMPARE(r.nodesAfter, size_t(2));  // Conv, Relu
+  size_t removed = 0, added = 0;
+  for (const auto& p : r.perPass) {
+    removed += p.total.nodesRemoved;
+    added += p.total.nodesAdded;
+    QCOMPARE(p.runs, r.iterations);
+  }
+  QCOMPARE(r.nodesBefore - removed + added, r.nodesAfter);
+  QCOMPARE(m->graph().outputs()[0]->name(), std::string("out"));
+  expectValid(*m);
+  compareOutputs(*b.model, *m);
+}
+
+QTEST_GUILESS_MAIN(PassesSmall)
+#include "test_passes_small.moc"
