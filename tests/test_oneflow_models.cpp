@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "check/onnx_check.h"
-#include "convert/oneflow_onnx/oneflow_to_onnx.h"
+#include "convert/converter.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oneflow_fixture.h"
@@ -43,25 +43,34 @@ void OneflowModels::convert() {
   try {
     auto model = loadModel(of::fixture(name).toStdString());
     QCOMPARE(QString::fromStdString(model->sourceFormat).left(7), QString("oneflow"));
-    auto result = convert::convertOneflowToOnnx(*model, opset);
+    convert::ConvertOptions opts;
+    opts.direction = "oneflow";
+    opts.targetOpset = opset;
+    auto result = convert::convertModel(*model, opts);
+    QString problems;
+    for (const auto& r : result.nodes)
+      if (r.status == convert::NodeStatus::Unsupported || r.status == convert::NodeStatus::Failed)
+        problems += QString::fromStdString(r.opType + " '" + r.nodeName + "': " + r.message) + "\n";
     if (opset < minOpset) {
       // Ops the fixture uses have no handler this low: every such node says which opset it needs.
-      QVERIFY(!result.ok());
-      for (const auto& r : result.reports)
-        if (r.status == convert::NodeStatus::Unsupported)
-          QVERIFY2(r.message.rfind("needs opset ", 0) == 0, r.message.c_str());
+      QVERIFY(result.count(convert::NodeStatus::Unsupported) > 0);
+      for (const auto& r : result.nodes)
+        if (r.status == convert::NodeStatus::Unsupported) QVERIFY2(r.message.find("needs opset ") != std::string::npos, r.message.c_str());
       return;
     }
-    QVERIFY2(result.ok(), result.summary().c_str());
-    for (const auto& n : model->graph().nodes()) QVERIFY2(n->domain.empty(), n->opType.c_str());
-
-    auto check = checkModel(*model);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems));
+    QVERIFY2(result.error.empty(), result.error.c_str());
+    QVERIFY(result.model);
+    for (const auto& n : result.model->graph().nodes()) QVERIFY2(n->domain.empty(), n->opType.c_str());
     QString messages;
-    for (const auto& m : check.messages) messages += QString::fromStdString(m.node + ": " + m.message) + "\n";
-    QVERIFY2(check.ok, qPrintable(messages));
+    for (const auto& m : result.check.messages) messages += QString::fromStdString(m.node + ": " + m.message) + "\n";
+    QVERIFY2(result.check.ok, qPrintable(messages));
+    // result.check is libonnx's checker plus strict shape inference on the converted model.
+    auto& converted = *result.model;
+    converted.sourcePath = model->sourcePath;
 
     const QString out = test::scratchDir("oneflow_models") + QString("/%1_%2.onnx").arg(name).arg(opset);
-    onnxfmt::writeOnnxFile(*model, out.toStdString());
+    onnxfmt::writeOnnxFile(converted, out.toStdString());
     auto verdict = of::runOrt(out, of::fixture(name));
     QFile::remove(out);
     QVERIFY2(verdict.ran, qPrintable(verdict.detail));

@@ -96,6 +96,8 @@ class NodeConverter {
         h->fn(n, ctx);
       } else if (retargetOnnx_ && defaultDomain) {
         onnx_onnx::compatibleVersionStep(n, ctx);
+      } else if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > target) {
+        throw Unsupported("needs opset " + std::to_string(*low));
       } else {
         throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
       }
@@ -211,7 +213,10 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     return res;
   }
 
-  if (opts.direction == "onnx" || work->opsetVersion("") != 0) work->setOpsetVersion("", opts.targetOpset);
+  // Other directions: every node of the source dialect (its domain is the direction's name) is ONNX now.
+  if (opts.direction != "onnx")
+    std::erase_if(work->opsets, [&](const ir::OpsetImport& o) { return o.domain == opts.direction; });
+  work->setOpsetVersion("", opts.targetOpset);
   work->irVersion = irVersionForOpset(opts.targetOpset);
   if (work->irVersion < 4) {
     // Before IR 4 every initializer had to be a graph input as well.

@@ -6,6 +6,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QPair>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -54,6 +57,34 @@ inline OrtVerdict runOrt(const QString& model, const QString& fixtureDir) {
   v.ran = true;
   v.ok = doc.object().value("ok").toBool();
   return v;
+}
+
+// Runs ONNX Runtime once over many (model, fixture folder) pairs; model path -> verdict.
+inline QMap<QString, OrtVerdict> runOrtBatch(const QList<QPair<QString, QString>>& pairs, const QString& listFile) {
+  QMap<QString, OrtVerdict> out;
+  QFile list(listFile);
+  if (!list.open(QIODevice::WriteOnly)) return out;
+  for (const auto& [model, dir] : pairs) list.write((model + "\t" + dir + "\n").toUtf8());
+  list.close();
+  QProcess p;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.insert("FB_ORT_NODE_MODULES", QStringLiteral(FB_ORT_NODE_MODULES));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(FB_NODE), {QStringLiteral(FB_ORT_COMPARE), "--batch", listFile});
+  if (!p.waitForFinished(900000)) {
+    p.kill();
+    return out;
+  }
+  for (const QByteArray& line : p.readAllStandardOutput().split('\n')) {
+    auto doc = QJsonDocument::fromJson(line);
+    if (!doc.isObject()) continue;
+    OrtVerdict v;
+    v.ran = true;
+    v.ok = doc.object().value("ok").toBool();
+    v.detail = QString::fromUtf8(line.left(1500));
+    out[doc.object().value("model").toString()] = v;
+  }
+  return out;
 }
 
 }  // namespace fb::test::oneflow

@@ -1,5 +1,6 @@
 // Runs a converted model in ONNX Runtime on a fixture's inputs and compares with PyTorch's outputs.
 //   node ort_compare.mjs MODEL.onnx FIXTURE_DIR
+//   node ort_compare.mjs --batch LIST     (LIST: one "MODEL.onnx<TAB>FIXTURE_DIR" per line; one JSON line each)
 // onnxruntime-node is resolved from $FB_ORT_NODE_MODULES (the folder holding node_modules/onnxruntime-node).
 // Prints one JSON line: {"ok": bool, "outputs": [{"name", "maxAbsDiff", "worstExcess", "shape", "expectShape"}], "error"?}
 // An element passes when |ort - ref| <= 1e-4 + 1e-3 * |ref|.
@@ -28,10 +29,9 @@ function readNpy(file) {
   return { type, shape, data: new Ctor(ab) };
 }
 
-async function main() {
-  const [modelPath, fixtureDir] = process.argv.slice(2);
-  const require = createRequire(path.join(process.env.FB_ORT_NODE_MODULES || ".", "x.js"));
-  const ort = require("onnxruntime-node");
+let ort;
+
+async function compare(modelPath, fixtureDir) {
   const fixture = JSON.parse(fs.readFileSync(path.join(fixtureDir, "fixture.json"), "utf8"));
   const session = await ort.InferenceSession.create(modelPath, { graphOptimizationLevel: "disabled" });
   const feeds = {};
@@ -40,7 +40,7 @@ async function main() {
     feeds[inp.name] = new ort.Tensor(a.type, a.data, a.shape);
   }
   const results = await session.run(feeds);
-  const report = { ok: true, outputs: [] };
+  const report = { model: modelPath, ok: true, outputs: [] };
   for (const out of fixture.outputs) {
     const ref = readNpy(path.join(fixtureDir, out.file));
     const got = results[out.name];
@@ -71,7 +71,25 @@ async function main() {
     }
     report.outputs.push(entry);
   }
-  console.log(JSON.stringify(report));
+  return report;
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const require = createRequire(path.join(process.env.FB_ORT_NODE_MODULES || ".", "x.js"));
+  ort = require("onnxruntime-node");
+  const pairs = args[0] === "--batch"
+    ? fs.readFileSync(args[1], "utf8").split("\n").filter((l) => l.trim()).map((l) => l.split("\t"))
+    : [[args[0], args[1]]];
+  for (const [model, fixture] of pairs) {
+    let report;
+    try {
+      report = await compare(model, fixture);
+    } catch (e) {
+      report = { model, ok: false, error: String(e && e.message ? e.message : e).split("\n")[0] };
+    }
+    console.log(JSON.stringify(report));
+  }
 }
 
 main().catch((e) => {

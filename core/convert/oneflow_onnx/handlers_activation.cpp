@@ -44,7 +44,6 @@ void softplus(OneflowOp& op) {  // (1/beta) log(1 + exp(beta x)), linear where b
   ir::Value* bx = beta == 1.0 ? x : op.emit("Mul", {x, c(op, beta)});
   ir::Value* sp = op.emit("Softplus", {bx});
   if (beta != 1.0) sp = op.emit("Div", {sp, c(op, beta)});
-  if (op.opset() < 9) return op.finish(sp);  // Where needs opset 9; above the threshold both agree in float
   op.finish(op.emit("Where", {op.emit("Greater", {bx, c(op, threshold)}), x, sp}));
 }
 
@@ -118,7 +117,7 @@ void registerActivationOps() {
   add("leaky_relu", 7, "-> LeakyRelu", [](OneflowOp& op) {
     op.finish(op.emit("LeakyRelu", {x0(op)}, {Attribute::makeFloat("alpha", static_cast<float>(op.f("alpha", 0.01)))}));
   });
-  add("softplus", 7, "-> Softplus (+ Mul/Div for beta, Where for threshold from opset 9)", softplus);
+  add("softplus", 9, "-> Softplus (+ Mul/Div for beta) + Where for the linear region past threshold", softplus);
   add("prelu", 7, "-> PRelu (alpha unsqueezed to broadcast per channel)", prelu);
   add("hardswish", 7, "-> HardSigmoid + Mul", hardswish);
   add("hardswish", 14, "-> HardSwish", hardswish);

@@ -81,7 +81,7 @@ void floorMod(OneflowOp& op) {
   ir::Value* x = a0(op);
   ir::Value* y = a1(op);
   if (isInt(op.dtype(x))) {
-    if (op.opset() < 10) throw std::runtime_error("integer floor_mod needs opset 10 (Mod)");
+    if (op.opset() < 10) throw Unsupported("integer floor_mod needs opset 10 (Mod)");
     return op.finish(op.emit("Mod", {x, y}, {Attribute::makeInt("fmod", 0)}));
   }
   // x - floor(x / y) * y: the sign of the result follows y, like Python's %.

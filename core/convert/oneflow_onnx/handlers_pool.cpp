@@ -43,13 +43,13 @@ void pool(OneflowOp& op, bool isMax) {
     op.ignore({"return_indices"});
   }
   const bool dilated = dil[0] != 1 || dil[1] != 1;
-  if (dilated && op.opset() < 10) throw std::runtime_error("dilation needs opset 10");
+  if (dilated && op.opset() < 10) throw Unsupported("dilation needs opset 10");
 
   std::vector<Attribute> attrs{Attribute::makeInts("kernel_shape", kernel), Attribute::makeInts("strides", strides)};
   if (ceil && op.opset() < 10) {
     // Extra end padding so that floor division gives the ceil-mode size (MaxPool ignores padded cells).
     auto d = op.dims(x);
-    if (!isMax) throw std::runtime_error("ceil_mode average pooling needs opset 10");
+    if (!isMax) throw Unsupported("ceil_mode average pooling needs opset 10");
     if (!d || d->size() != 4) throw std::runtime_error("ceil_mode below opset 10 needs the input shape");
     for (int k = 0; k < 2; ++k) {
       const int64_t in = (*d)[k + 2], span = in + begin[k] + end[k] - kernel[k];

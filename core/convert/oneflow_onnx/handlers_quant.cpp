@@ -36,7 +36,7 @@ void finishObserver(OneflowOp& op, const QuantParams& p, ir::Value* maxV, ir::Va
     op.finish({{"scale", scale}, {"zero_point", op.emit("Sub", {scale, scale})}});
     return;
   }
-  if (op.opset() < 11) throw std::runtime_error("affine quantization needs opset 11 (Round)");
+  if (op.opset() < 11) throw Unsupported("affine quantization needs opset 11 (Round)");
   ir::Value* scale = op.emit("Div", {op.emit("Sub", {maxV, minV}), op.scalarOf(dt, std::pow(2.0, p.bits) - 1)});
   ir::Value* zp = op.emit("Neg", {op.emit("Round", {op.emit("Div", {minV, scale})})});
   op.finish({{"scale", scale}, {"zero_point", zp}});
@@ -79,7 +79,7 @@ void fakeQuantization(OneflowOp& op) {
     scale = op.emit("Reshape", {scale, op.i64s({})});
     zp = op.emit("Reshape", {zp, op.i64s({})});
   } else {
-    if (op.opset() < 13) throw std::runtime_error("per-channel fake quantization needs opset 13");
+    if (op.opset() < 13) throw Unsupported("per-channel fake quantization needs opset 13");
     attrs.push_back(Attribute::makeInt("axis", 0));
   }
   ir::Value* q = op.emit("QuantizeLinear", {x, scale, zp}, attrs);

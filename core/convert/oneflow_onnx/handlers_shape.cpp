@@ -14,7 +14,7 @@ void reshapeTo(OneflowOp& op, ir::Value* x, const std::vector<int64_t>& shape) {
   // ONNX Reshape reads 0 as "copy this dim" unless allowzero (opset 14).
   bool hasZero = false;
   for (auto d : shape) hasZero |= d == 0;
-  if (hasZero && op.opset() < 14) throw std::runtime_error("a reshape to a zero-sized dim needs opset 14 (allowzero)");
+  if (hasZero && op.opset() < 14) throw Unsupported("a reshape to a zero-sized dim needs opset 14 (allowzero)");
   std::vector<Attribute> attrs;
   if (hasZero) attrs.push_back(Attribute::makeInt("allowzero", 1));
   op.finish(op.emit("Reshape", {x, op.i64s(shape)}, std::move(attrs)));
@@ -100,7 +100,7 @@ ir::Value* slice(OneflowOp& op, ir::Value* x, std::vector<int64_t> starts, std::
   for (auto s : steps) unitSteps &= s == 1;
   if (op.opset() >= 10)
     return op.emit("Slice", {x, op.i64s(starts), op.i64s(ends), op.i64s(axes), op.i64s(steps)});
-  if (!unitSteps) throw std::runtime_error("a slice step other than 1 needs opset 10");
+  if (!unitSteps) throw Unsupported("a slice step other than 1 needs opset 10");
   return op.emit("Slice", {x}, {Attribute::makeInts("starts", starts), Attribute::makeInts("ends", ends),
                                 Attribute::makeInts("axes", axes)});
 }

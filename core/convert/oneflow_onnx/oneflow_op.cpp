@@ -96,6 +96,8 @@ ir::DataType OneflowOp::dtype(const ir::Value* v) const {
 }
 
 ir::Node* OneflowOp::node(const std::string& opType, const std::vector<ir::Value*>& inputs, size_t outputs) {
+  // A dry run stops at the first edit: everything the handler checked before it has been decided.
+  if (!ctx_.commit()) throw DryRunStop();
   std::vector<ir::Value*> outs;
   const std::string base = node_.name.empty() ? opType : node_.name + "/" + opType;
   for (size_t k = 0; k < outputs; ++k) outs.push_back(ctx_.newValue(base));
@@ -172,6 +174,7 @@ ir::Value* OneflowOp::clip(ir::Value* x, std::optional<double> lo, std::optional
 }
 
 void OneflowOp::finish(const std::vector<std::pair<std::string, ir::Value*>>& produced) {
+  if (!ctx_.commit()) throw DryRunStop();
   const auto* names = argNames(node_, false);
   std::vector<std::pair<ir::Value*, ir::Value*>> rebinds;  // original output -> produced value
   for (size_t s = 0; s < node_.outputs().size(); ++s) {
@@ -220,7 +223,10 @@ void add(const std::string& opType, int64_t since, const std::string& descriptio
   h.description = description;
   h.fn = [fn = std::move(fn)](ir::Node& n, HandlerContext& ctx) {
     OneflowOp op(n, ctx);
-    fn(op);
+    try {
+      fn(op);
+    } catch (const DryRunStop&) {
+    }
   };
   HandlerRegistry::forDirection("oneflow").add(std::move(h));
 }

@@ -13,6 +13,9 @@
 
 namespace fb::convert::oneflow {
 
+// Thrown by the first edit of a dry run; the registration wrapper swallows it.
+struct DryRunStop {};
+
 class OneflowOp {
  public:
   OneflowOp(ir::Node& node, HandlerContext& ctx);
