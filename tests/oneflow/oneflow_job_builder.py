@@ -112,11 +112,15 @@ class JobBuilder:
         return lbn
 
     def output(self, lbn, arr):
-        op = pb.OperatorConf(name="_%s_0-output_%d" % (self.graph_name, self.n_outputs), device_tag="cpu")
+        # Lazy-era jobs (v0.3 layout) mark their results with return ops, nn.Graph with output ops.
+        kind = "return" if self.layout == "v0.3" else "output"
+        op = pb.OperatorConf(name="_%s_0-%s_%d" % (self.graph_name, kind, self.n_outputs), device_tag="cpu")
         self.n_outputs += 1
-        setattr(op.output_conf, "in", lbn)  # "in" is a Python keyword
-        op.output_conf.out = "out"
-        self._interface(op.output_conf.blob_conf, arr)
+        conf = op.return_conf if kind == "return" else op.output_conf
+        setattr(conf, "in", lbn)  # "in" is a Python keyword
+        conf.out = "out"
+        if kind == "output":
+            self._interface(op.output_conf.blob_conf, arr)
         self.ops.append(op)
         out = op.name + "/out"
         self._blob(out, arr)
