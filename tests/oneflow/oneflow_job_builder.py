@@ -127,6 +127,20 @@ class JobBuilder:
         self.outputs.append((out, arr))
         return out
 
+    def distribute_op(self, kind, in_lbn, arr):
+        """A single-device distribute_{split,concat,clone,add} system op (one input, one output)."""
+        op = pb.OperatorConf(name="%s-%s_%d" % ("model", kind, self.n_ops), device_tag="cpu")
+        self.n_ops += 1
+        conf = getattr(op, kind + "_conf")
+        getattr(conf, "in").append(in_lbn)
+        conf.out.append("out_0")
+        if kind in ("distribute_split", "distribute_concat"):
+            conf.axis = 0
+        self.ops.append(op)
+        lbn = op.name + "/out_0"
+        self._blob(lbn, arr)
+        return lbn
+
     def user_op(self, scope, op_type, inputs, outputs, attrs=None, name=None):
         """inputs: [(arg, [lbn, ...])]; outputs: [(arg, [array, ...])]; returns the output lbns in order."""
         op = pb.OperatorConf(name=name or "%s-%s_%d" % (scope, op_type, self.n_ops), device_tag="cpu")

@@ -252,6 +252,17 @@ def fixtures():
     for op in ("identity", "amp_white_identity", "amp_black_identity"):
         add(op, one_op(op, [("in", x, "input")], [("out", x)]))
 
+    def distribute(write):  # the four single-device distribute ops in a chain
+        jb = JobBuilder("OpGraph")
+        lbn = jb.input(x)
+        kinds = ("distribute_split", "distribute_clone", "distribute_add", "distribute_concat")
+        for kind in kinds:
+            lbn = jb.distribute_op(kind, lbn, x)
+        jb.output(lbn, x)
+        write(jb, kind="op", extra={"op_type": "distribute_split", "op_types": list(kinds)})
+
+    add("distribute", distribute)
+
     # tensors made by ops
     add("constant", one_op("constant", [], [("out", np.full((2, 3), 1.5, np.float32))],
                            {"floating_value": f64(1.5), "integer_value": i64(0), "is_floating_value": b(True),
