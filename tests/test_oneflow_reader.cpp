@@ -130,7 +130,9 @@ void OneflowReader::resnetJobAsRecorded() {
   QCOMPARE(fb::oneflow::oneflowAttrCase(*bn->attr("training")), std::string("at_bool"));
   QCOMPARE(bn->attr(fb::oneflow::kInputArgsAttr)->strings,
            (std::vector<std::string>{"x", "moving_mean", "moving_variance", "gamma", "beta"}));
-  QCOMPARE(QString::fromStdString(conv->output(0)->name()), QString::fromStdString(conv->name + "/out_0"));
+  // Node names carry the module path as name scopes; the last component is OneFlow's op name, which the lbns use.
+  QCOMPARE(QString::fromStdString(conv->name), QString("/model/conv1/model.conv1-conv2d_0"));
+  QCOMPARE(QString::fromStdString(conv->output(0)->name()), QString("model.conv1-conv2d_0/out_0"));
 }
 
 void OneflowReader::formatsAgree_data() {

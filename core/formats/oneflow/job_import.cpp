@@ -18,6 +18,24 @@ ir::TypeInfo typeOf(const std::vector<int64_t>& dims, int oneflowType) {
   return ir::TypeInfo::tensor(toIrDataType(oneflowType).value_or(ir::DataType::Undefined), std::move(s));
 }
 
+// nn.Graph names ops "<module path>-<op type>_<n>" ("model.layer1.0.conv1-conv2d_3"). The node name puts the
+// module path in front as '/' scopes, as ONNX exporters do ("/model/layer1/0/conv1/model.layer1.0.conv1-conv2d_3"),
+// so that viewers group nodes by module; the last component stays OneFlow's op name.
+std::string scopedName(const std::string& opName) {
+  const auto dash = opName.find('-');
+  if (dash == std::string::npos || dash == 0) return opName;
+  std::string scoped;
+  size_t start = 0;
+  const std::string path = opName.substr(0, dash);
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    if (dot == std::string::npos) dot = path.size();
+    if (dot > start) scoped += "/" + path.substr(start, dot - start);
+    start = dot + 1;
+  }
+  return scoped + "/" + opName;
+}
+
 class Importer {
  public:
   Importer(const JobSource& src, const WeightFolder* weights) : src_(src), weights_(weights) {}
@@ -79,7 +97,7 @@ class Importer {
       case O::kIdentityConf: {
         auto* n = g_->addNode("identity", {g_->getOrCreateValue(op.identity_conf().in())},
                               {g_->getOrCreateValue(lbnOut + op.identity_conf().out())}, "oneflow");
-        n->name = op.name();
+        n->name = scopedName(op.name());
         break;
       }
       case O::kDistributeConcatConf: distribute(op, "distribute_concat", op.distribute_concat_conf()); break;
@@ -96,7 +114,7 @@ class Importer {
   void marker(const ::oneflow::OperatorConf& op, const char* type, const std::string& in, const std::string& out) {
     auto* outV = g_->getOrCreateValue(out);
     auto* n = g_->addNode(type, {g_->getOrCreateValue(in)}, {outV}, "oneflow");
-    n->name = op.name();
+    n->name = scopedName(op.name());
     if (op.has_output_conf() && op.output_conf().blob_conf().has_shape()) {
       const auto& bc = op.output_conf().blob_conf();
       outV->type = typeOf({bc.shape().dim().begin(), bc.shape().dim().end()}, bc.data_type());
@@ -109,7 +127,7 @@ class Importer {
     for (const auto& i : c.in()) ins.push_back(g_->getOrCreateValue(i));
     for (const auto& o : c.out()) outs.push_back(g_->getOrCreateValue(op.name() + "/" + o));
     auto* n = g_->addNode(type, ins, outs, "oneflow");
-    n->name = op.name();
+    n->name = scopedName(op.name());
     if (c.has_axis()) n->setAttr(ir::Attribute::makeInt("axis", c.axis()));
   }
 
@@ -152,7 +170,7 @@ class Importer {
       }
     }
     auto* n = g_->addNode(u.op_type_name(), ins, outs, "oneflow");
-    n->name = op.name();
+    n->name = scopedName(op.name());
     std::vector<std::string> attrNames;
     for (const auto& [k, v] : u.attr()) attrNames.push_back(k);
     std::sort(attrNames.begin(), attrNames.end());
