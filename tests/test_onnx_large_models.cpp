@@ -11,6 +11,7 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ir/model.h"
 #include "support/helpers.h"
+#include "support/proto_builders.h"
 
 using namespace fb;
 namespace fs = std::filesystem;
@@ -86,6 +87,35 @@ class OnnxLarge : public QObject {
     QCOMPARE(r.exitCode, 0);
     auto j = QJsonDocument::fromJson(r.out).object();
     QCOMPARE(j.value("parameter_bytes").toDouble(), double(kTensors) * kElements * 4);
+    fs::remove_all(dir);
+  }
+
+  // A single .onnx file past protobuf's 2 GB limit (weights inline) opens, and is written back split.
+  void singleFileOverTwoGigabytes() {
+    const std::string dir = test::scratchDir("large_single").toStdString();
+    const std::string path = dir + "/inline_big.onnx";
+    uint64_t size = test::writeOversizedSingleFileModel(path, kTensors, kElements);
+    QCOMPARE(fs::file_size(path), size);
+    QVERIFY(size > (uint64_t{2} << 30));
+    auto m = loadModel(path);
+    QCOMPARE(m->graph().nodeCount(), size_t(kTensors));
+    for (int k = 0; k < kTensors; ++k) {
+      const ir::Tensor* t = m->graph().findValue("w" + std::to_string(k))->initializer();
+      auto b = t->bytes();
+      QCOMPARE(b.size(), size_t(kElements) * 4);
+      for (int64_t i : {int64_t(0), int64_t(12345), kElements - 1}) {
+        float v;
+        std::memcpy(&v, b.data() + i * 4, 4);
+        QCOMPARE(v, static_cast<float>(i % 9973 + k));
+      }
+    }
+    auto res = onnxfmt::writeOnnxFile(*m, dir + "/split.onnx");
+    QVERIFY(!res.sideFilePath.empty());
+    auto back = loadModel(dir + "/split.onnx");
+    auto b = back->graph().findValue("w2")->initializer()->bytes();
+    float v;
+    std::memcpy(&v, b.data() + (kElements - 1) * 4, 4);
+    QCOMPARE(v, static_cast<float>((kElements - 1) % 9973 + 2));
     fs::remove_all(dir);
   }
 };

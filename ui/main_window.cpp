@@ -1,45 +1,271 @@
 #include "ui/main_window.h"
 
+#include <QAction>
+#include <QBuffer>
+#include <QDockWidget>
+#include <QDragEnterEvent>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QLabel>
 #include <QMenuBar>
-#include <QPlainTextEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
+#include <QSvgGenerator>
+#include <QTimer>
+#include <QVBoxLayout>
 
-#include "formats/model_io.h"
-#include "inspect/model_summary.h"
-#include "ir/model.h"
+#include "ui/document.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/widgets/breadcrumb_bar.h"
+#include "ui/widgets/find_panel.h"
+#include "ui/widgets/log_panel.h"
+#include "ui/widgets/model_panel.h"
+#include "ui/widgets/node_panel.h"
+#include "ui/widgets/operators_panel.h"
+#include "ui/widgets/tensor_panel.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace fb::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), summary_(new QPlainTextEdit(this)) {
-  summary_->setReadOnly(true);
-  setCentralWidget(summary_);
-  auto* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
-    QString p = QFileDialog::getOpenFileName(this, tr("Open model"), {}, tr("Models (*.onnx);;All files (*)"));
-    if (!p.isEmpty()) openFile(p);
+namespace {
+constexpr int kMaxRecent = 10;
+const char* kRecentKey = "recentFiles";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      doc_(new Document(this)),
+      scene_(new GraphScene(doc_, this)),
+      view_(new GraphView(scene_)),
+      progress_(new QProgressBar),
+      cancel_(new QPushButton(tr("Cancel"))),
+      zoomLabel_(new QLabel) {
+  auto* central = new QWidget(this);
+  auto* box = new QVBoxLayout(central);
+  box->setContentsMargins(0, 0, 0, 0);
+  box->setSpacing(0);
+  box->addWidget(new BreadcrumbBar(doc_, central));
+  box->addWidget(view_, 1);
+  setCentralWidget(central);
+  buildDocks();
+  buildMenus();
+
+  progress_->setRange(0, 100);
+  progress_->setMaximumWidth(220);
+  progress_->hide();
+  cancel_->hide();
+  statusBar()->addPermanentWidget(zoomLabel_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  connect(cancel_, &QPushButton::clicked, doc_, &Document::cancelLoad);
+  connect(view_, &GraphView::zoomChanged, this, [this](double z) { zoomLabel_->setText(tr("zoom %1%").arg(int(z * 100))); });
+
+  connect(doc_, &Document::loadStarted, this, [this](const QString& path) {
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    statusBar()->showMessage(tr("Opening %1 ...").arg(QFileInfo(path).fileName()));
   });
-  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-  resize(1200, 800);
-  setWindowTitle("FlowBridge");
+  connect(doc_, &Document::loadProgress, this, [this](int percent, const QString& phase) {
+    progress_->setValue(percent);
+    statusBar()->showMessage(phase);
+  });
+  auto endLoad = [this] {
+    progress_->hide();
+    cancel_->hide();
+  };
+  connect(doc_, &Document::loadFailed, this, [this, endLoad](const QString& path, const QString& message) {
+    endLoad();
+    showError(path, message);
+  });
+  connect(doc_, &Document::loadCancelled, this, [this, endLoad] {
+    endLoad();
+    statusBar()->showMessage(tr("Cancelled"), 3000);
+  });
+  connect(doc_, &Document::modelChanged, this, [this, endLoad] {
+    endLoad();
+    fitOnNextLayout_ = true;
+    setWindowTitle(tr("FlowBridge - %1").arg(QFileInfo(doc_->path()).fileName()));
+    rememberRecent(doc_->path());
+    statusBar()->showMessage(tr("%1 nodes").arg(doc_->model()->graph().nodeCount()), 5000);
+  });
+  connect(scene_, &GraphScene::rebuilt, this, [this] {
+    if (!fitOnNextLayout_) return;
+    fitOnNextLayout_ = false;
+    view_->fitAll();
+  });
+  connect(doc_, &Document::focusRequested, view_, &GraphView::centerOnNode);
+  setAcceptDrops(true);
+  resize(1400, 900);
+  setWindowTitle(QStringLiteral("FlowBridge"));
 }
 
 MainWindow::~MainWindow() = default;
 
-bool MainWindow::openFile(const QString& path) {
-  try {
-    auto m = loadModel(path.toStdString());
-    summary_->setPlainText(QString::fromStdString(toText(summarize(*m))));
-    model_ = std::move(m);
-    setWindowTitle("FlowBridge - " + path);
-    lastError_.clear();
-    return true;
-  } catch (const std::exception& e) {
-    lastError_ = QString::fromStdString(e.what());
-    statusBar()->showMessage(tr("Cannot open %1: %2").arg(path, lastError_));
+void MainWindow::buildDocks() {
+  modelPanel_ = new ModelPanel(doc_);
+  nodePanel_ = new NodePanel(doc_);
+  tensorPanel_ = new TensorPanel(doc_);
+  operatorsPanel_ = new OperatorsPanel(doc_);
+  findPanel_ = new FindPanel(doc_);
+  logPanel_ = new LogPanel(doc_);
+  auto dock = [this](QWidget* w, const QString& title, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(title);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  auto* node = dock(nodePanel_, tr("Node"), Qt::RightDockWidgetArea);
+  auto* tensor = dock(tensorPanel_, tr("Tensor"), Qt::RightDockWidgetArea);
+  auto* model = dock(modelPanel_, tr("Model"), Qt::RightDockWidgetArea);
+  tabifyDockWidget(model, node);
+  node->raise();
+  Q_UNUSED(tensor);
+  auto* find = dock(findPanel_, tr("Find"), Qt::LeftDockWidgetArea);
+  auto* ops = dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
+  Q_UNUSED(find);
+  Q_UNUSED(ops);
+  dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
+  resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
+  resizeDocks({logPanel_->parentWidget() ? static_cast<QDockWidget*>(logPanel_->parentWidget()) : nullptr}, {90}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus() {
+  auto* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+    const QString p = QFileDialog::getOpenFileName(this, tr("Open model"), {}, tr("Models (*.onnx);;All files (*)"));
+    if (!p.isEmpty()) openFile(p);
+  });
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  rebuildRecentMenu();
+  file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), doc_, &Document::reload);
+  file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
+    const QString p = QFileDialog::getSaveFileName(this, tr("Export image"), {}, tr("SVG (*.svg);;PNG (*.png)"));
+    if (!p.isEmpty() && !exportImage(p)) showError(p, tr("the picture could not be written (see the Log panel)"));
+  });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  auto* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Zoom &In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] { view_->zoomBy(1.25); });
+  view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this, [this] { view_->zoomBy(0.8); });
+  view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view_, &GraphView::fitAll);
+  view->addSeparator();
+  auto* weights = view->addAction(tr("Show &Initializers"));
+  weights->setCheckable(true);
+  weights->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+  connect(weights, &QAction::toggled, doc_, &Document::setShowInitializers);
+  auto* horizontal = view->addAction(tr("&Horizontal Layout"));
+  horizontal->setCheckable(true);
+  connect(horizontal, &QAction::toggled, this, [this](bool on) {
+    fitOnNextLayout_ = true;
+    doc_->setHorizontal(on);
+  });
+  view->addAction(tr("&Expand All Blocks"), doc_, &Document::expandAll);
+  view->addAction(tr("&Collapse All Blocks"), doc_, &Document::collapseAll);
+  view->addSeparator();
+  view->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
+    findPanel_->parentWidget()->show();
+    findPanel_->focusSearch();
+  });
+}
+
+void MainWindow::openFile(const QString& path) { doc_->open(path); }
+
+QString MainWindow::lastError() const { return doc_->lastError(); }
+
+void MainWindow::showError(const QString& path, const QString& message) {
+  statusBar()->showMessage(tr("Cannot open %1: %2").arg(QFileInfo(path).fileName(), message));
+  // Not modal-blocking: tests and --screenshot keep running, the user dismisses it.
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("FlowBridge"), tr("Cannot open %1:\n%2").arg(path, message),
+                              QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("errorMessage"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value(kRecentKey).toStringList();
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(abs);
+  recent.prepend(abs);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(kRecentKey, recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value(kRecentKey).toStringList();
+  for (const QString& p : recent) recentMenu_->addAction(p, this, [this, p] { openFile(p); });
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::exportImage(const QString& path) {
+  const QRectF source = scene_->sceneRect();
+  if (source.isEmpty()) {
+    emit doc_->logMessage(tr("Error: %1: nothing to export").arg(path));
     return false;
   }
+  try {
+    ensureNotOverwritingInput(path.toStdString(), doc_->path().toStdString());
+    // Render to a temporary file beside the target, then rename: no partial picture on failure.
+    AtomicFile out(path.toStdString());
+    QByteArray bytes;
+    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+      QBuffer buffer(&bytes);
+      buffer.open(QIODevice::WriteOnly);
+      QSvgGenerator svg;
+      svg.setOutputDevice(&buffer);
+      svg.setSize(source.size().toSize());
+      svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+      svg.setTitle(QFileInfo(doc_->path()).fileName());
+      QPainter p(&svg);
+      scene_->render(&p, QRectF(QPointF(0, 0), source.size()), source);
+      p.end();
+    } else if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+      // Keep the picture within 16k pixels on its longest side.
+      const double scale = std::min(2.0, 16000.0 / std::max(source.width(), source.height()));
+      QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+      image.fill(Qt::white);
+      QPainter p(&image);
+      p.setRenderHint(QPainter::Antialiasing);
+      p.setRenderHint(QPainter::TextAntialiasing);
+      scene_->render(&p, QRectF(QPointF(0, 0), image.size()), source);
+      p.end();
+      QBuffer buffer(&bytes);
+      buffer.open(QIODevice::WriteOnly);
+      if (!image.save(&buffer, "PNG")) throw OutputError(path.toStdString() + ": cannot encode PNG");
+    } else {
+      throw OutputError(path.toStdString() + ": unknown picture format (use .svg or .png)");
+    }
+    out.write(bytes.constData(), size_t(bytes.size()));
+    out.commit();
+    emit doc_->logMessage(tr("Exported %1").arg(path));
+    return true;
+  } catch (const std::exception& e) {
+    emit doc_->logMessage(tr("Error: %1").arg(QString::fromStdString(e.what())));
+    return false;
+  }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
 }
 
 }  // namespace fb::ui

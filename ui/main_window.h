@@ -1,28 +1,72 @@
 #pragma once
+// The inspector window: the graph view in the middle, the panels as docks around it, and the menus.
 #include <QMainWindow>
-#include <memory>
 
-class QPlainTextEdit;
-
-namespace fb::ir {
-class Model;
-}
+class QProgressBar;
+class QPushButton;
+class QLabel;
+class QMenu;
 
 namespace fb::ui {
+
+class Document;
+class GraphScene;
+class GraphView;
+class ModelPanel;
+class NodePanel;
+class TensorPanel;
+class OperatorsPanel;
+class FindPanel;
+class LogPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
-  // Returns false (and shows why) when the file cannot be read; the previous model stays open.
-  bool openFile(const QString& path);
-  QString lastError() const { return lastError_; }
+
+  // Starts loading in the background; errors are shown in a message and in the log, and the previous
+  // model stays open.
+  void openFile(const QString& path);
+  // Writes the whole graph to .svg or .png; returns false (and says why in the log) on failure.
+  bool exportImage(const QString& path);
+
+  Document* document() const { return doc_; }
+  GraphScene* scene() const { return scene_; }
+  GraphView* view() const { return view_; }
+  NodePanel* nodePanel() const { return nodePanel_; }
+  TensorPanel* tensorPanel() const { return tensorPanel_; }
+  ModelPanel* modelPanel() const { return modelPanel_; }
+  OperatorsPanel* operatorsPanel() const { return operatorsPanel_; }
+  FindPanel* findPanel() const { return findPanel_; }
+  LogPanel* logPanel() const { return logPanel_; }
+  QString lastError() const;
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
-  QPlainTextEdit* summary_;
-  std::unique_ptr<ir::Model> model_;
-  QString lastError_;
+  void buildMenus();
+  void buildDocks();
+  void rememberRecent(const QString& path);
+  void rebuildRecentMenu();
+  void showError(const QString& path, const QString& message);
+
+  Document* doc_;
+  GraphScene* scene_;
+  GraphView* view_;
+  ModelPanel* modelPanel_;
+  NodePanel* nodePanel_;
+  TensorPanel* tensorPanel_;
+  OperatorsPanel* operatorsPanel_;
+  FindPanel* findPanel_;
+  LogPanel* logPanel_;
+  QMenu* recentMenu_ = nullptr;
+  QProgressBar* progress_;
+  QPushButton* cancel_;
+  QLabel* zoomLabel_;
+  bool fitOnNextLayout_ = true;
 };
 
 }  // namespace fb::ui

@@ -18,10 +18,11 @@ enum ExitCode : int {
 // A registrar adds its subcommand to `app`; when the subcommand is chosen, it stores what to run in `run`.
 using Runner = std::function<int()>;
 void registerInspect(CLI::App& app, Runner& run);
+void registerPasses(CLI::App& app, Runner& run);
 void registerConvert(CLI::App& app, Runner& run);
 void registerCheck(CLI::App& app, Runner& run);
 void registerOps(CLI::App& app, Runner& run);
-void registerPasses(CLI::App& app, Runner& run);
+void registerRender(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" and returns the exit code for it.
 int reportError(const std::exception& e);

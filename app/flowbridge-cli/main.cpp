@@ -35,10 +35,11 @@ int main(int argc, char** argv) {
       "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)");
   Runner run;
   registerInspect(app, run);
+  registerPasses(app, run);
   registerConvert(app, run);
   registerCheck(app, run);
   registerOps(app, run);
-  registerPasses(app, run);
+  registerRender(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

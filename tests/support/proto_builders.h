@@ -18,3 +18,10 @@ onnx::ModelProto externalDataModel(const std::string& location, int64_t elements
 void saveProto(const onnx::ModelProto& m, const std::string& path);
 
 }  // namespace fb::test
+
+namespace fb::test {
+// Writes a single-file ONNX model whose initializers' raw_data add up to more than protobuf's 2 GB limit
+// (wire format streamed by hand: protobuf itself refuses to serialize it). Tensor k holds `elements` floats
+// where element i is (i % 9973) + k. Returns the file size.
+uint64_t writeOversizedSingleFileModel(const std::string& path, int tensors, int64_t elements);
+}  // namespace fb::test

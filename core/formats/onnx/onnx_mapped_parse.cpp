@@ -1,6 +1,5 @@
 #include "formats/onnx/onnx_mapped_parse.h"
 
-#include <climits>
 #include <cstdint>
 #include <optional>
 
@@ -78,7 +77,8 @@ class Cursor {
 
 bool parseMappedModel(const std::string& path, MappedModelProto& out) {
   auto file = MappedFile::open(path);
-  if (file->size() == 0 || file->size() > static_cast<size_t>(INT_MAX)) return false;
+  // No 2 GB limit here: only what is left after the weights goes through protobuf, which checks its own size.
+  if (file->size() == 0) return false;
   const auto* d = reinterpret_cast<const uint8_t*>(file->data());
   std::string modelRest, graphRest;
   std::vector<MappedModelProto::Span> spans;

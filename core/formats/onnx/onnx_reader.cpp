@@ -38,7 +38,8 @@ void parseOnnxProtoFile(const std::string& path, onnx::ModelProto& out) {
   if (size == 0) throw InputError(path, "the file is empty");
   if (size > static_cast<uintmax_t>(INT_MAX))
     throw InputError(path, "the file is " + std::to_string(size >> 20) +
-                               " MB; protobuf cannot parse more than 2 GB (save the weights as external data)");
+                               " MB and not a well-formed ONNX model with its weights inline (protobuf cannot parse "
+                               "more than 2 GB in one piece)");
   // A 1 MB read buffer: fast, and the file is never held in memory twice.
   google::protobuf::io::FileInputStream in(f.fd, 1 << 20);
   google::protobuf::io::CodedInputStream coded(&in);

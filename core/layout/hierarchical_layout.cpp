@@ -1,0 +1,324 @@
+#include "layout/hierarchical_layout.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <unordered_set>
+
+#include "ir/graph.h"
+#include "ir/tensor.h"
+#include "layout/dot_layout.h"
+#include "layout/layered_layout.h"
+
+namespace fb::layout {
+
+namespace {
+
+constexpr double kCharWidth = 7.0;  // average width of the UI's label font, in points
+constexpr double kFramePad = 14;
+constexpr double kFrameTitle = 22;
+
+double textWidth(size_t chars, double minimum, double maximum) {
+  return std::clamp(double(chars) * kCharWidth + 24, minimum, maximum);
+}
+
+Size valueBoxSize(const ir::Value& v, bool initializer) {
+  return initializer ? Size{textWidth(v.name().size(), 40, 150), 20} : Size{textWidth(v.name().size(), 70, 220), 28};
+}
+
+Size collapsedBlockSize(const Block& b) { return {textWidth(b.label.size(), 110, 260), 46}; }
+
+}  // namespace
+
+Size nodeBoxSize(const ir::Node& n) { return {textWidth(n.opType.size(), 64, 220), 34}; }
+
+struct HierarchicalLayout::Endpoint {
+  PlacedItem::Kind kind;
+  const ir::Node* node;
+  const ir::Value* value;
+  int homeBlock;
+  Size size;
+};
+
+HierarchicalLayout::HierarchicalLayout(const ir::Graph& g, LayoutOptions options)
+    : graph_(g), options_(options), tree_(buildBlockTree(g, options.maxChildrenPerBlock)) {
+  expanded_.assign(tree_.blocks.size(), 0);
+  expanded_[0] = 1;
+  prepare();
+}
+
+HierarchicalLayout::~HierarchicalLayout() = default;
+
+void HierarchicalLayout::setOptions(const LayoutOptions& o) {
+  const bool rebuild = o.maxChildrenPerBlock != options_.maxChildrenPerBlock;
+  options_ = o;
+  if (rebuild) {
+    tree_ = buildBlockTree(graph_, o.maxChildrenPerBlock);
+    expanded_.assign(tree_.blocks.size(), 0);
+    expanded_[0] = 1;
+  }
+  cache_.clear();
+  prepare();
+}
+
+void HierarchicalLayout::prepare() {
+  endpoints_.clear();
+  nodeIndex_.clear();
+  valueEdges_.clear();
+  for (size_t i = 0; i < tree_.nodes.size(); ++i) {
+    const ir::Node* n = tree_.nodes[i];
+    nodeIndex_[n] = int(i);
+    endpoints_.push_back({PlacedItem::Kind::Node, n, nullptr, tree_.blockOfNode[i], nodeBoxSize(*n)});
+  }
+  std::unordered_map<const ir::Value*, int> sourceOf;
+  for (const ir::Value* v : graph_.inputs()) {
+    if (v->initializer()) continue;  // old exports list weights as inputs too
+    sourceOf[v] = int(endpoints_.size());
+    endpoints_.push_back({PlacedItem::Kind::Input, nullptr, v, 0, valueBoxSize(*v, false)});
+  }
+  std::vector<std::pair<const ir::Value*, int>> outputUnits;
+  for (const ir::Value* v : graph_.outputs()) {
+    outputUnits.push_back({v, int(endpoints_.size())});
+    endpoints_.push_back({PlacedItem::Kind::Output, nullptr, v, 0, valueBoxSize(*v, false)});
+  }
+  if (options_.showInitializers) {
+    for (const auto& t : graph_.initializers()) {
+      const ir::Value* v = graph_.findValue(t->name);
+      if (!v) continue;
+      int home = 0;
+      for (const auto& use : v->uses()) {
+        auto it = nodeIndex_.find(use.node);
+        if (it != nodeIndex_.end()) {
+          home = tree_.blockOfNode[it->second];
+          break;
+        }
+      }
+      sourceOf[v] = int(endpoints_.size());
+      endpoints_.push_back({PlacedItem::Kind::Initializer, nullptr, v, home, valueBoxSize(*v, true)});
+    }
+  }
+  for (size_t i = 0; i < tree_.nodes.size(); ++i)
+    for (const ir::Value* out : tree_.nodes[i]->outputs())
+      if (out) sourceOf[out] = int(i);
+  // One edge per (tensor, consumer), consumers in this graph only (subgraphs read outer values by name).
+  for (const auto& [value, from] : sourceOf) {
+    std::unordered_set<int> seen;
+    for (const auto& use : value->uses()) {
+      auto it = nodeIndex_.find(use.node);
+      if (it != nodeIndex_.end() && seen.insert(it->second).second) valueEdges_.push_back({from, it->second, value});
+    }
+  }
+  for (auto [value, unit] : outputUnits) {
+    auto it = sourceOf.find(value);
+    if (it != sourceOf.end()) valueEdges_.push_back({it->second, unit, value});
+  }
+  // Keep a deterministic order (sourceOf is a hash map).
+  std::sort(valueEdges_.begin(), valueEdges_.end(),
+            [](const ValueEdge& a, const ValueEdge& b) { return std::tie(a.from, a.to) < std::tie(b.from, b.to); });
+
+  // Units per block: child blocks and endpoints merged by graph order.
+  const int E = int(endpoints_.size());
+  const int B = int(tree_.blocks.size());
+  unitsOf_.assign(B, {});
+  localIndex_.assign(E + B, -1);
+  auto orderKey = [&](int unit) -> int {
+    if (unit >= E) return tree_.blocks[unit - E].firstNode;
+    const Endpoint& e = endpoints_[unit];
+    if (e.kind == PlacedItem::Kind::Node) return unit;
+    if (e.kind == PlacedItem::Kind::Output) return int(tree_.nodes.size()) + unit;
+    return -1;  // inputs first; initializers near the start too
+  };
+  for (int e = 0; e < E; ++e) unitsOf_[endpoints_[e].homeBlock].push_back(e);
+  for (int b = 1; b < B; ++b) unitsOf_[tree_.blocks[b].parent].push_back(E + b);
+  for (auto& units : unitsOf_) {
+    std::stable_sort(units.begin(), units.end(), [&](int a, int b) { return orderKey(a) < orderKey(b); });
+    for (size_t i = 0; i < units.size(); ++i) localIndex_[units[i]] = int(i);
+  }
+  // Each value edge shapes the layout of the innermost block holding both ends.
+  localEdges_.assign(B, {});
+  std::vector<std::unordered_set<uint64_t>> seen(B);
+  auto ancestors = [&](int block) {
+    std::vector<int> chain;
+    for (int b = block; b >= 0; b = tree_.blocks[b].parent) chain.push_back(b);
+    return chain;
+  };
+  for (const auto& ve : valueEdges_) {
+    const int hs = endpoints_[ve.from].homeBlock, ht = endpoints_[ve.to].homeBlock;
+    auto as = ancestors(hs);
+    std::unordered_set<int> inS(as.begin(), as.end());
+    int lca = ht;
+    while (!inS.count(lca)) lca = tree_.blocks[lca].parent;
+    auto unitIn = [&](int endpoint, int home) {
+      if (home == lca) return endpoint;
+      return E + tree_.childTowards(lca, home);
+    };
+    const int us = unitIn(ve.from, hs), ut = unitIn(ve.to, ht);
+    if (us == ut) continue;
+    const uint64_t key = (uint64_t(uint32_t(localIndex_[us])) << 32) | uint32_t(localIndex_[ut]);
+    if (seen[lca].insert(key).second) localEdges_[lca].push_back({localIndex_[us], localIndex_[ut]});
+  }
+  current_.assign(B, {});
+}
+
+void HierarchicalLayout::setExpanded(int block, bool expanded) {
+  if (block <= 0 || size_t(block) >= expanded_.size()) return;  // the root stays open
+  expanded_[block] = expanded ? 1 : 0;
+}
+
+void HierarchicalLayout::expandAll() { std::fill(expanded_.begin(), expanded_.end(), 1); }
+
+void HierarchicalLayout::expandWithin(size_t maxVisible) {
+  std::fill(expanded_.begin(), expanded_.end(), 0);
+  expanded_[0] = 1;
+  size_t visible = unitsOf_[0].size();
+  std::deque<int> queue(tree_.blocks[0].childBlocks.begin(), tree_.blocks[0].childBlocks.end());
+  while (!queue.empty()) {
+    int b = queue.front();
+    queue.pop_front();
+    const size_t grown = visible + unitsOf_[b].size() - 1;
+    if (grown > maxVisible) continue;
+    visible = grown;
+    expanded_[b] = 1;
+    for (int c : tree_.blocks[b].childBlocks) queue.push_back(c);
+  }
+}
+
+int HierarchicalLayout::hidingBlock(const ir::Node* n) const {
+  auto it = nodeIndex_.find(n);
+  if (it == nodeIndex_.end()) return -1;
+  int hidden = -1;
+  for (int b = tree_.blockOfNode[it->second]; b >= 0; b = tree_.blocks[b].parent)
+    if (!expanded_[b]) hidden = b;
+  return hidden;
+}
+
+void HierarchicalLayout::reveal(const ir::Node* n) {
+  auto it = nodeIndex_.find(n);
+  if (it == nodeIndex_.end()) return;
+  for (int b = tree_.blockOfNode[it->second]; b >= 0; b = tree_.blocks[b].parent) expanded_[b] = 1;
+}
+
+int HierarchicalLayout::visibleUnit(int unit) const {
+  const int E = int(endpoints_.size());
+  int rep = unit;
+  int b = unit < E ? endpoints_[unit].homeBlock : unit - E;
+  for (; b >= 0; b = tree_.blocks[b].parent)
+    if (!expanded_[b]) rep = E + b;
+  return rep;
+}
+
+Size HierarchicalLayout::blockSize(int block, const std::atomic<bool>* cancel, LayoutStats& stats, bool& cancelled) {
+  if (!expanded_[block]) return collapsedBlockSize(tree_.blocks[block]);
+  if (cancel && cancel->load()) {
+    cancelled = true;
+    return {};
+  }
+  const int E = int(endpoints_.size());
+  LayoutRequest req;
+  req.leftToRight = options_.leftToRight;
+  std::string key = std::to_string(block) + (options_.leftToRight ? "h" : "v");
+  for (int unit : unitsOf_[block]) {
+    Size s;
+    if (unit < E) {
+      s = endpoints_[unit].size;
+    } else {
+      s = blockSize(unit - E, cancel, stats, cancelled);
+      if (expanded_[unit - E]) s = {s.width + 2 * kFramePad, s.height + kFramePad + kFrameTitle};
+    }
+    if (cancelled) return {};
+    req.boxes.push_back(s);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, ",%.0fx%.0f", s.width, s.height);
+    key += buf;
+  }
+  req.edges = localEdges_[block];
+  auto hit = cache_.find(key);
+  if (hit != cache_.end()) {
+    ++stats.cacheHits;
+    current_[block] = hit->second;
+  } else {
+    std::optional<LayoutResult> placed;
+    if (req.boxes.size() <= options_.dotMaxBoxes && stats.dotMs < options_.dotBudgetMs) {
+      const auto start = std::chrono::steady_clock::now();
+      placed = layoutWithDot(req);
+      stats.dotMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      ++stats.dotCalls;
+    }
+    if (!placed) {
+      placed = layoutLayered(req);
+      ++stats.layeredCalls;
+    }
+    current_[block] = *placed;
+    cache_.emplace(std::move(key), *placed);
+  }
+  return {current_[block].width, current_[block].height};
+}
+
+PlacedGraph HierarchicalLayout::compute(const std::atomic<bool>* cancel) {
+  PlacedGraph out;
+  bool cancelled = false;
+  const Size total = blockSize(0, cancel, out.stats, cancelled);
+  if (cancelled) {
+    out.cancelled = true;
+    return out;
+  }
+  out.width = total.width;
+  out.height = total.height;
+  const int E = int(endpoints_.size());
+  std::vector<int> itemOfUnit(E + tree_.blocks.size(), -1);
+  // Top-down: each block's relative centers are offset by the top-left of its content area.
+  struct Pending {
+    int block;
+    Point origin;
+  };
+  std::vector<Pending> stack{{0, {0, 0}}};
+  while (!stack.empty()) {
+    auto [block, origin] = stack.back();
+    stack.pop_back();
+    const auto& placed = current_[block];
+    const auto& units = unitsOf_[block];
+    for (size_t i = 0; i < units.size() && i < placed.centers.size(); ++i) {
+      const int unit = units[i];
+      PlacedItem item;
+      item.center = {origin.x + placed.centers[i].x, origin.y + placed.centers[i].y};
+      if (unit < E) {
+        const Endpoint& e = endpoints_[unit];
+        item.kind = e.kind;
+        item.node = e.node;
+        item.value = e.value;
+        item.size = e.size;
+      } else {
+        const int b = unit - E;
+        item.kind = PlacedItem::Kind::Block;
+        item.block = b;
+        item.expanded = expanded_[b];
+        if (item.expanded) {
+          item.size = {current_[b].width + 2 * kFramePad, current_[b].height + kFramePad + kFrameTitle};
+          const Point topLeft{item.center.x - item.size.width / 2, item.center.y - item.size.height / 2};
+          stack.push_back({b, {topLeft.x + kFramePad, topLeft.y + kFrameTitle}});
+        } else {
+          item.size = collapsedBlockSize(tree_.blocks[b]);
+        }
+      }
+      itemOfUnit[unit] = int(out.items.size());
+      out.items.push_back(item);
+    }
+  }
+  std::unordered_set<uint64_t> blockPairs;
+  for (const auto& ve : valueEdges_) {
+    const int a = visibleUnit(ve.from), b = visibleUnit(ve.to);
+    if (a == b) continue;
+    const int ia = itemOfUnit[a], ib = itemOfUnit[b];
+    if (ia < 0 || ib < 0) continue;
+    // Between collapsed blocks many tensors would draw the same line: keep one.
+    if (a >= E || b >= E) {
+      const uint64_t key = (uint64_t(uint32_t(ia)) << 32) | uint32_t(ib);
+      if (!blockPairs.insert(key).second) continue;
+    }
+    out.edges.push_back({ia, ib, ve.value});
+  }
+  return out;
+}
+
+}  // namespace fb::layout

@@ -1,0 +1,32 @@
+#pragma once
+// Plain geometry shared by the layout engines. Units are points (1/72 inch); y grows downwards.
+#include <utility>
+#include <vector>
+
+namespace fb::layout {
+
+struct Size {
+  double width = 0;
+  double height = 0;
+};
+
+struct Point {
+  double x = 0;
+  double y = 0;
+};
+
+// One flat graph to place: boxes and the edges between them (indices into `boxes`).
+struct LayoutRequest {
+  std::vector<Size> boxes;
+  std::vector<std::pair<int, int>> edges;
+  bool leftToRight = false;  // rank direction; top to bottom otherwise
+};
+
+struct LayoutResult {
+  std::vector<Point> centers;  // one per box, inside [0,width] x [0,height]
+  double width = 0;
+  double height = 0;
+  bool byDot = false;  // false when the cheap layered fallback placed it
+};
+
+}  // namespace fb::layout

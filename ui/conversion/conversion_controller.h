@@ -1,0 +1,89 @@
+#pragma once
+// The conversion side of the inspector: the chosen target opset and passes, the dry run that colours the
+// source graph (rerun on every change), the full conversion for the preview, and saving its result.
+// All core work runs on worker threads; results arrive through signals. A newer request makes older
+// results stale: they are dropped when they arrive (that is also what Cancel does, since a conversion
+// cannot be interrupted halfway).
+#include <QColor>
+#include <QHash>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <memory>
+#include <optional>
+
+#include "convert/converter.h"
+
+namespace fb::ui {
+
+class Document;
+
+// How a node differs between the source and the converted model (from provenance: node ids and origins).
+enum class DiffKind { Same, Modified, Added, Removed };
+
+class ConversionController : public QObject {
+  Q_OBJECT
+ public:
+  explicit ConversionController(Document* doc, QObject* parent = nullptr);
+  ~ConversionController() override;
+
+  int targetOpset() const { return opset_; }
+  void setTargetOpset(int opset);
+  // nullopt: the default pipeline; an empty list: no passes.
+  const std::optional<QStringList>& passes() const { return passes_; }
+  void setPasses(const std::optional<QStringList>& passes);
+
+  // Latest dry run of the open model at the current settings (null before the first one).
+  const convert::ConvertResult* dryRun() const { return dryRun_.get(); }
+  std::optional<convert::NodeStatus> statusOf(uint64_t nodeId) const;
+  // Runs the dry run again (called on model and settings changes).
+  void refresh();
+
+  // Full conversion of the open model for the preview.
+  void convert();
+  void cancel();
+  bool isConverting() const { return converting_; }
+  const convert::ConvertResult* conversion() const { return conversion_.get(); }
+  std::shared_ptr<const ir::Model> convertedModel() const { return converted_; }
+  DiffKind sourceDiff(uint64_t nodeId) const { return sourceDiff_.value(nodeId, DiffKind::Same); }
+  DiffKind previewDiff(uint64_t nodeId) const { return previewDiff_.value(nodeId, DiffKind::Same); }
+  // The converted model written to a temporary file, for a second Document to display (empty if that failed).
+  QString previewPath() const { return previewPath_; }
+  // Diff kinds keyed by the node ids of `shown`, the preview file as loaded again: the writer and reader keep
+  // node order, so nodes pair up by position with the converted model's.
+  QHash<quint64, DiffKind> diffForLoadedPreview(const ir::Model& shown) const;
+
+  // Writes the converted model (atomically; never over the source). `externalData` forces a side file.
+  void save(const QString& path, bool externalData);
+
+  static QColor statusColor(convert::NodeStatus s);
+  static QColor diffColor(DiffKind d);
+
+ signals:
+  void dryRunFinished();
+  void conversionStarted();
+  void conversionFinished();
+  void conversionFailed(const QString& message);
+  void saved(const QString& path, const QString& summary);
+  void saveFailed(const QString& message);
+
+ private:
+  void computeDiff();
+
+  Document* doc_;
+  int opset_ = 17;
+  std::optional<QStringList> passes_;
+  std::shared_ptr<const convert::ConvertResult> dryRun_;
+  QHash<quint64, convert::NodeStatus> statuses_;
+  std::shared_ptr<const convert::ConvertResult> conversion_;
+  std::shared_ptr<const ir::Model> converted_;
+  std::shared_ptr<const ir::Model> convertedFrom_;
+  QHash<quint64, DiffKind> sourceDiff_, previewDiff_;
+  QTemporaryDir previewDir_;
+  QString previewPath_;
+  quint64 dryGeneration_ = 0, convertGeneration_ = 0;
+  bool converting_ = false;
+};
+
+}  // namespace fb::ui

@@ -1,0 +1,70 @@
+#include "ui/conversion/conversion_docks.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QMainWindow>
+#include <QVBoxLayout>
+
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/status_overlay.h"
+#include "ui/document.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/widgets/convert_panel.h"
+
+namespace fb::ui {
+
+ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphScene* sourceScene)
+    : QObject(window),
+      controller_(new ConversionController(source, this)),
+      panel_(new ConvertPanel(source, controller_)),
+      previewDoc_(new Document(this)),
+      previewScene_(new GraphScene(previewDoc_, this)),
+      previewView_(new GraphView(previewScene_)),
+      legend_(new QLabel) {
+  auto diffMap = std::make_shared<QHash<quint64, DiffKind>>();
+  sourceOverlay_ = new StatusOverlay(sourceScene, [this](uint64_t id) {
+    auto s = controller_->statusOf(id);
+    return s ? ConversionController::statusColor(*s) : QColor();
+  }, this);
+  previewOverlay_ = new StatusOverlay(previewScene_, [diffMap](uint64_t id) {
+    return ConversionController::diffColor(diffMap->value(id, DiffKind::Same));
+  }, this);
+  connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
+  connect(controller_, &ConversionController::conversionFinished, this, [this] {
+    if (!controller_->previewPath().isEmpty()) previewDoc_->open(controller_->previewPath());
+  });
+  connect(previewDoc_, &Document::modelChanged, this, [this, diffMap] {
+    *diffMap = previewDoc_->model() ? controller_->diffForLoadedPreview(*previewDoc_->model()) : QHash<quint64, DiffKind>{};
+    int added = 0, modified = 0;
+    for (DiffKind k : *diffMap) (k == DiffKind::Added ? added : modified)++;
+    legend_->setText(tr("<span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
+                        "modified (%4) &nbsp; %5 nodes")
+                         .arg(ConversionController::diffColor(DiffKind::Added).name())
+                         .arg(added)
+                         .arg(ConversionController::diffColor(DiffKind::Modified).name())
+                         .arg(modified)
+                         .arg(previewDoc_->model()->graph().nodeCount()));
+    previewOverlay_->refresh();
+    previewDock_->show();
+    previewDock_->raise();
+  });
+
+  convertDock_ = new QDockWidget(tr("Convert"), window);
+  convertDock_->setObjectName("ConvertDock");
+  convertDock_->setWidget(panel_);
+  window->addDockWidget(Qt::LeftDockWidgetArea, convertDock_);
+
+  auto* previewBox = new QWidget;
+  auto* layout = new QVBoxLayout(previewBox);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(legend_);
+  layout->addWidget(previewView_, 1);
+  previewDock_ = new QDockWidget(tr("Preview (converted)"), window);
+  previewDock_->setObjectName("PreviewDock");
+  previewDock_->setWidget(previewBox);
+  window->addDockWidget(Qt::RightDockWidgetArea, previewDock_);
+  previewDock_->hide();
+}
+
+}  // namespace fb::ui

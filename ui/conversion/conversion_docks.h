@@ -1,0 +1,47 @@
+#pragma once
+// Puts the conversion UI into a main window: the Convert dock (opset, passes, per-node verdicts), halos on
+// the source graph for nodes the chosen opset would change or cannot take, and a Preview dock beside the
+// source that shows the converted graph with added and modified nodes marked.
+#include <QObject>
+
+class QMainWindow;
+class QDockWidget;
+class QLabel;
+
+namespace fb::ui {
+
+class Document;
+class GraphScene;
+class GraphView;
+class ConversionController;
+class ConvertPanel;
+class StatusOverlay;
+
+class ConversionDocks : public QObject {
+  Q_OBJECT
+ public:
+  ConversionDocks(QMainWindow* window, Document* source, GraphScene* sourceScene);
+
+  ConversionController* controller() const { return controller_; }
+  ConvertPanel* panel() const { return panel_; }
+  Document* previewDocument() const { return previewDoc_; }
+  GraphScene* previewScene() const { return previewScene_; }
+  QDockWidget* convertDock() const { return convertDock_; }
+  QDockWidget* previewDock() const { return previewDock_; }
+  StatusOverlay* sourceOverlay() const { return sourceOverlay_; }
+  StatusOverlay* previewOverlay() const { return previewOverlay_; }
+
+ private:
+  ConversionController* controller_;
+  ConvertPanel* panel_;
+  Document* previewDoc_;
+  GraphScene* previewScene_;
+  GraphView* previewView_;
+  QLabel* legend_;
+  QDockWidget* convertDock_;
+  QDockWidget* previewDock_;
+  StatusOverlay* sourceOverlay_;
+  StatusOverlay* previewOverlay_;
+};
+
+}  // namespace fb::ui

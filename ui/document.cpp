@@ -1,0 +1,228 @@
+#include "ui/document.h"
+
+#include <QtConcurrent/QtConcurrent>
+
+#include "ir/graph.h"
+#include "util/error.h"
+
+namespace fb::ui {
+
+Document::Document(QObject* parent) : QObject(parent) {
+  connect(&watcher_, &QFutureWatcher<LoadedModel>::finished, this, &Document::finishLoad);
+}
+
+Document::~Document() {
+  if (cancel_) *cancel_ = true;
+  waitForWorker();
+}
+
+void Document::waitForWorker() {
+  // QFuture rethrows the worker's exception from waitForFinished(); it was reported already.
+  try {
+    watcher_.waitForFinished();
+  } catch (...) {
+  }
+}
+
+void Document::open(const QString& path) {
+  if (loading_) {
+    *cancel_ = true;
+    waitForWorker();  // the worker polls the flag; the old result is dropped in finishLoad
+  }
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  loadingPath_ = path;
+  loading_ = true;
+  emit loadStarted(path);
+  emit logMessage(tr("Opening %1").arg(path));
+  auto cancel = cancel_;
+  const LoadSettings settings = settings_;
+  QPointer<Document> self(this);
+  watcher_.setFuture(QtConcurrent::run([path, settings, cancel, self](QPromise<LoadedModel>& promise) {
+    auto progress = [self](int percent, const QString& phase) {
+      QMetaObject::invokeMethod(
+          self.data(), [self, percent, phase] { if (self) emit self->loadProgress(percent, phase); },
+          Qt::QueuedConnection);
+    };
+    try {
+      promise.addResult(loadForDisplay(path, settings, *cancel, progress));
+    } catch (...) {
+      promise.setException(std::current_exception());
+    }
+  }));
+}
+
+void Document::reload() {
+  if (!loaded_.path.isEmpty()) open(loaded_.path);
+}
+
+void Document::cancelLoad() {
+  if (loading_ && cancel_) *cancel_ = true;
+}
+
+void Document::finishLoad() {
+  // A newer open() may already be running: only the current future counts.
+  if (!watcher_.isFinished()) return;
+  const QString path = loadingPath_;
+  loading_ = false;
+  LoadedModel result;
+  try {
+    watcher_.waitForFinished();
+    result = watcher_.result();
+  } catch (const InputError& e) {
+    lastError_ = QString::fromStdString(e.what());
+    emit logMessage(tr("Error: %1: %2").arg(path, lastError_));
+    emit loadFailed(path, lastError_);
+    return;
+  } catch (const std::exception& e) {
+    lastError_ = QString::fromStdString(e.what());
+    emit logMessage(tr("Error: %1: %2").arg(path, lastError_));
+    emit loadFailed(path, lastError_);
+    return;
+  }
+  if (!result.model) {
+    emit logMessage(tr("Cancelled opening %1").arg(path));
+    emit loadCancelled();
+    return;
+  }
+  lastError_.clear();
+  loaded_ = std::move(result);
+  levels_.clear();
+  levels_.push_back(loaded_.mainLevel);
+  selectedNodes_.clear();
+  selectedValue_ = nullptr;
+  const auto& st = loaded_.mainLevel.placed.stats;
+  emit logMessage(tr("Opened %1: %2 nodes; read %3 ms, shapes %4 ms, layout %5 ms (%6 dot calls, %7 layered)")
+                      .arg(path)
+                      .arg(loaded_.model->graph().nodeCount())
+                      .arg(loaded_.readMs, 0, 'f', 0)
+                      .arg(loaded_.shapesMs, 0, 'f', 0)
+                      .arg(loaded_.layoutMs, 0, 'f', 0)
+                      .arg(st.dotCalls)
+                      .arg(st.layeredCalls));
+  for (const auto& w : loaded_.shapeWarnings)
+    emit logMessage(tr("Shape inference: %1%2")
+                        .arg(w.node.empty() ? QString() : QString::fromStdString(w.node) + ": ",
+                             QString::fromStdString(w.message)));
+  emit modelChanged();
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
+const ir::TypeInfo* Document::typeOf(const ir::Value* v) const {
+  if (!v) return nullptr;
+  if (loaded_.shapes) {
+    auto it = loaded_.shapes->find(v->name());
+    if (it != loaded_.shapes->end()) return &it->second;
+  }
+  return v->type.kind == ir::TypeInfo::Kind::None ? nullptr : &v->type;
+}
+
+void Document::enterSubgraph(const ir::Graph* g, const QString& title) {
+  if (!g || !hasGraph()) return;
+  levels_.push_back(makeLevel(*g, title, settings_));
+  selectedNodes_.clear();
+  selectedValue_ = nullptr;
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
+void Document::goToLevel(int i) {
+  if (i < 0 || i >= levelCount() - 1) return;
+  levels_.resize(size_t(i) + 1);
+  selectedNodes_.clear();
+  selectedValue_ = nullptr;
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
+void Document::relayoutCurrent() {
+  if (!hasGraph()) return;
+  auto& lvl = levels_.back();
+  lvl.placed = lvl.layout->compute();
+  emit layoutChanged();
+}
+
+void Document::toggleBlock(int block) {
+  if (!hasGraph()) return;
+  auto& lay = *levels_.back().layout;
+  lay.setExpanded(block, !lay.isExpanded(block));
+  relayoutCurrent();
+  emit selectionChanged();  // items were rebuilt: views re-apply highlighting
+}
+
+void Document::expandAll() {
+  if (!hasGraph()) return;
+  levels_.back().layout->expandAll();
+  relayoutCurrent();
+  emit selectionChanged();
+}
+
+void Document::collapseAll() {
+  if (!hasGraph()) return;
+  levels_.back().layout->expandWithin(0);
+  relayoutCurrent();
+  emit selectionChanged();
+}
+
+void Document::setShowInitializers(bool on) {
+  if (settings_.layout.showInitializers == on) return;
+  settings_.layout.showInitializers = on;
+  for (auto& lvl : levels_) {
+    lvl.layout->setOptions(settings_.layout);
+    lvl.placed = lvl.layout->compute();
+  }
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
+void Document::setHorizontal(bool on) {
+  if (settings_.layout.leftToRight == on) return;
+  settings_.layout.leftToRight = on;
+  for (auto& lvl : levels_) {
+    lvl.layout->setOptions(settings_.layout);
+    lvl.placed = lvl.layout->compute();
+  }
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
+void Document::revealInCurrent(const ir::Node* n) {
+  auto& lay = *levels_.back().layout;
+  if (lay.hidingBlock(n) >= 0) {
+    lay.reveal(n);
+    relayoutCurrent();
+  }
+}
+
+void Document::selectNodes(const QList<const ir::Node*>& nodes) {
+  if (!hasGraph()) return;
+  selectedNodes_.clear();
+  for (const ir::Node* n : nodes)
+    if (n && n->graph() == currentLevel().graph) selectedNodes_.append(n);
+  if (selectedNodes_.size() == 1) revealInCurrent(selectedNodes_.first());
+  selectedValue_ = nullptr;
+  emit selectionChanged();
+  if (!selectedNodes_.isEmpty()) emit focusRequested(selectedNodes_.first());
+}
+
+void Document::selectValue(const ir::Value* v) {
+  if (!hasGraph() || !v) return;
+  const ir::Node* n = v->producer();
+  if (!n && !v->uses().empty()) n = v->uses().front().node;
+  selectedNodes_.clear();
+  if (n && n->graph() == currentLevel().graph) {
+    selectedNodes_.append(n);
+    revealInCurrent(n);
+  }
+  selectedValue_ = v;
+  emit selectionChanged();
+  if (n) emit focusRequested(n);
+}
+
+void Document::clearSelection() {
+  selectedNodes_.clear();
+  selectedValue_ = nullptr;
+  emit selectionChanged();
+}
+
+}  // namespace fb::ui

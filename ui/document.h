@@ -1,0 +1,93 @@
+#pragma once
+// The open model and everything the views share about it: the graphs on the breadcrumb, their layouts,
+// the selection. Views observe its signals; they never change the model (FlowBridge's inspector is
+// read-only). Loading runs on a worker thread; until it succeeds the previous model stays.
+#include <QFutureWatcher>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <memory>
+
+#include "ui/model_loader.h"
+
+namespace fb::ui {
+
+class Document : public QObject {
+  Q_OBJECT
+ public:
+  explicit Document(QObject* parent = nullptr);
+  ~Document() override;
+
+  // --- loading
+  void open(const QString& path);
+  void reload();
+  void cancelLoad();
+  bool isLoading() const { return loading_; }
+  QString path() const { return loaded_.path; }
+  QString lastError() const { return lastError_; }
+  const LoadedModel& loaded() const { return loaded_; }
+
+  const ir::Model* model() const { return loaded_.model.get(); }
+  // Inferred type of a value by name (nullptr when unknown); falls back to what the file declares.
+  const ir::TypeInfo* typeOf(const ir::Value* v) const;
+
+  // --- graphs on the breadcrumb (0 is the main graph)
+  int levelCount() const { return int(levels_.size()); }
+  const GraphLevel& level(int i) const { return levels_[i]; }
+  const GraphLevel& currentLevel() const { return levels_.back(); }
+  bool hasGraph() const { return !levels_.empty(); }
+  void enterSubgraph(const ir::Graph* g, const QString& title);
+  void goToLevel(int i);
+
+  // --- layout state of the current graph
+  void toggleBlock(int block);
+  void expandAll();
+  void collapseAll();
+  bool showInitializers() const { return settings_.layout.showInitializers; }
+  void setShowInitializers(bool on);
+  bool horizontal() const { return settings_.layout.leftToRight; }
+  void setHorizontal(bool on);
+
+  // --- selection (nodes of the current graph, or one value)
+  const QList<const ir::Node*>& selectedNodes() const { return selectedNodes_; }
+  const ir::Node* focusNode() const { return selectedNodes_.isEmpty() ? nullptr : selectedNodes_.first(); }
+  const ir::Value* selectedValue() const { return selectedValue_; }
+  // Selects nodes; the first is the one the Node panel shows. Expands blocks that hide it.
+  void selectNodes(const QList<const ir::Node*>& nodes);
+  void selectNode(const ir::Node* n) { selectNodes(n ? QList<const ir::Node*>{n} : QList<const ir::Node*>{}); }
+  // Selects a tensor: shows it in the Tensor panel and selects its producer (or first consumer).
+  void selectValue(const ir::Value* v);
+  void clearSelection();
+
+ signals:
+  void loadStarted(const QString& path);
+  void loadProgress(int percent, const QString& phase);
+  void loadFailed(const QString& path, const QString& message);
+  void loadCancelled();
+  void modelChanged();   // a new model (the levels were reset)
+  void layoutChanged();  // the current level's placement changed (breadcrumb, expand, options)
+  void selectionChanged();
+  void focusRequested(const ir::Node* n);  // views should bring this node into sight
+  void logMessage(const QString& text);
+
+ private:
+  void finishLoad();
+  void waitForWorker();
+  void relayoutCurrent();
+  void revealInCurrent(const ir::Node* n);
+
+  LoadSettings settings_;
+  LoadedModel loaded_;
+  std::vector<GraphLevel> levels_;
+  QList<const ir::Node*> selectedNodes_;
+  const ir::Value* selectedValue_ = nullptr;
+  QString lastError_;
+
+  QFutureWatcher<LoadedModel> watcher_;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  QString loadingPath_;
+  bool loading_ = false;
+};
+
+}  // namespace fb::ui

@@ -1,0 +1,62 @@
+#include "ui/graph/block_item.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+namespace fb::ui {
+
+BlockItem::BlockItem(int block, const QString& label, const QString& path, size_t nodeCount, bool expanded,
+                     const QRectF& rect)
+    : block_(block), label_(label), nodeCount_(nodeCount), expanded_(expanded), rect_(rect) {
+  setToolTip(QObject::tr("%1\n%2 nodes; double-click to %3").arg(path).arg(nodeCount).arg(expanded ? QObject::tr("collapse") : QObject::tr("expand")));
+  setZValue(expanded ? 0 : 2);
+}
+
+void BlockItem::setHighlight(Highlight h) {
+  if (h == highlight_) return;
+  highlight_ = h;
+  update();
+}
+
+void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
+  const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+  QPen pen(highlight_ == Highlight::None ? QColor("#7a86a8") : QColor("#ff7f0e"));
+  pen.setCosmetic(true);
+  pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
+  if (expanded_) {
+    pen.setStyle(Qt::DashLine);
+    p->setPen(pen);
+    p->setBrush(QColor(120, 130, 170, 18));
+    p->drawRoundedRect(rect_, 8, 8);
+    if (lod >= kTextLevelOfDetail) {
+      QFont f = p->font();
+      f.setPointSizeF(8);
+      p->setFont(f);
+      p->setPen(QColor("#4a5578"));
+      p->drawText(rect_.adjusted(8, 3, -8, 0), Qt::AlignLeft | Qt::AlignTop, label_);
+    }
+    return;
+  }
+  p->setPen(pen);
+  p->setBrush(QColor("#dde3f0"));
+  if (lod < kTextLevelOfDetail) {
+    p->drawRect(rect_);
+    return;
+  }
+  p->drawRoundedRect(rect_, 6, 6);
+  // A second outline hints that there is more inside.
+  p->drawLine(rect_.bottomLeft() + QPointF(6, 3), rect_.bottomRight() + QPointF(-6, 3));
+  QFont f = p->font();
+  f.setPointSizeF(9);
+  f.setBold(true);
+  p->setFont(f);
+  p->setPen(Qt::black);
+  p->drawText(rect_.adjusted(6, 4, -6, -rect_.height() / 2), Qt::AlignCenter,
+              p->fontMetrics().elidedText(label_, Qt::ElideMiddle, int(rect_.width() - 12)));
+  f.setBold(false);
+  f.setPointSizeF(7.5);
+  p->setFont(f);
+  p->drawText(rect_.adjusted(6, rect_.height() / 2, -6, -4), Qt::AlignCenter, QObject::tr("%1 nodes").arg(nodeCount_));
+}
+
+}  // namespace fb::ui

@@ -1,0 +1,172 @@
+#include "ui/graph/graph_scene.h"
+
+#include <QGraphicsSceneMouseEvent>
+#include <QGraphicsView>
+
+#include "ir/graph.h"
+#include "ui/document.h"
+#include "ui/graph/block_item.h"
+#include "ui/graph/edge_item.h"
+#include "ui/graph/node_item.h"
+#include "ui/graph/value_item.h"
+
+namespace fb::ui {
+
+namespace {
+
+QRectF boxOf(const layout::PlacedItem& it) {
+  return {it.center.x - it.size.width / 2, it.center.y - it.size.height / 2, it.size.width, it.size.height};
+}
+
+void setItemHighlight(QGraphicsItem* item, Highlight h) {
+  if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) n->setHighlight(h);
+  else if (auto* b = qgraphicsitem_cast<BlockItem*>(item)) b->setHighlight(h);
+  else if (auto* v = qgraphicsitem_cast<ValueItem*>(item)) v->setHighlight(h);
+}
+
+}  // namespace
+
+GraphScene::GraphScene(Document* doc, QObject* parent) : QGraphicsScene(parent), doc_(doc) {
+  setBackgroundBrush(QColor("#fbfbfb"));
+  connect(doc_, &Document::layoutChanged, this, &GraphScene::rebuild);
+  connect(doc_, &Document::selectionChanged, this, &GraphScene::applySelection);
+}
+
+void GraphScene::rebuild() {
+  clear();
+  items_.clear();
+  nodeItems_.clear();
+  indexOf_.clear();
+  links_.clear();
+  edges_.clear();
+  highlighted_.clear();
+  if (!doc_->hasGraph()) return;
+  const GraphLevel& level = doc_->currentLevel();
+  const auto& placed = level.placed;
+  const auto& tree = level.layout->tree();
+  // The index would be rebuilt on every insertion otherwise.
+  setItemIndexMethod(NoIndex);
+  items_.reserve(placed.items.size());
+  for (const auto& it : placed.items) {
+    QGraphicsItem* item = nullptr;
+    const QRectF r = boxOf(it);
+    switch (it.kind) {
+      case layout::PlacedItem::Kind::Node: {
+        auto* n = new NodeItem(it.node, r);
+        nodeItems_.insert(it.node, n);
+        item = n;
+        break;
+      }
+      case layout::PlacedItem::Kind::Block: {
+        const auto& b = tree.blocks[it.block];
+        item = new BlockItem(it.block, QString::fromStdString(b.label), QString::fromStdString(tree.path(it.block)),
+                             b.totalNodes, it.expanded, r);
+        break;
+      }
+      case layout::PlacedItem::Kind::Input:
+      case layout::PlacedItem::Kind::Output:
+      case layout::PlacedItem::Kind::Initializer: {
+        const auto role = it.kind == layout::PlacedItem::Kind::Input    ? ValueItem::Role::Input
+                          : it.kind == layout::PlacedItem::Kind::Output ? ValueItem::Role::Output
+                                                                         : ValueItem::Role::Initializer;
+        const ir::TypeInfo* t = doc_->typeOf(it.value);
+        item = new ValueItem(it.value, role, t ? QString::fromStdString(t->toString()) : QString(), r);
+        break;
+      }
+    }
+    addItem(item);
+    indexOf_.insert(item, int(items_.size()));
+    items_.push_back(item);
+  }
+  links_.assign(items_.size(), {});
+  for (const auto& e : placed.edges) {
+    QString label;
+    if (const ir::TypeInfo* t = doc_->typeOf(e.value); t && t->isTensor()) label = QString::fromStdString(t->toString());
+    auto* edge = new EdgeItem(boxOf(placed.items[e.from]), boxOf(placed.items[e.to]), label);
+    edge->setToolTip(e.value ? QString::fromStdString(e.value->name()) + (label.isEmpty() ? QString() : "\n" + label) : QString());
+    addItem(edge);
+    edges_.append(edge);
+    links_[e.from].push_back({e.to, edge});
+    links_[e.to].push_back({e.from, edge});
+  }
+  setItemIndexMethod(BspTreeIndex);
+  setSceneRect(QRectF(-40, -40, placed.width + 80, placed.height + 80));
+  applySelection();
+  emit rebuilt();
+}
+
+void GraphScene::applySelection() {
+  for (int i : highlighted_) {
+    setItemHighlight(items_[i], Highlight::None);
+    for (auto& [other, edge] : links_[i]) {
+      setItemHighlight(items_[other], Highlight::None);
+      edge->setHighlighted(false);
+    }
+  }
+  highlighted_.clear();
+  const auto& sel = doc_->selectedNodes();
+  // Many selected nodes (an op type of thousands): mark them, skip the neighbourhoods.
+  const bool withNeighbours = sel.size() <= 64;
+  for (const ir::Node* n : sel) {
+    NodeItem* item = nodeItems_.value(n, nullptr);
+    if (!item) continue;
+    const int i = indexOf_.value(item, -1);
+    if (i < 0) continue;
+    highlighted_.push_back(i);
+    if (withNeighbours) {
+      for (auto& [other, edge] : links_[i]) {
+        setItemHighlight(items_[other], Highlight::Neighbour);
+        edge->setHighlighted(true);
+      }
+    }
+  }
+  for (int i : highlighted_) setItemHighlight(items_[i], Highlight::Selected);
+}
+
+QGraphicsItem* GraphScene::pickable(const QPointF& pos) const {
+  const QTransform t = views().isEmpty() ? QTransform() : views().first()->transform();
+  for (QGraphicsItem* item : items(pos, Qt::IntersectsItemBoundingRect, Qt::DescendingOrder, t)) {
+    if (item->type() == NodeItem::Type || item->type() == ValueItem::Type) return item;
+    if (auto* b = qgraphicsitem_cast<BlockItem*>(item); b && !b->isExpanded()) return item;
+  }
+  return nullptr;
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+  if (event->button() != Qt::LeftButton) return QGraphicsScene::mousePressEvent(event);
+  QGraphicsItem* item = pickable(event->scenePos());
+  if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
+    doc_->selectNode(n->node());
+    event->accept();
+  } else if (auto* v = qgraphicsitem_cast<ValueItem*>(item)) {
+    doc_->selectValue(v->value());
+    event->accept();
+  } else if (item) {
+    event->accept();
+  } else {
+    event->ignore();  // the view pans
+  }
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+  const QTransform t = views().isEmpty() ? QTransform() : views().first()->transform();
+  for (QGraphicsItem* item : items(event->scenePos(), Qt::IntersectsItemBoundingRect, Qt::DescendingOrder, t)) {
+    if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
+      const auto subs = n->node()->subgraphs();
+      if (!subs.empty()) {
+        const ir::Node* node = n->node();
+        doc_->enterSubgraph(subs.front(), QString::fromStdString(node->name.empty() ? node->opType : node->name));
+      }
+      event->accept();
+      return;
+    }
+    if (auto* b = qgraphicsitem_cast<BlockItem*>(item)) {
+      doc_->toggleBlock(b->block());
+      event->accept();
+      return;
+    }
+  }
+  event->ignore();
+}
+
+}  // namespace fb::ui

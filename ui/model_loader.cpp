@@ -1,0 +1,77 @@
+#include "ui/model_loader.h"
+
+#include <QObject>
+#include <chrono>
+#include <future>
+
+#include "formats/model_io.h"
+#include "util/error.h"
+
+namespace fb::ui {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+GraphLevel makeLevel(const ir::Graph& g, const QString& title, const LoadSettings& settings) {
+  GraphLevel level;
+  level.graph = &g;
+  level.title = title;
+  level.layout = std::make_shared<layout::HierarchicalLayout>(g, settings.layout);
+  level.layout->expandWithin(settings.maxVisibleBoxes);
+  level.placed = level.layout->compute();
+  return level;
+}
+
+LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
+                           const LoadProgress& progress) {
+  LoadedModel out;
+  out.path = path;
+  auto t0 = std::chrono::steady_clock::now();
+  progress(5, QObject::tr("reading"));
+  std::shared_ptr<ir::Model> model;
+  try {
+    model = loadModel(path.toStdString());
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(path.toStdString(), e.what());
+  }
+  out.readMs = msSince(t0);
+  if (cancel) return {};
+  out.model = model;
+  progress(35, QObject::tr("inferring shapes and laying out"));
+
+  // Shape inference (libonnx) and layout (Graphviz) are independent: run them on both cores.
+  auto shapesTask = std::async(std::launch::async, [model] {
+    auto t = std::chrono::steady_clock::now();
+    std::vector<CheckMessage> warnings;
+    ShapeMap shapes;
+    try {
+      shapes = inferShapes(*model, &warnings);
+    } catch (const std::exception& e) {
+      warnings.push_back({"", e.what()});
+    }
+    return std::make_tuple(std::move(shapes), std::move(warnings), msSince(t));
+  });
+  auto t1 = std::chrono::steady_clock::now();
+  out.mainLevel.graph = &model->graph();
+  out.mainLevel.title = QObject::tr("main graph");
+  out.mainLevel.layout = std::make_shared<layout::HierarchicalLayout>(model->graph(), settings.layout);
+  out.mainLevel.layout->expandWithin(settings.maxVisibleBoxes);
+  out.mainLevel.placed = out.mainLevel.layout->compute(&cancel);
+  out.layoutMs = msSince(t1);
+  auto [shapes, warnings, shapesMs] = shapesTask.get();
+  if (cancel || out.mainLevel.placed.cancelled) return {};
+  out.shapes = std::make_shared<const ShapeMap>(std::move(shapes));
+  out.shapeWarnings = std::move(warnings);
+  out.shapesMs = shapesMs;
+  progress(100, QObject::tr("done"));
+  return out;
+}
+
+}  // namespace fb::ui

@@ -1,0 +1,53 @@
+#pragma once
+// What a background load produces: the model, the shapes inferred for display, and the first layout.
+// Runs on a worker thread (QtConcurrent); nothing here touches widgets.
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "check/onnx_check.h"
+#include "ir/model.h"
+#include "layout/hierarchical_layout.h"
+
+namespace fb::ui {
+
+using ShapeMap = std::unordered_map<std::string, ir::TypeInfo>;
+
+// One graph being shown (the main graph or a subgraph) with its layout state.
+struct GraphLevel {
+  const ir::Graph* graph = nullptr;
+  QString title;
+  std::shared_ptr<layout::HierarchicalLayout> layout;
+  layout::PlacedGraph placed;
+};
+
+struct LoadedModel {
+  QString path;
+  std::shared_ptr<const ir::Model> model;
+  std::shared_ptr<const ShapeMap> shapes;
+  std::vector<CheckMessage> shapeWarnings;
+  GraphLevel mainLevel;
+  double readMs = 0, shapesMs = 0, layoutMs = 0;
+};
+
+struct LoadSettings {
+  layout::LayoutOptions layout;
+  size_t maxVisibleBoxes = 2000;  // blocks stay collapsed beyond this many boxes on screen
+};
+
+// Progress: a percentage and a phrase ("reading", "inferring shapes", "laying out").
+using LoadProgress = std::function<void(int percent, const QString& phase)>;
+
+// Throws InputError (and anything libonnx lets out is turned into one) on a bad file; returns an empty
+// result when `cancel` became true.
+LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
+                           const LoadProgress& progress);
+
+// Builds the level for a graph of an already loaded model (subgraphs, re-layouts with new options).
+GraphLevel makeLevel(const ir::Graph& g, const QString& title, const LoadSettings& settings);
+
+}  // namespace fb::ui

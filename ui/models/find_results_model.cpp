@@ -1,0 +1,43 @@
+#include "ui/models/find_results_model.h"
+
+#include "ir/graph.h"
+
+namespace fb::ui {
+
+FindResultsModel::FindResultsModel(QObject* parent) : QAbstractListModel(parent) {}
+
+void FindResultsModel::search(const ir::Graph* g, const QString& text, int limit) {
+  beginResetModel();
+  matches_.clear();
+  total_ = 0;
+  const std::string needle = text.trimmed().toLower().toStdString();
+  auto contains = [&](const std::string& hay) {
+    if (needle.empty() || hay.size() < needle.size()) return false;
+    auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
+                          [](char a, char b) { return std::tolower((unsigned char)a) == b; });
+    return it != hay.end();
+  };
+  auto add = [&](Match m) {
+    ++total_;
+    if (int(matches_.size()) < limit) matches_.push_back(std::move(m));
+  };
+  if (g && !needle.empty()) {
+    for (const auto& n : g->nodes()) {
+      if (contains(n->name) || contains(n->opType))
+        add({n.get(), nullptr, QStringLiteral("%1  [%2]").arg(QString::fromStdString(n->name), QString::fromStdString(n->opType))});
+    }
+    for (const ir::Value* v : g->values()) {
+      if (contains(v->name())) add({nullptr, v, QObject::tr("tensor %1").arg(QString::fromStdString(v->name()))});
+    }
+  }
+  endResetModel();
+}
+
+int FindResultsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(matches_.size()); }
+
+QVariant FindResultsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || role != Qt::DisplayRole) return {};
+  return matches_[index.row()].text;
+}
+
+}  // namespace fb::ui
