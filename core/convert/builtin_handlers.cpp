@@ -24,6 +24,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerConstantAdapters(onnx);
     onnx_onnx::registerDepthToSpaceAdapters(onnx);
     onnx_onnx::registerResizeAdapters(onnx);
+    onnx_onnx::registerTopKScatterAdapters(onnx);
     onnx_onnx::registerDecompositions(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });

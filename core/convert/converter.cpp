@@ -31,8 +31,8 @@ std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
  public:
-  NodeConverter(ir::Model& m, const ConvertOptions& o, bool dry, const ShapeFacts* facts, std::vector<NodeReport>& reports)
-      : model_(m), opts_(o), dry_(dry), facts_(facts), reports_(reports),
+  NodeConverter(ir::Model& m, const ir::Model& source, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
+      : model_(m), source_(source), opts_(o), dry_(dry), reports_(reports),
         registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
 
   void convertGraph(ir::Graph& g) {
@@ -71,53 +71,31 @@ class NodeConverter {
     }
     for (ir::Graph* sub : n.subgraphs()) convertGraph(*sub);
 
-    const int64_t source = model_.opsetVersion(n.domain);
-    const int64_t target = opts_.targetOpset;
-    const HandlerInfo* h = nullptr;
-    bool needsWork = true;
-    if (retargetOnnx_ && defaultDomain) {
-      int64_t sv = schemaVersionAt("", n.opType, source);
-      int64_t tv = schemaVersionAt("", n.opType, target);
-      needsWork = !(sv != 0 && sv == tv);
-    }
-    if (needsWork) h = registry_.find(n.domain, n.opType, target);
-
-    HandlerContext ctx{model_, g};
-    ctx.sourceOpset = source;
-    ctx.targetOpset = target;
-    ctx.dryRun = dry_;
-    ctx.elemTypes = &types_;
-    ctx.inferred = facts_ ? &facts_->types : nullptr;
-    ctx.shapeValues = facts_ ? &facts_->shapeValues : nullptr;
+    HandlerContext ctx = makeContext(n, g, opts_.targetOpset, dry_);
+    if (retargetOnnx_ && defaultDomain)
+      if (const auto* s = schemaAt("", n.opType, ctx.sourceOpset))
+        for (const auto& name : unknownAttributes(n, *s))
+          r.warnings.push_back("attribute '" + name + "' is not part of " + n.opType + "-" + std::to_string(s->since_version()) +
+                               "; no handler uses it");
     try {
-      if (!needsWork) {
-        // The same schema version on both sides: nothing to do.
-      } else if (h) {
-        h->fn(n, ctx);
-      } else if (retargetOnnx_ && defaultDomain) {
-        onnx_onnx::compatibleVersionStep(n, ctx);
-      } else if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > target) {
-        throw Unsupported("needs opset " + std::to_string(*low));
-      } else {
-        throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
-      }
+      decide(n, ctx);
       if (!dry_ && (ctx.changed || ctx.replaced)) validate(n, ctx);
       r.status = (ctx.changed || ctx.replaced) ? NodeStatus::Converted : NodeStatus::Unchanged;
       r.message = ctx.note;
       r.newNodes = ctx.newNodes;
-      r.warnings = ctx.warnings;
+      r.warnings.insert(r.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());
     } catch (const Unsupported& e) {
       r.status = NodeStatus::Unsupported;
       r.message = e.what();
-      r.lowestOpset = lowestOpset(n);
+      r.lowestOpset = lowestWorkingOpset(n, g);
     } catch (const std::exception& e) {
       r.status = NodeStatus::Failed;
       r.message = e.what();
     }
-    if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, target), types_);
+    if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
     for (uint64_t id : ctx.newNodes)
       for (const auto& m : g.nodes())
-        if (m->id() == id) propagateElemTypes(*m, schemaAt(m->domain, m->opType, target), types_);
+        if (m->id() == id) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
     finish(n, slot, std::move(r));
   }
 
@@ -135,30 +113,87 @@ class NodeConverter {
         if (m->id() == id) check(*m);
   }
 
-  std::optional<int64_t> lowestOpset(const ir::Node& n) const {
-    std::optional<int64_t> low = registry_.lowestVersion(n.domain, n.opType);
-    if (retargetOnnx_ && n.isDefaultDomain()) {
-      // Where the op as the node uses it exists; for an upgrade-only gap, the source opset itself works.
-      int64_t first = firstOpsetOf("", n.opType);
-      int64_t cand = std::max<int64_t>(first, kMinOpset);
-      if (opts_.targetOpset < model_.opsetVersion(n.domain)) cand = std::max(cand, model_.opsetVersion(n.domain));
-      if (!low || cand < *low) low = cand;
-      if (first == 0) low = registry_.lowestVersion(n.domain, n.opType);
+  HandlerContext makeContext(ir::Node& n, ir::Graph& g, int64_t target, bool dry) {
+    HandlerContext ctx{model_, g};
+    ctx.sourceOpset = model_.opsetVersion(n.domain);
+    ctx.targetOpset = target;
+    ctx.dryRun = dry;
+    ctx.elemTypes = &types_;
+    ctx.facts = [this] { return &facts(); };
+    ctx.rankCache = &ranks_;
+    return ctx;
+  }
+
+  // The handler for the context's target opset, or the compatible version step; throws Unsupported.
+  void decide(ir::Node& n, HandlerContext& ctx) {
+    const bool defaultDomain = n.isDefaultDomain();
+    if (retargetOnnx_ && defaultDomain) {
+      int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);
+      if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
     }
-    return low;
+    if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) return h->fn(n, ctx);
+    if (retargetOnnx_ && defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
+    if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > ctx.targetOpset)
+      throw Unsupported("needs opset " + std::to_string(*low));
+    throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
+  }
+
+  // For an unsupported node: the lowest target opset at which this node, as it is, would convert
+  // (each candidate decided as a dry run).
+  std::optional<int64_t> lowestWorkingOpset(ir::Node& n, ir::Graph& g) {
+    for (int64_t t = kMinOpset; t <= kMaxOpset; ++t) {
+      if (t == opts_.targetOpset) continue;
+      HandlerContext trial = makeContext(n, g, t, true);
+      try {
+        decide(n, trial);
+        return t;
+      } catch (const std::exception&) {
+      }
+    }
+    return std::nullopt;
   }
 
   void finish(const ir::Node&, size_t slot, NodeReport r) { reports_[slot] = std::move(r); }
 
   ir::Model& model_;
+  const ir::Model& source_;
   const ConvertOptions& opts_;
   bool dry_;
-  const ShapeFacts* facts_;
+  // Facts come from the untouched source (the copy keeps its value names): by the time a handler asks,
+  // earlier handlers have rewritten parts of the copy into the target opset's form.
+  const ShapeFacts& facts() {
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(inferShapeFacts(source_));
+    return *facts_;
+  }
+  std::shared_ptr<const ShapeFacts> facts_;
+  std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
   std::vector<NodeReport>& reports_;
   const HandlerRegistry& registry_;
   bool retargetOnnx_;
   ElemTypes types_;
 };
+
+bool subgraphsHoldInitializers(const ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (const ir::Graph* sub : n->subgraphs())
+      if (!sub->initializers().empty() || subgraphsHoldInitializers(*sub)) return true;
+  return false;
+}
+
+// After the passes, which may turn constants into initializers.
+void setIrVersion(ir::Model& m, int64_t opset) {
+  m.irVersion = irVersionForOpset(opset);
+  if (m.irVersion >= 4) return;
+  // Before IR 4 every initializer also had to be a graph input. A subgraph cannot take extra inputs (its
+  // signature is fixed by If/Loop), so a model with initializers in subgraphs gets IR 4, which still
+  // reads opsets 7 and 8.
+  if (subgraphsHoldInitializers(m.graph())) {
+    m.irVersion = 4;
+    return;
+  }
+  for (const auto& t : m.graph().initializers())
+    if (ir::Value* v = m.graph().findValue(t->name); v && !v->isGraphInput()) m.graph().addInput(v);
+}
 
 void validateOptions(const ConvertOptions& o) {
   if (o.targetOpset < kMinOpset || o.targetOpset > kMaxOpset)
@@ -199,11 +234,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     }
   }
   // Handlers that need ranks (negative axes, Softmax axis semantics) read them from libonnx's inference.
-  ShapeFacts facts;
-  if (!dry && work->opsetVersion("") != opts.targetOpset) facts = inferShapeFacts(*work);
-
   auto th = Clock::now();
-  NodeConverter nc(*work, opts, dry, dry ? nullptr : &facts, res.nodes);
+  NodeConverter nc(*work, source, opts, dry, res.nodes);
   nc.convertGraph(work->graph());
   res.handlersMs = msSince(th);
 
@@ -217,12 +249,16 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   if (opts.direction != "onnx")
     std::erase_if(work->opsets, [&](const ir::OpsetImport& o) { return o.domain == opts.direction; });
   work->setOpsetVersion("", opts.targetOpset);
-  work->irVersion = irVersionForOpset(opts.targetOpset);
-  if (work->irVersion < 4) {
-    // Before IR 4 every initializer had to be a graph input as well.
-    for (const auto& t : work->graph().initializers())
-      if (ir::Value* v = work->graph().findValue(t->name); v && !v->isGraphInput()) work->graph().addInput(v);
+
+  // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
+  // shape inference (and the passes) cannot treat as constants.
+  if (work->irVersion < 4 && irVersionForOpset(opts.targetOpset) >= 4) {
+    std::vector<ir::Value*> weights;
+    for (ir::Value* v : work->graph().inputs())
+      if (v->initializer()) weights.push_back(v);
+    for (ir::Value* v : weights) work->graph().removeInput(v);
   }
+  work->irVersion = std::max<int64_t>(irVersionForOpset(opts.targetOpset), 4);  // final value set after the passes
 
   if (manager) {
     auto tp = Clock::now();
@@ -235,6 +271,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     res.passesMs = msSince(tp);
   }
   ir::topologicalSort(work->graph());
+  setIrVersion(*work, opts.targetOpset);
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();

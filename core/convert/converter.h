@@ -12,6 +12,7 @@
 
 #include "check/onnx_check.h"
 #include "convert/node_status.h"
+#include "convert/shape_facts.h"
 #include "ir/model.h"
 #include "passes/pass_manager.h"
 
@@ -25,6 +26,10 @@ struct ConvertOptions {
   // Build the output even with unsupported/failed nodes, keeping them as they are (--continue-on-error).
   bool keepUnconverted = false;
   bool check = true;  // checker + strict shape inference on the result
+  // Shape facts of the source (inferShapeFacts), when the caller keeps them: they do not depend on the
+  // target, so an app that re-runs the dry run on every opset change computes them once per model.
+  // When null they are computed on first need.
+  std::shared_ptr<const ShapeFacts> facts;
 };
 
 struct ConvertResult {

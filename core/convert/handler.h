@@ -14,6 +14,8 @@
 
 namespace fb::convert {
 
+struct ShapeFacts;  // convert/shape_facts.h
+
 // Thrown by a handler that cannot express the node at the target opset; the node becomes `unsupported`
 // with this reason (any other exception makes it `failed`).
 class Unsupported : public std::runtime_error {
@@ -41,11 +43,12 @@ struct HandlerContext {
   }
 
   // What is known about values: element types (propagated through the graph) and, outside dry runs,
-  // the shapes libonnx inferred for the main graph. Either may be null.
+  // shape facts for the main graph (inferred types, integer values that follow from static shapes).
+  // Facts cost a round of libonnx shape inference, so the pipeline computes them on first request.
   const std::unordered_map<const ir::Value*, ir::DataType>* elemTypes = nullptr;
-  const std::unordered_map<std::string, ir::TypeInfo>* inferred = nullptr;
-  // Contents of main-graph integer values that follow from static shapes (libonnx's data propagation).
-  const std::unordered_map<std::string, std::vector<int64_t>>* shapeValues = nullptr;
+  std::function<const ShapeFacts*()> facts;
+  std::unordered_map<const ir::Value*, std::optional<int64_t>>* rankCache = nullptr;
+  const ir::TypeInfo* inferredType(const ir::Value* v) const;
   ir::DataType elemType(const ir::Value* v) const;
   std::optional<int64_t> rank(const ir::Value* v) const;
   std::optional<std::vector<int64_t>> staticShape(const ir::Value* v) const;

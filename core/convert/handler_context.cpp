@@ -1,5 +1,7 @@
 #include "convert/handler.h"
 
+#include "convert/shape_facts.h"
+
 namespace fb::convert {
 
 ir::Node* HandlerContext::insertNode(ir::Node& at, std::string opType, const std::vector<ir::Value*>& inputs,
@@ -43,16 +45,13 @@ ir::DataType HandlerContext::elemType(const ir::Value* v) const {
   if (elemTypes)
     if (auto it = elemTypes->find(v); it != elemTypes->end()) return it->second;
   if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) return v->type.elemType;
-  if (inferred && v->graph() == &model.graph())
-    if (auto it = inferred->find(v->name()); it != inferred->end()) return it->second.elemType;
   return ir::DataType::Undefined;
 }
 
 std::optional<std::vector<int64_t>> HandlerContext::staticShape(const ir::Value* v) const {
   if (!v) return std::nullopt;
   if (auto d = v->type.staticDims()) return d;
-  if (inferred && v->graph() == &model.graph())
-    if (auto it = inferred->find(v->name()); it != inferred->end()) return it->second.staticDims();
+  if (const ir::TypeInfo* t = inferredType(v)) return t->staticDims();
   return std::nullopt;
 }
 
@@ -70,14 +69,26 @@ bool keepsRank(const std::string& op) {
 }
 }  // namespace
 
-std::optional<int64_t> HandlerContext::rank(const ir::Value* v) const { return rankOf(v, 0); }
+const ir::TypeInfo* HandlerContext::inferredType(const ir::Value* v) const {
+  if (!v || v->graph() != &model.graph() || !facts) return nullptr;
+  const ShapeFacts* f = facts();
+  if (!f) return nullptr;
+  auto it = f->types.find(v->name());
+  return it == f->types.end() ? nullptr : &it->second;
+}
+
+std::optional<int64_t> HandlerContext::rank(const ir::Value* v) const {
+  if (!rankCache) return rankOf(v, 0);
+  if (auto it = rankCache->find(v); it != rankCache->end()) return it->second;
+  auto r = rankOf(v, 0);
+  (*rankCache)[v] = r;
+  return r;
+}
 
 std::optional<int64_t> HandlerContext::rankOf(const ir::Value* v, int depth) const {
   if (!v) return std::nullopt;
   if (v->type.isTensor() && v->type.shape) return static_cast<int64_t>(v->type.shape->size());
-  if (inferred && v->graph() == &model.graph())
-    if (auto it = inferred->find(v->name()); it != inferred->end() && it->second.shape)
-      return static_cast<int64_t>(it->second.shape->size());
+  if (const ir::TypeInfo* t = inferredType(v); t && t->shape) return static_cast<int64_t>(t->shape->size());
   // libonnx 1.12 loses the rank behind a Reshape whose target is computed at run time; rebuild it from
   // the producers (a symbolic batch dimension is the usual cause).
   const ir::Node* p = v->producer();
@@ -89,17 +100,17 @@ std::optional<int64_t> HandlerContext::rankOf(const ir::Value* v, int depth) con
   }
   if (op == "Gemm" || op == "Flatten") return 2;
   if (op == "Unsqueeze") {
-    auto r = rankOf(p->input(0), depth + 1);
+    auto r = rank(p->input(0));
     auto axes = p->hasAttr("axes") ? std::optional(p->attrInts("axes")) : constantInts(p->input(1));
     if (r && axes) return *r + static_cast<int64_t>(axes->size());
     return std::nullopt;
   }
-  if (op.rfind("Reduce", 0) == 0 && p->attrInt("keepdims", 1) == 1) return rankOf(p->input(0), depth + 1);
+  if (op.rfind("Reduce", 0) == 0 && p->attrInt("keepdims", 1) == 1) return rank(p->input(0));
   if (!keepsRank(op)) return std::nullopt;
   std::optional<int64_t> best;
   for (const ir::Value* in : p->inputs()) {
     if (!in) continue;
-    auto r = rankOf(in, depth + 1);
+    auto r = rank(in);
     if (!r) return std::nullopt;
     best = std::max(best.value_or(0), *r);
     if (op == "Transpose" || op == "Slice" || op == "Concat" || op == "Clip" || op == "Dropout") break;  // data input only
@@ -120,8 +131,9 @@ const ir::Tensor* constantTensor(const ir::Value* v) {
 
 std::optional<std::vector<int64_t>> HandlerContext::constantInts(const ir::Value* v) const {
   if (const auto* t = constantTensor(v)) return t->asInt64();
-  if (v && shapeValues && v->graph() == &model.graph())
-    if (auto it = shapeValues->find(v->name()); it != shapeValues->end()) return it->second;
+  if (v && facts && v->graph() == &model.graph())
+    if (const ShapeFacts* f = facts())
+      if (auto it = f->shapeValues.find(v->name()); it != f->shapeValues.end()) return it->second;
   if (v && v->producer() && v->producer()->opType == "Constant") {
     const ir::Node* p = v->producer();
     if (const auto* a = p->attr("value_ints")) return a->ints;

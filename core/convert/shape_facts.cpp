@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "convert/static_shapes.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
 
@@ -59,9 +60,22 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
       f.shapeValues[t->name] = t->asInt64();
       ++added;
     }
+  const DimsOf dimsOf = [&](const ir::Value* v) -> std::optional<Dims> { return v ? staticDims(v) : std::nullopt; };
+  const ValuesOf valuesOf = [&](const ir::Value* v) { return known(v); };
   for (const auto& np : m.graph().nodes()) {
     const ir::Node& n = *np;
     const ir::Value* out = n.output(0);
+    // Shapes libonnx left open, so that the Shape -> Gather chains further down the same sweep resolve.
+    if (out && !staticDims(out))
+      if (auto dims = staticOutputShape(n, dimsOf, valuesOf)) {
+        ir::DataType t = n.opType == "Cast" ? static_cast<ir::DataType>(n.attrInt("to", 0)) : elemType(n.input(0));
+        if (n.opType == "Equal" || n.opType == "Less" || n.opType == "Greater" || n.opType == "And" || n.opType == "Or" ||
+            n.opType == "Not")
+          t = ir::DataType::Bool;
+        ir::Shape shape;
+        for (auto d : *dims) shape.push_back(ir::Dim::of(d));
+        f.types[out->name()] = ir::TypeInfo::tensor(t, std::move(shape));
+      }
     if (!out || n.outputs().size() != 1 || known(out) || !n.isDefaultDomain()) continue;
     std::optional<Ints> v;
     const std::string& op = n.opType;

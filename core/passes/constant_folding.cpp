@@ -63,8 +63,9 @@ class ConstantFolding final : public Pass {
       if (pinnedOut) continue;
       auto results = tryEvaluate(*n, rw.opset());
       if (!results || results->size() < n->outputs().size()) continue;
-      for (size_t k = 0; k < n->outputs().size(); ++k) {
-        ir::Value* out = n->output(k);
+      const std::vector<ir::Value*> outs = n->outputs();  // n is erased at k == 0
+      for (size_t k = 0; k < outs.size(); ++k) {
+        ir::Value* out = outs[k];
         ir::Tensor t = (*results)[k].toTensor(out->name());
         if (k == 0) rw.erase(n);
         ir::Shape s;

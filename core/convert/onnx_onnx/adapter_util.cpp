@@ -28,7 +28,6 @@ std::vector<int64_t> normalizedAxes(std::vector<int64_t> axes, std::optional<int
   for (auto& a : axes) {
     if (a >= 0) continue;
     if (!rank) {
-      if (ctx.dryRun) continue;  // the real run infers shapes first
       throw Unsupported(std::string(what) + ": negative axes need the rank, and it is unknown");
     }
     a += *rank;

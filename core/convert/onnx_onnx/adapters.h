@@ -16,6 +16,7 @@ void registerGemmAdapters(HandlerRegistry& r);         // Gemm without C below 1
 void registerConstantAdapters(HandlerRegistry& r);     // Constant value_* attributes below 12
 void registerDepthToSpaceAdapters(HandlerRegistry& r); // DepthToSpace CRD mode below 11
 void registerResizeAdapters(HandlerRegistry& r);       // Resize -> Resize-10 / Upsample
+void registerTopKScatterAdapters(HandlerRegistry& r);  // TopK k (10), Scatter <-> ScatterElements (11)
 void registerDecompositions(HandlerRegistry& r);       // LayerNormalization, HardSwish, Range for opsets without them
 
 }  // namespace fb::convert::onnx_onnx

@@ -32,7 +32,7 @@ void spellAxis(ir::Node& n, HandlerContext& ctx) {
 void registerAxisAttributeAdapters(HandlerRegistry& r) {
   for (const char* op : {"Concat", "Gather", "Flatten", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
                          "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin",
-                         "Compress", "CumSum", "GatherElements", "ScatterElements"})
+                         "Compress", "CumSum", "GatherElements"})
     add(r, op, 1, "negative axis made non-negative below opset 11, then the compatible version step", spellAxis);
 }
 

@@ -23,19 +23,16 @@ void layerNormalization(ir::Node& n, HandlerContext& ctx) {
   if (isUsed(n.output(1)) || isUsed(n.output(2)))
     throw Unsupported("LayerNormalization: the Mean/InvStdDev outputs are used; only Y is decomposed");
   int64_t axis = n.attrInt("axis", -1);
-  auto rank = ctx.rank(n.input(0));
   std::vector<int64_t> axes;
-  if (axis == -1 && (ctx.targetOpset >= 11 || !rank)) {
+  if (axis == -1 && ctx.targetOpset >= 11) {
     axes = {-1};
-    if (ctx.targetOpset < 11 && !ctx.dryRun)
-      throw Unsupported("LayerNormalization: rank unknown, and opset " + std::to_string(ctx.targetOpset) + " needs non-negative axes");
   } else {
-    if (!rank) {
-      if (!ctx.dryRun) throw Unsupported("LayerNormalization: axis " + std::to_string(axis) + " with unknown rank");
-    } else {
-      int64_t a = axis < 0 ? axis + *rank : axis;
-      for (int64_t i = a; i < *rank; ++i) axes.push_back(ctx.targetOpset >= 11 ? i - *rank : i);
-    }
+    auto rank = ctx.rank(n.input(0));
+    if (!rank)
+      throw Unsupported("LayerNormalization: the rank is unknown, and opset " + std::to_string(ctx.targetOpset) +
+                        " needs the axes spelled out");
+    int64_t a = axis < 0 ? axis + *rank : axis;
+    for (int64_t i = a; i < *rank; ++i) axes.push_back(ctx.targetOpset >= 11 ? i - *rank : i);
   }
   ctx.note = "decomposed into ReduceMean/Sub/Mul/ReduceMean/Add/Sqrt/Div/Mul/Add";
   if (!ctx.commit()) return;
@@ -170,6 +167,10 @@ void registerDecompositions(HandlerRegistry& r) {
   add(r, "HardSwish", 7, "opsets 7-13: decomposed into x * HardSigmoid(x)", hardSwish);
   add(r, "Range", 7, "opsets 7-10: constant inputs folded into a Constant", rangeOfConstants);
   add(r, "Erf", 7, "opsets 7-8: polynomial approximation (|error| < 1.5e-7)", erfPolynomial);
+  // From the opset that has the op, the op itself (through the compatible version step).
+  for (auto [op, first] : {std::pair{"LayerNormalization", 17}, {"HardSwish", 14}, {"Range", 11}, {"Erf", 9}})
+    add(r, op, first, std::string("opset ") + std::to_string(first) + "+: the op itself, compatible version step",
+        compatibleVersionStep);
 }
 
 }  // namespace fb::convert::onnx_onnx

@@ -15,12 +15,10 @@ void crdToReshapes(ir::Node& n, HandlerContext& ctx) {
   const ir::Value* x = n.input(0);
   const ir::TypeInfo* ti = nullptr;
   if (x->type.isTensor() && x->type.shape) ti = &x->type;
-  else if (ctx.inferred)
-    if (auto it = ctx.inferred->find(x->name()); it != ctx.inferred->end() && it->second.shape) ti = &it->second;
+  else if (const ir::TypeInfo* t = ctx.inferredType(x); t && t->shape) ti = t;
   if (ti && ti->shape->size() == 4 && (*ti->shape)[1].isValue() && (*ti->shape)[2].isValue() && (*ti->shape)[3].isValue())
     chw = std::vector<int64_t>{(*ti->shape)[1].value, (*ti->shape)[2].value, (*ti->shape)[3].value};
   if (!chw) {
-    if (ctx.dryRun) { ctx.note = "CRD mode -> Reshape/Transpose/Reshape"; ctx.commit(); return; }
     throw Unsupported("DepthToSpace: mode=CRD needs known channel and spatial dims before opset 11");
   }
   if (b <= 0 || (*chw)[0] % (b * b) != 0) throw Unsupported("DepthToSpace: channels not divisible by blocksize^2");

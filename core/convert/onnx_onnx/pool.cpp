@@ -26,7 +26,6 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
     if (autoPad != "NOTSET") throw Unsupported("MaxPool: ceil_mode=1 with auto_pad=" + autoPad + " needs opset 10");
     auto in = ctx.staticShape(n.input(0));
     if (!in) {
-      if (ctx.dryRun) { ctx.note = "ceil_mode=1 -> extra end padding"; ctx.commit(); return; }
       throw Unsupported("MaxPool: ceil_mode=1 needs static spatial dims to become padding before opset 10");
     }
     auto k = n.attrInts("kernel_shape");

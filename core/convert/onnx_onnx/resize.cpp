@@ -36,7 +36,6 @@ void toAsymmetricResize(ir::Node& n, HandlerContext& ctx) {
     auto sizes = requireConstantInts(n, 3, ctx, "sizes");
     auto in = ctx.staticShape(n.input(0));
     if (!in || in->size() != sizes.size()) {
-      if (ctx.dryRun) { ctx.note = "sizes -> scales"; ctx.commit(); return; }
       throw Unsupported("Resize: sizes need a static input shape to become scales before opset 11");
     }
     for (size_t i = 0; i < sizes.size(); ++i) scales.push_back(static_cast<float>(sizes[i]) / static_cast<float>((*in)[i]));

@@ -21,13 +21,13 @@ void toCoercedSemantics(ir::Node& n, HandlerContext& ctx) {
     return;
   }
   int64_t axis = n.attrInt("axis", -1);
-  auto rank = ctx.rank(n.input(0));
+  std::optional<int64_t> rank;
+  if (axis != -1 || ctx.targetOpset < 11) rank = ctx.rank(n.input(0));
   bool last = axis == -1 || (rank && axis == *rank - 1);
   if (last) {
     int64_t spelled = -1;
     if (ctx.targetOpset < 11) {
       if (!rank) {
-        if (ctx.dryRun) { ctx.note = "axis is the last one: same meaning at opset 12"; ctx.commit(); return; }
         throw Unsupported(n.opType + ": the rank is unknown and opset " + std::to_string(ctx.targetOpset) +
                           " needs a non-negative axis");
       }
@@ -39,7 +39,6 @@ void toCoercedSemantics(ir::Node& n, HandlerContext& ctx) {
     return;
   }
   if (!rank) {
-    if (ctx.dryRun) { ctx.note = "axis moved last with a Transpose pair"; ctx.commit(); return; }
     throw Unsupported(n.opType + ": axis " + std::to_string(axis) + " is not the last one and the rank is unknown");
   }
   int64_t a = axis < 0 ? axis + *rank : axis;
@@ -66,7 +65,7 @@ void toCoercedSemantics(ir::Node& n, HandlerContext& ctx) {
 // second dimension, and Reshape back to the input's shape.
 void toPerAxisSemantics(ir::Node& n, HandlerContext& ctx) {
   int64_t axis = n.attrInt("axis", 1);
-  auto rank = ctx.rank(n.input(0));
+  auto rank = axis == -1 ? std::nullopt : ctx.rank(n.input(0));
   if (axis == -1 || (rank && axis == *rank - 1)) {
     ctx.note = "last axis: same meaning in opset-13 semantics";
     if (!ctx.commit()) return;

@@ -36,7 +36,6 @@ int64_t nonNegativeAxis(int64_t axis, const ir::Value* shapedBy, const HandlerCo
   if (axis >= 0 || ctx.targetOpset >= 11) return axis;
   auto r = ctx.rank(shapedBy);
   if (!r) {
-    if (ctx.dryRun) return axis;  // the real run infers shapes first; decide there
     throw Unsupported(std::string(what) + ": negative axis needs the input rank below opset 11, and it is unknown");
   }
   return axis + *r;

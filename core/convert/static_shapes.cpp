@@ -1,0 +1,202 @@
+#include "convert/static_shapes.h"
+
+#include <algorithm>
+#include <string>
+
+namespace fb::convert {
+namespace {
+
+bool isOneOf(const std::string& op, std::initializer_list<const char*> ops) {
+  for (const char* o : ops)
+    if (op == o) return true;
+  return false;
+}
+
+std::optional<Dims> broadcast(const std::vector<Dims>& shapes) {
+  size_t rank = 0;
+  for (const auto& s : shapes) rank = std::max(rank, s.size());
+  Dims out(rank, 1);
+  for (const auto& s : shapes)
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t& o = out[rank - s.size() + i];
+      int64_t d = s[i];
+      if (d == o || d == 1) continue;
+      if (o != 1) return std::nullopt;
+      o = d;
+    }
+  return out;
+}
+
+int64_t axisIn(int64_t a, int64_t rank) { return a < 0 ? a + rank : a; }
+
+}  // namespace
+
+std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, const ValuesOf& valuesOf) {
+  if (!n.isDefaultDomain() || n.inputs().empty()) return std::nullopt;
+  const std::string& op = n.opType;
+  auto in0 = dimsOf(n.input(0));
+  if (isOneOf(op, {"Relu", "Sigmoid", "Tanh", "Sqrt", "Exp", "Log", "Neg", "Abs", "Erf", "Softmax", "LogSoftmax",
+                   "Identity", "Dropout", "Cast", "LayerNormalization", "HardSigmoid", "HardSwish", "LeakyRelu", "Clip",
+                   "BatchNormalization", "Reciprocal", "Floor", "Ceil", "Not", "Elu", "Selu", "Softplus"}))
+    return in0;
+  if (isOneOf(op, {"Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less", "Greater", "And", "Or", "Where", "Max", "Min",
+                   "Sum", "Mean", "PRelu"})) {
+    std::vector<Dims> shapes;
+    for (const ir::Value* v : n.inputs()) {
+      auto d = dimsOf(v);
+      if (!d) return std::nullopt;
+      shapes.push_back(*d);
+    }
+    return broadcast(shapes);
+  }
+  if (!in0) return std::nullopt;
+  const int64_t rank = static_cast<int64_t>(in0->size());
+  if (op == "Transpose") {
+    Dims perm = n.attrInts("perm");
+    if (perm.empty())
+      for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+    if (static_cast<int64_t>(perm.size()) != rank) return std::nullopt;
+    Dims out;
+    for (auto p : perm) out.push_back((*in0)[static_cast<size_t>(p)]);
+    return out;
+  }
+  if (op == "Reshape") {
+    const auto* target = valuesOf(n.input(1));
+    if (!target) return std::nullopt;
+    Dims out = *target;
+    int64_t known = 1, inferAt = -1, total = 1;
+    for (auto d : *in0) total *= d;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i] == 0 && n.attrInt("allowzero", 0) == 0) {
+        if (i >= in0->size()) return std::nullopt;
+        out[i] = (*in0)[i];
+      }
+      if (out[i] == -1) inferAt = static_cast<int64_t>(i);
+      else known *= out[i];
+    }
+    if (inferAt >= 0) {
+      if (known == 0 || total % known != 0) return std::nullopt;
+      out[static_cast<size_t>(inferAt)] = total / known;
+    }
+    return out;
+  }
+  if (op == "MatMul") {
+    auto b = dimsOf(n.input(1));
+    if (!b || in0->size() < 2 || b->size() < 2) return std::nullopt;
+    Dims ba(in0->begin(), in0->end() - 2), bb(b->begin(), b->end() - 2);
+    auto batch = broadcast({ba, bb});
+    if (!batch) return std::nullopt;
+    batch->push_back((*in0)[in0->size() - 2]);
+    batch->push_back((*b)[b->size() - 1]);
+    return batch;
+  }
+  if (op == "Gemm") {
+    auto b = dimsOf(n.input(1));
+    if (!b || in0->size() != 2 || b->size() != 2) return std::nullopt;
+    int64_t m = n.attrInt("transA", 0) ? (*in0)[1] : (*in0)[0];
+    int64_t k = n.attrInt("transB", 0) ? (*b)[0] : (*b)[1];
+    return Dims{m, k};
+  }
+  if (op == "Shape") return std::nullopt;  // its value is what matters; handled by the evaluator
+  if (op == "Unsqueeze" || op == "Squeeze") {
+    std::optional<Dims> axes;
+    if (n.hasAttr("axes")) axes = n.attrInts("axes");
+    else if (n.input(1)) {
+      if (const auto* a = valuesOf(n.input(1))) axes = *a;
+      else return std::nullopt;
+    }
+    if (op == "Unsqueeze") {
+      if (!axes) return std::nullopt;
+      int64_t outRank = rank + static_cast<int64_t>(axes->size());
+      Dims out(static_cast<size_t>(outRank), -1);
+      for (auto a : *axes) out[static_cast<size_t>(axisIn(a, outRank))] = 1;
+      size_t k = 0;
+      for (auto& d : out)
+        if (d == -1) d = (*in0)[k++];
+      return out;
+    }
+    Dims out;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool drop = axes ? std::any_of(axes->begin(), axes->end(), [&](int64_t a) { return axisIn(a, rank) == i; })
+                       : (*in0)[static_cast<size_t>(i)] == 1;
+      if (!drop) out.push_back((*in0)[static_cast<size_t>(i)]);
+    }
+    return out;
+  }
+  if (op == "Concat") {
+    int64_t axis = axisIn(n.attrInt("axis", 0), rank);
+    Dims out = *in0;
+    for (size_t k = 1; k < n.inputs().size(); ++k) {
+      auto d = dimsOf(n.input(k));
+      if (!d || d->size() != in0->size()) return std::nullopt;
+      out[static_cast<size_t>(axis)] += (*d)[static_cast<size_t>(axis)];
+    }
+    return out;
+  }
+  if (op == "Gather") {
+    auto idx = dimsOf(n.input(1));
+    if (!idx) return std::nullopt;
+    int64_t axis = axisIn(n.attrInt("axis", 0), rank);
+    Dims out(in0->begin(), in0->begin() + axis);
+    out.insert(out.end(), idx->begin(), idx->end());
+    out.insert(out.end(), in0->begin() + axis + 1, in0->end());
+    return out;
+  }
+  if (op == "Flatten") {
+    int64_t axis = axisIn(n.attrInt("axis", 1), rank);
+    int64_t a = 1, b = 1;
+    for (int64_t i = 0; i < rank; ++i) (i < axis ? a : b) *= (*in0)[static_cast<size_t>(i)];
+    return Dims{a, b};
+  }
+  if (op.rfind("Reduce", 0) == 0) {
+    std::optional<Dims> axes;
+    if (n.hasAttr("axes")) axes = n.attrInts("axes");
+    else if (n.input(1)) {
+      if (const auto* a = valuesOf(n.input(1))) axes = *a;
+      else return std::nullopt;
+    }
+    bool keep = n.attrInt("keepdims", 1) != 0;
+    Dims out;
+    for (int64_t i = 0; i < rank; ++i) {
+      bool reduced = !axes || axes->empty() ||
+                     std::any_of(axes->begin(), axes->end(), [&](int64_t a) { return axisIn(a, rank) == i; });
+      if (!reduced) out.push_back((*in0)[static_cast<size_t>(i)]);
+      else if (keep) out.push_back(1);
+    }
+    return out;
+  }
+  if (op == "Slice" && !n.hasAttr("starts")) {
+    const auto* starts = valuesOf(n.input(1));
+    const auto* ends = valuesOf(n.input(2));
+    if (!starts || !ends || starts->size() != ends->size()) return std::nullopt;
+    Dims axes, steps(starts->size(), 1);
+    if (n.input(3)) {
+      const auto* a = valuesOf(n.input(3));
+      if (!a) return std::nullopt;
+      axes = *a;
+    } else {
+      for (size_t i = 0; i < starts->size(); ++i) axes.push_back(static_cast<int64_t>(i));
+    }
+    if (n.input(4)) {
+      const auto* s = valuesOf(n.input(4));
+      if (!s) return std::nullopt;
+      steps = *s;
+    }
+    Dims out = *in0;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      int64_t ax = axisIn(axes[i], rank);
+      int64_t dim = (*in0)[static_cast<size_t>(ax)], step = steps[i];
+      if (step <= 0) return std::nullopt;  // only what exporters emit for shapes: forward slices
+      int64_t s = (*starts)[i], e = (*ends)[i];
+      if (s < 0) s += dim;
+      if (e < 0) e += dim;
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      out[static_cast<size_t>(ax)] = e > s ? (e - s + step - 1) / step : 0;
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+}  // namespace fb::convert
