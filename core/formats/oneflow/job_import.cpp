@@ -128,7 +128,7 @@ class Importer {
     for (const auto& o : c.out()) outs.push_back(g_->getOrCreateValue(op.name() + "/" + o));
     auto* n = g_->addNode(type, ins, outs, "oneflow");
     n->name = scopedName(op.name());
-    if (c.has_axis()) n->setAttr(ir::Attribute::makeInt("axis", c.axis()));
+    if (c.has_axis() && std::string_view(type) != "distribute_clone") n->setAttr(ir::Attribute::makeInt("axis", c.axis()));
   }
 
   template <typename Map>
