@@ -1,7 +1,5 @@
 // Ops that make tensors: constant and fill_ become initializers (their shapes are static in a compiled graph),
 // arange is Range (opset 11; below it the node is unsupported: "needs opset 11"), cast is Cast.
-#include <cmath>
-
 #include "convert/oneflow_onnx/handler_families.h"
 #include "convert/oneflow_onnx/oneflow_op.h"
 

@@ -2,7 +2,6 @@
 // `padding`, `kernel_size`, `stride`; TF-style ones (tf_max_pool_2d / tf_avg_pool_2d since v0.8, and the v0.5
 // max_pool_2d / avg_pool_2d) carry `pool_size`, `strides`, a padding string. The attributes tell them apart.
 // Below opset 10 ONNX has no ceil_mode: max pooling gets the extra end padding from the known shapes instead.
-#include <cmath>
 
 #include "convert/oneflow_onnx/handler_families.h"
 #include "convert/oneflow_onnx/oneflow_op.h"

@@ -20,7 +20,7 @@ std::optional<Dims> dimsOf(const ir::Value* v) {
   return v->type.staticDims();
 }
 
-// Index of the first input slot recorded under OneFlow argument `arg`.
+// The input recorded under OneFlow argument `name` (the first one when it repeats).
 const ir::Value* arg(const ir::Node& n, const std::string& name) {
   const auto* a = n.attr(kInputArgsAttr);
   if (!a) return n.input(0);
