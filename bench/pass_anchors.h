@@ -1,6 +1,7 @@
 #pragma once
 // The onnxoptimizer anchor table of corpus/MANIFEST.md ("nodes as exported | after onnxoptimizer | its time"),
 // read from the file so the bench and the tests compare against the measured figures, not copies of them.
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -15,7 +16,8 @@ struct OnnxOptimizerAnchor {
   std::string milliseconds;  // as written ("1,000–1,200")
 };
 
-// File name -> anchor, for the corpus files listed (a row "a_op11/op13_dyn/op17.onnx" names three files).
+// File name -> anchor, for the corpus files listed (a row "a_op11/op13_dyn/op17.onnx" names three files)
+// and for the larger models make_corpus.py exports ("resnet50 `--raw`, opset 11" is resnet50_op11_raw.onnx).
 inline std::map<std::string, OnnxOptimizerAnchor> readOnnxOptimizerAnchors(const std::string& manifestMd) {
   std::map<std::string, OnnxOptimizerAnchor> out;
   std::ifstream in(manifestMd);
@@ -39,11 +41,24 @@ inline std::map<std::string, OnnxOptimizerAnchor> readOnnxOptimizerAnchors(const
     if (!inTable) continue;
     if (line.rfind("|", 0) != 0) break;
     auto c = cells(line);
-    if (c.size() < 5 || c[1].find(".onnx") == std::string::npos || c[1].find(' ') != std::string::npos) continue;
+    if (c.size() < 5) continue;
+    // "resnet50 `--raw`, opset 11 (make_corpus.py)" names the file make_corpus.py writes for it
+    if (c[1].find(".onnx") == std::string::npos) {
+      auto op = c[1].find("opset ");
+      if (op == std::string::npos) continue;
+      std::string stem = c[1].substr(0, c[1].find_first_of(" ,"));
+      std::string version = c[1].substr(op + 6, c[1].find_first_not_of("0123456789", op + 6) - (op + 6));
+      c[1] = stem + "_op" + version + (c[1].find("--raw") != std::string::npos ? "_raw" : "") + ".onnx";
+    }
+    if (c[1].find(' ') != std::string::npos) continue;
     OnnxOptimizerAnchor a;
     try {
-      a.nodesExported = std::stoi(c[2]);
-      a.nodesAfter = std::stoi(c[3]);
+      auto number = [](std::string t) {  // "6,623"
+        t.erase(std::remove(t.begin(), t.end(), ','), t.end());
+        return std::stoi(t);
+      };
+      a.nodesExported = number(c[2]);
+      a.nodesAfter = number(c[3]);
     } catch (...) {
       continue;
     }

@@ -16,6 +16,15 @@ PACKAGES=(
   python3-torch python3-torchvision python3-protobuf  # OneFlow test fixtures (tests/oneflow/make_fixtures.py)
   nodejs npm                           # ONNX Runtime (npm onnxruntime-node) as the test oracle
 )
+# Node.js runs ONNX Runtime from npm as the test oracle (tests/oracle); a node already on PATH will do.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  PACKAGES+=(nodejs npm)
+fi
+# Optional: PyTorch, to export the larger benchmark models (bench_passes' ResNet-50 --raw) with
+# ../shared/corpus/make_corpus.py. Not needed to build or test.
+if [ "${FLOWBRIDGE_BENCH_MODELS:-0}" = 1 ]; then
+  PACKAGES+=(python3-torch python3-torchvision)
+fi
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

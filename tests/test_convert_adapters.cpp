@@ -228,6 +228,34 @@ class TestConvertAdapters : public QObject {
     }
   }
 
+  void batchNormalizationAndReshapeSteps() {
+    Builder b(15);
+    b.input("x", DataType::Float, {2, 3, 4, 4});
+    b.floats("scale", {1.f, 2.f, 0.5f}, {3});
+    b.floats("bias", {0.f, 0.1f, -0.1f}, {3});
+    b.floats("mean", {0.1f, 0.2f, 0.3f}, {3});
+    b.floats("var", {1.f, 0.5f, 2.f}, {3});
+    b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"n"}, {F("epsilon", 1e-5f), I("training_mode", 0)});
+    b.ints("shape", {2, 0, -1});
+    b.node("Reshape", {"n", "shape"}, {"y"}, {I("allowzero", 0)});
+    b.output("y", DataType::Float, {2, 3, 16});
+    auto rs = convertAndCompare(*b.model, "batchnorm", {14, 13, 9, 7});
+    QCOMPARE(rs.size(), size_t{4});
+    for (const auto& r : rs)
+      for (const auto& n : r.model->graph().nodes()) {
+        if (n->opType == "BatchNormalization" && r.targetOpset < 14) QVERIFY(!n->hasAttr("training_mode"));
+        if (n->opType == "Reshape" && r.targetOpset < 14) QVERIFY(!n->hasAttr("allowzero"));
+      }
+    // training_mode=1 has no inference-only equivalent below 14.
+    ir::Node* bn = nullptr;
+    for (const auto& n : b.g.nodes())
+      if (n->opType == "BatchNormalization") bn = n.get();
+    bn->setAttr(I("training_mode", 1));
+    auto r = convert::convertModel(*b.model, {.targetOpset = 13});
+    QCOMPARE(reportFor(r, "BatchNormalization")->status, convert::NodeStatus::Unsupported);
+    QCOMPARE(reportFor(r, "BatchNormalization")->lowestOpset.value_or(-1), int64_t{14});
+  }
+
   void attributesToInputsUp() {
     Builder b(9);
     b.input("x", DataType::Float, {2, 4});
@@ -451,6 +479,19 @@ class TestConvertAdapters : public QObject {
     QCOMPARE(reportFor(r, "Nope")->status, convert::NodeStatus::Unsupported);
     QVERIFY(!r.model);
     QVERIFY(!r.complete());
+
+    // A model the direction converts whole: ONNX opset set to the target, the source dialect's import gone.
+    Builder ok(13);
+    ok.model->opsets.clear();
+    ok.model->setOpsetVersion("test.src", 1);
+    ok.input("x", DataType::Float, {2});
+    ok.node("Fine", {"x"}, {"y"}, {}, "test.src");
+    ok.output("y", DataType::Float, {2});
+    auto done = convert::convertModel(*ok.model, opts);
+    QVERIFY2(done.complete(), qPrintable(describe(done)));
+    QCOMPARE(done.model->opsetVersion(""), int64_t{13});
+    QCOMPARE(done.model->opsetVersion("test.src"), int64_t{0});
+    QCOMPARE(done.model->graph().nodes().front()->opType, std::string("Relu"));
   }
 
   void dryRunAgreesWithConversion_data() {

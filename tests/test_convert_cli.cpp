@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 
 #include "formats/model_io.h"
+#include "passes/pass_registry.h"
 #include "support/helpers.h"
 
 using namespace fb;
@@ -125,6 +126,40 @@ class TestConvertCli : public QObject {
     QVERIFY(j.value("time_ms").toObject().value("total").toDouble() > 0);
     QVERIFY(j.value("check").toObject().value("ok").toBool());
     QVERIFY(j.contains("counts_by_op"));
+    // Pass statistics: the default pipeline, and a node count after the passes equal to the ops after.
+    passes::registerBuiltinPasses();
+    const auto pipeline = passes::PassRegistry::instance().defaultPipeline();
+    auto p = j.value("passes").toObject();
+    QCOMPARE(p.value("per_pass").toArray().size(), static_cast<qsizetype>(pipeline.size()));
+    int after = 0;
+    for (const auto& v : j.value("ops_after").toObject()) after += v.toInt();
+    QCOMPARE(p.value("nodes_after").toInt(), after);
+    int removed = 0, added = 0;
+    for (const auto& e : p.value("per_pass").toArray()) {
+      removed += e.toObject().value("nodes_removed").toInt();
+      added += e.toObject().value("nodes_added").toInt();
+      QVERIFY(e.toObject().value("ms").toDouble() >= 0);
+    }
+    QCOMPARE(p.value("nodes_before").toInt() - removed + added, after);
+  }
+
+  void explicitPassList() {
+    const QString dir = test::scratchDir("convert_cli/passes");
+    const QString out = dir + "/m.onnx", report = dir + "/r.json";
+    auto r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "11", "--passes",
+                           "eliminate_identity", "--report", report});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    auto j = readJson(report);
+    auto per = j.value("passes").toObject().value("per_pass").toArray();
+    QCOMPARE(per.size(), 1);
+    QCOMPARE(per[0].toObject().value("name").toString(), QString("eliminate_identity"));
+    QCOMPARE(per[0].toObject().value("nodes_removed").toInt(), 39);  // the manifest's Identity count
+    QVERIFY(!j.value("ops_after").toObject().contains("Identity"));
+    // And none at all.
+    r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "11", "--passes", "none",
+                      "--report", report});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(readJson(report).value("ops_after").toObject().value("Identity").toInt(), 39);
   }
 
   void badInputExitsTwoAndWritesNothing_data() {
@@ -179,6 +214,13 @@ class TestConvertCli : public QObject {
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(QString::fromUtf8(r.err).startsWith("flowbridge-cli: error: "), r.err.constData());
     QCOMPARE(sha(in), before);
+    // Nor the report over the input or over the output.
+    r = test::runCli({"convert", in, "-o", dir + "/o.onnx", "--report", in});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(sha(in), before);
+    r = test::runCli({"convert", in, "-o", dir + "/o.onnx", "--report", dir + "/o.onnx"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY(!QFileInfo::exists(dir + "/o.onnx"));
     // Through another spelling of the same path too.
     r = test::runCli({"convert", in, "-o", dir + "/./m.onnx", "--opset", "13"});
     QCOMPARE(r.exitCode, 2);

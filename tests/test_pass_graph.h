@@ -91,7 +91,8 @@ inline std::map<std::string, eval::Array> randomInputs(const ir::Model& m, unsig
   std::uniform_real_distribution<double> dist(-2.0, 2.0);
   for (ir::Value* v : m.graph().inputs()) {
     if (v->initializer()) continue;
-    auto dims = v->type.staticDims().value();
+    std::vector<int64_t> dims;
+    for (const auto& d : v->type.shape.value()) dims.push_back(d.isValue() ? d.value : 2);
     eval::Array a = eval::Array::zeros(v->type.elemType, dims);
     for (size_t k = 0; k < a.size(); ++k) {
       if (a.isFloat()) a.f[k] = static_cast<float>(dist(rng));

@@ -64,6 +64,8 @@ class PassesSmall : public QObject {
   void pushTransposesThroughElementwise();
   void pushTransposesNotWithoutInverse();
   void managerReachesFixpointWithStats();
+  void managerStopsAtItsCap();
+  void subgraphsAreOptimizedAndOuterNamesKept();
 };
 
 void PassesSmall::registryListsEveryPass() {
@@ -553,6 +555,86 @@ void PassesSmall::managerReachesFixpointWithStats() {
   QCOMPARE(m->graph().outputs()[0]->name(), std::string("out"));
   expectValid(*m);
   compareOutputs(*b.model, *m);
+}
+
+void PassesSmall::managerStopsAtItsCap() {
+  // Identity chain of 3: eliminate_identity removes all in one round, so with a cap of one round the
+  // manager cannot know it reached the fixpoint, and says so.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2});
+  b.node("Identity", {x}, {"a"});
+  b.node("Identity", {b.v("a")}, {"c"});
+  b.node("Relu", {b.v("c")}, {"y"});
+  b.output("y", {2});
+  auto m = b.model->clone();
+  passes::PassManager pm({"eliminate_identity"}, 1);
+  auto r = pm.run(*m);
+  QCOMPARE(r.iterations, size_t(1));
+  QVERIFY(!r.reachedFixpoint);
+  QCOMPARE(r.nodesAfter, size_t(1));
+  passes::PassManager again({"eliminate_identity"}, 4);
+  auto r2 = again.run(*m);
+  QVERIFY(r2.reachedFixpoint);
+  QCOMPARE(r2.iterations, size_t(1));
+}
+
+void PassesSmall::subgraphsAreOptimizedAndOuterNamesKept() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3});
+  auto* cond = b.input("cond", {}, DataType::Bool);
+  b.node("Identity", {x}, {"x_id"});  // read by name from the then-branch: must survive
+  ir::Node* ifNode = b.node("If", {cond}, {"y"});
+  auto branch = [&](const char* name) {
+    auto sg = std::make_shared<ir::Graph>(b.g().idSource());
+    sg->name = name;
+    sg->setOwner(&b.g(), ifNode);
+    return sg;
+  };
+  auto thenG = branch("then");
+  {
+    ir::Value* xo = thenG->getOrCreateValue("x_id");
+    thenG->markOuterScope(xo);
+    auto add = [&](const char* op, std::vector<ir::Value*> ins, const char* out, std::vector<Attribute> attrs = {}) {
+      ir::Node* n = thenG->addNode(op, ins, {thenG->getOrCreateValue(out)});
+      n->attributes = std::move(attrs);
+      n->origins = {n->id()};
+      return n->output(0);
+    };
+    auto* c = add("Constant", {}, "two", {Attribute::makeTensor("value", ir::Tensor::fromValues<float>("", DataType::Float, {}, std::vector<float>{2.f}))});
+    auto* r = add("Relu", {xo}, "r");
+    auto* i = add("Identity", {r}, "i");
+    auto* a = add("Add", {i, c}, "a");
+    add("Exp", {r}, "dead");
+    auto* out = add("Identity", {a}, "then_out");
+    out->type = GraphBuilder::type(DataType::Float, {2, 3});
+    thenG->addOutput(out);
+  }
+  auto elseG = branch("else");
+  {
+    ir::Value* xo = elseG->getOrCreateValue("x");
+    elseG->markOuterScope(xo);
+    ir::Node* n = elseG->addNode("Identity", {xo}, {elseG->getOrCreateValue("else_out")});
+    n->origins = {n->id()};
+    n->output(0)->type = GraphBuilder::type(DataType::Float, {2, 3});
+    elseG->addOutput(n->output(0));  // an outer value as a branch output: the Identity must stay
+  }
+  ifNode->attributes = {Attribute::makeGraph("then_branch", thenG), Attribute::makeGraph("else_branch", elseG)};
+  b.output("y", {2, 3});
+  auto out = optimize(*b.model, passes::PassRegistry::instance().defaultPipeline());
+  const ir::Node* outIf = out->graph().outputs()[0]->producer();
+  QCOMPARE(outIf->opType, std::string("If"));
+  QCOMPARE(countOp(*out, "Identity"), size_t(1));  // x_id, captured by name
+  auto subs = outIf->subgraphs();
+  QCOMPARE(subs.size(), size_t(2));
+  const ir::Graph* t = subs[0]->name == "then" ? subs[0] : subs[1];
+  const ir::Graph* e = subs[0]->name == "then" ? subs[1] : subs[0];
+  std::vector<std::string> ops;
+  for (const auto& n : t->nodes()) ops.push_back(n->opType);
+  QCOMPARE(ops, (std::vector<std::string>{"Relu", "Add"}));
+  QCOMPARE(t->outputs()[0]->name(), std::string("then_out"));
+  QVERIFY(t->findValue("two")->initializer());
+  QCOMPARE(e->nodeCount(), size_t(1));
+  expectValid(*out);
 }
 
 QTEST_GUILESS_MAIN(PassesSmall)

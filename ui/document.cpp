@@ -126,6 +126,13 @@ void Document::enterSubgraph(const ir::Graph* g, const QString& title) {
   emit selectionChanged();
 }
 
+const ir::Graph* Document::functionBody(const ir::Node* n) const {
+  if (!n || !model()) return nullptr;
+  for (const auto& f : model()->functions)
+    if (f.name == n->opType && f.domain == n->domain) return f.body.get();
+  return nullptr;
+}
+
 void Document::goToLevel(int i) {
   if (i < 0 || i >= levelCount() - 1) return;
   levels_.resize(size_t(i) + 1);
@@ -152,7 +159,15 @@ void Document::toggleBlock(int block) {
 
 void Document::expandAll() {
   if (!hasGraph()) return;
-  levels_.back().layout->expandAll();
+  auto& lay = *levels_.back().layout;
+  // Laid out on the UI thread: beyond this many boxes, expand breadth first up to it instead.
+  constexpr size_t kExpandAllLimit = 5000;
+  if (lay.tree().nodes.size() <= kExpandAllLimit) {
+    lay.expandAll();
+  } else {
+    lay.expandWithin(kExpandAllLimit);
+    emit logMessage(tr("Expanded blocks up to %1 boxes; double-click a block to open it").arg(kExpandAllLimit));
+  }
   relayoutCurrent();
   emit selectionChanged();
 }

@@ -38,6 +38,8 @@ class Document : public QObject {
   const GraphLevel& currentLevel() const { return levels_.back(); }
   bool hasGraph() const { return !levels_.empty(); }
   void enterSubgraph(const ir::Graph* g, const QString& title);
+  // The body of the model-local function a node calls (nullptr when it calls an operator).
+  const ir::Graph* functionBody(const ir::Node* n) const;
   void goToLevel(int i);
 
   // --- layout state of the current graph

@@ -100,7 +100,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(scene_, &GraphScene::rebuilt, this, [this] {
     if (!fitOnNextLayout_) return;
     fitOnNextLayout_ = false;
-    view_->fitAll();
+    view_->showStart();
   });
   connect(doc_, &Document::focusRequested, view_, &GraphView::centerOnNode);
   setAcceptDrops(true);
@@ -125,18 +125,15 @@ void MainWindow::buildDocks() {
     return d;
   };
   auto* node = dock(nodePanel_, tr("Node"), Qt::RightDockWidgetArea);
-  auto* tensor = dock(tensorPanel_, tr("Tensor"), Qt::RightDockWidgetArea);
+  dock(tensorPanel_, tr("Tensor"), Qt::RightDockWidgetArea);
   auto* model = dock(modelPanel_, tr("Model"), Qt::RightDockWidgetArea);
   tabifyDockWidget(model, node);
   node->raise();
-  Q_UNUSED(tensor);
   auto* find = dock(findPanel_, tr("Find"), Qt::LeftDockWidgetArea);
-  auto* ops = dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
-  Q_UNUSED(find);
-  Q_UNUSED(ops);
-  dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
+  dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
+  auto* log = dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
-  resizeDocks({logPanel_->parentWidget() ? static_cast<QDockWidget*>(logPanel_->parentWidget()) : nullptr}, {90}, Qt::Vertical);
+  resizeDocks({log}, {90}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus() {
@@ -264,8 +261,14 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const auto urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+  if (openFromMime(event->mimeData())) event->acceptProposedAction();
+}
+
+bool MainWindow::openFromMime(const QMimeData* mime) {
+  const auto urls = mime ? mime->urls() : QList<QUrl>{};
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return false;
+  openFile(urls.first().toLocalFile());
+  return true;
 }
 
 }  // namespace fb::ui

@@ -6,6 +6,7 @@ class QProgressBar;
 class QPushButton;
 class QLabel;
 class QMenu;
+class QMimeData;
 
 namespace fb::ui {
 
@@ -30,6 +31,8 @@ class MainWindow : public QMainWindow {
   void openFile(const QString& path);
   // Writes the whole graph to .svg or .png; returns false (and says why in the log) on failure.
   bool exportImage(const QString& path);
+  // What a drop does: opens the first local file among the URLs; false when there is none.
+  bool openFromMime(const QMimeData* mime);
 
   Document* document() const { return doc_; }
   GraphScene* scene() const { return scene_; }

@@ -66,6 +66,12 @@ void registerConvert(CLI::App& app, Runner& run) {
   sub->callback([&run, o] {
     run = [o] {
       ensureNotOverwritingInput(o->output, o->input);
+      if (!o->report.empty()) {
+        ensureNotOverwritingInput(o->report, o->input);
+        std::error_code ec;
+        if (std::filesystem::weakly_canonical(o->report, ec) == std::filesystem::weakly_canonical(o->output, ec))
+          throw OutputError(o->report + ": the report and the output model cannot be the same file");
+      }
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       const bool fromOneflow = model->opsetVersion("oneflow") != 0;  // read by the OneFlow reader

@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "ir/graph.h"
 #include "ui/document.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
@@ -15,15 +16,19 @@ namespace {
 
 // --screenshot: once the model is laid out and fitted, grab the window into a PNG and quit.
 // Exit code 2 (with one line on stderr) when the model cannot be opened or the PNG cannot be written.
-void arrangeScreenshot(fb::ui::MainWindow& w, const QString& output) {
+void arrangeScreenshot(fb::ui::MainWindow& w, const QString& output, const QString& selectNode) {
   auto* doc = w.document();
   QObject::connect(doc, &fb::ui::Document::loadFailed, &w, [](const QString& path, const QString& message) {
     std::fprintf(stderr, "flowbridge: error: %s: %s\n", qPrintable(path), qPrintable(message));
     QCoreApplication::exit(2);
   });
-  QObject::connect(doc, &fb::ui::Document::modelChanged, &w, [&w, output] {
+  QObject::connect(doc, &fb::ui::Document::modelChanged, &w, [&w, output, selectNode] {
     // Let the scene be rebuilt and painted once before grabbing.
-    QTimer::singleShot(50, &w, [&w, output] {
+    QTimer::singleShot(50, &w, [&w, output, selectNode] {
+      if (!selectNode.isEmpty()) {
+        for (const auto& n : w.document()->model()->graph().nodes())
+          if (QString::fromStdString(n->name) == selectNode) w.document()->selectNode(n.get());
+      }
       w.view()->fitAll();
       const QPixmap shot = w.grab();
       try {
@@ -57,7 +62,9 @@ int main(int argc, char** argv) {
   QCommandLineOption screenshot("screenshot", "Open the model, lay it out, fit it, write the window to <png> and exit.", "png");
   QCommandLineOption size("size", "Window size for --screenshot (default 1400x900).", "WxH", "1400x900");
   parser.addOption(screenshot);
+  QCommandLineOption select("select", "With --screenshot: select this node first (fills the Node panel).", "node");
   parser.addOption(size);
+  parser.addOption(select);
   parser.addPositionalArgument("model", "Model to open (default: the bundled sample).");
   parser.process(app);
   const QStringList args = parser.positionalArguments();
@@ -67,7 +74,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(screenshot)) {
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() == 2) w.resize(wh[0].toInt(), wh[1].toInt());
-    arrangeScreenshot(w, parser.value(screenshot));
+    arrangeScreenshot(w, parser.value(screenshot), parser.value(select));
   }
   w.show();
   w.openFile(model);

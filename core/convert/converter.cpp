@@ -3,6 +3,7 @@
 #include <onnx/defs/schema.h>
 
 #include <chrono>
+#include <set>
 #include <stdexcept>
 
 #include "convert/builtin_handlers.h"
@@ -132,7 +133,8 @@ class NodeConverter {
       if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
     }
     if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) return h->fn(n, ctx);
-    if (retargetOnnx_ && defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
+    // ONNX nodes need no dialect handler in any direction: valid at the target as they are, or retargeted.
+    if (defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
     if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > ctx.targetOpset)
       throw Unsupported("needs opset " + std::to_string(*low));
     throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
@@ -172,6 +174,31 @@ class NodeConverter {
   bool retargetOnnx_;
   ElemTypes types_;
 };
+
+void collectDomains(const ir::Graph& g, std::set<std::string>& out) {
+  for (const auto& n : g.nodes()) {
+    out.insert(n->isDefaultDomain() ? std::string() : n->domain);
+    for (const ir::Graph* sub : n->subgraphs()) collectDomains(*sub, out);
+  }
+}
+
+// After a dialect conversion the source dialect's opset import goes once no node uses it.
+void dropUnusedDomainImports(ir::Model& m) {
+  std::set<std::string> used;
+  collectDomains(m.graph(), used);
+  for (const auto& f : m.functions) used.insert(f.domain);
+  std::vector<ir::OpsetImport> kept;
+  for (const auto& o : m.opsets)
+    if (o.domain.empty() || o.domain == "ai.onnx" || used.count(o.domain)) kept.push_back(o);
+  m.opsets = std::move(kept);
+}
+
+// Handlers leave the placeholder values of the nodes they replaced; nothing refers to them.
+void pruneAll(ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (ir::Graph* sub : n->subgraphs()) pruneAll(*sub);
+  g.pruneValues();
+}
 
 bool subgraphsHoldInitializers(const ir::Graph& g) {
   for (const auto& n : g.nodes())
@@ -245,10 +272,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     return res;
   }
 
-  // Other directions: every node of the source dialect (its domain is the direction's name) is ONNX now.
-  if (opts.direction != "onnx")
-    std::erase_if(work->opsets, [&](const ir::OpsetImport& o) { return o.domain == opts.direction; });
   work->setOpsetVersion("", opts.targetOpset);
+  if (!opts.direction.empty() && opts.direction != "onnx") dropUnusedDomainImports(*work);
 
   // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
   // shape inference (and the passes) cannot treat as constants.
@@ -271,6 +296,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
     res.passesMs = msSince(tp);
   }
   ir::topologicalSort(work->graph());
+  pruneAll(work->graph());
   setIrVersion(*work, opts.targetOpset);
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {

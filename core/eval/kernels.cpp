@@ -228,28 +228,10 @@ Array slice(const ir::Node& n, const std::vector<const Array*>& ins, int64_t ops
 }
 
 Array reshapeTo(const ir::Node& n, const Array& data, const Dims& shape, bool allowZero) {
-  Dims out = shape;
-  int64_t known = 1, inferAt = -1;
-  for (size_t k = 0; k < out.size(); ++k) {
-    if (out[k] == 0 && !allowZero) {
-      if (k >= data.dims.size()) unsupported(n, "0 past the input rank");
-      out[k] = data.dims[k];
-    }
-    if (out[k] == -1) {
-      if (inferAt >= 0) unsupported(n, "two -1 dims");
-      inferAt = static_cast<int64_t>(k);
-    } else {
-      known *= out[k];
-    }
-  }
-  int64_t total = elementCount(data.dims);
-  if (inferAt >= 0) {
-    if (known == 0 || total % known) unsupported(n, "cannot infer the -1 dim");
-    out[inferAt] = total / known;
-  }
-  if (elementCount(out) != total) unsupported(n, "element count changes");
+  auto out = resolveReshape(data.dims, shape, allowZero);
+  if (!out) unsupported(n, "target shape does not fit the input");
   Array r = data;
-  r.dims = out;
+  r.dims = *out;
   return r;
 }
 
@@ -705,6 +687,68 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       return batchNorm(n, ins);
     });
     t["Pad"] = one([](auto& n, auto& ins, int64_t opset) { return pad(n, ins, opset); });
+    t["MaxPool"] = one([](auto& n, auto& ins, int64_t) {
+      const Array& x = in(n, ins, 0);
+      if (!x.isFloat() || x.dims.size() != 4) unsupported(n, "float 4-D input");
+      if (n.attrInt("ceil_mode", 0) || n.attrString("auto_pad", "NOTSET") != "NOTSET" || n.hasAttr("dilations") ||
+          n.attrInt("storage_order", 0))
+        unsupported(n, "only explicit pads and strides");
+      Dims k = n.attrInts("kernel_shape"), st = n.attrInts("strides"), pads = n.attrInts("pads");
+      if (st.empty()) st = {1, 1};
+      if (pads.empty()) pads = {0, 0, 0, 0};
+      if (k.size() != 2) unsupported(n, "kernel_shape");
+      const int64_t H = x.dims[2], W = x.dims[3];
+      const int64_t OH = (H + pads[0] + pads[2] - k[0]) / st[0] + 1, OW = (W + pads[1] + pads[3] - k[1]) / st[1] + 1;
+      Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
+      for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            double m = -INFINITY;
+            for (int64_t i = 0; i < k[0]; ++i)
+              for (int64_t j = 0; j < k[1]; ++j) {
+                int64_t h = oh * st[0] - pads[0] + i, w = ow * st[1] - pads[1] + j;
+                if (h >= 0 && h < H && w >= 0 && w < W) m = std::max(m, x.f[(c * H + h) * W + w]);
+              }
+            r.f[(c * OH + oh) * OW + ow] = m;
+          }
+      return r;
+    });
+    t["GlobalAveragePool"] = one([](auto& n, auto& ins, int64_t) {
+      const Array& x = in(n, ins, 0);
+      if (!x.isFloat() || x.dims.size() < 3) unsupported(n, "float N-d input");
+      Dims out = {x.dims[0], x.dims[1]};
+      out.resize(x.dims.size(), 1);
+      const int64_t plane = elementCount(Dims(x.dims.begin() + 2, x.dims.end()));
+      Array r = makeLike(x.dtype, out);
+      for (size_t c = 0; c < r.f.size(); ++c) {
+        double acc = 0;
+        for (int64_t k = 0; k < plane; ++k) acc += x.f[c * plane + k];
+        r.f[c] = acc / static_cast<double>(plane);
+      }
+      normalize(r);
+      return r;
+    });
+    t["Softmax"] = one([](auto& n, auto& ins, int64_t opset) {
+      const Array& x = in(n, ins, 0);
+      if (!x.isFloat()) unsupported(n, "float input");
+      const int64_t rank = static_cast<int64_t>(x.dims.size());
+      const int64_t axis = normAxis(n, n.attrInt("axis", opset < 13 ? 1 : -1), rank);
+      // Before opset 13 the input is flattened to 2-D at `axis`; from 13 it is one axis.
+      const int64_t inner = opset < 13 ? 1 : elementCount(Dims(x.dims.begin() + axis + 1, x.dims.end()));
+      const int64_t len = opset < 13 ? elementCount(Dims(x.dims.begin() + axis, x.dims.end())) : x.dims[axis];
+      const int64_t outer = static_cast<int64_t>(x.size()) / (len * inner);
+      Array r = x;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t q = 0; q < inner; ++q) {
+          auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + q); };
+          double mx = -INFINITY, sum = 0;
+          for (int64_t k = 0; k < len; ++k) mx = std::max(mx, x.f[at(k)]);
+          for (int64_t k = 0; k < len; ++k) sum += (r.f[at(k)] = std::exp(x.f[at(k)] - mx));
+          for (int64_t k = 0; k < len; ++k) r.f[at(k)] /= sum;
+        }
+      normalize(r);
+      return r;
+    });
     t["Dropout"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0); });
     t["Clip"] = one([](auto& n, auto& ins, int64_t opset) {
       double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? ins[1]->getD(0) : -INFINITY);
@@ -731,6 +775,31 @@ std::vector<int64_t> broadcastShapes(const Dims& a, const Dims& b) {
     out[k] = x == 1 ? y : x;
   }
   return out;
+}
+
+std::optional<std::vector<int64_t>> resolveReshape(const Dims& in, Dims target, bool allowZero) {
+  int64_t known = 1, inferAt = -1;
+  for (size_t k = 0; k < target.size(); ++k) {
+    if (target[k] == 0 && !allowZero) {
+      if (k >= in.size()) return std::nullopt;
+      target[k] = in[k];
+    }
+    if (target[k] == -1) {
+      if (inferAt >= 0) return std::nullopt;
+      inferAt = static_cast<int64_t>(k);
+    } else if (target[k] < 0) {
+      return std::nullopt;
+    } else {
+      known *= target[k];
+    }
+  }
+  const int64_t total = elementCount(in);
+  if (inferAt >= 0) {
+    if (known == 0 || total % known) return std::nullopt;
+    target[inferAt] = total / known;
+  }
+  if (elementCount(target) != total) return std::nullopt;
+  return target;
 }
 
 bool hasKernel(const std::string& opType) { return kernels().count(opType) != 0; }

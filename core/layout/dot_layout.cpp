@@ -1,31 +1,15 @@
 #include "layout/dot_layout.h"
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
-
 #include <cstdio>
-#include <mutex>
 #include <string>
+
+#include "layout/graphviz_context.h"
 
 namespace fb::layout {
 
 namespace {
 
-std::mutex& graphvizMutex() {
-  static std::mutex m;
-  return m;
-}
-
-// One context for the process: creating one loads the plugin configuration, which is slow.
-GVC_t* sharedContext() {
-  static GVC_t* gvc = gvContext();
-  agseterr(AGERR);
-  return gvc;
-}
-
-void set(void* obj, const char* name, const std::string& value) {
-  agsafeset(obj, const_cast<char*>(name), const_cast<char*>(value.c_str()), const_cast<char*>(""));
-}
+constexpr auto set = setGraphvizAttr;
 
 std::string inches(double points) {
   char buf[32];
@@ -39,7 +23,7 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
   LayoutResult result;
   if (request.boxes.empty()) return result;
   std::lock_guard lock(graphvizMutex());
-  GVC_t* gvc = sharedContext();
+  GVC_t* gvc = graphvizContext();
   if (!gvc) return std::nullopt;
   Agraph_t* g = agopen(const_cast<char*>("g"), Agdirected, nullptr);
   set(g, "rankdir", request.leftToRight ? "LR" : "TB");

@@ -1,15 +1,12 @@
 #include "layout/graphviz_render.h"
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
 
 #include "check/onnx_check.h"
 #include "ir/model.h"
+#include "layout/graphviz_context.h"
 #include "layout/op_category.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -18,9 +15,7 @@ namespace fb::layout {
 
 namespace {
 
-void set(void* obj, const char* name, const std::string& value) {
-  agsafeset(obj, const_cast<char*>(name), const_cast<char*>(value.c_str()), const_cast<char*>(""));
-}
+constexpr auto set = setGraphvizAttr;
 
 std::string num(double v, const char* fmt = "%.2f") {
   char buf[48];
@@ -54,10 +49,8 @@ RenderReport renderModel(const ir::Model& m, const std::string& outputPath, cons
   report.edges = placed.edges.size();
   report.stats = placed.stats;
 
-  static std::mutex graphvizMutex;  // Graphviz keeps global state
-  std::lock_guard lock(graphvizMutex);
-  static GVC_t* gvc = gvContext();
-  agseterr(AGERR);  // fixed-size boxes may clip long labels; that is not worth a warning per box
+  std::lock_guard lock(graphvizMutex());
+  GVC_t* gvc = graphvizContext();
   Agraph_t* g = agopen(const_cast<char*>("model"), Agdirected, nullptr);
   set(g, "splines", "false");
   set(g, "outputorder", "nodesfirst");

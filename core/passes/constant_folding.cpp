@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "eval/kernels.h"
+#include "eval/transpose_bytes.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -44,14 +45,13 @@ bool hasUnknown(const eval::Array& a) {
   return false;
 }
 
-class ConstantFolding final : public Pass {
+class ConstantFolding final : public GraphPass {
  public:
   std::string_view name() const override { return "constant_folding"; }
   std::string_view description() const override {
     return "Evaluate nodes with constant inputs (and known shapes) into initializers";
   }
-  PassChange run(ir::Model& m) override {
-    ir::Graph& g = m.graph();
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {
       if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
@@ -63,11 +63,12 @@ class ConstantFolding final : public Pass {
       if (pinnedOut) continue;
       auto results = tryEvaluate(*n, rw.opset());
       if (!results || results->size() < n->outputs().size()) continue;
-      const std::vector<ir::Value*> outs = n->outputs();  // n is erased at k == 0
+      const std::vector<ir::Value*> outs = n->outputs();  // the node goes before its outputs become initializers
+      rw.erase(n);
       for (size_t k = 0; k < outs.size(); ++k) {
         ir::Value* out = outs[k];
-        ir::Tensor t = (*results)[k].toTensor(out->name());
-        if (k == 0) rw.erase(n);
+        ir::Tensor t = std::move((*results)[k]);
+        t.name = out->name();
         ir::Shape s;
         for (auto d : t.dims) s.push_back(ir::Dim::of(d));
         out->type = ir::TypeInfo::tensor(t.dtype, std::move(s));
@@ -79,58 +80,73 @@ class ConstantFolding final : public Pass {
   }
 
  private:
-  static std::optional<std::vector<eval::Array>> tryEvaluate(const ir::Node& n, int64_t opset) {
+  static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset) {
     try {
-      if (n.opType == "Shape" || n.opType == "Size") {
-        // Only the dims matter, so the input never needs to be materialized.
-        auto ps = partialShape(n.input(0), n.opType == "Shape" ? n : ir::Node());
-        if (!ps || hasUnknown(*ps)) return std::nullopt;
-        if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
-        return std::vector<eval::Array>{*ps};
+      if (n.opType == "Transpose" && n.inputs().size() == 1) {
+        const ir::Tensor* t = constantTensor(n.input(0));
+        if (!t || t->dtype == ir::DataType::String) return std::nullopt;
+        // Weights are moved as bytes, never converted element by element.
+        return std::vector<ir::Tensor>{eval::transposeBytes(*t, n.attrInts("perm"))};
       }
-      // Decide from the graph alone before converting any (possibly large) constant.
-      for (size_t k = 0; k < n.inputs().size(); ++k) {
-        const ir::Value* v = n.input(k);
-        if (!v || constantTensor(v)) continue;
-        const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
-                                  (n.opType == "Gather" || n.opType == "Slice");
-        if (!shapeOperand) return std::nullopt;
-      }
-      std::vector<eval::Array> storage;
-      storage.reserve(n.inputs().size());
-      std::vector<const eval::Array*> ins;
-      int64_t inputElements = 0;
-      bool sentinels = false;
-      for (ir::Value* v : n.inputs()) {
-        if (!v) {
-          ins.push_back(nullptr);
-          continue;
-        }
-        if (const ir::Tensor* t = constantTensor(v)) {
-          storage.push_back(eval::Array::fromTensor(*t));
-        } else if (v->producer() && v->producer()->opType == "Shape" && v->producer()->isDefaultDomain() &&
-                   v == n.input(0) && (n.opType == "Gather" || n.opType == "Slice")) {
-          auto ps = partialShape(v->producer()->input(0), *v->producer());
-          if (!ps) return std::nullopt;
-          sentinels = true;
-          storage.push_back(std::move(*ps));
-        } else {
-          return std::nullopt;
-        }
-        inputElements += static_cast<int64_t>(storage.back().size());
-        ins.push_back(&storage.back());
-      }
-      if (!fitsBudget(n, ins, inputElements)) return std::nullopt;
-      auto out = eval::evaluate(n, ins, opset);
-      for (const auto& a : out) {
-        if (sentinels && hasUnknown(a)) return std::nullopt;
-        if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
-          return std::nullopt;
-      }
+      auto arrays = evaluateArrays(n, opset);
+      if (!arrays) return std::nullopt;
+      std::vector<ir::Tensor> out;
+      for (const auto& a : *arrays) out.push_back(a.toTensor(""));
       return out;
     } catch (const eval::Unsupported&) {
       return std::nullopt;
     }
+  }
+
+  // Throws eval::Unsupported when a kernel cannot evaluate the node.
+  static std::optional<std::vector<eval::Array>> evaluateArrays(const ir::Node& n, int64_t opset) {
+    if (n.opType == "Shape" || n.opType == "Size") {
+      // Only the dims matter, so the input never needs to be materialized.
+      auto ps = partialShape(n.input(0), n.opType == "Shape" ? n : ir::Node());
+      if (!ps || hasUnknown(*ps)) return std::nullopt;
+      if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
+      return std::vector<eval::Array>{*ps};
+    }
+    // Decide from the graph alone before converting any (possibly large) constant.
+    for (size_t k = 0; k < n.inputs().size(); ++k) {
+      const ir::Value* v = n.input(k);
+      if (!v || constantTensor(v)) continue;
+      const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
+                                (n.opType == "Gather" || n.opType == "Slice");
+      if (!shapeOperand) return std::nullopt;
+    }
+    std::vector<eval::Array> storage;
+    storage.reserve(n.inputs().size());
+    std::vector<const eval::Array*> ins;
+    int64_t inputElements = 0;
+    bool sentinels = false;
+    for (ir::Value* v : n.inputs()) {
+      if (!v) {
+        ins.push_back(nullptr);
+        continue;
+      }
+      if (const ir::Tensor* t = constantTensor(v)) {
+        storage.push_back(eval::Array::fromTensor(*t));
+      } else if (v->producer() && v->producer()->opType == "Shape" && v->producer()->isDefaultDomain() &&
+                 v == n.input(0) && (n.opType == "Gather" || n.opType == "Slice")) {
+        auto ps = partialShape(v->producer()->input(0), *v->producer());
+        if (!ps) return std::nullopt;
+        sentinels = true;
+        storage.push_back(std::move(*ps));
+      } else {
+        return std::nullopt;
+      }
+      inputElements += static_cast<int64_t>(storage.back().size());
+      ins.push_back(&storage.back());
+    }
+    if (!fitsBudget(n, ins, inputElements)) return std::nullopt;
+    auto out = eval::evaluate(n, ins, opset);
+    for (const auto& a : out) {
+      if (sentinels && hasUnknown(a)) return std::nullopt;
+      if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
+        return std::nullopt;
+    }
+    return out;
   }
 
   // Ops whose output size comes from input values: check it before allocating.

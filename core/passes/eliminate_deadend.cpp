@@ -7,13 +7,13 @@
 namespace fb::passes {
 namespace {
 
-class EliminateDeadEnd final : public Pass {
+class EliminateDeadEnd final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_deadend"; }
   std::string_view description() const override { return "Remove nodes whose outputs nothing reads"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    auto nodes = nodeList(m.graph());
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    auto nodes = nodeList(g);
     for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
       ir::Node* n = *it;
       bool dead = !n->outputs().empty();

@@ -21,12 +21,11 @@ uint64_t fingerprint(std::span<const std::byte> b) {
   return h;
 }
 
-class EliminateDuplicateInitializer final : public Pass {
+class EliminateDuplicateInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_duplicate_initializer"; }
   std::string_view description() const override { return "Merge initializers with identical type, dims and bytes"; }
-  PassChange run(ir::Model& m) override {
-    ir::Graph& g = m.graph();
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     // Graph inputs can be fed other data and outputs must keep their names: neither takes part.
     std::map<std::pair<int32_t, std::vector<int64_t>>, std::vector<ir::Value*>> groups;

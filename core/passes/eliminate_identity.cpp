@@ -5,13 +5,13 @@
 namespace fb::passes {
 namespace {
 
-class EliminateIdentity final : public Pass {
+class EliminateIdentity final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_identity"; }
   std::string_view description() const override { return "Remove Identity nodes (graph outputs keep their names)"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* n : nodeList(m.graph()))
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g))
       if (n->opType == "Identity" && n->isDefaultDomain() && n->outputs().size() == 1) rw.bypass(n);
     return rw.change;
   }

@@ -12,13 +12,13 @@ std::optional<ir::DataType> elemTypeOf(const ir::Value* v) {
   return std::nullopt;
 }
 
-class EliminateNopCast final : public Pass {
+class EliminateNopCast final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_cast"; }
   std::string_view description() const override { return "Remove Cast to the element type its input already has"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* n : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Cast" || !n->isDefaultDomain() || !n->input(0)) continue;
       auto t = elemTypeOf(n->input(0));
       if (t && static_cast<int64_t>(*t) == n->attrInt("to", -1)) rw.bypass(n);

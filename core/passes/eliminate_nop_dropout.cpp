@@ -6,13 +6,13 @@
 namespace fb::passes {
 namespace {
 
-class EliminateNopDropout final : public Pass {
+class EliminateNopDropout final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_dropout"; }
   std::string_view description() const override { return "Remove Dropout that is the identity at inference"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* n : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Dropout" || !n->isDefaultDomain()) continue;
       bool inference = true;
       if (rw.opset() < 7) {

@@ -8,13 +8,13 @@
 namespace fb::passes {
 namespace {
 
-class EliminateNopPad final : public Pass {
+class EliminateNopPad final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_pad"; }
   std::string_view description() const override { return "Remove Pad whose pads are all zero"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* n : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Pad" || !n->isDefaultDomain()) continue;
       std::vector<int64_t> pads;
       if (rw.opset() < 11) {

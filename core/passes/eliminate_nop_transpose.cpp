@@ -11,13 +11,13 @@ bool isIdentityPerm(const std::vector<int64_t>& p) {
   return true;
 }
 
-class EliminateNopTranspose final : public Pass {
+class EliminateNopTranspose final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_transpose"; }
   std::string_view description() const override { return "Remove Transpose with the identity permutation"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* n : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Transpose" || !n->isDefaultDomain()) continue;
       auto perm = n->attrInts("perm");
       // Without perm the axes are reversed, which is the identity only for rank <= 1.

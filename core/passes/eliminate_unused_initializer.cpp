@@ -6,12 +6,11 @@
 namespace fb::passes {
 namespace {
 
-class EliminateUnusedInitializer final : public Pass {
+class EliminateUnusedInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_unused_initializer"; }
   std::string_view description() const override { return "Remove initializers that no node or output reads"; }
-  PassChange run(ir::Model& m) override {
-    ir::Graph& g = m.graph();
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     std::vector<ir::Value*> unused;
     for (const auto& t : g.initializers()) {

@@ -1,34 +1,33 @@
 // Constant nodes become initializers of the same name: fewer nodes, and every later pass sees one kind of
 // constant. A Constant that is itself a graph output stays a node (an output must be computed).
-#include "eval/array.h"
+#include "eval/kernels.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
 namespace fb::passes {
 namespace {
 
-std::optional<ir::Tensor> valueOf(const ir::Node& n) {
+std::optional<ir::Tensor> valueOf(const ir::Node& n, int64_t opset) {
+  // A `value` tensor is kept as stored (any element type); the scalar and list forms go through the kernel.
   if (auto* a = n.attr("value"); a && a->type == ir::AttrType::Tensor && !a->tensors.empty()) return a->tensors[0];
-  if (auto* a = n.attr("value_float")) return eval::Array::floats({}, {a->f}).toTensor("");
-  if (auto* a = n.attr("value_floats"))
-    return eval::Array::floats({static_cast<int64_t>(a->floats.size())}, {a->floats.begin(), a->floats.end()}).toTensor("");
-  if (auto* a = n.attr("value_int")) return eval::Array::ints({}, {a->i}).toTensor("");
-  if (auto* a = n.attr("value_ints")) return eval::Array::ints({static_cast<int64_t>(a->ints.size())}, a->ints).toTensor("");
-  return std::nullopt;  // sparse and string constants stay nodes
+  try {
+    return eval::evaluate(n, {}, opset).at(0).toTensor("");
+  } catch (const eval::Unsupported&) {
+    return std::nullopt;  // sparse and string constants stay nodes
+  }
 }
 
-class ExtractConstantToInitializer final : public Pass {
+class ExtractConstantToInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "extract_constant_to_initializer"; }
   std::string_view description() const override { return "Turn Constant nodes into initializers of the same name"; }
-  PassChange run(ir::Model& m) override {
-    ir::Graph& g = m.graph();
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Constant" || !n->isDefaultDomain() || n->outputs().size() != 1) continue;
       ir::Value* out = n->output(0);
       if (!out || out->isGraphOutput()) continue;
-      auto t = valueOf(*n);
+      auto t = valueOf(*n, rw.opset());
       if (!t) continue;
       t->name = out->name();
       rw.erase(n);

@@ -22,13 +22,13 @@ std::optional<std::vector<double>> channelBias(const ir::Tensor& b, size_t outRa
   return v;
 }
 
-class FuseAddBiasIntoConv final : public Pass {
+class FuseAddBiasIntoConv final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_add_bias_into_conv"; }
   std::string_view description() const override { return "Fold an Add of a per-channel constant into Conv's bias"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* add : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* add : nodeList(g)) {
       if (add->opType != "Add" || !add->isDefaultDomain() || add->inputs().size() != 2) continue;
       for (int side = 0; side < 2; ++side) {
         ir::Value* x = add->input(side);
@@ -58,7 +58,7 @@ class FuseAddBiasIntoConv final : public Pass {
         ir::Value* y = add->output(0);
         conv->origins = mergeOrigins({conv, add});
         rw.erase(add);
-        m.graph().setOutput(conv, 0, y);
+        g.setOutput(conv, 0, y);
         break;
       }
     }

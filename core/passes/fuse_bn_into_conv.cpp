@@ -15,22 +15,6 @@ namespace fb::passes {
 namespace {
 
 template <typename T>
-std::vector<double> read(const ir::Tensor& t) {
-  auto b = t.bytes();
-  std::vector<double> out(b.size() / sizeof(T));
-  for (size_t k = 0; k < out.size(); ++k) {
-    T x;
-    std::memcpy(&x, b.data() + k * sizeof(T), sizeof(T));
-    out[k] = x;
-  }
-  return out;
-}
-
-std::vector<double> readFloats(const ir::Tensor& t) {
-  return t.dtype == ir::DataType::Double ? read<double>(t) : read<float>(t);
-}
-
-template <typename T>
 ir::Tensor scaledWeights(const ir::Tensor& w, const std::vector<double>& s) {
   auto b = w.bytes();
   const size_t n = b.size() / sizeof(T), per = n / s.size();
@@ -59,15 +43,15 @@ ir::Tensor vectorTensor(ir::DataType dt, const std::vector<double>& v) {
   return ir::Tensor::fromValues<T>("", dt, {static_cast<int64_t>(v.size())}, x);
 }
 
-class FuseBnIntoConv final : public Pass {
+class FuseBnIntoConv final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_bn_into_conv"; }
   std::string_view description() const override {
     return "Fold inference BatchNormalization into the preceding Conv's weights and bias";
   }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* bn : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* bn : nodeList(g)) {
       if (bn->opType != "BatchNormalization" || !bn->isDefaultDomain()) continue;
       ir::Value* x = bn->input(0);
       ir::Node* conv = x ? x->producer() : nullptr;
@@ -84,8 +68,8 @@ class FuseBnIntoConv final : public Pass {
       }
       if (!ok || (b && (b->dtype != w->dtype || b->numElements() != w->dims[0]))) continue;
       const double eps = bn->attrFloat("epsilon", 1e-5f);
-      auto gamma = readFloats(*p[0]), beta = readFloats(*p[1]), mean = readFloats(*p[2]), var = readFloats(*p[3]);
-      std::vector<double> bias = b ? readFloats(*b) : std::vector<double>(gamma.size(), 0.0);
+      auto gamma = p[0]->asDouble(), beta = p[1]->asDouble(), mean = p[2]->asDouble(), var = p[3]->asDouble();
+      std::vector<double> bias = b ? b->asDouble() : std::vector<double>(gamma.size(), 0.0);
       std::vector<double> s(gamma.size()), nb(gamma.size());
       for (size_t c = 0; c < s.size(); ++c) {
         // float32 BN computes sqrt(var + eps) in float; keep that rounding so results match a runtime.
@@ -105,7 +89,7 @@ class FuseBnIntoConv final : public Pass {
       ir::Value* y = bn->output(0);
       conv->origins = mergeOrigins({conv, bn});
       rw.erase(bn);
-      m.graph().setOutput(conv, 0, y);
+      g.setOutput(conv, 0, y);
     }
     return rw.change;
   }

@@ -8,13 +8,13 @@
 namespace fb::passes {
 namespace {
 
-class FuseConsecutiveReshapes final : public Pass {
+class FuseConsecutiveReshapes final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_consecutive_reshapes"; }
   std::string_view description() const override { return "Skip a Reshape whose result is only reshaped again"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* r2 : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* r2 : nodeList(g)) {
       if (r2->opType != "Reshape" || !r2->isDefaultDomain() || !r2->input(0)) continue;
       ir::Value* mid = r2->input(0);
       ir::Node* r1 = mid->producer();

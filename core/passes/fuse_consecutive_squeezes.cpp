@@ -18,13 +18,13 @@ std::optional<std::vector<int64_t>> normalized(std::vector<int64_t> axes, std::o
   return axes;
 }
 
-class FuseConsecutiveSqueezes final : public Pass {
+class FuseConsecutiveSqueezes final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_consecutive_squeezes"; }
   std::string_view description() const override { return "Merge Squeeze of Squeeze into one Squeeze"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* s2 : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* s2 : nodeList(g)) {
       if (s2->opType != "Squeeze" || !s2->isDefaultDomain() || !s2->input(0)) continue;
       ir::Value* mid = s2->input(0);
       ir::Node* s1 = mid->producer();

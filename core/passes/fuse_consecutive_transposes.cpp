@@ -6,13 +6,13 @@
 namespace fb::passes {
 namespace {
 
-class FuseConsecutiveTransposes final : public Pass {
+class FuseConsecutiveTransposes final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_consecutive_transposes"; }
   std::string_view description() const override { return "Compose Transpose of Transpose into one (or none)"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* t2 : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* t2 : nodeList(g)) {
       if (t2->opType != "Transpose" || !t2->isDefaultDomain() || !t2->input(0)) continue;
       ir::Value* mid = t2->input(0);
       ir::Node* t1 = mid->producer();

@@ -10,13 +10,13 @@
 namespace fb::passes {
 namespace {
 
-class FuseConsecutiveUnsqueezes final : public Pass {
+class FuseConsecutiveUnsqueezes final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_consecutive_unsqueezes"; }
   std::string_view description() const override { return "Merge Unsqueeze of Unsqueeze into one Unsqueeze"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* u2 : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* u2 : nodeList(g)) {
       if (u2->opType != "Unsqueeze" || !u2->isDefaultDomain() || !u2->input(0)) continue;
       ir::Value* mid = u2->input(0);
       ir::Node* u1 = mid->producer();

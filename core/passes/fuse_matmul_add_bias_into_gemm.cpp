@@ -6,14 +6,14 @@
 namespace fb::passes {
 namespace {
 
-class FuseMatMulAddBiasIntoGemm final : public Pass {
+class FuseMatMulAddBiasIntoGemm final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_matmul_add_bias_into_gemm"; }
   std::string_view description() const override { return "Turn 2-D MatMul followed by Add of a bias into Gemm"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
     if (rw.opset() < 7) return rw.change;  // Gemm broadcasts C only from opset 7
-    for (ir::Node* add : nodeList(m.graph())) {
+    for (ir::Node* add : nodeList(g)) {
       if (add->opType != "Add" || !add->isDefaultDomain() || add->inputs().size() != 2) continue;
       for (int side = 0; side < 2; ++side) {
         ir::Value* y = add->input(side);
@@ -39,7 +39,7 @@ class FuseMatMulAddBiasIntoGemm final : public Pass {
         ir::Value* out = add->output(0);
         rw.erase(add);
         rw.erase(mm);
-        m.graph().setOutput(gemm, 0, out);
+        g.setOutput(gemm, 0, out);
         break;
       }
     }

@@ -6,13 +6,13 @@
 namespace fb::passes {
 namespace {
 
-class FusePadIntoConv final : public Pass {
+class FusePadIntoConv final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_pad_into_conv"; }
   std::string_view description() const override { return "Fold a zero Pad on spatial axes into Conv's pads"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* conv : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* conv : nodeList(g)) {
       if (conv->opType != "Conv" || !conv->isDefaultDomain() || !conv->input(0)) continue;
       ir::Node* pad = conv->input(0)->producer();
       if (!pad || pad->opType != "Pad" || !pad->isDefaultDomain() || soleConsumer(conv->input(0)) != conv) continue;

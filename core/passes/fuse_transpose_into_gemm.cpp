@@ -11,13 +11,13 @@ bool isSwap2d(const ir::Node& t) {
   return perm == std::vector<int64_t>{1, 0};
 }
 
-class FuseTransposeIntoGemm final : public Pass {
+class FuseTransposeIntoGemm final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_transpose_into_gemm"; }
   std::string_view description() const override { return "Fold a 2-D Transpose of Gemm's A or B into transA/transB"; }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
-    for (ir::Node* gemm : nodeList(m.graph())) {
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    for (ir::Node* gemm : nodeList(g)) {
       if (gemm->opType != "Gemm" || !gemm->isDefaultDomain()) continue;
       for (int k = 0; k < 2; ++k) {
         ir::Value* v = gemm->input(k);

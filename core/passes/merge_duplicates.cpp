@@ -49,16 +49,16 @@ std::string keyOf(const ir::Node& n) {
   return k;
 }
 
-class MergeDuplicates final : public Pass {
+class MergeDuplicates final : public GraphPass {
  public:
   std::string_view name() const override { return "merge_duplicates"; }
   std::string_view description() const override {
     return "Merge nodes with the same op, inputs and attributes (common subexpressions)";
   }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
     std::unordered_map<std::string, ir::Node*> seen;
-    for (ir::Node* n : nodeList(m.graph())) {
+    for (ir::Node* n : nodeList(g)) {
       std::string key = keyOf(*n);
       if (key.empty()) continue;
       auto [it, fresh] = seen.emplace(std::move(key), n);

@@ -30,4 +30,12 @@ class Pass {
   virtual PassChange run(ir::Model& m) = 0;
 };
 
+// A pass that rewrites one graph at a time. run() applies it to every subgraph (If/Loop/Scan bodies) and
+// then to the main graph, innermost first, so a rewrite never removes a body still waiting its turn.
+class GraphPass : public Pass {
+ public:
+  PassChange run(ir::Model& m) final;
+  virtual PassChange runOnGraph(ir::Model& m, ir::Graph& g) = 0;
+};
+
 }  // namespace fb::passes

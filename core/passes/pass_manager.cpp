@@ -30,6 +30,13 @@ void dropStaleValueInfo(ir::Graph& g) {
   for (ir::Value* v : keep) g.addValueInfo(v);
 }
 
+void cleanUp(ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (ir::Graph* sg : n->subgraphs()) cleanUp(*sg);
+  dropStaleValueInfo(g);
+  g.pruneValues();
+}
+
 }  // namespace
 
 PassManagerResult PassManager::run(ir::Model& m) {
@@ -70,8 +77,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
     }
   }
   ir::topologicalSort(m.graph());
-  dropStaleValueInfo(m.graph());
-  m.graph().pruneValues();
+  cleanUp(m.graph());
   r.nodesAfter = m.graph().nodeCount();
   r.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return r;

@@ -35,16 +35,16 @@ struct Step {
   int slot;  // which input carries the transposed tensor
 };
 
-class PushTransposesThroughElementwise final : public Pass {
+class PushTransposesThroughElementwise final : public GraphPass {
  public:
   std::string_view name() const override { return "push_transposes_through_elementwise"; }
   std::string_view description() const override {
     return "Cancel a Transpose and its inverse across a chain of elementwise ops";
   }
-  PassChange run(ir::Model& m) override {
-    Rewriter rw(m, m.graph());
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
     std::unordered_set<const ir::Node*> removed;  // the walk's snapshot still lists them
-    for (ir::Node* t1 : nodeList(m.graph())) {
+    for (ir::Node* t1 : nodeList(g)) {
       if (removed.count(t1)) continue;
       if (t1->opType != "Transpose" || !t1->isDefaultDomain() || !t1->input(0)) continue;
       const auto perm = t1->attrInts("perm");

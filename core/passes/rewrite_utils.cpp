@@ -55,13 +55,6 @@ std::optional<size_t> knownRank(const ir::Value* v) {
   return std::nullopt;
 }
 
-std::vector<ir::Node*> consumers(const ir::Value* v) {
-  std::vector<ir::Node*> out;
-  for (const ir::Use& u : v->uses())
-    if (std::find(out.begin(), out.end(), u.node) == out.end()) out.push_back(u.node);
-  return out;
-}
-
 ir::Node* soleConsumer(const ir::Value* v) {
   if (v->uses().size() != 1 || v->isGraphOutput()) return nullptr;
   return v->uses()[0].node;

@@ -32,8 +32,6 @@ bool isConstantAllEqual(const ir::Value* v, double x);
 std::optional<std::vector<int64_t>> staticDims(const ir::Value* v);
 std::optional<size_t> knownRank(const ir::Value* v);
 
-// The default-domain nodes that read `v` (each use once).
-std::vector<ir::Node*> consumers(const ir::Value* v);
 // The single node reading `v` with a single use, when that is all that reads it (no graph output either).
 ir::Node* soleConsumer(const ir::Value* v);
 

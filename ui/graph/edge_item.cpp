@@ -22,18 +22,32 @@ QPointF exitPoint(const QRectF& r, const QPointF& outside) {
 }  // namespace
 
 EdgeItem::EdgeItem(const QRectF& from, const QRectF& to, const QString& label) : label_(label) {
-  const QPointF a = exitPoint(from, to.center());
-  const QPointF b = exitPoint(to, from.center());
+  constexpr double kLongEdge = 90;  // about two ranks
+  const QPointF a0 = exitPoint(from, to.center());
+  const QPointF b0 = exitPoint(to, from.center());
+  const double length = QLineF(a0, b0).length();
+  QPointF a = a0, b = b0, towardsEnd = a0;
+  if (length > kLongEdge) {
+    // Bow to the right of the direction of travel, by a share of the length.
+    const QLineF straight(from.center(), to.center());
+    const QPointF normal(-straight.dy() / straight.length(), straight.dx() / straight.length());
+    const QPointF control = straight.center() + normal * std::min(0.18 * straight.length(), 160.0) * -1.0;
+    a = exitPoint(from, control);
+    b = exitPoint(to, control);
+    curve_.moveTo(a);
+    curve_.quadTo(control, b);
+    towardsEnd = control;
+    labelAt_ = curve_.pointAtPercent(0.5);
+  } else {
+    labelAt_ = QLineF(a, b).center();
+  }
   line_ = QLineF(a, b);
-  const double angle = std::atan2(a.y() - b.y(), a.x() - b.x());
+  const double angle = std::atan2(towardsEnd.y() - b.y(), towardsEnd.x() - b.x());
   const double size = 7;
   arrow_ << b << b + QPointF(std::cos(angle + 0.4) * size, std::sin(angle + 0.4) * size)
          << b + QPointF(std::cos(angle - 0.4) * size, std::sin(angle - 0.4) * size);
-  bounds_ = QRectF(a, b).normalized().united(arrow_.boundingRect()).adjusted(-4, -4, 4, 4);
-  if (!label_.isEmpty()) {
-    const QPointF mid = line_.center();
-    bounds_ = bounds_.united(QRectF(mid.x() + 3, mid.y() - 7, label_.size() * 5.0 + 6, 14));
-  }
+  bounds_ = (curve_.isEmpty() ? QRectF(a, b).normalized() : curve_.boundingRect()).united(arrow_.boundingRect()).adjusted(-4, -4, 4, 4);
+  if (!label_.isEmpty()) bounds_ = bounds_.united(QRectF(labelAt_.x() + 3, labelAt_.y() - 7, label_.size() * 5.0 + 6, 14));
   setZValue(1);
 }
 
@@ -50,7 +64,12 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   QPen pen(color, highlighted_ ? 2.5 : 1.0);
   pen.setCosmetic(true);
   p->setPen(pen);
-  p->drawLine(line_);
+  if (curve_.isEmpty()) {
+    p->drawLine(line_);
+  } else {
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(curve_);
+  }
   if (lod < kTextLevelOfDetail) return;
   p->setBrush(color);
   p->drawPolygon(arrow_);
@@ -59,7 +78,7 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     f.setPointSizeF(6);
     p->setFont(f);
     p->setPen(QColor("#505050"));
-    p->drawText(line_.center() + QPointF(4, 3), label_);
+    p->drawText(labelAt_ + QPointF(4, 3), label_);
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// A tensor flowing between two items: a straight line clipped to both boxes, an arrowhead at the consumer,
-// and the tensor's shape as a label when zoomed in.
+// A tensor flowing between two items: a line clipped to both boxes, an arrowhead at the consumer, and the
+// tensor's shape as a label when zoomed in. Long edges (skip connections) bow sideways so that they do not
+// run hidden along the chain of nodes they jump over.
 #include <QGraphicsItem>
+#include <QPainterPath>
 #include <QPolygonF>
 
 #include "ui/graph/item_highlight.h"
@@ -21,6 +23,8 @@ class EdgeItem : public QGraphicsItem {
 
  private:
   QLineF line_;
+  QPainterPath curve_;  // empty for short edges, which are drawn as straight lines
+  QPointF labelAt_;
   QPolygonF arrow_;
   QString label_;
   QRectF bounds_;

@@ -152,11 +152,11 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
   const QTransform t = views().isEmpty() ? QTransform() : views().first()->transform();
   for (QGraphicsItem* item : items(event->scenePos(), Qt::IntersectsItemBoundingRect, Qt::DescendingOrder, t)) {
     if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
-      const auto subs = n->node()->subgraphs();
-      if (!subs.empty()) {
-        const ir::Node* node = n->node();
-        doc_->enterSubgraph(subs.front(), QString::fromStdString(node->name.empty() ? node->opType : node->name));
-      }
+      const ir::Node* node = n->node();
+      const QString title = QString::fromStdString(node->name.empty() ? node->opType : node->name);
+      const auto subs = node->subgraphs();
+      if (!subs.empty()) doc_->enterSubgraph(subs.front(), title);
+      else if (const ir::Graph* body = doc_->functionBody(node)) doc_->enterSubgraph(body, title);
       event->accept();
       return;
     }

@@ -1,6 +1,7 @@
 #include "ui/graph/graph_view.h"
 
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 #include "ui/graph/graph_scene.h"
@@ -16,6 +17,43 @@ GraphView::GraphView(GraphScene* scene, QWidget* parent) : QGraphicsView(scene, 
   setCacheMode(CacheNone);
   setFocusPolicy(Qt::StrongFocus);
   updateRenderHints();
+  connect(scene, &QGraphicsScene::changed, this, [this] { overviewStale_ = true; });
+  connect(scene, &QGraphicsScene::sceneRectChanged, this, [this] { overviewStale_ = true; });
+}
+
+bool GraphView::ensureOverview() {
+  const double z = zoom();
+  const QRectF r = scene()->sceneRect();
+  const QSize size = (r.size() * z).toSize();
+  // Beyond ~64 M pixels the pixmap would cost more memory than painting the items costs time.
+  if (size.isEmpty() || double(size.width()) * size.height() > 64e6) {
+    overview_ = QPixmap();
+    return false;
+  }
+  if (!overviewStale_ && overviewZoom_ == z && !overview_.isNull()) return true;
+  overview_ = QPixmap(size);
+  overview_.fill(backgroundBrush().style() == Qt::NoBrush ? scene()->backgroundBrush().color() : backgroundBrush().color());
+  QPainter p(&overview_);
+  scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), r, Qt::IgnoreAspectRatio);
+  p.end();
+  overviewZoom_ = z;
+  overviewStale_ = false;
+  return true;
+}
+
+void GraphView::paintEvent(QPaintEvent* event) {
+  if (!scene() || zoom() >= kOverviewZoom || !ensureOverview()) {
+    overview_ = QPixmap();
+    return QGraphicsView::paintEvent(event);
+  }
+  QPainter p(viewport());
+  p.fillRect(event->rect(), scene()->backgroundBrush());
+  const QRectF r = scene()->sceneRect();
+  const double z = overviewZoom_;
+  // The viewport's top-left in pixmap pixels; the view transform is a pure scale plus scrolling.
+  const QPointF origin = (mapToScene(QPoint(0, 0)) - r.topLeft()) * z;
+  const QRectF target(event->rect());
+  p.drawPixmap(target, overview_, target.translated(origin));
 }
 
 void GraphView::updateRenderHints() {
@@ -35,8 +73,21 @@ void GraphView::zoomBy(double factor) {
 void GraphView::fitAll() {
   if (!scene()) return;
   fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
-  // A tall graph fitted whole would be a thin unreadable strip: never zoom out below a useful minimum
-  // for small graphs, but always show the top.
+  updateRenderHints();
+  emit zoomChanged(zoom());
+}
+
+void GraphView::showStart() {
+  if (!scene()) return;
+  fitAll();
+  if (zoom() >= kReadableZoom) return;
+  // Fitted whole, a deep graph is a thin strip without text: start readable at its top instead, as
+  // wide as the view allows; Ctrl+0 still shows everything.
+  const QRectF r = scene()->sceneRect();
+  const double z = std::clamp(viewport()->width() / r.width(), kReadableZoom, 1.0);
+  resetTransform();
+  scale(z, z);
+  centerOn(r.center().x(), r.top() + viewport()->height() / (2 * z));
   updateRenderHints();
   emit zoomChanged(zoom());
 }

@@ -1,7 +1,10 @@
 #pragma once
 // The view on a GraphScene: drag or arrow keys to pan, wheel and Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit.
-// Antialiasing is turned off when zoomed far out, where it costs most and shows least.
+// Zoomed far out, where thousands of items are in view, the scene is painted once into an overview pixmap
+// at the current zoom and panning only copies from it; the pixmap is redrawn when the zoom or the scene
+// changes. Antialiasing is off there too: it costs most and shows least.
 #include <QGraphicsView>
+#include <QPixmap>
 
 namespace fb::ir {
 class Node;
@@ -17,6 +20,11 @@ class GraphView : public QGraphicsView {
   explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
   void zoomBy(double factor);
   void fitAll();
+  // The first view of a new graph: fitted when that stays readable, else the top at a readable zoom.
+  void showStart();
+  static constexpr double kReadableZoom = 0.6;
+  static constexpr double kOverviewZoom = 0.3;
+  bool overviewActive() const { return !overview_.isNull(); }
   void centerOnNode(const ir::Node* n);
   double zoom() const { return transform().m11(); }
 
@@ -25,10 +33,15 @@ class GraphView : public QGraphicsView {
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
+  void paintEvent(QPaintEvent* event) override;
 
  private:
   void updateRenderHints();
+  bool ensureOverview();
   GraphScene* graphScene_;
+  QPixmap overview_;
+  double overviewZoom_ = 0;
+  bool overviewStale_ = true;
 };
 
 }  // namespace fb::ui

@@ -38,6 +38,8 @@ void NodePanel::refresh() {
     model_->addRow(general, tr("since version"), tr("unknown to ONNX 1.12 at opset %1").arg(opset));
   }
   if (!n->docString.empty()) model_->addRow(general, tr("doc string"), q(n->docString));
+  if (const ir::Graph* body = doc_->functionBody(n))
+    model_->addGraphLink(general, tr("function"), tr("model-local function, %1 nodes (open)").arg(body->nodeCount()), body);
 
   auto* attrs = model_->addSection(tr("Attributes (%1)").arg(n->attributes.size()));
   for (const auto& a : n->attributes) {
@@ -58,8 +60,7 @@ void NodePanel::refresh() {
       model_->addRow(inputs, QString::number(i), tr("(omitted)"));
       continue;
     }
-    QStandardItem* row = model_->addValueLink(inputs, QString::number(i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
-    Q_UNUSED(row);
+    model_->addValueLink(inputs, QString::number(i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
     if (v->producer())
       model_->addNodeLink(inputs, tr("  from"), nodeLabel(v->producer()), v->producer());
     else

@@ -29,6 +29,9 @@ PropertyPanel::PropertyPanel(Document* doc, QWidget* parent)
   connect(view_, &QTreeView::clicked, view_, &QTreeView::activated);
 }
 
-void PropertyPanel::finish() { view_->expandAll(); }
+void PropertyPanel::finish() {
+  view_->expandAll();
+  view_->resizeColumnToContents(0);
+}
 
 }  // namespace fb::ui

@@ -1,0 +1,31 @@
+#include <vector>
+
+#include "passes/pass.h"
+
+namespace fb::passes {
+namespace {
+
+void collectInnermostFirst(ir::Graph& g, std::vector<ir::Graph*>& out) {
+  for (const auto& n : g.nodes())
+    for (ir::Graph* sg : n->subgraphs()) collectInnermostFirst(*sg, out);
+  out.push_back(&g);
+}
+
+}  // namespace
+
+PassChange GraphPass::run(ir::Model& m) {
+  std::vector<ir::Graph*> graphs;
+  collectInnermostFirst(m.graph(), graphs);
+  PassChange total;
+  for (ir::Graph* g : graphs) {
+    PassChange c = runOnGraph(m, *g);
+    total.nodesRemoved += c.nodesRemoved;
+    total.nodesAdded += c.nodesAdded;
+    total.initializersRemoved += c.initializersRemoved;
+    total.initializersAdded += c.initializersAdded;
+    total.other |= c.other;
+  }
+  return total;
+}
+
+}  // namespace fb::passes
