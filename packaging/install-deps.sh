@@ -13,6 +13,8 @@ PACKAGES=(
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
   xvfb xauth                           # a display for the app on machines without one
   python3-numpy                        # benchmark reference (python onnx.load)
+  python3-torch python3-torchvision python3-protobuf  # OneFlow test fixtures (tests/oneflow/make_fixtures.py)
+  nodejs npm                           # ONNX Runtime (npm onnxruntime-node) as the test oracle
 )
 # Node.js runs ONNX Runtime from npm as the test oracle (tests/oracle); a node already on PATH will do.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

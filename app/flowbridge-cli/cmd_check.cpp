@@ -17,7 +17,7 @@ void registerCheck(CLI::App& app, Runner& run) {
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("check", "Dry run: what converting to an opset would do to each node, without building it");
-  sub->add_option("IN", o->input, "model (.onnx)")->required();
+  sub->add_option("IN", o->input, "model (.onnx, or a OneFlow job / SavedModel / fixture folder)")->required();
   sub->add_option("--opset", o->opset, "target ONNX opset")->required()->check(CLI::Range(7, 17));
   sub->add_flag("--json", o->json, "print the report as JSON");
   sub->callback([&run, o] {
@@ -25,6 +25,7 @@ void registerCheck(CLI::App& app, Runner& run) {
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;
+      if (model->opsetVersion("oneflow") != 0) opts.direction = "oneflow";  // read by the OneFlow reader
       auto r = convert::dryRun(*model, opts);
       const bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
       if (o->json) {

@@ -54,10 +54,10 @@ void registerConvert(CLI::App& app, Runner& run) {
     bool continueOnError = false, externalData = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* sub = app.add_subcommand("convert", "Retarget an ONNX model to another opset (7-17), run optimizer passes, check, write");
-  sub->add_option("IN", o->input, "source model (.onnx)")->required();
+  auto* sub = app.add_subcommand("convert", "Convert a OneFlow graph to ONNX or retarget an ONNX model (opsets 7-17), run optimizer passes, check, write");
+  sub->add_option("IN", o->input, "source model (.onnx, OneFlow job.pb/.prototxt, SavedModel or fixture folder)")->required();
   sub->add_option("-o,--output", o->output, "output model (.onnx); never the input")->required();
-  sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's)")->check(CLI::Range(7, 17));
+  sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")->check(CLI::Range(7, 17));
   sub->add_option("--passes", o->passes, "optimizer passes: default, none, or a comma-separated list");
   sub->add_option("--report", o->report, "write the JSON report here");
   sub->add_flag("--continue-on-error", o->continueOnError,
@@ -74,7 +74,10 @@ void registerConvert(CLI::App& app, Runner& run) {
       }
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
-      opts.targetOpset = o->opset.value_or(std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
+      const bool fromOneflow = model->opsetVersion("oneflow") != 0;  // read by the OneFlow reader
+      opts.direction = fromOneflow ? "oneflow" : "onnx";
+      opts.targetOpset = o->opset.value_or(fromOneflow ? convert::kMaxOpset
+                                                       : std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
       opts.passes = parsePassList(o->passes);
       opts.keepUnconverted = o->continueOnError;
       convert::ConvertResult r;

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "convert/handler_registry.h"
+#include "convert/oneflow_onnx/handler_families.h"
 #include "convert/onnx_onnx/adapters.h"
 
 namespace fb::convert {
@@ -25,6 +26,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerResizeAdapters(onnx);
     onnx_onnx::registerTopKScatterAdapters(onnx);
     onnx_onnx::registerDecompositions(onnx);
+    oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }
 

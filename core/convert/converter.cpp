@@ -135,6 +135,8 @@ class NodeConverter {
     if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) return h->fn(n, ctx);
     // ONNX nodes need no dialect handler in any direction: valid at the target as they are, or retargeted.
     if (defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
+    if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > ctx.targetOpset)
+      throw Unsupported("needs opset " + std::to_string(*low));
     throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
   }
 

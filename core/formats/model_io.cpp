@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "formats/oneflow/oneflow_reader.h"
 #include "formats/onnx/onnx_reader.h"
 #include "util/error.h"
 
@@ -11,6 +12,8 @@ namespace fs = std::filesystem;
 ModelFormat detectFormat(const std::string& path) {
   auto ext = fs::path(path).extension().string();
   if (ext == ".onnx") return ModelFormat::Onnx;
+  // Before the ONNX sniff, which accepts any file whose first byte is a ModelProto tag.
+  if (oneflow::looksLikeOneflow(path)) return ModelFormat::OneFlow;
   if (onnxfmt::looksLikeOnnx(path)) return ModelFormat::Onnx;
   return ModelFormat::Unknown;
 }
@@ -20,11 +23,12 @@ std::unique_ptr<ir::Model> loadModel(const std::string& path) {
   if (!fs::exists(path, ec)) throw InputError(path, "no such file");
   switch (detectFormat(path)) {
     case ModelFormat::Onnx: return onnxfmt::readOnnxFile(path);
+    case ModelFormat::OneFlow: return oneflow::readOneflow(path);
     case ModelFormat::Unknown: break;
   }
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder, not a model FlowBridge recognizes");
   if (fs::is_regular_file(path, ec) && fs::file_size(path, ec) == 0) throw InputError(path, "the file is empty");
-  throw InputError(path, "not a model in a format FlowBridge reads (ONNX)");
+  throw InputError(path, "not a model in a format FlowBridge reads (ONNX, OneFlow Job/JobSet/SavedModel)");
 }
 
 }  // namespace fb

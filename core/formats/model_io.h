@@ -7,7 +7,7 @@
 
 namespace fb {
 
-enum class ModelFormat { Unknown, Onnx };
+enum class ModelFormat { Unknown, Onnx, OneFlow };
 
 ModelFormat detectFormat(const std::string& path);
 // Throws InputError(path, reason) when the file cannot be read as any known format.

@@ -1,0 +1,38 @@
+#pragma once
+// OneFlow weights saved as one folder per variable: <dir>/<key>/out (raw bytes, C order, little-endian),
+// <dir>/<key>/meta (text VariableMetaInfo) and <dir>/snapshot_done (lazy check_point_v2, flow.save before
+// v0.6, nn.Graph serving saves). Bytes are mapped when first needed, not read at load time.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/tensor.h"
+
+namespace fb::oneflow {
+
+class WeightFolder {
+ public:
+  // Throws InputError(dir, ...) when `dir` is not a folder or has no snapshot_done (an incomplete save).
+  explicit WeightFolder(std::string dir);
+  const std::string& dir() const { return dir_; }
+
+  // The tensor of variable op `variableName`, named `tensorName`, with the shape and OneFlow data type the
+  // job declares. Keys are tried as oneflow-onnx tries them: the op name ("m.conv1.weight", lazy and serving
+  // layouts), the op name without its first dotted component ("conv1.weight", a module state_dict), and a
+  // nested "m/conv1.weight" (graph.state_dict()). Throws InputError naming the variable when it is missing,
+  // when its meta disagrees with the job, or when the size of `out` is not shape x element size.
+  ir::Tensor load(const std::string& variableName, const std::string& tensorName, const std::vector<int64_t>& dims,
+                  int oneflowDataType) const;
+
+  // The folder a variable's files are in, if any candidate key exists.
+  std::optional<std::string> variableFolder(const std::string& variableName) const;
+
+ private:
+  std::string dir_;
+};
+
+// Where the weights of a job file are, by convention: "<job dir>/weights", "<job dir>/variables", or the job's
+// own folder when it holds snapshot_done. nullopt when none exists.
+std::optional<std::string> findWeightFolder(const std::string& jobPath);
+
+}  // namespace fb::oneflow
