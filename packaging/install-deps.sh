@@ -13,17 +13,13 @@ PACKAGES=(
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
   xvfb xauth                           # a display for the app on machines without one
   python3-numpy                        # benchmark reference (python onnx.load)
-  python3-torch python3-torchvision python3-protobuf  # OneFlow test fixtures (tests/oneflow/make_fixtures.py)
-  nodejs npm                           # ONNX Runtime (npm onnxruntime-node) as the test oracle
+  python3-torch python3-torchvision python3-protobuf  # OneFlow test fixtures (tests/oneflow/make_fixtures.py),
+                                                      # and make_corpus.py's larger benchmark models
 )
-# Node.js runs ONNX Runtime from npm as the test oracle (tests/oracle); a node already on PATH will do.
+# Node.js runs ONNX Runtime from npm as the test oracle (tests/oracle). A node already on PATH will do: a
+# machine's own Node.js package (e.g. one that bundles npm) conflicts with Debian's npm.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   PACKAGES+=(nodejs npm)
-fi
-# Optional: PyTorch, to export the larger benchmark models (bench_passes' ResNet-50 --raw) with
-# ../shared/corpus/make_corpus.py. Not needed to build or test.
-if [ "${FLOWBRIDGE_BENCH_MODELS:-0}" = 1 ]; then
-  PACKAGES+=(python3-torch python3-torchvision)
 fi
 missing=()
 for p in "${PACKAGES[@]}"; do
