@@ -144,7 +144,13 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
-    const QString p = QFileDialog::getOpenFileName(this, tr("Open model"), {}, tr("Models (*.onnx);;All files (*)"));
+    const QString p = QFileDialog::getOpenFileName(
+        this, tr("Open model"), {}, tr("Models (*.onnx *.pb *.prototxt);;ONNX (*.onnx);;OneFlow graphs (*.pb *.prototxt);;All files (*)"));
+    if (!p.isEmpty()) openFile(p);
+  });
+  // OneFlow models are folders (a job or SavedModel with its weight folders).
+  file->addAction(tr("Open &Folder..."), this, [this] {
+    const QString p = QFileDialog::getExistingDirectory(this, tr("Open a OneFlow model folder"));
     if (!p.isEmpty()) openFile(p);
   });
   recentMenu_ = file->addMenu(tr("Open &Recent"));

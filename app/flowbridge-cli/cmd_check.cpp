@@ -25,7 +25,7 @@ void registerCheck(CLI::App& app, Runner& run) {
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;
-      if (model->opsetVersion("oneflow") != 0) opts.direction = "oneflow";  // read by the OneFlow reader
+      opts.direction = convert::directionFor(*model);
       auto r = convert::dryRun(*model, opts);
       const bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
       if (o->json) {

@@ -74,8 +74,8 @@ void registerConvert(CLI::App& app, Runner& run) {
       }
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
-      const bool fromOneflow = model->opsetVersion("oneflow") != 0;  // read by the OneFlow reader
-      opts.direction = fromOneflow ? "oneflow" : "onnx";
+      opts.direction = convert::directionFor(*model);
+      const bool fromOneflow = opts.direction == "oneflow";
       opts.targetOpset = o->opset.value_or(fromOneflow ? convert::kMaxOpset
                                                        : std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
       opts.passes = parsePassList(o->passes);

@@ -340,4 +340,8 @@ int64_t irVersionForOpset(int64_t opset) {
   return 8;
 }
 
+std::string directionFor(const ir::Model& source) {
+  return source.opsetVersion("oneflow") != 0 ? "oneflow" : "onnx";  // the OneFlow reader imports that domain
+}
+
 }  // namespace fb::convert

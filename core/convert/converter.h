@@ -58,6 +58,9 @@ ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts);
 // Statuses only: the handlers decide without editing anything and no model is built.
 ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
 
+// The direction for a source model: "oneflow" for graphs the OneFlow reader produced, "onnx" otherwise.
+std::string directionFor(const ir::Model& source);
+
 // IR version that goes with a default-domain opset (opset 17 <-> IR 8, 13 <-> 7, 11 <-> 6, 9 <-> 4, ...).
 int64_t irVersionForOpset(int64_t opset);
 

@@ -11,8 +11,9 @@
 namespace fb::ui {
 namespace {
 
-convert::ConvertOptions optionsFor(int opset, const std::optional<QStringList>& passes) {
+convert::ConvertOptions optionsFor(const ir::Model& model, int opset, const std::optional<QStringList>& passes) {
   convert::ConvertOptions o;
+  o.direction = convert::directionFor(model);
   o.targetOpset = opset;
   o.keepUnconverted = true;  // the preview shows what can be converted even when some nodes cannot
   if (passes) {
@@ -91,7 +92,7 @@ void ConversionController::refresh() {
     emit dryRunFinished();
     return;
   }
-  auto options = optionsFor(opset_, passes_);
+  auto options = optionsFor(*model, opset_, passes_);
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, std::shared_ptr<const convert::ShapeFacts>>;
   auto future = QtConcurrent::run([model, options]() mutable -> Outcome {
@@ -127,7 +128,7 @@ void ConversionController::convert() {
   const quint64 generation = ++convertGeneration_;
   converting_ = true;
   emit conversionStarted();
-  auto options = optionsFor(opset_, passes_);
+  auto options = optionsFor(*model, opset_, passes_);
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<convert::ConvertResult>, QString>;
   const QString previewFile = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
