@@ -79,6 +79,14 @@ class UiConversion : public QObject {
           ++expected;
     QVERIFY(expected > 0);  // Clip with min/max inputs must become attributes below 11
     QCOMPARE(overlay.markedCount(), expected);
+    // Back to the model's own opset: every halo goes (and removing them while walking the scene is safe).
+    controller.setTargetOpset(11);
+    QVERIFY(dry.wait(30000));
+    QCOMPARE(overlay.markedCount(), 0);
+    int halos = 0;
+    for (QGraphicsItem* item : scene.items())
+      if (item->parentItem() && qgraphicsitem_cast<NodeItem*>(item->parentItem())) ++halos;
+    QCOMPARE(halos, 0);
   }
 
   void previewDockShowsTheConvertedGraphWithMarks() {
@@ -118,6 +126,10 @@ class UiConversion : public QObject {
     QSignalSpy dry(&controller, &ConversionController::dryRunFinished);
     QVERIFY(openModel(doc, test::corpusModel("mobilenet_v2_op13_raw.onnx")));
     QVERIFY(dry.wait(30000));
+    // The target starts at the model's own opset, so nothing is marked until the user picks another.
+    QCOMPARE(panel.opsetBox()->value(), 13);
+    QCOMPARE(controller.targetOpset(), 13);
+    QCOMPARE(panel.reportModel()->rowCount(), 0);
     panel.opsetBox()->setValue(9);
     QVERIFY(dry.wait(30000));
     auto* m = panel.reportModel();

@@ -1,6 +1,7 @@
 #include "ui/conversion/conversion_controller.h"
 
 #include <QPointer>
+#include <algorithm>
 #include <QtConcurrent>
 #include <functional>
 #include <unordered_map>
@@ -60,6 +61,14 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
     previewDiff_.clear();
     ++convertGeneration_;
     converting_ = false;
+    if (const ir::Model* m = doc_->model()) {
+      const int64_t own = convert::directionFor(*m) == "onnx" ? m->opsetVersion("") : convert::kMaxOpset;
+      const int target = int(std::clamp<int64_t>(own, convert::kMinOpset, convert::kMaxOpset));
+      if (target != opset_) {
+        opset_ = target;
+        emit targetOpsetChanged(opset_);
+      }
+    }
     refresh();
   });
 }

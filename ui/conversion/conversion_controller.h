@@ -62,6 +62,8 @@ class ConversionController : public QObject {
 
  signals:
   void dryRunFinished();
+  // The target follows each newly opened model (its own opset, so nothing is marked until the user picks one).
+  void targetOpsetChanged(int opset);
   void conversionStarted();
   void conversionFinished();
   void conversionFailed(const QString& message);

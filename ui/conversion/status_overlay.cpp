@@ -21,9 +21,11 @@ StatusOverlay::StatusOverlay(GraphScene* scene, ColorOf colorOf, QObject* parent
 void StatusOverlay::refresh() {
   marked_ = 0;
   if (!scene_) return;
-  for (QGraphicsItem* item : scene_->items()) {
-    auto* node = qgraphicsitem_cast<NodeItem*>(item);
-    if (!node) continue;
+  // Collect the node items first: items() also lists our halos, which the loop below may delete.
+  QList<NodeItem*> nodes;
+  for (QGraphicsItem* item : scene_->items())
+    if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) nodes.push_back(node);
+  for (NodeItem* node : nodes) {
     QGraphicsRectItem* halo = nullptr;
     for (QGraphicsItem* child : node->childItems())
       if (child->data(kHaloKey).toBool()) halo = static_cast<QGraphicsRectItem*>(child);

@@ -83,6 +83,10 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   layout->addLayout(buttons);
 
   connect(opset_, qOverload<int>(&QSpinBox::valueChanged), controller_, &ConversionController::setTargetOpset);
+  connect(controller_, &ConversionController::targetOpsetChanged, this, [this](int opset) {
+    const QSignalBlocker block(opset_);
+    opset_->setValue(opset);
+  });
   connect(passMode_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ConvertPanel::applyPassChoice);
   connect(passList_, &QListWidget::itemChanged, this, &ConvertPanel::applyPassChoice);
   connect(controller_, &ConversionController::dryRunFinished, this, &ConvertPanel::updateFromDryRun);
