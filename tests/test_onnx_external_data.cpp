@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <google/protobuf/util/message_differencer.h>
 
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_reader.h"
@@ -17,13 +16,6 @@ using namespace fb;
 namespace fs = std::filesystem;
 
 namespace {
-bool equivalent(const onnx::ModelProto& a, const onnx::ModelProto& b, std::string* report) {
-  google::protobuf::util::MessageDifferencer diff;
-  diff.set_message_field_comparison(google::protobuf::util::MessageDifferencer::EQUIVALENT);
-  diff.ReportDifferencesToString(report);
-  return diff.Compare(a, b);
-}
-
 void writeFloats(const std::string& path, int64_t n, int64_t offset = 0) {
   std::ofstream f(path, std::ios::binary);
   std::string pad(static_cast<size_t>(offset), '\0');
@@ -96,7 +88,7 @@ class OnnxExternalData : public QObject {
     onnxfmt::parseOnnxProtoFile(src, a);
     onnxfmt::parseOnnxProtoFile(inl, b);
     std::string report;
-    QVERIFY2(equivalent(a, b, &report), report.substr(0, 2000).c_str());
+    QVERIFY2(test::equivalentModels(a, b, &report), report.substr(0, 2000).c_str());
 
     // An external-data model written again with external data, elsewhere: the same file, field by field.
     fs::create_directories(dir + "/again");
@@ -105,7 +97,7 @@ class OnnxExternalData : public QObject {
     onnx::ModelProto c, d;
     onnxfmt::parseOnnxProtoFile(ext, c);
     onnxfmt::parseOnnxProtoFile(again, d);
-    QVERIFY2(equivalent(c, d, &report), report.substr(0, 2000).c_str());
+    QVERIFY2(test::equivalentModels(c, d, &report), report.substr(0, 2000).c_str());
   }
 
   void offsetsAndLengthsAreHonoured() {

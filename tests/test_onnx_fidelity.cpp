@@ -4,7 +4,6 @@
 
 #include <fstream>
 
-#include <google/protobuf/util/message_differencer.h>
 
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
@@ -12,6 +11,7 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ir/model.h"
 #include "support/helpers.h"
+#include "support/proto_builders.h"
 
 using namespace fb;
 
@@ -218,13 +218,6 @@ onnx::ModelProto everyFieldModel() {
   return m;
 }
 
-bool equivalent(const onnx::ModelProto& a, const onnx::ModelProto& b, std::string* report) {
-  google::protobuf::util::MessageDifferencer diff;
-  diff.set_message_field_comparison(google::protobuf::util::MessageDifferencer::EQUIVALENT);
-  diff.ReportDifferencesToString(report);
-  return diff.Compare(a, b);
-}
-
 }  // namespace
 
 class OnnxFidelity : public QObject {
@@ -239,7 +232,7 @@ class OnnxFidelity : public QObject {
     onnx::ModelProto back;
     onnxfmt::exportModel(*model, back);
     std::string report;
-    QVERIFY2(equivalent(original, back, &report), report.c_str());
+    QVERIFY2(test::equivalentModels(original, back, &report), report.c_str());
   }
 
   void everyFieldSurvivesFiles() {
@@ -255,7 +248,7 @@ class OnnxFidelity : public QObject {
     onnx::ModelProto back;
     onnxfmt::parseOnnxProtoFile(out, back);
     std::string report;
-    QVERIFY2(equivalent(original, back, &report), report.c_str());
+    QVERIFY2(test::equivalentModels(original, back, &report), report.c_str());
   }
 
   void typedValuesDecodeToLittleEndianBytes() {
@@ -321,8 +314,8 @@ class OnnxFidelity : public QObject {
     onnxfmt::exportModel(*model, a);
     onnxfmt::exportModel(*copy, b);
     std::string report;
-    QVERIFY2(equivalent(original, a, &report), report.c_str());
-    QVERIFY(!equivalent(original, b, &report));
+    QVERIFY2(test::equivalentModels(original, a, &report), report.c_str());
+    QVERIFY(!test::equivalentModels(original, b, &report));
     QCOMPARE(b.graph().node(0).op_type(), std::string("Changed"));
     QCOMPARE(b.functions(0).node(0).op_type(), std::string("Sigmoid"));
   }

@@ -1,11 +1,11 @@
 // Read -> write without changes gives a ModelProto equal to the original, field by field.
 #include <QtTest>
 
-#include <google/protobuf/util/message_differencer.h>
 
 #include "formats/onnx/onnx_reader.h"
 #include "formats/onnx/onnx_writer.h"
 #include "support/helpers.h"
+#include "support/proto_builders.h"
 #include "util/error.h"
 
 using namespace fb;
@@ -32,11 +32,8 @@ void OnnxRoundTrip::corpusModel() {
     onnx::ModelProto a, b;
     onnxfmt::parseOnnxProtoFile(in, a);
     onnxfmt::parseOnnxProtoFile(out, b);
-    google::protobuf::util::MessageDifferencer diff;
-    diff.set_message_field_comparison(google::protobuf::util::MessageDifferencer::EQUIVALENT);
     std::string report;
-    diff.ReportDifferencesToString(&report);
-    const bool equal = diff.Compare(a, b);
+    const bool equal = test::equivalentModels(a, b, &report);
     if (!equal) qWarning("%s", report.substr(0, 4000).c_str());
     QVERIFY2(equal, "the written model differs from the original");
     QVERIFY(a.graph().node_size() > 0);

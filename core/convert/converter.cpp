@@ -94,9 +94,7 @@ class NodeConverter {
       r.message = e.what();
     }
     if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
-    for (uint64_t id : ctx.newNodes)
-      for (const auto& m : g.nodes())
-        if (m->id() == id) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
+    for (ir::Node* m : ctx.created) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
     finish(n, slot, std::move(r));
   }
 
@@ -109,9 +107,7 @@ class NodeConverter {
       if (auto why = schemaMismatch(m, *s, types_)) throw std::runtime_error("handler produced an invalid node: " + *why);
     };
     if (!ctx.replaced) check(n);
-    for (uint64_t id : ctx.newNodes)
-      for (const auto& m : ctx.graph.nodes())
-        if (m->id() == id) check(*m);
+    for (const ir::Node* m : ctx.created) check(*m);
   }
 
   HandlerContext makeContext(ir::Node& n, ir::Graph& g, int64_t target, bool dry) {

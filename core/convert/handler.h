@@ -29,6 +29,7 @@ struct HandlerContext {
   int64_t sourceOpset = 0;      // the model's opset for the node's source domain
   int64_t targetOpset = 0;      // target ONNX opset
   std::vector<uint64_t> newNodes;    // ids of nodes the handler created (filled by the handler)
+  std::vector<ir::Node*> created;    // the same nodes, so the pipeline need not search the graph for them
   std::vector<std::string> warnings; // attributes it did not use, semantics it approximated...
   bool replaced = false;             // the handler removed the node and put others in its place
   bool changed = false;              // the handler edited the node in place

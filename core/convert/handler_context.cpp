@@ -1,5 +1,7 @@
 #include "convert/handler.h"
 
+#include <algorithm>
+
 #include "convert/shape_facts.h"
 
 namespace fb::convert {
@@ -10,6 +12,7 @@ ir::Node* HandlerContext::insertNode(ir::Node& at, std::string opType, const std
   n->origins = at.origins;
   if (!at.name.empty()) n->name = at.name + "/" + n->opType + "_" + std::to_string(newNodes.size());
   newNodes.push_back(n->id());
+  created.push_back(n);
   return n;
 }
 
@@ -165,6 +168,11 @@ void HandlerContext::dropInput(ir::Node& n, size_t i) {
     for (ir::Graph* sub : other->subgraphs())
       for (const auto& name : sub->capturedNames())
         if (name == v->name()) return;
+  // The Constant may be one this handler created: forget it before it goes.
+  if (auto it = std::find(created.begin(), created.end(), p); it != created.end()) {
+    newNodes.erase(newNodes.begin() + (it - created.begin()));
+    created.erase(it);
+  }
   graph.removeNode(p);
 }
 

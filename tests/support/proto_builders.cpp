@@ -1,6 +1,8 @@
 #include "support/proto_builders.h"
 
 #include <fstream>
+
+#include <google/protobuf/util/message_differencer.h>
 #include <stdexcept>
 
 namespace fb::test {
@@ -175,5 +177,14 @@ uint64_t writeOversizedSingleFileModel(const std::string& path, int tensors, int
   f.close();
   if (!f) throw std::runtime_error("cannot write " + path);
   return prefix.size() + graphLen - graph.ByteSizeLong();
+}
+}  // namespace fb::test
+
+namespace fb::test {
+bool equivalentModels(const onnx::ModelProto& a, const onnx::ModelProto& b, std::string* report) {
+  google::protobuf::util::MessageDifferencer diff;
+  diff.set_message_field_comparison(google::protobuf::util::MessageDifferencer::EQUIVALENT);
+  diff.ReportDifferencesToString(report);
+  return diff.Compare(a, b);
 }
 }  // namespace fb::test

@@ -25,3 +25,8 @@ namespace fb::test {
 // where element i is (i % 9973) + k. Returns the file size.
 uint64_t writeOversizedSingleFileModel(const std::string& path, int tensors, int64_t elements);
 }  // namespace fb::test
+
+namespace fb::test {
+// Field-by-field equality of two models (unset and default values count as equal); differences go to `report`.
+bool equivalentModels(const onnx::ModelProto& a, const onnx::ModelProto& b, std::string* report);
+}  // namespace fb::test
