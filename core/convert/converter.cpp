@@ -8,6 +8,7 @@
 
 #include "convert/builtin_handlers.h"
 #include "convert/handler_registry.h"
+#include "convert/onnx_onnx/function_body.h"
 #include "convert/onnx_onnx/version_step.h"
 #include "convert/onnx_schema.h"
 #include "convert/shape_facts.h"
@@ -121,8 +122,26 @@ class NodeConverter {
     return ctx;
   }
 
-  // The handler for the context's target opset, or the compatible version step; throws Unsupported.
+  // The handler for the context's target opset or the compatible version step; when neither can express
+  // the node, its op's function body (ONNX nodes only). Throws Unsupported.
   void decide(ir::Node& n, HandlerContext& ctx) {
+    try {
+      decideDirect(n, ctx);
+    } catch (const Unsupported& e) {
+      if (!retargetOnnx_ || !n.isDefaultDomain()) throw;
+      ctx.note.clear();
+      ctx.warnings.clear();
+      ctx.changed = false;
+      try {
+        if (onnx_onnx::expandFunctionBody(n, ctx)) return;
+      } catch (const Unsupported& inner) {
+        throw Unsupported(std::string(e.what()) + "; " + inner.what());
+      }
+      throw;
+    }
+  }
+
+  void decideDirect(ir::Node& n, HandlerContext& ctx) {
     const bool defaultDomain = n.isDefaultDomain();
     if (retargetOnnx_ && defaultDomain) {
       int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);
