@@ -37,7 +37,17 @@ std::string attributeState(const onnx::OpSchema& s, const std::string& name) {
   if (it == s.attributes().end()) return "absent";
   if (it->second.required) return "required";
   auto d = convert::schemaDefault(s, name);
-  return d ? "default " + d->valueToString() : "no default";
+  if (!d) return "no default";
+  // Exact: the kind and every digit (Selu's defaults differ in the seventh).
+  char buf[64];
+  std::string v = "kind " + std::to_string(int(d->type)) + ":";
+  if (d->type == ir::AttrType::Float) {
+    std::snprintf(buf, sizeof buf, "%.9g", double(d->f));
+    v += buf;
+  } else {
+    v += d->valueToString(1000);
+  }
+  return "default " + v;
 }
 
 std::string signature(const onnx::OpSchema& s) {

@@ -30,14 +30,19 @@ void inputsToAttribute(ir::Node& n, HandlerContext& ctx) {
     requireMaskKeepsType(n, ctx);
     return compatibleVersionStep(n, ctx);
   }
-  std::optional<double> ratio;
-  if (n.input(1)) ratio = requireConstantScalar(n, 1, ctx, "ratio");
   bool training = false;
   if (n.input(2)) {
     auto mode = ctx.constantInts(n.input(2));
     if (!mode || mode->size() != 1)
       throw Unsupported("Dropout: training_mode is computed at run time; opsets before 12 have no training mode");
     training = mode->front() != 0;
+  }
+  // In inference the ratio has no effect: one computed at run time does not matter then.
+  std::optional<double> ratio;
+  if (n.input(1)) {
+    auto r = ctx.constantDoubles(n.input(1));
+    if (r && r->size() == 1) ratio = r->front();
+    else if (training) requireConstantScalar(n, 1, ctx, "ratio");
   }
   // Training with ratio 0 drops nothing: output = input, mask all true, exactly what inference gives.
   if (training && !(ratio && *ratio == 0.0))

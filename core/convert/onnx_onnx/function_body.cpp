@@ -7,6 +7,7 @@
 
 #include <onnx/defs/schema.h>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -89,6 +90,24 @@ int64_t bodyOpset(const onnx::FunctionProto& f, const onnx::OpSchema& schema) {
   return schema.since_version();
 }
 
+// Inside a subgraph of the body, names the subgraph does not define itself refer to the body's scope.
+void renameCaptured(onnx::GraphProto& g, const std::function<std::string(const std::string&)>& outer) {
+  std::set<std::string> local;
+  for (const auto& v : g.input()) local.insert(v.name());
+  for (const auto& t : g.initializer()) local.insert(t.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) local.insert(o);
+  auto inner = [&](const std::string& s) { return s.empty() || local.count(s) ? s : outer(s); };
+  for (auto& n : *g.mutable_node()) {
+    for (auto& in : *n.mutable_input()) in = inner(in);
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) renameCaptured(*a.mutable_g(), inner);
+      for (auto& sub : *a.mutable_graphs()) renameCaptured(sub, inner);
+    }
+  }
+  for (auto& o : *g.mutable_output()) o.set_name(inner(o.name()));
+}
+
 // The body as a model of its own: the node's inputs and outputs keep their names (so splicing needs no
 // renaming at the border); names inside the body get a prefix unique to this node.
 std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema& schema,
@@ -134,7 +153,10 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
     np.clear_attribute();
     for (const auto& a : body.attribute()) {
       if (a.ref_attr_name().empty()) {
-        *np.add_attribute() = a;
+        auto* copy = np.add_attribute();
+        *copy = a;
+        if (copy->has_g()) renameCaptured(*copy->mutable_g(), rename);
+        for (auto& sub : *copy->mutable_graphs()) renameCaptured(sub, rename);
         continue;
       }
       // A reference to the caller's attribute: its value, or the schema's default when it leaves it out.

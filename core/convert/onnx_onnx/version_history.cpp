@@ -54,8 +54,8 @@ std::vector<AttributeHistory> buildAttributeTable() {
   }
   t.push_back(legacy("Gemm", "broadcast", anyValue(), "Gemm-7+ always broadcasts C, which covers both settings"));
 
-  t.push_back(implicitInt("ArgMax", "select_last_index", 0, "before 12 the first index of the extreme wins"));
-  t.push_back(implicitInt("ArgMin", "select_last_index", 0, "before 12 the first index of the extreme wins"));
+  t.push_back(implicitInt("ArgMax", "select_last_index", 0, "before 12 the first index of the extreme wins (arg_extreme adapter reverses the axis for 1)"));
+  t.push_back(implicitInt("ArgMin", "select_last_index", 0, "before 12 the first index of the extreme wins (arg_extreme adapter reverses the axis for 1)"));
   t.push_back(implicitInt("AveragePool", "ceil_mode", 0, "before 10 output sizes round down"));
   t.push_back(implicitInt("AveragePool", "count_include_pad", 0, "before 7 padding is not counted"));
   t.push_back(implicitInt("MaxPool", "ceil_mode", 0, "before 10 output sizes round down (pool adapter pads for ceil_mode=1)"));
