@@ -27,6 +27,7 @@ void registerModAdapters(HandlerRegistry& r);          // Mod below 10: from its
 void registerConstantOfShapeAdapters(HandlerRegistry& r);  // ConstantOfShape below 9: known shape -> Constant
 void registerMinMaxAdapters(HandlerRegistry& r);       // integer Max/Min below 12: Greater/Less + Where
 void registerArgExtremeAdapters(HandlerRegistry& r);   // ArgMax/ArgMin select_last_index below 12
+void registerWhereAdapters(HandlerRegistry& r);        // Where below 9: Gather from the stacked branches
 void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrolled running sums
 
 }  // namespace fb::convert::onnx_onnx

@@ -3,12 +3,12 @@
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
 #include "convert/onnx_onnx/version_step.h"
+#include "convert/onnx_onnx/where.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
 
 void triluAsMask(ir::Node& n, HandlerContext& ctx) {
-  if (ctx.targetOpset < 9) throw Unsupported("Trilu: the mask needs Where (opset 9)");
   auto shape = ctx.staticShape(n.input(0));
   if (!shape || shape->size() < 2) throw Unsupported("Trilu: the last two dims must be known to build the mask");
   int64_t k = 0;
@@ -23,6 +23,8 @@ void triluAsMask(ir::Node& n, HandlerContext& ctx) {
   const int64_t rows = (*shape)[shape->size() - 2], cols = (*shape)[shape->size() - 1];
   ir::DataType t = ctx.elemType(n.input(0));
   if (t == ir::DataType::Undefined || t == ir::DataType::String) throw Unsupported("Trilu: the element type is unknown");
+  if (runtimeK && ctx.targetOpset < 9) throw Unsupported("Trilu: k computed at run time needs integer Less/Greater (opset 9)");
+  if (auto why = whyNoSelect(ctx, n.input(0), n.input(0), n.input(0))) throw Unsupported("Trilu: " + *why);
   ctx.note = std::string(upper ? "upper" : "lower") + " triangle as a constant mask: Where(mask, x, 0)";
   if (!ctx.commit()) return;
   std::string base = n.name.empty() ? "trilu" : n.name;
@@ -47,12 +49,18 @@ void triluAsMask(ir::Node& n, HandlerContext& ctx) {
   ir::Tensor zero;
   zero.name = ctx.graph.uniqueName(base + "_zero");
   zero.dtype = t;
-  zero.setBytes(std::string(ir::elementSize(t), '\0'));  // all-zero bytes are 0 (or false) in every numeric type
+  // Below 9 the selection stacks both branches, so the zeros get the input's full shape there.
+  int64_t count = 1;
+  if (ctx.targetOpset < 9) {
+    zero.dims = *shape;
+    for (auto d : *shape) count *= d;
+  }
+  zero.setBytes(std::string(static_cast<size_t>(count) * ir::elementSize(t), '\0'));  // all-zero bytes: 0 or false
   ir::Value* z = ctx.graph.addInitializer(std::move(zero));
   ir::Value* y = n.output(0);
   ir::Value* x = n.input(0);
   ctx.graph.setOutput(&n, 0, ctx.newValue(base + "_replaced"));
-  ctx.insertNode(n, "Where", {m, x, z}, {y});
+  emitSelect(n, ctx, m, x, z, y);
   ctx.removeReplaced(n);
 }
 
