@@ -1,9 +1,12 @@
 // Mod (10) below 10, from its definition: fmod=1 is C's fmod, a - b * trunc(a / b); fmod=0 (integers) is
-// Python's %, the truncated remainder moved by b where its sign differs from b's. Needs Sign, Where and
-// integer Less (opset 9); 8/16-bit integers are computed in int32 and cast back.
+// Python's %, the truncated remainder moved by b where its sign differs from b's. 8/16-bit integers are
+// computed in int32 and cast back. Below 9 (no Sign, Where, integer Less): signs are compared in double
+// (casting an integer to double keeps its sign and zero exactly), sign(q) is (q > 0) - (q < 0), and the
+// selection is a Gather from the stacked branches (static shapes).
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
 #include "convert/onnx_onnx/version_step.h"
+#include "convert/onnx_onnx/where.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
@@ -16,11 +19,21 @@ bool isSmallInt(ir::DataType t) {
 }
 
 void fromDefinition(ir::Node& n, HandlerContext& ctx) {
-  if (ctx.targetOpset < 9) throw Unsupported("Mod: the rewrite needs Sign/Where/integer Less (opset 9)");
   ir::DataType t = ctx.elemType(n.input(0));
   if (t == ir::DataType::Undefined) throw Unsupported("Mod: the element type is unknown");
   const bool fmod = n.attrInt("fmod", 0) != 0;
   if (!fmod && ir::isFloatingPoint(t)) throw std::runtime_error("Mod: fmod=0 on floating point is invalid");
+  const bool old = ctx.targetOpset < 9;
+  if (old && fmod && t == ir::DataType::Float16) throw Unsupported("Mod: float16 below opset 9 is not rewritten (no Sign)");
+  std::optional<std::vector<int64_t>> outShape;
+  if (old && !fmod && !isUnsigned(t)) {
+    auto sa = ctx.staticShape(n.input(0)), sb = ctx.staticShape(n.input(1));
+    if (!sa || !sb) throw Unsupported("Mod below opset 9 needs static shapes (the sign fix-up selects with a Gather)");
+    size_t rank = std::max(sa->size(), sb->size());
+    outShape = std::vector<int64_t>(rank, 1);
+    for (const auto* s : {&*sa, &*sb})
+      for (size_t i = 0; i < s->size(); ++i) (*outShape)[rank - s->size() + i] = std::max((*outShape)[rank - s->size() + i], (*s)[i]);
+  }
   ctx.note = fmod ? "a - b * trunc(a / b)" : "truncated remainder, moved by b where the signs differ";
   if (!ctx.commit()) return;
   std::string base = n.name.empty() ? "mod" : n.name;
@@ -45,13 +58,33 @@ void fromDefinition(ir::Node& n, HandlerContext& ctx) {
     b = cast(b, w, "b32");
   }
   ir::Value* q = op("Div", {a, b}, "quotient");
-  if (fmod && ir::isFloatingPoint(t)) q = op("Mul", {op("Floor", {op("Abs", {q}, "abs")}, "floor"), op("Sign", {q}, "sign")}, "trunc");
+  auto sign = [&](ir::Value* v) {
+    if (!old) return op("Sign", {v}, "sign");
+    ir::Value* zero = scalarLike(ctx, base + "_sign_zero", t, 0);
+    ir::Value* pos = cast(op("Greater", {v, zero}, "positive"), t, "positive_t");
+    ir::Value* neg = cast(op("Less", {v, zero}, "negative"), t, "negative_t");
+    return op("Sub", {pos, neg}, "sign");
+  };
+  if (fmod && ir::isFloatingPoint(t)) q = op("Mul", {op("Floor", {op("Abs", {q}, "abs")}, "floor"), sign(q)}, "trunc");
   ir::Value* r = op("Sub", {a, op("Mul", {b, q}, "multiple")}, "remainder");
   if (!fmod && !isUnsigned(t)) {
-    ir::Value* zero = scalarLike(ctx, base + "_zero", w, 0);
-    ir::Value* differ = op("Xor", {op("Less", {r, zero}, "r_negative"), op("Less", {b, zero}, "b_negative")}, "signs_differ");
-    ir::Value* nonzero = op("Not", {op("Equal", {r, zero}, "r_zero")}, "r_nonzero");
-    r = op("Where", {op("And", {differ, nonzero}, "move"), op("Add", {r, b}, "moved"), r}, "python_remainder");
+    // Compared in double below 9 (Less takes floating point only there).
+    auto cmpType = old ? ir::DataType::Double : w;
+    auto forCompare = [&](ir::Value* v, const char* name) { return old ? cast(v, ir::DataType::Double, name) : v; };
+    ir::Value* zero = scalarLike(ctx, base + "_zero", cmpType, 0);
+    ir::Value* rc = forCompare(r, "r_double");
+    ir::Value* differ = op("Xor", {op("Less", {rc, zero}, "r_negative"), op("Less", {forCompare(b, "b_double"), zero}, "b_negative")}, "signs_differ");
+    ir::Value* nonzero = op("Not", {op("Equal", {r, scalarLike(ctx, base + "_int_zero", w, 0)}, "r_zero")}, "r_nonzero");
+    ir::Value* move = op("And", {differ, nonzero}, "move");
+    ir::Value* moved = op("Add", {r, b}, "moved");
+    ir::Value* fixed = ctx.newValue(base + "_python_remainder");
+    if (old) {
+      ir::Shape s;
+      for (auto d : *outShape) s.push_back(ir::Dim::of(d));
+      for (ir::Value* v : {move, moved, r}) v->type = ir::TypeInfo::tensor(v == move ? ir::DataType::Bool : w, s);
+    }
+    emitSelect(n, ctx, move, moved, r, fixed);
+    r = fixed;
   }
   if (widen) cast(r, t, "result", y);
   else op("Identity", {r}, "result", y);
