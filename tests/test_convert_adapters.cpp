@@ -9,6 +9,7 @@
 #include "check/onnx_check.h"
 #include "convert/converter.h"
 #include "convert/handler_registry.h"
+#include "convert/onnx_schema.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle.h"
@@ -446,6 +447,125 @@ class TestConvertAdapters : public QObject {
     QVERIFY(QString::fromStdString(reportFor(down, "Relu")->message).contains("mystery"));
     QCOMPARE(reportFor(down, "MyOp")->status, convert::NodeStatus::Kept);
     QVERIFY(!down.model);
+  }
+
+  // Issue 11: an axis beyond the rank made the Transpose rewrite index past its permutation.
+  void softmaxAxisOutsideTheRankFails() {
+    for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"})
+      for (int64_t axis : {2, 3, 1000, -3}) {
+        for (int64_t source : {13, 11}) {
+          Builder b(source);
+          b.input("x", DataType::Float, {2, 3});
+          b.node(op, {"x"}, {"y"}, {I("axis", axis)});
+          b.output("y", DataType::Float, {2, 3});
+          if (source == 11 && axis == 2) continue;  // valid in the coerced-2-D versions (empty second dim)
+          for (int64_t target : {9, 12, 13}) {
+            convert::ConvertOptions o;
+            o.targetOpset = target;
+            auto r = convert::convertModel(*b.model, o);
+            if (target == source) continue;
+            QVERIFY2(!r.complete(), qPrintable(QString("%1 axis %2: %3 -> %4").arg(op).arg(axis).arg(source).arg(target)));
+            const auto* n = reportFor(r, op);
+            QVERIFY(n);
+            // Where the two opsets select the same schema nothing is rewritten, and the check rejects it.
+            if (convert::schemaVersionAt("", op, source) == convert::schemaVersionAt("", op, target)) {
+              QCOMPARE(n->status, convert::NodeStatus::Unchanged);
+              QVERIFY(!r.check.ok);
+              continue;
+            }
+            QCOMPARE(n->status, convert::NodeStatus::Failed);
+            QVERIFY2(n->message.find("outside the range") != std::string::npos, n->message.c_str());
+          }
+        }
+      }
+  }
+
+  // Issue 11: DepthToSpace CRD with no input dereferenced null; blocksize 2^62 made b * b overflow to 0.
+  void depthToSpaceBadNodesFail() {
+    {
+      Builder b(13);
+      b.input("x", DataType::Float, {1, 4, 2, 2});
+      ir::Node* n = b.node("DepthToSpace", {""}, {"y"}, {I("blocksize", 2), S("mode", "CRD")});
+      QVERIFY(n->input(0) == nullptr);
+      b.output("y", DataType::Float, {1, 1, 4, 4});
+      convert::ConvertOptions o;
+      o.targetOpset = 9;
+      auto r = convert::convertModel(*b.model, o);
+      QCOMPARE(reportFor(r, "DepthToSpace")->status, convert::NodeStatus::Failed);
+      QVERIFY(!r.model);
+    }
+    for (int64_t blocksize : {int64_t{1} << 62, int64_t{1} << 32, int64_t{3}, int64_t{0}}) {
+      Builder b(13);
+      b.input("x", DataType::Float, {1, 4, 2, 2});
+      b.node("DepthToSpace", {"x"}, {"y"}, {I("blocksize", blocksize), S("mode", "CRD")});
+      b.output("y", DataType::Float, {1, 1, 4, 4});
+      convert::ConvertOptions o;
+      o.targetOpset = 9;
+      auto r = convert::convertModel(*b.model, o);
+      const auto* n = reportFor(r, "DepthToSpace");
+      QCOMPARE(n->status, convert::NodeStatus::Failed);
+      QVERIFY2(n->message.find("blocksize") != std::string::npos, n->message.c_str());
+    }
+  }
+
+  // swin_t's Dropout: training_mode=true with a constant ratio 0 is an identity, and its mask is all true.
+  void dropoutTrainingWithRatioZeroIsAnIdentity() {
+    Builder b(13);
+    b.input("x", DataType::Float, {2, 3});
+    b.floats("ratio", {0.f});
+    b.g.addInitializer(ir::Tensor::fromValues("training", DataType::Bool, {}, std::vector<uint8_t>{1}));
+    b.node("Dropout", {"x", "ratio", "training"}, {"y", "mask"});
+    b.output("y", DataType::Float, {2, 3});
+    b.output("mask", DataType::Bool, {2, 3});
+    auto rs = convertAndCompare(*b.model, "dropout_ratio0_training", {11, 10, 9});
+    QCOMPARE(rs.size(), size_t{3});
+    for (const auto& r : rs) {
+      QCOMPARE(reportFor(r, "Dropout")->status, convert::NodeStatus::Converted);
+      QCOMPARE(opCounts(r.model->graph())["ConstantOfShape"] + opCounts(r.model->graph())["Constant"] > 0, true);
+    }
+    // A ratio other than 0 in training mode has no equivalent before 12.
+    Builder t(13);
+    t.input("x", DataType::Float, {2, 3});
+    t.floats("ratio", {0.5f});
+    t.g.addInitializer(ir::Tensor::fromValues("training", DataType::Bool, {}, std::vector<uint8_t>{1}));
+    t.node("Dropout", {"x", "ratio", "training"}, {"y"});
+    t.output("y", DataType::Float, {2, 3});
+    convert::ConvertOptions o;
+    o.targetOpset = 11;
+    auto r = convert::dryRun(*t.model, o);
+    QCOMPARE(reportFor(r, "Dropout")->status, convert::NodeStatus::Unsupported);
+    QCOMPARE(reportFor(r, "Dropout")->lowestOpset.value_or(0), int64_t{12});
+  }
+
+  // An op the target lacks, with a function body in its schema: the body replaces it, converted node by
+  // node; the new nodes carry the node's name and provenance.
+  void functionBodyExpansion() {
+    Builder b(13);
+    b.input("x", DataType::Float, {3, 5});
+    b.input("t", DataType::Int64, {3});
+    ir::Node* nll = b.node("NegativeLogLikelihoodLoss", {"x", "t"}, {"loss"}, {S("reduction", "mean")});
+    const uint64_t id = nll->id();
+    b.output("loss", DataType::Float, {});
+    // Random int64 inputs of the oracle are 1..3: valid class indices for 5 classes.
+    auto rs = convertAndCompare(*b.model, "function_body_nll", {11, 9, 7});
+    QCOMPARE(rs.size(), size_t{3});
+    for (const auto& r : rs) {
+      const auto* rep = reportFor(r, "NegativeLogLikelihoodLoss");
+      QCOMPARE(rep->status, convert::NodeStatus::Converted);
+      QVERIFY2(rep->message.find("expanded function body") != std::string::npos, rep->message.c_str());
+      QVERIFY(!rep->newNodes.empty());
+      QCOMPARE(opCounts(r.model->graph())["NegativeLogLikelihoodLoss"], size_t{0});
+    }
+    // Before the passes merge things, every body node traces back to the loss node.
+    convert::ConvertOptions o;
+    o.targetOpset = 9;
+    o.passes = std::vector<std::string>{};
+    auto r = convert::convertModel(*b.model, o);
+    QVERIFY2(r.complete(), qPrintable(describe(r)));
+    for (const auto& n : r.model->graph().nodes()) {
+      QVERIFY2(std::find(n->origins.begin(), n->origins.end(), id) != n->origins.end(), n->opType.c_str());
+      QVERIFY2(n->name.rfind(nll->name, 0) == 0, n->name.c_str());
+    }
   }
 
   void failedHandlersAreReported() {
