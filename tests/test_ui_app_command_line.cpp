@@ -47,10 +47,12 @@ QByteArray digest(const QString& path) {
   return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
 }
 
-// One line naming `what` (the error format of both executables).
+// Exactly one error line, naming `what` (Qt may add its own warnings, such as a missing XDG_RUNTIME_DIR).
 bool oneErrorLine(const QByteArray& err, const QString& what) {
-  const QByteArray line = err.trimmed();
-  return line.startsWith("flowbridge: error: ") && !line.contains('\n') && line.contains(what.toUtf8());
+  QList<QByteArray> ours;
+  for (const QByteArray& line : err.split('\n'))
+    if (line.startsWith("flowbridge:")) ours << line;
+  return ours.size() == 1 && ours.first().startsWith("flowbridge: error: ") && ours.first().contains(what.toUtf8());
 }
 
 // A copy of a corpus model in a scratch folder (the corpus itself is read-only).
@@ -73,10 +75,13 @@ class AppCommandLine : public QObject {
     const Run version = runApp({"--version"}, false);
     QVERIFY2(version.exitCode == 0, version.err.constData());
     QVERIFY(version.out.contains(FLOWBRIDGE_VERSION));
-    // A bad option is a usage error, also without a display.
-    const Run bad = runApp({"--no-such-option"}, false);
+    // A bad option or --size is a usage error, also without a display; Qt's own options are still Qt's.
+    Run bad = runApp({"--no-such-option"}, false);
     QCOMPARE(bad.exitCode, 1);
-    QVERIFY(bad.err.contains("no-such-option"));
+    QVERIFY2(oneErrorLine(bad.err, "no-such-option"), bad.err.constData());
+    bad = runApp({"-platform", "offscreen", "--screenshot", "x.png", "--size", "wide"}, false);
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(oneErrorLine(bad.err, "--size wide"), bad.err.constData());
   }
 
   void screenshotNeverReplacesAModel() {

@@ -10,8 +10,8 @@ namespace {
 
 // The model's folder and the stem its outputs are named after.
 std::pair<QString, QString> folderAndStem(const QString& modelPath) {
-  QFileInfo info(modelPath);
-  QString stem = info.isDir() ? QDir(info.absoluteFilePath()).dirName() : info.completeBaseName();
+  const QFileInfo info(QDir::cleanPath(modelPath));  // "resnet18_of/" names the folder, not a file inside it
+  QString stem = info.isDir() ? info.fileName() : info.completeBaseName();
   if (stem.isEmpty()) stem = QStringLiteral("model");
   return {info.absoluteDir().absolutePath(), stem};
 }

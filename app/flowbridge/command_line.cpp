@@ -26,6 +26,31 @@ bool isPicture(const QString& path) {
   return (text.startsWith("<?xml") || text.startsWith("<svg") || text.startsWith("<!--")) && head.contains("<svg");
 }
 
+// QGuiApplication's and QApplication's own options, with and without a value: they are QApplication's to read.
+QStringList withoutQtOptions(const QStringList& args) {
+  static const QStringList withValue = {"platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry",
+                                        "qwindowicon", "qwindowtitle", "session", "display", "geometry", "style",
+                                        "stylesheet", "title", "name"};
+  static const QStringList flags = {"reverse", "widgetcount", "nograb", "dograb", "sync", "testability"};
+  QStringList out;
+  for (qsizetype i = 0; i < args.size(); ++i) {
+    QString name = args[i];
+    if (i == 0 || !name.startsWith('-') || name == QLatin1String("--")) {
+      out << args[i];
+      continue;
+    }
+    name.remove(0, name.startsWith(QLatin1String("--")) ? 2 : 1);
+    if (name.startsWith(QLatin1String("qmljsdebugger=")) || name.startsWith(QLatin1String("style=")) || flags.contains(name))
+      continue;
+    if (withValue.contains(name)) {
+      ++i;  // and its value
+      continue;
+    }
+    out << args[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 QString refuseScreenshotOutput(const QString& output, const QString& model) {
@@ -44,8 +69,7 @@ QString refuseScreenshotOutput(const QString& output, const QString& model) {
   return {};
 }
 
-CommandLine readCommandLine(const QStringList& args, bool qtOptionsRemoved, const QString& defaultModel, int& argc,
-                            char** argv) {
+CommandLine readCommandLine(const QStringList& args, const QString& defaultModel, int& argc, char** argv) {
   QCommandLineParser parser;
   parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);  // -platform, like Qt's own
   parser.setApplicationDescription("FlowBridge: a graph inspector and converter for neural-network models.\n"
@@ -63,19 +87,14 @@ CommandLine readCommandLine(const QStringList& args, bool qtOptionsRemoved, cons
   parser.addPositionalArgument("model", "Model to open (default: the bundled sample).");
 
   CommandLine out;
-  const bool parsed = parser.parse(args);
+  const bool parsed = parser.parse(withoutQtOptions(args));
   if (parser.isSet("help") || parser.isSet("version")) {
     // Printed through a QCoreApplication, which needs no display (QApplication would abort without one).
-    std::optional<QCoreApplication> core;
-    if (!QCoreApplication::instance()) core.emplace(argc, argv);
+    QCoreApplication core(argc, argv);
     if (parser.isSet("help")) parser.showHelp(kOk);
     parser.showVersion();
   }
   if (!parsed) {
-    if (!qtOptionsRemoved) {
-      out.retryAfterQt = true;
-      return out;
-    }
     fail(parser.errorText());
     out.exitCode = kUsage;
     return out;

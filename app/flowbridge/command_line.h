@@ -26,16 +26,12 @@ struct CommandLine {
   AppOptions options;
   // Set when the app must exit now with this code (help or version printed, or a one-line error on stderr).
   std::optional<int> exitCode;
-  // The arguments did not parse, possibly because of Qt's own options (-platform, -style, ...): read them
-  // again from QApplication::arguments(), which no longer holds those.
-  bool retryAfterQt = false;
 };
 
-// `args` includes the program name; `defaultModel` is opened when none is given. With `qtOptionsRemoved`
-// false, a parse error is left for the retry (--help and --version are still answered). argc/argv are for the
-// temporary QCoreApplication that --help and --version print through.
-CommandLine readCommandLine(const QStringList& args, bool qtOptionsRemoved, const QString& defaultModel, int& argc,
-                            char** argv);
+// `args` includes the program name; Qt's own options (-platform, -style, ...) are skipped, QApplication reads
+// them. `defaultModel` is opened when none is given. argc/argv are for the temporary QCoreApplication that
+// --help and --version print through.
+CommandLine readCommandLine(const QStringList& args, const QString& defaultModel, int& argc, char** argv);
 
 // The one-line reason a screenshot cannot go to `output` for `model`, empty when it can.
 QString refuseScreenshotOutput(const QString& output, const QString& model);

@@ -11,15 +11,10 @@ int main(int argc, char** argv) {
   QCoreApplication::setApplicationVersion(FLOWBRIDGE_VERSION);
   QStringList raw;
   for (int i = 0; i < argc; ++i) raw << QString::fromLocal8Bit(argv[i]);
-  const QString sample = QStringLiteral(FB_SAMPLE_MODEL);
-  fb::app::CommandLine cl = fb::app::readCommandLine(raw, false, sample, argc, argv);
+  const fb::app::CommandLine cl = fb::app::readCommandLine(raw, QStringLiteral(FB_SAMPLE_MODEL), argc, argv);
   if (cl.exitCode) return *cl.exitCode;
 
   QApplication app(argc, argv);
-  if (cl.retryAfterQt) {
-    cl = fb::app::readCommandLine(QApplication::arguments(), true, sample, argc, argv);
-    if (cl.exitCode) return *cl.exitCode;
-  }
   const fb::app::AppOptions& o = cl.options;
 
   fb::ui::MainWindow w;
