@@ -137,6 +137,7 @@ class WeightsWriter : public QObject {
   void zip64RecordsLoadInTorch();
   void torchRefusesWhatItCannotHold();
   void oneflowFolderReadsBack();
+  void oneflowFoldersLoadInTheStandin();
   void oneflowFolderRefusals();
   void oneflowFolderReplacesOnlyAPreviousSave();
 };
@@ -257,6 +258,35 @@ void WeightsWriter::oneflowFolderReadsBack() {
     auto x = back.bytes(), y = t.tensor->bytes();
     QVERIFY2(x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin()), t.key.c_str());
   }
+}
+
+// oneflow.load as OneFlow 0.8-1.0 implement it (the stand-in follows legacy_load) gives the same dict, and
+// load_state_dict(strict=True) takes it.
+void WeightsWriter::oneflowFoldersLoadInTheStandin() {
+  const QString dir = test::scratchDir("weights_writer_oneflow_standin");
+  QStringList args{kSource + "/tests/weights/check_oneflow_load.py"};
+  for (const auto& file : test::corpusModels()) {
+    auto model = onnxfmt::readOnnxFile(test::corpusModel(file).toStdString());
+    auto tensors = namedInitializers(*model);
+    if (tensors.empty()) continue;
+    codegen::writeOneflowVariableDir(tensors, (dir + "/" + file).toStdString());
+    writeKeys(tensors, dir + "/" + file + ".json");
+    args << "--case" << test::corpusModel(file) << dir + "/" + file << dir + "/" + file + ".json";
+  }
+  auto model = everyDtypeModel();
+  onnxfmt::WriteOptions inline_;
+  inline_.externalData = onnxfmt::WriteOptions::ExternalData::Inline;
+  onnxfmt::writeOnnxFile(*model, (dir + "/ref.onnx").toStdString(), inline_);
+  std::vector<codegen::NamedTensor> tensors;
+  for (const auto& t : namedInitializers(*model))
+    if (t.tensor->dtype != ir::DataType::BFloat16) tensors.push_back(t);
+  codegen::writeOneflowVariableDir(tensors, (dir + "/dtypes").toStdString());
+  writeKeys(tensors, dir + "/dtypes.json");
+  args << "--case" << dir + "/ref.onnx" << dir + "/dtypes" << dir + "/dtypes.json";
+
+  auto r = runPython(args, kSource + "/tests/oneflow_standin");
+  QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+  QCOMPARE(r.output.count("ok: "), (args.size() - 1) / 4);
 }
 
 void WeightsWriter::oneflowFolderRefusals() {
