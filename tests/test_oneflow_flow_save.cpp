@@ -61,6 +61,7 @@ class OneflowFlowSave : public QObject {
   void initTestCase();
   void formatsBAndCGiveTheSavedTensors_data();
   void formatsBAndCGiveTheSavedTensors();
+  void standinOneflowLoadReadsTheSameFiles();
   void hostilePicklesAreRefused_data();
   void hostilePicklesAreRefused();
   void jobWithPickledWeightsInspectsAndConverts();
@@ -113,6 +114,29 @@ void OneflowFlowSave::formatsBAndCGiveTheSavedTensors() {
   oneflow::WeightFolder pickled(file);
   const auto& w = tensors.at("0.weight");
   QVERIFY(sameBytes(pickled.load("m.0.weight", "w", w.dims, 2), w));
+}
+
+// The files are what oneflow.load reads: the test stand-in's load (check_point_v2's order and unpickling) agrees.
+void OneflowFlowSave::standinOneflowLoadReadsTheSameFiles() {
+  const QString files = dir_ + "/files";
+  QProcess p;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.insert("PYTHONPATH", kSource + "/tests/oneflow_standin");
+  p.setProcessEnvironment(env);
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start("/usr/bin/python3", {"-c", R"(
+import sys, oneflow as flow
+ref = flow.load(sys.argv[1] + "/reference_a")
+for name in ["c_p2.of", "c_p4.of", "c_p5.of", "b_p2", "b_p4", "b_p5"]:
+    got = flow.load(sys.argv[1] + "/" + name)
+    assert sorted(got) == sorted(ref), name
+    for k in ref:
+        assert got[k].dtype == ref[k].dtype and got[k].shape == ref[k].shape and flow.equal(got[k], ref[k]), (name, k)
+print("same:", len(ref))
+)", files});
+  QVERIFY(p.waitForFinished(120000));
+  const QString out = QString::fromUtf8(p.readAll());
+  QVERIFY2(p.exitCode() == 0 && out.contains("same: "), qPrintable(out));
 }
 
 void OneflowFlowSave::hostilePicklesAreRefused_data() {
