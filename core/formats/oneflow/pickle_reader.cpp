@@ -223,6 +223,7 @@ class Decoder {
   }
 
   Value* make(Kind k) {
+    if (arena_.size() >= Document::kMaxValues) fail("more than " + std::to_string(Document::kMaxValues) + " values");
     Value& v = arena_.emplace_back();
     v.kind = k;
     return &v;
