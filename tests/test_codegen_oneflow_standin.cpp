@@ -1,8 +1,10 @@
 // tests/oneflow_standin: the OneFlow stand-in that generated OneFlow code and weights are run against. Its names
 // must all exist in OneFlow 0.8, 0.9 and 1.0, cover section 3 of oneflow-python-api.md, and make PyTorch-style
-// calls fail where OneFlow would (check_standin.py holds the snippets).
+// calls fail where OneFlow would (check_standin.py holds the snippets). Every OneFlow name the code generator
+// may emit (codegen::oneflowApiNames) must exist in it, or generated OneFlow code could not be run in the tests.
 #include <QtTest>
 
+#include "codegen/flavour.h"
 #include "support/helpers.h"
 
 class OneflowStandin : public QObject {
@@ -13,12 +15,17 @@ class OneflowStandin : public QObject {
 
 void OneflowStandin::namesAndSignaturesAreOneflows() {
   const QString src = QStringLiteral(FB_SOURCE_DIR);
+  const QString names = fb::test::scratchDir("oneflow_standin") + "/generator_names.txt";
+  QFile f(names);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  for (const auto& n : fb::codegen::oneflowApiNames()) f.write((n + "\n").c_str());
+  f.close();
   QProcess p;
   auto env = QProcessEnvironment::systemEnvironment();
   env.insert("PYTHONPATH", src + "/tests/oneflow_standin");
   p.setProcessEnvironment(env);
   p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start("/usr/bin/python3", {src + "/tests/oneflow_standin/check_standin.py", QStringLiteral(FB_CORPUS_DIR) + "/../docs"});
+  p.start("/usr/bin/python3", {src + "/tests/oneflow_standin/check_standin.py", QStringLiteral(FB_SHARED_DOCS), names});
   QVERIFY(p.waitForFinished(300000));
   const QString out = QString::fromUtf8(p.readAll());
   QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(out));

@@ -2,7 +2,9 @@
 """Checks the OneFlow stand-in: its names against OneFlow's (0.8, 0.9 and 1.0), and OneFlow-style snippets that must
 run next to PyTorch-style ones that must fail as they would under OneFlow.
 
-    PYTHONPATH=tests/oneflow_standin check_standin.py DOCS_DIR
+    PYTHONPATH=tests/oneflow_standin check_standin.py DOCS_DIR [GENERATOR_NAMES]
+
+GENERATOR_NAMES: the OneFlow names FlowBridge's code generator may emit, one per line (all must exist here).
 """
 import inspect
 import os
@@ -10,6 +12,8 @@ import re
 import sys
 import tempfile
 import types
+
+import torch
 
 import oneflow as flow
 import oneflow.nn as nn
@@ -55,7 +59,7 @@ def section3_names(docs):
 def public_names():
     out = set()
     for prefix, mod in [("oneflow", flow), ("oneflow.nn", nn), ("oneflow.nn.functional", F),
-                        ("oneflow.nn.init", oneflow.nn.init)]:
+                        ("oneflow.nn.init", oneflow.nn.init), ("oneflow.linalg", flow.linalg)]:
         for name in dir(mod):
             if name.startswith("_"):
                 continue
@@ -66,9 +70,19 @@ def public_names():
     return out
 
 
-def audit_names(docs):
+def audit_names(docs, codegen_names):
     present = versions(docs)
     exposed = public_names()
+    # Every name FlowBridge's code generator may emit for OneFlow (one per line) exists here too.
+    for name in open(codegen_names).read().split() if codegen_names else []:
+        parts = name.split(".")
+        if parts[:2] == ["oneflow", "Tensor"] and len(parts) == 3:
+            check(hasattr(torch.Tensor, parts[2]), "generator name %s is missing" % name)
+            continue
+        obj = flow
+        for p in parts[1:]:
+            obj = getattr(obj, p, None)
+        check(obj is not None, "generator name %s is missing" % name)
     for name in sorted(exposed):
         check(present.get(name, False), "%s is exposed but not in all of OneFlow 0.8, 0.9, 1.0" % name)
     wanted = {n for n in section3_names(docs) if present.get(n, False) and not n.startswith("oneflow.Tensor.")}
@@ -171,7 +185,7 @@ def save_and_load():
 
 def main():
     docs = sys.argv[1]
-    exposed, wanted = audit_names(docs)
+    exposed, wanted = audit_names(docs, sys.argv[2] if len(sys.argv) > 2 else None)
     snippets()
     save_and_load()
     for f in failures:

@@ -363,6 +363,14 @@ def repeat(input, repeat_shape):
     return input.repeat(*_int_list(repeat_shape))
 
 
+def broadcast_like(x, like, broadcast_axes=None):
+    """x broadcast to like's shape; broadcast_axes name the dims of `like` that x lacks (when x has fewer)."""
+    if broadcast_axes and x.dim() < like.dim():
+        for axis in sorted(a % like.dim() for a in broadcast_axes):
+            x = x.unsqueeze(axis)
+    return _torch.broadcast_to(x, like.shape)
+
+
 def expand(input, *sizes):
     return input.expand(*_shape(sizes))
 
@@ -582,4 +590,4 @@ def roi_align(x, rois, spatial_scale, pooled_h, pooled_w, sampling_ratio, aligne
     return torchvision.ops.roi_align(x, rois, (pooled_h, pooled_w), spatial_scale, sampling_ratio, aligned)
 
 
-from . import nn  # noqa: E402  (nn refers back to this module)
+from . import linalg, nn  # noqa: E402  (nn refers back to this module)
