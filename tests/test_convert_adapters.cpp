@@ -11,6 +11,7 @@
 #include "convert/handler_registry.h"
 #include "convert/onnx_schema.h"
 #include "formats/model_io.h"
+#include "formats/onnx/onnx_proto_import.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle.h"
 #include "support/helpers.h"
@@ -566,6 +567,89 @@ class TestConvertAdapters : public QObject {
       QVERIFY2(std::find(n->origins.begin(), n->origins.end(), id) != n->origins.end(), n->opType.c_str());
       QVERIFY2(n->name.rfind(nll->name, 0) == 0, n->name.c_str());
     }
+  }
+
+  // Issue 10: an LSTM in an If branch, fed by a Loop whose first carried value is an int64 counter, was
+  // refused below 14 as "LSTM-7 does not accept int64 for input X": the Loop's heterogeneous outputs all got
+  // the first one's type. Each output now has its body output's type.
+  void loopOutputsKeepTheirOwnTypes() {
+    onnx::ModelProto mp;
+    mp.set_ir_version(8);
+    auto* op = mp.add_opset_import();
+    op->set_version(14);
+    auto tensor = [](onnx::ValueInfoProto* vi, const std::string& name, int type, std::vector<int64_t> dims) {
+      vi->set_name(name);
+      auto* t = vi->mutable_type()->mutable_tensor_type();
+      t->set_elem_type(type);
+      auto* shape = t->mutable_shape();
+      for (auto d : dims) shape->add_dim()->set_dim_value(d);
+    };
+    auto node = [](onnx::GraphProto& g, const std::string& type, std::vector<std::string> in, std::vector<std::string> out) {
+      auto* n = g.add_node();
+      n->set_op_type(type);
+      for (auto& i : in) n->add_input(i);
+      for (auto& o : out) n->add_output(o);
+      return n;
+    };
+    auto& g = *mp.mutable_graph();
+    g.set_name("g");
+    tensor(g.add_input(), "x", onnx::TensorProto::FLOAT, {4, 1, 3});
+    tensor(g.add_input(), "c", onnx::TensorProto::BOOL, {});
+    auto addInit = [&](onnx::GraphProto& gr, const std::string& name, int type, std::vector<int64_t> dims, size_t count) {
+      auto* t = gr.add_initializer();
+      t->set_name(name);
+      t->set_data_type(type);
+      for (auto d : dims) t->add_dims(d);
+      for (size_t i = 0; i < count; ++i) {
+        if (type == onnx::TensorProto::FLOAT) t->add_float_data(0.1f * float(i % 7));
+        else t->add_int64_data(static_cast<int64_t>(i + 1));
+      }
+    };
+    addInit(g, "trips", onnx::TensorProto::INT64, {}, 1);
+    addInit(g, "cond", onnx::TensorProto::BOOL, {}, 0);
+    g.mutable_initializer(1)->add_int32_data(1);
+    addInit(g, "zero", onnx::TensorProto::INT64, {}, 0);
+    g.mutable_initializer(2)->add_int64_data(0);
+    addInit(g, "W", onnx::TensorProto::FLOAT, {1, 8, 3}, 24);
+    addInit(g, "R", onnx::TensorProto::FLOAT, {1, 8, 2}, 16);
+    // Loop(trips, cond, counter: int64, x: float) -> (counter, x')
+    auto* loop = node(g, "Loop", {"trips", "cond", "zero", "x"}, {"count_out", "x_out"});
+    auto* body = loop->add_attribute();
+    body->set_name("body");
+    body->set_type(onnx::AttributeProto::GRAPH);
+    auto& b = *body->mutable_g();
+    b.set_name("body");
+    tensor(b.add_input(), "i", onnx::TensorProto::INT64, {});
+    tensor(b.add_input(), "cond_in", onnx::TensorProto::BOOL, {});
+    tensor(b.add_input(), "count_in", onnx::TensorProto::INT64, {});
+    tensor(b.add_input(), "x_in", onnx::TensorProto::FLOAT, {4, 1, 3});
+    node(b, "Identity", {"cond_in"}, {"cond_out"});
+    node(b, "Add", {"count_in", "i"}, {"count_next"});
+    node(b, "Relu", {"x_in"}, {"x_next"});
+    for (const char* o : {"cond_out", "count_next", "x_next"}) b.add_output()->set_name(o);
+    // If(c) { LSTM(x_out) } else { LSTM(x_out) }: the branches read the Loop's float output.
+    auto* iff = node(g, "If", {"c"}, {"h"});
+    for (const char* branch : {"then_branch", "else_branch"}) {
+      auto* a = iff->add_attribute();
+      a->set_name(branch);
+      a->set_type(onnx::AttributeProto::GRAPH);
+      auto& br = *a->mutable_g();
+      br.set_name(branch);
+      auto* lstm = node(br, "LSTM", {"x_out", "W", "R"}, {"", std::string(branch) + "_h"});
+      auto* hs = lstm->add_attribute();
+      hs->set_name("hidden_size");
+      hs->set_type(onnx::AttributeProto::INT);
+      hs->set_i(2);
+      tensor(br.add_output(), std::string(branch) + "_h", onnx::TensorProto::FLOAT, {1, 1, 2});
+    }
+    tensor(g.add_output(), "h", onnx::TensorProto::FLOAT, {1, 1, 2});
+    tensor(g.add_output(), "count_out", onnx::TensorProto::INT64, {});
+    onnxfmt::ImportOptions io;
+    io.modelPath = "loop_if_lstm";
+    auto model = onnxfmt::importModel(mp, io);
+    QVERIFY(checkModel(*model).ok);
+    auto rs = convertAndCompare(*model, "loop_if_lstm", {13, 11});
+    QCOMPARE(rs.size(), size_t{2});
   }
 
   void failedHandlersAreReported() {

@@ -87,19 +87,16 @@ std::string compareTensor(const ir::Tensor& expected, const ir::Tensor& actual) 
   if (expected.dtype == ir::DataType::String) return expected.strings == actual.strings ? "" : "strings differ";
   auto e = expected.asDouble(), a = actual.asDouble();
   if (e.size() != a.size()) return "element count differs";
-  double worst = 0;
   bool ok = true;
   for (size_t i = 0; i < e.size(); ++i) {
     if (std::isnan(e[i]) && std::isnan(a[i])) continue;
     if (std::isinf(e[i]) && e[i] == a[i]) continue;
     double d = std::abs(e[i] - a[i]);
     if (!(d <= 1e-4 + 1e-3 * std::abs(e[i]))) ok = false;
-    if (!(d <= worst)) worst = d;
   }
-  if (ok) return "";
-  std::ostringstream s;
-  s << "max abs error " << worst;
-  return s.str();
+  // No magnitude in the message: it is recorded in the expectations, and random ops (Bernoulli, training
+  // Dropout) would make it change from run to run.
+  return ok ? "" : "values differ";
 }
 
 // Empty when the outputs (by position of the model's outputs) match the expected ones.

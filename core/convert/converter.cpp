@@ -94,9 +94,31 @@ class NodeConverter {
       r.status = NodeStatus::Failed;
       r.message = e.what();
     }
-    if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
+    if (!ctx.replaced) {
+      propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
+      typesFromBodies(n);
+    }
     for (ir::Node* m : ctx.created) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
     finish(n, slot, std::move(r));
+  }
+
+  // If/Loop/Scan outputs have the types of their bodies' outputs (If: a branch's outputs; Loop: the body's
+  // outputs after its condition; Scan: the body's outputs), which the schema alone cannot say.
+  void typesFromBodies(const ir::Node& n) {
+    if (!n.isDefaultDomain()) return;
+    const char* attr = n.opType == "If" ? "then_branch" : (n.opType == "Loop" || n.opType == "Scan") ? "body" : nullptr;
+    const ir::Attribute* a = attr ? n.attr(attr) : nullptr;
+    if (!a || a->graphs.empty() || !a->graphs[0]) return;
+    const ir::Graph& body = *a->graphs[0];
+    const size_t skip = n.opType == "Loop" ? 1 : 0;
+    for (size_t i = 0; i < n.outputs().size() && i + skip < body.outputs().size(); ++i) {
+      const ir::Value* out = n.output(i);
+      if (!out || types_.count(out)) continue;
+      const ir::Value* b = body.outputs()[i + skip];
+      auto it = types_.find(b);
+      ir::DataType t = it != types_.end() ? it->second : (b->type.isTensor() ? b->type.elemType : ir::DataType::Undefined);
+      if (t != ir::DataType::Undefined) types_[out] = t;
+    }
   }
 
   // A handler's output must itself be valid at the target.

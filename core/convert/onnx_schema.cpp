@@ -170,13 +170,20 @@ void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, Elem
   // Bind each type constraint to the first input that carries it.
   std::unordered_map<std::string, ir::DataType> bound;
   const auto& formals = schema->inputs();
+  // A heterogeneous variadic parameter (Loop's carried values, Scan's states) gives each position its own
+  // type: binding its constraint to the first one would type every other position alike.
+  auto heterogeneous = [](const onnx::OpSchema::FormalParameter& f) {
+    return f.GetOption() == onnx::OpSchema::Variadic && !f.GetIsHomogeneous();
+  };
   for (size_t i = 0; i < node.inputs().size() && !formals.empty(); ++i) {
     auto t = knownType(node.input(i), types);
-    if (t) bound.emplace(formals[formalIndex(i, formals.size())].GetTypeStr(), *t);
+    const auto& f = formals[formalIndex(i, formals.size())];
+    if (t && !heterogeneous(f)) bound.emplace(f.GetTypeStr(), *t);
   }
   const auto& outs = schema->outputs();
   for (size_t i = 0; i < node.outputs().size() && !outs.empty(); ++i) {
     const auto& f = outs[formalIndex(i, outs.size())];
+    if (heterogeneous(f)) continue;
     if (auto it = bound.find(f.GetTypeStr()); it != bound.end()) set(i, it->second);
     else if (f.GetTypes().size() == 1) set(i, fromInterned(*f.GetTypes().begin()));
   }
