@@ -6,6 +6,7 @@
 #include "convert/convert_report.h"
 #include "convert/converter.h"
 #include "formats/model_io.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 
@@ -22,6 +23,7 @@ void registerCheck(CLI::App& app, Runner& run) {
   sub->add_flag("--json", o->json, "print the report as JSON");
   sub->callback([&run, o] {
     run = [o] {
+      currentInput() = o->input;
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;
@@ -29,19 +31,20 @@ void registerCheck(CLI::App& app, Runner& run) {
       auto r = convert::dryRun(*model, opts);
       const bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
       if (o->json) {
-        std::cout << convert::reportJson(r, o->input).dump(1) << "\n";
+        std::cout << dumpJson(convert::reportJson(r, o->input)) << "\n";
         return ok ? int(kOk) : int(kUnconverted);
       }
       std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << " (dry run, "
                 << r.handlersMs << " ms)\n";
       for (const auto& [op, counts] : r.countsByOp()) {
-        std::cout << "  " << op << ":";
+        std::cout << "  " << printable(op) << ":";
         for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
         std::cout << "\n";
       }
       for (const auto& n : r.nodes)
         if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed) {
-          std::cout << "  " << convert::statusName(n.status) << ": " << n.nodeName << " (" << n.opType << "): " << n.message;
+          std::cout << "  " << convert::statusName(n.status) << ": "
+                    << printable(n.nodeName + " (" + n.opType + "): " + n.message);
           if (n.lowestOpset) std::cout << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
           std::cout << "\n";
         }
