@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
+#include "check/onnx_check.h"
 #include "formats/model_io.h"
 #include "util/printable.h"
 
@@ -29,7 +30,16 @@ void registerCheck(CLI::App& app, Runner& run) {
       opts.targetOpset = o->opset;
       opts.direction = convert::directionFor(*model);
       auto r = convert::dryRun(*model, opts);
-      const bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
+      bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
+      // The dry run looks at one node at a time; a source that fails the ONNX checker or strict shape inference
+      // would fail the check at the end of `convert` however its nodes convert: say so now (exit 3).
+      if (opts.direction == "onnx") {
+        auto sourceCheck = checkModel(*model);
+        for (const auto& m : sourceCheck.messages)
+          std::cerr << "flowbridge-cli: " << printable(o->input + ": source check: " + (m.node.empty() ? "" : m.node + ": ") + m.message)
+                    << "\n";
+        ok = ok && sourceCheck.ok;
+      }
       if (o->json) {
         std::cout << dumpJson(convert::reportJson(r, o->input)) << "\n";
         return ok ? int(kOk) : int(kUnconverted);

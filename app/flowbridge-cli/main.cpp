@@ -66,12 +66,12 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kUsage;
   }
-  installProtobufLogHandler();
+  fb::installProtobufLogHandler();
   try {
     if (!run) return kUsage;
     const int code = run();
     // A model file truncated while mapped was read as zeros somewhere: what was printed or written is not the model's.
-    throwIfMappedFileDamaged();
+    fb::throwIfMappedFileDamaged();
     return code;
   } catch (const std::exception& e) {
     std::cout.flush();

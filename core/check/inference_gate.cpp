@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "formats/onnx/onnx_proto_export.h"
 
@@ -18,6 +19,29 @@ constexpr int64_t kMaxBlocksize = int64_t{1} << 20;
 
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// Window attributes that inference divides by or multiplies without checking (libonnx 1.12: a pool stride of 0 is
+// a division by zero), and permutations it indexes with.
+std::optional<std::string> badWindowOrPerm(const onnx::NodeProto& n) {
+  if (!n.domain().empty() && n.domain() != "ai.onnx") return std::nullopt;
+  for (const auto& a : n.attribute()) {
+    const std::string& k = a.name();
+    const bool positive = k == "strides" || k == "dilations" || k == "kernel_shape";
+    if (positive || k == "pads")
+      for (auto v : a.ints())
+        if (v < (positive ? 1 : 0) || v > kMaxBlocksize)
+          return n.op_type() + " node '" + n.name() + "' has " + k + " value " + std::to_string(v);
+    if (k == "perm") {
+      std::vector<bool> seen(static_cast<size_t>(a.ints_size()), false);
+      for (auto v : a.ints()) {
+        if (v < 0 || v >= a.ints_size() || seen[static_cast<size_t>(v)])
+          return n.op_type() + " node '" + n.name() + "' has a perm that is not a permutation";
+        seen[static_cast<size_t>(v)] = true;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 void findHazards(const onnx::GraphProto& g, std::optional<std::string>& why) {
   for (const auto& n : g.node()) {
     if (why) return;
@@ -25,6 +49,7 @@ void findHazards(const onnx::GraphProto& g, std::optional<std::string>& why) {
       for (const auto& a : n.attribute())
         if (a.name() == "blocksize" && (a.i() < 1 || a.i() > kMaxBlocksize))
           why = n.op_type() + " node '" + n.name() + "' has blocksize " + std::to_string(a.i());
+    if (!why) why = badWindowOrPerm(n);
     for (const auto& a : n.attribute()) {
       if (a.has_g()) findHazards(a.g(), why);
       for (const auto& sg : a.graphs()) findHazards(sg, why);
@@ -107,7 +132,7 @@ std::optional<std::string> inferenceHazard(const onnx::ModelProto& p) {
   findHazards(p.graph(), why);
   for (const auto& f : p.functions())
     for (const auto& n : f.node())
-      if (!why && (n.op_type() == "DepthToSpace" || n.op_type() == "SpaceToDepth")) {
+      if (!why) {
         onnx::GraphProto g;
         *g.add_node() = n;
         findHazards(g, why);

@@ -2,7 +2,8 @@
 // libonnx 1.12's shape inference trusts the model it is given: on models nothing has checked it dereferences
 // missing subgraphs, divides by a squared blocksize that overflowed to 0, or recurses through a function that
 // calls itself, and the process dies. So inference runs only on models that pass the checker and a few
-// checks for what the checker lets through; otherwise callers fall back to the types the model declares.
+// checks for what the checker lets through (blocksizes, strides, dilations, kernel shapes, pads, permutations,
+// self-calling functions); otherwise callers fall back to the types the model declares.
 #include <optional>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "eval/eval_budget.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
