@@ -182,7 +182,7 @@ def onnx_cases(d, corpus):
     case("reshape_dims_overflow", save(d, "reshape_dims_overflow", model(
         [rs, helper.make_node("Shape", ["y"], ["sy"])], [f32("x", [2 ** 31, 2 ** 31, 2 ** 31])],
         [helper.make_tensor_value_info("sy", TensorProto.INT64, [None])],
-        [numpy_helper.from_array(np.array([-1, 0, 3], np.int64), "s")])), None, readable=True)
+        [numpy_helper.from_array(np.array([-1, 0, 3], np.int64), "s")])), None, valid=True)
 
     # --- memory: constant folding of small models with huge results ---
     cos = helper.make_node("ConstantOfShape", ["shp"], ["big"], value=helper.make_tensor("v", TensorProto.FLOAT, [1], [1.0]))

@@ -283,6 +283,8 @@ def main():
     ap.add_argument("--no-memory-limit", action="store_true")
     ap.add_argument("-k", default="", help="only cases whose name contains this")
     a = ap.parse_args()
+    # Absolute: the write cases make symlinks to files in the scratch folder.
+    a.scratch = os.path.abspath(a.scratch)
     os.makedirs(a.scratch, exist_ok=True)
     t0 = time.monotonic()
     bad_inputs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
