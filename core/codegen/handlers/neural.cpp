@@ -75,7 +75,8 @@ Window window(PyNode& p, int64_t n, std::vector<int64_t> kernel) {
 }
 
 // Pads that the library call cannot take (asymmetric, or SAME_*) become an explicit F.pad first.
-std::string prepad(PyNode& p, const std::string& x, Window& w, const std::string& fill) {
+// `force`: pad even when the pads are symmetric (they exceed what the library call accepts).
+std::string prepad(PyNode& p, const std::string& x, Window& w, const std::string& fill, bool force = false) {
   const int64_t n = static_cast<int64_t>(w.kernel.size());
   if (w.samePads) {
     std::string fn = p.helper("_onnx_same_pads");
@@ -86,7 +87,7 @@ std::string prepad(PyNode& p, const std::string& x, Window& w, const std::string
     w.end.assign(n, 0);
     return padded;
   }
-  if (w.begin == w.end) return x;
+  if (w.begin == w.end && (!force || allEqual(w.begin, 0))) return x;
   std::vector<int64_t> torchPads;  // last dim first: [xn_begin, xn_end, ..., x1_begin, x1_end]
   for (int64_t i = n - 1; i >= 0; --i) {
     torchPads.push_back(w.begin[i]);
@@ -199,7 +200,7 @@ void registerPooling(convert::HandlerRegistry& r) {
     std::string back = poolableType(p, x);
     if (!fits || w.begin != w.end || w.samePads) {
       if (indices) p.unsupported("the Indices output with padding PyTorch cannot apply itself (indices would count the padding)");
-      x = prepad(p, x, w, "float('-inf')");
+      x = prepad(p, x, w, "float('-inf')", true);
     }
     std::string call = "F.max_pool" + std::to_string(n) + "d(" + x + ", " + ints(kernel) + ", stride=" + ints(w.strides);
     if (!allEqual(w.begin, 0)) call += ", padding=" + ints(w.begin);
@@ -242,11 +243,11 @@ void registerPooling(convert::HandlerRegistry& r) {
       if (!allEqual(w.begin, 0)) call += ", padding=" + ints(w.begin) + (countPad ? "" : ", count_include_pad=False");
       return p.assign(call + ")");
     }
-    std::string padded = prepad(p, x, w, "");
+    std::string padded = prepad(p, x, w, "", true);
     if (countPad) return p.assign(fn + padded + tail + ")");
     // Padding must not count: the window sum divided by the number of real elements under the window.
     Window again = window(p, n, kernel);
-    std::string mask = prepad(p, "T.ones_like(" + x + "[:1, :1])", again, "");
+    std::string mask = prepad(p, "T.ones_like(" + x + "[:1, :1])", again, "", true);
     p.assign(fn + padded + tail + ") / " + fn + mask + tail + ")");
   });
   addPy(r, "GlobalAveragePool", 1, "mean over the spatial dims", [](PyNode& p) {
@@ -268,7 +269,7 @@ void registerPooling(convert::HandlerRegistry& r) {
     const double pw = p.opset >= 2 ? static_cast<double>(p.attrInt("p", 2)) : static_cast<double>(p.attrFloat("p", 2.f));
     std::string x = p.in(0);
     std::string powered = pw == 2 ? x + " * " + x : x + ".abs().pow(" + pyFloat(pw) + ")";
-    std::string padded = prepad(p, "(" + powered + ")", w, "");
+    std::string padded = prepad(p, "(" + powered + ")", w, "", true);
     std::string call = "F.avg_pool" + std::to_string(n) + "d(" + padded + ", " + ints(kernel) + ", stride=" + ints(w.strides);
     if (p.opset >= 18 && p.attrInt("ceil_mode", 0)) call += ", ceil_mode=True";
     call += ", divisor_override=1)";
@@ -290,21 +291,22 @@ void registerPooling(convert::HandlerRegistry& r) {
     auto pads = p.attrInts("pads");
     if (pads.empty()) pads.assign(2 * n, 0);
     std::string x = p.in(0), idx = p.in(1);
-    std::string shape;
-    if (p.has(2)) {
-      shape = p.intList(2);
-    } else {
-      shape = "[" + x + ".shape[0], " + x + ".shape[1]";
-      for (int64_t i = 0; i < n; ++i)
-        shape += ", (" + x + ".shape[" + std::to_string(i + 2) + "] - 1) * " + std::to_string(strides[i]) + " + " +
-                 std::to_string(kernel[i] - pads[i] - pads[n + i]);
-      shape += "]";
-    }
+    // ONNX's indices are flat positions in the unpooled tensor of the default shape; an output_shape larger than that
+    // adds zeros at the end of each spatial axis.
+    std::string shape = "[" + x + ".shape[0], " + x + ".shape[1]";
+    for (int64_t i = 0; i < n; ++i)
+      shape += ", (" + x + ".shape[" + std::to_string(i + 2) + "] - 1) * " + std::to_string(strides[i]) + " + " +
+               std::to_string(kernel[i] - pads[i] - pads[n + i]);
+    shape += "]";
     std::string s = p.temp("unpooled_shape");
     p.line(s + " = " + shape);
     std::string flat = p.temp("unpooled");
     p.line(flat + " = T.zeros(" + s + ", dtype=" + x + ".dtype, device=" + x + ".device).flatten()");
-    p.assign("T.scatter(" + flat + ", 0, " + idx + ".flatten(), " + x + ".flatten()).reshape(" + s + ")");
+    std::string y = "T.scatter(" + flat + ", 0, " + idx + ".flatten(), " + x + ".flatten()).reshape(" + s + ")";
+    if (!p.has(2)) return p.assign(y);
+    std::string out = p.temp("output_shape");
+    p.line(out + " = " + p.intList(2));
+    p.assign("F.pad(" + y + ", [v for i in reversed(range(2, len(" + out + "))) for v in (0, " + out + "[i] - " + s + "[i])])");
   });
 }
 
