@@ -20,6 +20,8 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerControlFlowCode(r);
   registerResizeCode(r);
   registerRecurrentCode(r);
+  registerQuantizeCode(r);
+  registerSignalCode(r);
 }
 
 }  // namespace fb::codegen

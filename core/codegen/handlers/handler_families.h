@@ -23,6 +23,8 @@ void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape
 void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan, sequences
 void registerResizeCode(convert::HandlerRegistry& r);       // resize.cpp: Resize, Upsample
 void registerRecurrentCode(convert::HandlerRegistry& r);    // recurrent.cpp: RNN, GRU, LSTM
+void registerQuantizeCode(convert::HandlerRegistry& r);     // quantize.cpp: (De)QuantizeLinear, integer and QLinear ops
+void registerSignalCode(convert::HandlerRegistry& r);       // signal.cpp: DFT, STFT, windows
 
 void registerAllCodegenFamilies(convert::HandlerRegistry& r);
 

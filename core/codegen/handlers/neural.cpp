@@ -1,4 +1,5 @@
 // Convolution, pooling, normalization, dense layers.
+#include "codegen/handlers/convolution.h"
 #include "codegen/handlers/handler_families.h"
 #include "codegen/helper_library.h"
 
@@ -100,24 +101,32 @@ std::string prepad(PyNode& p, const std::string& x, Window& w, const std::string
   return padded;
 }
 
+}  // namespace
+
+std::string convExpression(PyNode& p, const std::string& input, size_t weightIndex, const std::string& weight, const std::string& bias) {
+  int64_t n = 0;
+  std::vector<int64_t> kernel = p.attrInts("kernel_shape");
+  if (!kernel.empty()) n = static_cast<int64_t>(kernel.size());
+  else if (const ir::Tensor* w = p.constant(weightIndex)) kernel.assign(w->dims.begin() + 2, w->dims.end());
+  else if (auto s = p.shape(weightIndex); s && s->size() >= 3) kernel.assign(s->begin() + 2, s->end());
+  else p.unsupported("kernel_shape is not given and the weight's shape is unknown");
+  n = static_cast<int64_t>(kernel.size());
+  if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D convolution");
+  Window w = window(p, n, kernel);
+  std::string x = prepad(p, input, w, "");
+  std::string call = "F.conv" + std::to_string(n) + "d(" + x + ", " + weight + (bias.empty() ? "" : ", " + bias);
+  if (!allEqual(w.strides, 1)) call += ", stride=" + ints(w.strides);
+  if (!allEqual(w.begin, 0)) call += ", padding=" + ints(w.begin);
+  if (!allEqual(w.dilations, 1)) call += ", dilation=" + ints(w.dilations);
+  if (int64_t g = p.attrInt("group", 1); g != 1) call += ", groups=" + std::to_string(g);
+  return call + ")";
+}
+
+namespace {
+
 void registerConv(convert::HandlerRegistry& r) {
   addPy(r, "Conv", 1, "F.conv1d/2d/3d (explicit F.pad for asymmetric or SAME pads)", [](PyNode& p) {
-    const int64_t n = spatialRank(p, true);
-    if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D convolution");
-    std::vector<int64_t> kernel = p.attrInts("kernel_shape");
-    if (kernel.empty()) {
-      if (const ir::Tensor* w = p.constant(1)) kernel.assign(w->dims.begin() + 2, w->dims.end());
-      else if (auto s = p.shape(1); s && s->size() == static_cast<size_t>(n + 2)) kernel.assign(s->begin() + 2, s->end());
-      else p.unsupported("kernel_shape is not given and the weight's shape is unknown");
-    }
-    Window w = window(p, n, kernel);
-    std::string x = prepad(p, p.in(0), w, "");
-    std::string call = "F.conv" + std::to_string(n) + "d(" + x + ", " + arg(p, 1) + (p.has(2) ? ", " + arg(p, 2) : "");
-    if (!allEqual(w.strides, 1)) call += ", stride=" + ints(w.strides);
-    if (!allEqual(w.begin, 0)) call += ", padding=" + ints(w.begin);
-    if (!allEqual(w.dilations, 1)) call += ", dilation=" + ints(w.dilations);
-    if (int64_t g = p.attrInt("group", 1); g != 1) call += ", groups=" + std::to_string(g);
-    p.assign(call + ")");
+    p.assign(convExpression(p, p.in(0), 1, arg(p, 1), p.has(2) ? arg(p, 2) : ""));
   });
   addPy(r, "ConvTranspose", 1, "F.conv_transpose1d/2d/3d (_onnx_conv_transpose for output_shape, SAME or uneven pads)", [](PyNode& p) {
     const int64_t n = spatialRank(p, true);
