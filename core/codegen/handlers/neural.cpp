@@ -520,6 +520,22 @@ void registerDetection(convert::HandlerRegistry& r) {
     if (p.attrInt("center_point_box", 0) != 0) call += ", center_point_box=1";
     p.assign(call + ")");
   });
+  auto roiAlign = [](bool v16) {
+    return [v16](PyNode& p) {
+      const std::string mode = p.attrString("mode", "avg");
+      if (mode != "avg") p.unsupported("mode '" + mode + "' (runtimes differ on how max mode weighs the samples)");
+      const std::string ctm = v16 ? p.attrString("coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
+      if (ctm != "half_pixel" && ctm != "output_half_pixel") p.unsupported("coordinate_transformation_mode '" + ctm + "'");
+      std::string call = p.helper("_onnx_roi_align") + "(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2);
+      call += ", out_h=" + std::to_string(p.attrInt("output_height", 1)) + ", out_w=" + std::to_string(p.attrInt("output_width", 1));
+      if (int64_t sr = p.attrInt("sampling_ratio", 0); sr != 0) call += ", sampling_ratio=" + std::to_string(sr);
+      if (float ss = p.attrFloat("spatial_scale", 1.f); ss != 1.f) call += ", spatial_scale=" + pyFloat(ss, ir::DataType::Float);
+      if (ctm == "output_half_pixel") call += ", half_pixel=False";
+      p.assign(call + ")");
+    };
+  };
+  addPy(r, "RoiAlign", 10, "bilinear sample grids per bin (_onnx_roi_align)", roiAlign(false));
+  addPy(r, "RoiAlign", 16, "bilinear sample grids per bin (_onnx_roi_align)", roiAlign(true));
   auto gridSample = [](bool v20) {
     return [v20](PyNode& p) {
       std::string mode = p.attrString("mode", v20 ? "linear" : "bilinear");
@@ -594,6 +610,60 @@ void registerNeuralCode(convert::HandlerRegistry& r) {
     for k in range(1, size):
         total = total + squares.narrow(-1, k, channels)
     return x / (bias + alpha / size * total.transpose(1, -1)).pow(beta)
+)PY", {}});
+  HelperLibrary::instance().add(Helper{"_onnx_roi_align", R"PY(def _onnx_roi_align(x, rois, batch_indices, out_h=1, out_w=1, sampling_ratio=0, spatial_scale=1.0, mode='avg', half_pixel=True):
+    # ONNX RoiAlign (ONNX Runtime's algorithm): each output bin averages (or takes the max of) a grid of bilinear
+    # samples; the grid is sampling_ratio per side or, when 0, ceil(roi size / output size); samples more than one
+    # pixel outside the image count as 0.
+    height, width = x.shape[2], x.shape[3]
+    offset = 0.5 if half_pixel else 0.0
+
+    def taps(coords, size):  # bilinear taps along one axis
+        valid = (coords >= -1.0) & (coords <= size)
+        coords = coords.clamp(min=0)
+        low = coords.floor()
+        at_end = low >= size - 1
+        low = T.where(at_end, low * 0 + (size - 1), low)
+        coords = T.where(at_end, low, coords)
+        high = T.where(at_end, low, low + 1)
+        frac = coords - low
+        return low.long(), high.long(), 1 - frac, frac, valid
+
+    outs = []
+    for (x1, y1, x2, y2), b in zip(rois.double().tolist(), batch_indices.tolist()):
+        x1, y1 = x1 * spatial_scale - offset, y1 * spatial_scale - offset
+        x2, y2 = x2 * spatial_scale - offset, y2 * spatial_scale - offset
+        roi_w, roi_h = x2 - x1, y2 - y1
+        if not half_pixel:
+            roi_w, roi_h = max(roi_w, 1.0), max(roi_h, 1.0)
+        bin_h, bin_w = roi_h / out_h, roi_w / out_w
+        grid_h = sampling_ratio if sampling_ratio > 0 else int(-(-roi_h // out_h))
+        grid_w = sampling_ratio if sampling_ratio > 0 else int(-(-roi_w // out_w))
+        ys = y1 + T.arange(out_h, dtype=T.float64).reshape(-1, 1) * bin_h + (T.arange(grid_h, dtype=T.float64).reshape(1, -1) + 0.5) * bin_h / grid_h
+        xs = x1 + T.arange(out_w, dtype=T.float64).reshape(-1, 1) * bin_w + (T.arange(grid_w, dtype=T.float64).reshape(1, -1) + 0.5) * bin_w / grid_w
+        y_low, y_high, y_lw, y_hw, y_ok = taps(ys.flatten(), height)
+        x_low, x_high, x_lw, x_hw, x_ok = taps(xs.flatten(), width)
+        image = x[int(b)].double()
+        rows_low, rows_high = image.index_select(1, y_low.to(x.device)), image.index_select(1, y_high.to(x.device))
+        corners = [
+            (rows_low.index_select(2, x_low.to(x.device)), y_lw.reshape(-1, 1) * x_lw.reshape(1, -1)),
+            (rows_low.index_select(2, x_high.to(x.device)), y_lw.reshape(-1, 1) * x_hw.reshape(1, -1)),
+            (rows_high.index_select(2, x_low.to(x.device)), y_hw.reshape(-1, 1) * x_lw.reshape(1, -1)),
+            (rows_high.index_select(2, x_high.to(x.device)), y_hw.reshape(-1, 1) * x_hw.reshape(1, -1)),
+        ]
+        ok = (y_ok.reshape(-1, 1) & x_ok.reshape(1, -1)).to(x.device)
+        if mode == 'avg':
+            samples = sum(v * w.to(x.device) for v, w in corners)
+        else:
+            samples = T.stack([v * w.to(x.device) for v, w in corners]).amax(0)
+        samples = T.where(ok, samples, samples * 0).reshape(-1, out_h, grid_h, out_w, grid_w)
+        if mode == 'avg':
+            outs.append(samples.sum(dim=(2, 4)) / max(grid_h * grid_w, 1))
+        else:
+            outs.append(samples.amax(dim=(2, 4)))
+    if not outs:
+        return x.new_zeros(0, x.shape[1], out_h, out_w)
+    return T.stack(outs).to(x.dtype)
 )PY", {}});
   HelperLibrary::instance().add(Helper{"_onnx_nms", R"PY(def _onnx_nms(boxes, scores, max_per_class=0, iou_threshold=0.0, score_threshold=None, center_point_box=0):
     # ONNX NonMaxSuppression, greedy per batch and class: highest score first (ties: lower index), a box is dropped
