@@ -18,6 +18,10 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerNeuralCode(r);
   registerTensorCode(r);
   registerControlFlowCode(r);
+  registerResizeCode(r);
+  registerRecurrentCode(r);
+  registerQuantizeCode(r);
+  registerSignalCode(r);
 }
 
 }  // namespace fb::codegen

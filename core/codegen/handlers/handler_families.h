@@ -21,6 +21,10 @@ void registerElementwiseCode(convert::HandlerRegistry& r);  // elementwise.cpp: 
 void registerNeuralCode(convert::HandlerRegistry& r);       // neural.cpp: Conv, pooling, normalization, Gemm/MatMul, RNNs, Resize
 void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, reductions, constants
 void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan, sequences
+void registerResizeCode(convert::HandlerRegistry& r);       // resize.cpp: Resize, Upsample
+void registerRecurrentCode(convert::HandlerRegistry& r);    // recurrent.cpp: RNN, GRU, LSTM
+void registerQuantizeCode(convert::HandlerRegistry& r);     // quantize.cpp: (De)QuantizeLinear, integer and QLinear ops
+void registerSignalCode(convert::HandlerRegistry& r);       // signal.cpp: DFT, STFT, windows
 
 void registerAllCodegenFamilies(convert::HandlerRegistry& r);
 
