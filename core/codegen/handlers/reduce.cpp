@@ -25,6 +25,8 @@ struct ReduceDims {
   bool all = true;
   std::vector<int64_t> axes;
   bool keep = true;
+  std::string runtimeAxes;  // the axes input when it is computed at run time: a 1-D int64 tensor
+  bool noopIfEmpty = false; // ... and noop_with_empty_axes is set
 };
 
 // The dims of the node, or nullopt when it is a no-op (noop_with_empty_axes with no axes).
@@ -34,7 +36,12 @@ std::optional<ReduceDims> reduceDims(PyNode& p, int64_t axesInputSince) {
   if (p.opset >= axesInputSince) {
     if (p.has(1)) {
       auto v = p.constInts(1);
-      if (!v) p.unsupported("axes are computed at run time");
+      if (!v) {
+        d.all = false;
+        d.runtimeAxes = p.in(1);
+        d.noopIfEmpty = p.attrInt("noop_with_empty_axes", 0) != 0;
+        return d;
+      }
       d.axes = *v;
     }
     if (d.axes.empty() && p.attrInt("noop_with_empty_axes", 0) != 0) return std::nullopt;
@@ -56,6 +63,9 @@ std::string allDims(PyNode& p, const std::string& x) {
 }
 
 std::string dimValue(PyNode& p, const std::string& x, const ReduceDims& d) {
+  // Axes known only at run time: an empty list means every dim (or no reduction, handled by the caller).
+  if (!d.runtimeAxes.empty())
+    return d.noopIfEmpty ? "tuple(" + d.runtimeAxes + ".tolist())" : p.helper("_onnx_reduce_axes") + "(" + x + ", " + d.runtimeAxes + ")";
   if (d.all) return allDims(p, x);
   return d.axes.size() == 1 ? std::to_string(d.axes[0]) : pyIntTuple(d.axes);
 }
@@ -68,6 +78,7 @@ std::string methodCall(PyNode& p, const std::string& x, const std::string& metho
 
 // prod takes one dim at a time: reduce each with keepdim, then drop them in descending order.
 std::string prodCall(PyNode& p, const std::string& x, const ReduceDims& d) {
+  if (!d.runtimeAxes.empty()) p.unsupported("ReduceProd over axes computed at run time");
   if (d.all && !d.keep) return x + ".prod()";
   std::vector<int64_t> axes = d.axes;
   auto rank = p.rank(0);
@@ -90,6 +101,12 @@ std::string prodCall(PyNode& p, const std::string& x, const ReduceDims& d) {
 }
 
 void registerHelpers() {
+  HelperLibrary::instance().add(Helper{"_onnx_reduce_axes",
+                                       "def _onnx_reduce_axes(x, axes):\n"
+                                       "    # ONNX reduction axes given at run time: none means every dim.\n"
+                                       "    axes = tuple(int(a) for a in axes.tolist())\n"
+                                       "    return axes if axes else tuple(range(x.dim()))\n",
+                                       {}});
   HelperLibrary::instance().add(Helper{"_onnx_logsumexp",
                                        "def _onnx_logsumexp(x, dim, keepdim=False):\n"
                                        "    # log(sum(exp(x))) computed around the maximum so that large values do not overflow.\n"
@@ -156,6 +173,7 @@ void registerReduceOps(convert::HandlerRegistry& r) {
       const bool widens = kind == Kind::Sum || kind == Kind::Prod || kind == Kind::L1 || kind == Kind::SumSquare;
       if (widens && (t == ir::DataType::Bool || (integer && t != ir::DataType::Int64))) e += ".to(" + p.dtypeExpr(t) + ")";
       else if (widens && t == ir::DataType::Undefined) e += ".to(" + x + ".dtype)";
+      if (d->noopIfEmpty) e = x + " if " + d->runtimeAxes + ".numel() == 0 else " + e;
       p.assign(e);
     };
     addPy(r, red.op, 1, red.description, fn);
