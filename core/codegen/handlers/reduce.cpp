@@ -84,7 +84,9 @@ std::string prodCall(PyNode& p, const std::string& x, const ReduceDims& d) {
   auto rank = p.rank(0);
   if (d.all) {
     if (!rank) return x + ".prod().reshape((1,) * " + x + ".dim())";
-    for (int64_t i = 0; i < *rank; ++i) axes.push_back(i);
+    std::string ones;
+    for (int64_t i = 0; i < *rank; ++i) ones += (i ? ", 1" : "1");
+    return x + ".prod().reshape(" + (*rank == 0 ? std::string("()") : ones) + ")";
   }
   if (axes.size() == 1) return x + ".prod(dim=" + std::to_string(axes[0]) + (d.keep ? ", keepdim=True" : "") + ")";
   std::string e = x;
