@@ -280,7 +280,11 @@ void registerCasts(convert::HandlerRegistry& r) {
     if (p.dtype(0) == ir::DataType::String) p.unsupported("Cast from string");
     p.assign(p.in(0) + ".to(" + p.dtypeExpr(t) + ")");
   });
-  add(r, "CastLike", 15, "x.to(like.dtype)", [](PyNode& p) { p.assign(p.in(0) + ".to(" + p.in(1) + ".dtype)"); });
+  add(r, "CastLike", 15, "x.to(like.dtype)", [](PyNode& p) {
+    // As Cast: the target type must exist in the flavour (dtypeExpr refuses those that do not).
+    if (p.dtype(1) != ir::DataType::Undefined) p.dtypeExpr(p.dtype(1));
+    p.assign(p.in(0) + ".to(" + p.in(1) + ".dtype)");
+  });
   add(r, "Clip", 1, "T.clamp(x, min, max)", [](PyNode& p) {
     std::string x = p.in(0);
     std::string lo, hi;
