@@ -17,6 +17,8 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerElementwiseCode(r);
   registerNeuralCode(r);
   registerTensorCode(r);
+  registerReductionCode(r);
+  registerLossCode(r);
   registerControlFlowCode(r);
   registerResizeCode(r);
   registerRecurrentCode(r);

@@ -19,7 +19,9 @@ void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, co
 
 void registerElementwiseCode(convert::HandlerRegistry& r);  // elementwise.cpp: math, comparisons, activations, Cast
 void registerNeuralCode(convert::HandlerRegistry& r);       // neural.cpp: Conv, pooling, normalization, Gemm/MatMul, RNNs, Resize
-void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, reductions, constants
+void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, constants
+void registerReductionCode(convert::HandlerRegistry& r);    // reduce.cpp: Reduce*, ArgMax/ArgMin
+void registerLossCode(convert::HandlerRegistry& r);         // losses.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan, sequences
 void registerResizeCode(convert::HandlerRegistry& r);       // resize.cpp: Resize, Upsample
 void registerRecurrentCode(convert::HandlerRegistry& r);    // recurrent.cpp: RNN, GRU, LSTM
