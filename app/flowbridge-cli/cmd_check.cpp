@@ -2,6 +2,7 @@
 #include <map>
 #include <memory>
 
+#include "code_targets.h"
 #include "commands.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
@@ -11,17 +12,23 @@ namespace fb::cli {
 
 void registerCheck(CLI::App& app, Runner& run) {
   struct Opts {
-    std::string input;
+    std::string input, to;
     int64_t opset = 17;
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("check", "Dry run: what converting to an opset would do to each node, without building it");
   sub->add_option("IN", o->input, "model (.onnx, or a OneFlow job / SavedModel / fixture folder)")->required();
-  sub->add_option("--opset", o->opset, "target ONNX opset")->required()->check(CLI::Range(7, 17));
+  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset")->check(CLI::Range(7, 17));
+  auto* toOpt = sub->add_option("--to", o->to, "check Python code generation instead: pytorch or oneflow")
+                    ->check(CLI::IsMember({"pytorch", "oneflow"}))
+                    ->excludes(opsetOpt);
+  opsetOpt->excludes(toOpt);
   sub->add_flag("--json", o->json, "print the report as JSON");
-  sub->callback([&run, o] {
+  sub->callback([&run, o, opsetOpt] {
+    if (o->to.empty() && opsetOpt->count() == 0) throw CLI::RequiredError("--opset or --to");
     run = [o] {
+      if (!o->to.empty()) return checkToCode(CodeTargetOptions{o->input, "", o->to, "", false, o->json});
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;

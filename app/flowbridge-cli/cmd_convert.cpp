@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "code_targets.h"
 #include "commands.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
@@ -49,15 +50,18 @@ void printUnconverted(const std::string& file, const convert::ConvertResult& r) 
 
 void registerConvert(CLI::App& app, Runner& run) {
   struct Opts {
-    std::string input, output, passes = "default", report;
+    std::string input, output, passes = "default", report, to;
     std::optional<int64_t> opset;
     bool continueOnError = false, externalData = false;
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("convert", "Convert a OneFlow graph to ONNX or retarget an ONNX model (opsets 7-17), run optimizer passes, check, write");
   sub->add_option("IN", o->input, "source model (.onnx, OneFlow job.pb/.prototxt, SavedModel or fixture folder)")->required();
-  sub->add_option("-o,--output", o->output, "output model (.onnx); never the input")->required();
-  sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")->check(CLI::Range(7, 17));
+  sub->add_option("-o,--output", o->output, "output model (.onnx), or with --to the folder for the generated code; never the input")->required();
+  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")->check(CLI::Range(7, 17));
+  sub->add_option("--to", o->to, "generate Python code instead: pytorch or oneflow (model.py, run.py, weights in the -o folder)")
+      ->check(CLI::IsMember({"pytorch", "oneflow"}))
+      ->excludes(opsetOpt);
   sub->add_option("--passes", o->passes, "optimizer passes: default, none, or a comma-separated list");
   sub->add_option("--report", o->report, "write the JSON report here");
   sub->add_flag("--continue-on-error", o->continueOnError,
@@ -65,6 +69,8 @@ void registerConvert(CLI::App& app, Runner& run) {
   sub->add_flag("--external-data", o->externalData, "store tensors of 1 KiB and more in <output>.data");
   sub->callback([&run, o] {
     run = [o] {
+      if (!o->to.empty())
+        return convertToCode(CodeTargetOptions{o->input, o->output, o->to, o->report, o->continueOnError, false});
       ensureNotOverwritingInput(o->output, o->input);
       if (!o->report.empty()) {
         ensureNotOverwritingInput(o->report, o->input);

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "codegen/code_generator.h"
 #include "convert/convert_report.h"
 
 namespace fb::cli {
@@ -16,11 +17,16 @@ void registerOps(CLI::App& app, Runner& run) {
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("ops", "Print the conversion handler table (per op, the opsets each handler targets)");
   sub->add_option("--opset", o->opset, "only the handlers this target opset selects")->check(CLI::Range(1, 17));
-  sub->add_option("--direction", o->direction, "handler registry (onnx, oneflow, ...)");
+  sub->add_option("--direction", o->direction, "handler registry: onnx, oneflow, onnx-pytorch or onnx-oneflow")
+      ->check(CLI::IsMember({"onnx", "oneflow", "onnx-pytorch", "onnx-oneflow", "onnx-python"}));
   sub->add_flag("--json", o->json, "print JSON");
   sub->callback([&run, o] {
     run = [o] {
-      auto table = convert::handlerTableJson(o->direction, o->opset);
+      // ONNX -> Python: one registry writes both flavours; the opset selects by the source model's opset.
+      const bool code = o->direction.rfind("onnx-", 0) == 0;
+      if (code) codegen::registerCodegenHandlers();
+      auto table = convert::handlerTableJson(code ? codegen::kPythonDirection : o->direction, o->opset);
+      table["direction"] = o->direction;
       if (o->json) {
         std::cout << table.dump(1) << "\n";
         return int(kOk);

@@ -12,6 +12,10 @@
 
 #include "ir/model.h"
 
+namespace fb::codegen {
+class PyNode;  // codegen/py_node.h
+}
+
 namespace fb::convert {
 
 struct ShapeFacts;  // convert/shape_facts.h
@@ -34,6 +38,7 @@ struct HandlerContext {
   bool replaced = false;             // the handler removed the node and put others in its place
   bool changed = false;              // the handler edited the node in place
   std::string note;                  // one line on what the handler did, for the report
+  codegen::PyNode* py = nullptr;     // ONNX -> Python handlers write code through it (direction "onnx-python")
 
   // In a dry run handlers decide and report but must not touch the graph: they call commit() right
   // before their first edit and return when it says no.

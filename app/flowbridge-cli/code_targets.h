@@ -1,0 +1,16 @@
+#pragma once
+// `convert --to pytorch|oneflow` and `check --to ...`: ONNX -> Python code, through the same statuses and
+// report as the ONNX conversions.
+#include <string>
+
+namespace fb::cli {
+
+struct CodeTargetOptions {
+  std::string input, outDir, to, report;
+  bool continueOnError = false, json = false;
+};
+
+int convertToCode(const CodeTargetOptions& o);
+int checkToCode(const CodeTargetOptions& o);
+
+}  // namespace fb::cli

@@ -1,0 +1,304 @@
+#include "codegen/code_generator.h"
+
+#include <chrono>
+#include <mutex>
+#include <sstream>
+
+#include "codegen/handlers/handler_families.h"
+#include "codegen/helper_library.h"
+#include "codegen/py_node.h"
+#include "codegen/run_script.h"
+#include "convert/handler_registry.h"
+#include "convert/onnx_schema.h"
+#include "convert/shape_facts.h"
+
+namespace fb::codegen {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+void countOps(const ir::Graph& g, std::map<std::string, size_t>& out) {
+  for (const auto& n : g.nodes()) {
+    ++out[n->qualifiedOp()];
+    for (const ir::Graph* sub : n->subgraphs()) countOps(*sub, out);
+  }
+}
+
+std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#" + std::to_string(n.id()) : n.name; }
+
+std::string numpyName(ir::DataType t) {
+  switch (t) {
+    case ir::DataType::Float: return "float32";
+    case ir::DataType::Double: return "float64";
+    case ir::DataType::Float16: return "float16";
+    case ir::DataType::BFloat16: return "bfloat16";
+    default: return std::string(ir::dataTypeName(t));
+  }
+}
+
+// Walks the graphs in order; every node gets its status and its lines.
+class Generator {
+ public:
+  Generator(const ir::Model& m, const CodegenOptions& o, CodegenResult& res)
+      : model_(m), opts_(o), res_(res), mb_(m, o.flavour), registry_(convert::HandlerRegistry::forDirection(kPythonDirection)) {
+    mb_.emitGraph = [this](const ir::Graph& g) { emitNodes(g); };
+  }
+
+  void run() {
+    const ir::Graph& g = model_.graph();
+    for (const ir::Value* v : g.inputs()) {
+      if (v->initializer()) continue;  // IR 3 lists weights as inputs too
+      std::string name = mb_.locals().claim(identifierForValue(v->name()));
+      mb_.bind(v, name);
+      args_.push_back(name);
+      inputs_.push_back(v);
+    }
+    emitNodes(g);
+    for (const ir::Value* v : g.outputs()) {
+      try {
+        returns_.push_back(mb_.expr(v));
+      } catch (const std::exception&) {
+        returns_.push_back("None");  // its producer was left unconverted
+      }
+    }
+  }
+
+  std::unique_ptr<GeneratedCode> assemble(const std::string& sourceName);
+
+ private:
+  void emitNodes(const ir::Graph& g) {
+    seedTypes(g);
+    for (const auto& n : g.nodes()) emitNode(*n, g);
+  }
+
+  void seedTypes(const ir::Graph& g) {
+    for (const ir::Value* v : g.values()) {
+      if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) types_[v] = v->type.elemType;
+      else if (v->initializer()) types_[v] = v->initializer()->dtype;
+      else if (v->isOuterScope())
+        if (const ir::Value* outer = mb_.resolve(v); outer != v)
+          if (auto it = types_.find(outer); it != types_.end()) types_[v] = it->second;
+    }
+    if (&g == &model_.graph() && facts())
+      for (const ir::Value* v : g.values())
+        if (!types_.count(v))
+          if (auto it = facts()->types.find(v->name()); it != facts()->types.end() && it->second.isTensor() &&
+                                                       it->second.elemType != ir::DataType::Undefined)
+            types_[v] = it->second.elemType;
+  }
+
+  const convert::ShapeFacts* facts() {
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const convert::ShapeFacts>(convert::inferShapeFacts(model_));
+    return facts_.get();
+  }
+
+  void emitNode(const ir::Node& n, const ir::Graph& g) {
+    convert::NodeReport r;
+    r.nodeId = n.id();
+    r.nodeName = nodeLabel(n);
+    r.opType = n.opType;
+    r.domain = n.domain;
+    const size_t slot = res_.conversion.nodes.size();
+    res_.conversion.nodes.push_back(r);  // subgraph nodes follow their owner
+
+    const std::string domain = n.isDefaultDomain() ? std::string() : n.domain;
+    const int64_t opset = model_.opsetVersion(domain);
+    convert::HandlerContext ctx{const_cast<ir::Model&>(model_), const_cast<ir::Graph&>(g)};
+    ctx.sourceOpset = opset;
+    ctx.targetOpset = opset;
+    ctx.dryRun = true;  // handlers read the graph; they never edit it
+    ctx.elemTypes = &types_;
+    ctx.facts = [this] { return facts(); };
+    ctx.rankCache = &ranks_;
+    PyNode p(n, ctx, mb_, opset);
+    ctx.py = &p;
+
+    const size_t linesBefore = mb_.lines().size();
+    const int indentBefore = mb_.indentLevel();
+    try {
+      const convert::HandlerInfo* h = registry_.find(domain, n.opType, opset);
+      if (!h) {
+        if (auto low = registry_.lowestVersion(domain, n.opType))
+          throw convert::Unsupported(n.qualifiedOp() + " is handled from opset " + std::to_string(*low) + "; the model imports " +
+                                     std::to_string(opset));
+        throw convert::Unsupported(domain.empty() ? "no " + std::string(flavourName(opts_.flavour)) + " code for " + n.opType + " yet"
+                                                  : "custom domain '" + domain + "': no Python equivalent");
+      }
+      h->fn(const_cast<ir::Node&>(n), ctx);
+      r.status = convert::NodeStatus::Converted;
+      r.message = ctx.note.empty() ? h->description : ctx.note;
+      r.warnings = ctx.warnings;
+    } catch (const convert::Unsupported& e) {
+      r.status = convert::NodeStatus::Unsupported;
+      r.message = e.what();
+    } catch (const std::exception& e) {
+      r.status = convert::NodeStatus::Failed;
+      r.message = e.what();
+    }
+    if (r.status != convert::NodeStatus::Converted) {
+      mb_.truncate(linesBefore, indentBefore);
+      // With --continue-on-error the module still loads; running the node says why it could not be written.
+      mb_.line("raise NotImplementedError(" + pyString(n.qualifiedOp() + " (" + r.nodeName + "): " + r.message) + ")", n.id(),
+               r.nodeName);
+      // Later nodes still get their own verdicts instead of failing on this node's missing outputs.
+      for (const ir::Value* out : n.outputs())
+        if (out && !out->name().empty() && !mb_.isBound(out)) mb_.newLocal(out);
+    }
+    convert::propagateElemTypes(n, convert::schemaAt(domain, n.opType, opset), types_);
+    res_.conversion.nodes[slot] = std::move(r);
+  }
+
+  const ir::Model& model_;
+  const CodegenOptions& opts_;
+  CodegenResult& res_;
+  ModuleBuilder mb_;
+  const convert::HandlerRegistry& registry_;
+  convert::ElemTypes types_;
+  std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
+  std::shared_ptr<const convert::ShapeFacts> facts_;
+  std::vector<std::string> args_, returns_;
+  std::vector<const ir::Value*> inputs_;
+};
+
+std::string shapeLiteral(const ir::TypeInfo& t) {
+  if (!t.shape) return "None";
+  std::string s = "[";
+  for (size_t i = 0; i < t.shape->size(); ++i) {
+    const ir::Dim& d = (*t.shape)[i];
+    s += i ? ", " : "";
+    s += d.isValue() ? std::to_string(d.value) : d.kind == ir::Dim::Kind::Param ? pyString(d.param) : "None";
+  }
+  return s + "]";
+}
+
+std::string emptyTensor(const ir::Tensor& t, Flavour f) {
+  std::string dims = pyIntTuple(t.dims);
+  std::string s = std::string(namespaceAlias(f)) + ".empty(" + (t.dims.empty() ? std::string("()") : dims.substr(1, dims.rfind(t.dims.size() == 1 ? ',' : ')') - 1));
+  if (t.dtype != ir::DataType::Float) s += ", dtype=" + std::string(namespaceAlias(f)) + "." + numpyName(t.dtype);
+  return s + ")";
+}
+
+std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName) {
+  auto code = std::make_unique<GeneratedCode>();
+  const Flavour f = opts_.flavour;
+  code->className = classNameFor(model_.graph().name);
+  std::ostringstream os;
+  int lineNo = 1;
+  auto emit = [&](const std::string& text) {
+    os << text << "\n";
+    for (char c : text) lineNo += c == '\n';
+    ++lineNo;
+  };
+  const std::string lib = f == Flavour::OneFlow ? "OneFlow" : "PyTorch";
+  emit("# " + code->className + ": " + lib + " code generated by FlowBridge " FLOWBRIDGE_VERSION " from " +
+       (sourceName.empty() ? std::string("an ONNX model") : sourceName) + " (ONNX opset " +
+       std::to_string(model_.opsetVersion("")) + ", " + std::to_string(model_.graph().totalNodeCount()) + " nodes).");
+  emit("# One statement per ONNX node, named in the trailing comment. Weights: " +
+       std::string(f == Flavour::OneFlow ? "weights/ (oneflow.load)" : "weights.pt (torch.load)") + "; run.py runs the model.");
+  emit(importLines(f));
+  for (const auto& name : mb_.helpers()) {
+    const Helper* h = HelperLibrary::instance().find(name);
+    emit("");
+    emit(mb_.spell(h->code));
+  }
+  if (!mb_.helpers().empty()) emit("");
+  std::string inputs = "INPUTS = [";
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const ir::Value* v = inputs_[i];
+    inputs += (i ? ", " : "") + std::string("(") + pyString(v->name()) + ", " + pyString(numpyName(v->type.elemType)) + ", " +
+              shapeLiteral(v->type) + ")";
+  }
+  emit(inputs + "]  # ONNX graph inputs: name, element type, shape (strings are dynamic dims)");
+  std::string outputs = "OUTPUTS = [";
+  for (size_t i = 0; i < model_.graph().outputs().size(); ++i)
+    outputs += (i ? ", " : "") + pyString(model_.graph().outputs()[i]->name());
+  emit(outputs + "]");
+  emit("");
+  emit("");
+  emit("class " + code->className + "(nn.Module):");
+  emit("    def __init__(self):");
+  emit("        super().__init__()");
+  for (const auto& w : mb_.weights()) {
+    std::string comment = w.onnxName != w.key ? "  # " + w.onnxName : "";
+    if (w.parameter) emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
+    else emit("        self.register_buffer(" + pyString(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);
+  }
+  emit("");
+  std::string sig = "    def forward(self";
+  for (const auto& a : args_) sig += ", " + a;
+  emit(sig + "):");
+  for (const auto& l : mb_.lines()) {
+    if (l.nodeId) code->nodeLines[l.nodeId].push_back(lineNo);
+    std::string text(static_cast<size_t>(l.indent) * 4, ' ');
+    text += l.text;
+    if (!l.comment.empty()) {
+      std::string c = l.comment;
+      for (char& ch : c)
+        if (ch == '\n' || ch == '\r') ch = ' ';
+      text += "  # " + c;
+    }
+    emit(text);
+  }
+  std::string ret = "        return ";
+  for (size_t i = 0; i < returns_.size(); ++i) ret += (i ? ", " : "") + returns_[i];
+  emit(returns_.empty() ? "        return None" : ret);
+  code->modelPy = os.str();
+  code->runPy = runScript(f, code->className, sourceName);
+  code->weights = mb_.weights();
+  code->apiNames = apiNamesIn(code->modelPy, f);
+  return code;
+}
+
+CodegenResult run(const ir::Model& source, const CodegenOptions& opts, bool dry) {
+  auto t0 = Clock::now();
+  registerCodegenHandlers();
+  CodegenResult res;
+  res.conversion.direction = directionName(opts.flavour);
+  res.conversion.sourceOpset = source.opsetVersion("");
+  res.conversion.targetOpset = 0;
+  countOps(source.graph(), res.conversion.opsBefore);
+  Generator gen(source, opts, res);
+  auto th = Clock::now();
+  gen.run();
+  res.conversion.handlersMs = msSince(th);
+  const bool unconverted =
+      res.conversion.count(convert::NodeStatus::Unsupported) + res.conversion.count(convert::NodeStatus::Failed) > 0;
+  if (!dry && (!unconverted || opts.keepUnconverted)) {
+    std::string name = source.sourcePath;
+    if (auto p = name.find_last_of('/'); p != std::string::npos) name = name.substr(p + 1);
+    res.code = gen.assemble(name);
+  }
+  res.conversion.totalMs = msSince(t0);
+  return res;
+}
+
+}  // namespace
+
+void registerCodegenHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto& r = convert::HandlerRegistry::forDirection(kPythonDirection);
+    registerAllCodegenFamilies(r);
+  });
+}
+
+CodegenResult generatePython(const ir::Model& source, const CodegenOptions& opts) { return run(source, opts, false); }
+CodegenResult dryRunPython(const ir::Model& source, const CodegenOptions& opts) { return run(source, opts, true); }
+
+std::string classNameFor(const std::string& graphName) {
+  std::string out;
+  bool upper = true;
+  for (char c : graphName) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "Model" + out;
+  return out;
+}
+
+}  // namespace fb::codegen

@@ -1,0 +1,56 @@
+#pragma once
+// ONNX -> Python (PyTorch or OneFlow): the third direction of the conversion engine. Each node goes to the
+// handler registered for its op at the model's opset (direction "onnx-python"; the highest since-version
+// <= the model's opset wins), which writes the node's statements into one nn.Module. Nodes get the same
+// statuses and report as in the other directions: `converted`, `unsupported` with the reason, `failed`.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/flavour.h"
+#include "codegen/module_builder.h"
+#include "convert/converter.h"
+
+namespace fb::codegen {
+
+struct CodegenOptions {
+  Flavour flavour = Flavour::PyTorch;
+  // Write the code even with unsupported/failed nodes: each becomes a `raise NotImplementedError(...)`.
+  bool keepUnconverted = false;
+  std::shared_ptr<const convert::ShapeFacts> facts;  // of the source, when the caller keeps them
+};
+
+struct GeneratedCode {
+  std::string className;
+  std::string modelPy;  // model.py
+  std::string runPy;    // run.py
+  std::vector<Weight> weights;
+  // ONNX node id -> the 1-based lines of model.py written for it.
+  std::map<uint64_t, std::vector<int>> nodeLines;
+  std::vector<std::string> apiNames;  // qualified API names model.py uses
+};
+
+struct CodegenResult {
+  convert::ConvertResult conversion;  // statuses, counts and times (its `model` stays null)
+  std::unique_ptr<GeneratedCode> code;  // null when nodes were left unconverted (and not kept)
+  bool complete() const { return code && conversion.complete(); }
+};
+
+// The registry direction the handlers live in.
+inline constexpr const char* kPythonDirection = "onnx-python";
+void registerCodegenHandlers();
+
+CodegenResult generatePython(const ir::Model& source, const CodegenOptions& opts);
+// The statuses only (code is generated and dropped: it is cheap).
+CodegenResult dryRunPython(const ir::Model& source, const CodegenOptions& opts);
+
+// The name of the generated nn.Module for a graph name ("main_graph" -> "MainGraph", "" -> "Model").
+std::string classNameFor(const std::string& graphName);
+
+// Writes model.py, run.py and the weights (weights.pt for PyTorch, weights/ for OneFlow) into `dir`,
+// which is created; an existing folder is replaced only when it holds a previous generated model.
+// Atomic: everything is written into a temporary folder beside it first.
+void writeGeneratedFolder(const GeneratedCode& code, Flavour flavour, const std::string& dir);
+
+}  // namespace fb::codegen

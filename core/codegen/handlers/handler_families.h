@@ -1,0 +1,27 @@
+#pragma once
+// ONNX -> Python handlers, one file per op family. Each handler writes the statements for one node through
+// PyNode; it throws convert::Unsupported (via PyNode::unsupported) with the reason when the node's meaning
+// has no exact expression in the target library.
+#include <functional>
+#include <string>
+
+#include "codegen/py_node.h"
+#include "convert/handler_registry.h"
+
+namespace fb::codegen {
+
+using PyHandler = std::function<void(PyNode&)>;
+
+// Registers `fn` for ONNX op `op` from since-version `since`: a model importing opset N gets the handler with
+// the highest since <= N.
+void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description, PyHandler fn,
+           const std::string& domain = "");
+
+void registerElementwiseCode(convert::HandlerRegistry& r);  // elementwise.cpp: math, comparisons, activations, Cast
+void registerNeuralCode(convert::HandlerRegistry& r);       // neural.cpp: Conv, pooling, normalization, Gemm/MatMul, RNNs, Resize
+void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, reductions, constants
+void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan, sequences
+
+void registerAllCodegenFamilies(convert::HandlerRegistry& r);
+
+}  // namespace fb::codegen

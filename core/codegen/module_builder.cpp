@@ -1,0 +1,104 @@
+#include "codegen/module_builder.h"
+
+#include <regex>
+
+#include "convert/handler.h"
+
+namespace fb::codegen {
+
+ModuleBuilder::ModuleBuilder(const ir::Model& model, Flavour flavour) : model_(model), flavour_(flavour) {
+  for (const char* n : {"forward", "training", "eval", "train", "to", "state_dict", "load_state_dict", "parameters",
+                        "buffers", "children", "modules", "apply", "cuda", "cpu", "type", "float", "double", "half"})
+    members_.reserve(n);  // nn.Module attributes a weight must not shadow
+}
+
+const ir::Value* ModuleBuilder::resolve(const ir::Value* v) const {
+  for (int depth = 0; v && v->isOuterScope() && v->graph() && v->graph()->parent() && depth < 64; ++depth) {
+    const ir::Value* outer = v->graph()->parent()->findValueInScope(v->name());
+    if (!outer || outer == v) break;
+    v = outer;
+  }
+  return v;
+}
+
+const ir::Tensor* ModuleBuilder::constantTensor(const ir::Value* v) {
+  v = resolve(v);
+  if (!v) return nullptr;
+  if (v->initializer()) return v->initializer();
+  if (auto it = constantCache_.find(v); it != constantCache_.end()) return it->second;
+  const ir::Tensor* found = nullptr;
+  const ir::Node* p = v->producer();
+  // PyTorch exports share a weight between layers through Identity nodes.
+  if (p && p->opType == "Identity" && p->isDefaultDomain() && p->input(0)) {
+    found = constantTensor(p->input(0));
+  } else if (p && p->opType == "Constant" && p->isDefaultDomain()) {
+    if (const auto* a = p->attr("value"); a && !a->tensors.empty()) {
+      found = &a->tensors[0];
+    } else {
+      ir::Tensor t;
+      t.name = v->name();
+      if (const auto* f = p->attr("value_float")) t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {}, std::vector<float>{f->f});
+      else if (const auto* fs = p->attr("value_floats"))
+        t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {static_cast<int64_t>(fs->floats.size())}, fs->floats);
+      else if (const auto* i = p->attr("value_int")) t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {}, std::vector<int64_t>{i->i});
+      else if (const auto* is = p->attr("value_ints"))
+        t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {static_cast<int64_t>(is->ints.size())}, is->ints);
+      if (t.dtype != ir::DataType::Undefined) {
+        ownedConstants_.push_back(std::move(t));
+        found = &ownedConstants_.back();
+      }
+    }
+  }
+  constantCache_[v] = found;
+  return found;
+}
+
+std::string ModuleBuilder::expr(const ir::Value* v) {
+  if (auto it = exprs_.find(v); it != exprs_.end()) return it->second;
+  const ir::Value* r = resolve(v);
+  if (r != v)
+    if (auto it = exprs_.find(r); it != exprs_.end()) return it->second;
+  if (constantTensor(v)) return weight(v, false);
+  throw convert::Unsupported("value '" + v->name() + "' is used before anything defines it");
+}
+
+std::string ModuleBuilder::newLocal(const ir::Value* v) {
+  std::string name = locals_.claim(identifierForValue(v->name()));
+  exprs_[v] = name;
+  return name;
+}
+
+std::string ModuleBuilder::weight(const ir::Value* v, bool trainable) {
+  const ir::Tensor* t = constantTensor(v);
+  if (!t) throw convert::Unsupported("input '" + v->name() + "' must be a constant here");
+  // One weight per value: PyTorch exports alias a layer's parameter through an Identity named like the
+  // layer's own (`features.4.squeeze.bias`), even where two layers' initial values were equal.
+  const ir::Value* r = resolve(v);
+  if (auto it = weightKeys_.find(r); it != weightKeys_.end()) {
+    // A tensor first seen as a buffer becomes a parameter when a consumer trains it.
+    if (trainable && ir::isFloatingPoint(t->dtype))
+      for (auto& w : weights_)
+        if (w.key == it->second) w.parameter = true;
+    return "self." + it->second;
+  }
+  std::string key = members_.claim(identifierForWeight(r->name()));
+  Weight w;
+  w.key = key;
+  w.onnxName = r->name();
+  w.tensor = *t;
+  w.parameter = trainable && ir::isFloatingPoint(t->dtype);
+  weights_.push_back(std::move(w));
+  weightKeys_[r] = key;
+  return "self." + key;
+}
+
+std::string ModuleBuilder::spell(const std::string& text) const {
+  static const std::regex top(R"((^|[^\w.])T\.)");
+  return std::regex_replace(text, top, "$1" + std::string(namespaceAlias(flavour_)) + ".");
+}
+
+void ModuleBuilder::line(const std::string& text, uint64_t nodeId, std::string comment) {
+  lines_.push_back(CodeLine{indent_, spell(text), nodeId, std::move(comment)});
+}
+
+}  // namespace fb::codegen

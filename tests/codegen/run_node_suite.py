@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Runs generated model code on ONNX's backend node tests, in one process.
+
+usage: run_node_suite.py LIST.json RESULTS.json
+
+LIST.json is [{"test": name, "dir": ".../data/node/test_x", "code": generated folder}, ...]. Each generated
+model.py is imported, its weights loaded with load_state_dict(strict=True), run on test_data_set_0's inputs,
+and compared with the expected outputs the way ONNX's backend runner does (rtol 1e-3, atol 1e-7, NaN equal
+to NaN), with the same shapes and element types. OneFlow folders run against tests/oneflow_standin.
+"""
+import importlib.util
+import json
+import os
+import signal
+import sys
+import traceback
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "oneflow_standin"))
+import torch  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+class Timeout(Exception):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise Timeout()
+
+
+def read_tensor(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def read_inputs(test_dir, model_path):
+    graph = onnx.load(model_path, load_external_data=False).graph
+    initializers = {i.name for i in graph.initializer}
+    n = len([i for i in graph.input if i.name not in initializers])
+    data = os.path.join(test_dir, "test_data_set_0")
+    arrays = []
+    for i in range(n):
+        path = os.path.join(data, f"input_{i}.pb")
+        if not os.path.exists(path):
+            raise ValueError(f"input {i} is not a plain tensor file")
+        arrays.append(read_tensor(path))
+    outputs = []
+    for i in range(len(graph.output)):
+        path = os.path.join(data, f"output_{i}.pb")
+        outputs.append(read_tensor(path) if os.path.exists(path) else None)
+    return arrays, outputs
+
+
+def to_numpy(x):
+    if hasattr(x, "detach"):
+        x = x.detach()
+    if hasattr(x, "numpy"):
+        return x.numpy()
+    return np.asarray(x)
+
+
+def run_one(entry, index):
+    code = entry["code"]
+    with open(os.path.join(code, "model.py"), encoding="utf-8") as f:
+        oneflow = "import oneflow" in f.read()
+    spec = importlib.util.spec_from_file_location(f"generated_{index}", os.path.join(code, "model.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    classes = [v for k, v in vars(module).items() if isinstance(v, type) and k[0].isupper() and hasattr(v, "forward")]
+    model = classes[0]()
+    if oneflow:
+        import oneflow as flow
+        model.load_state_dict(flow.load(os.path.join(code, "weights")), strict=True)
+        wrap = flow.from_numpy
+    else:
+        model.load_state_dict(torch.load(os.path.join(code, "weights.pt")), strict=True)
+        wrap = torch.from_numpy
+    model.eval()
+    inputs, expected = read_inputs(entry["dir"], os.path.join(entry["dir"], "model.onnx"))
+    with torch.no_grad():
+        outs = model(*[wrap(np.ascontiguousarray(a)) for a in inputs])
+    if not isinstance(outs, (tuple, list)):
+        outs = (outs,)
+    for i, ref in enumerate(expected):
+        if ref is None:
+            continue
+        out = to_numpy(outs[i])
+        if out.shape != ref.shape:
+            return "mismatch", f"output {i}: shape {out.shape} instead of {ref.shape}"
+        if out.dtype != ref.dtype:
+            return "mismatch", f"output {i}: dtype {out.dtype} instead of {ref.dtype}"
+        if ref.dtype.kind in "fc":
+            try:
+                np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-7, equal_nan=True)
+            except AssertionError as e:
+                return "mismatch", f"output {i}: " + " ".join(str(e).split())[:300]
+        elif not np.array_equal(out, ref):
+            return "mismatch", f"output {i}: values differ"
+    return "match", ""
+
+
+def main():
+    entries = json.load(open(sys.argv[1]))
+    results = []
+    signal.signal(signal.SIGALRM, on_alarm)
+    for k, entry in enumerate(entries):
+        signal.alarm(60)
+        try:
+            result, detail = run_one(entry, k)
+        except Timeout:
+            result, detail = "error", "timed out after 60 s"
+        except Exception as e:  # the generated code failed: report it, go on with the next test
+            result, detail = "error", f"{type(e).__name__}: " + " ".join(str(e).split())[:300]
+            if os.environ.get("FB_NODE_SUITE_TRACEBACK"):
+                traceback.print_exc()
+        finally:
+            signal.alarm(0)
+        results.append({"test": entry["test"], "result": result, "detail": detail})
+    with open(sys.argv[2], "w") as f:
+        json.dump(results, f, indent=0)
+
+
+if __name__ == "__main__":
+    main()
