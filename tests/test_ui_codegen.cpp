@@ -203,7 +203,7 @@ class UiCodegen : public QObject {
     const QString text = view->toPlainText();
     QVERIFY(text.contains("class "));
     QVERIFY(text.contains("def forward"));
-    QCOMPARE(text, QString::fromStdString(code->modelPy).chopped(1));  // QPlainTextEdit drops the final newline
+    QCOMPARE(text, QString::fromStdString(code->modelPy));
     QVERIFY(view->isReadOnly());
     QVERIFY(QFontInfo(view->font()).fixedPitch());
     QVERIFY(view->lineNumberWidth() > 0);

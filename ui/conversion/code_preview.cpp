@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "codegen/code_generator.h"
 #include "ir/node.h"
@@ -53,7 +54,7 @@ void CodePreview::showGenerated() {
   for (const auto& [id, lines] : code->nodeLines)
     for (int line : lines) nodeAtLine_.insert(line, id);
   view_->setCode(QString::fromStdString(code->modelPy));
-  const int lines = view_->blockCount();
+  const auto lines = std::count(code->modelPy.begin(), code->modelPy.end(), '\n');
   legend_->setText(tr("%1: model.py, %2 lines, class %3, %4 weights. Select a node to see its lines; click a line "
                       "to select its node.")
                        .arg(codeTargetName(*controller_->codeTarget()))
