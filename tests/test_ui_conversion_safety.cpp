@@ -6,6 +6,8 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QLineEdit>
 #include <QImageReader>
 #include <QMessageBox>
 #include <QPushButton>
@@ -375,6 +377,32 @@ class UiConversionSafety : public QObject {
     QImageReader picture(dir + "/picture.png");  // a tall graph: more pixels than QImage loads by default
     QCOMPARE(picture.format(), QByteArray("png"));
     QVERIFY(picture.size().height() > 1000);
+  }
+
+  // The real file dialog opens in the suggested folder with the suggested name, and adds the filter's suffix.
+  void fileDialogStartsAtTheSuggestion() {
+    const QString dir = test::scratchDir("ui_safety_dialog");
+    QString seenFolder, seenName;
+    QTimer::singleShot(0, [&] {
+      std::function<void(int)> poll = [&](int tries) {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        if (!dialog) {
+          if (tries < 1000) QTimer::singleShot(10, [&poll, tries] { poll(tries + 1); });
+          return;
+        }
+        seenFolder = dialog->directory().absolutePath();
+        auto* name = dialog->findChild<QLineEdit*>("fileNameEdit");
+        seenName = name ? name->text() : QString();
+        if (name) name->setText("typed");
+        QMetaObject::invokeMethod(dialog, "accept");
+      };
+      poll(0);
+    });
+    QString filter = "ONNX models (*.onnx)";
+    const QString chosen = fileDialogChooser()(nullptr, "Save", dir + "/net_opset9.onnx", filter, &filter);
+    QCOMPARE(seenFolder, dir);
+    QCOMPARE(seenName, QString("net_opset9.onnx"));
+    QCOMPARE(chosen, dir + "/typed.onnx");
   }
 };
 

@@ -84,15 +84,17 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   parser.addOption(screenshot);
   parser.addOption(size);
   parser.addOption(select);
-  parser.addPositionalArgument("model", "Model to open (default: the bundled sample).");
+  parser.addPositionalArgument("model", "Model to open (default: the bundled sample).", "[model]");
 
   CommandLine out;
-  const bool parsed = parser.parse(withoutQtOptions(args));
-  if (parser.isSet("help") || parser.isSet("version")) {
+  const QStringList ours = withoutQtOptions(args);
+  const bool parsed = parser.parse(ours);
+  if (parser.isSet("help") || parser.isSet("help-all") || parser.isSet("version")) {
     // Printed through a QCoreApplication, which needs no display (QApplication would abort without one).
     QCoreApplication core(argc, argv);
-    if (parser.isSet("help")) parser.showHelp(kOk);
-    parser.showVersion();
+    if (parsed) parser.process(ours);  // prints the help (--help-all: with Qt's options) or the version, exits
+    if (parser.isSet("version") && !parser.isSet("help")) parser.showVersion();
+    parser.showHelp(kOk);
   }
   if (!parsed) {
     fail(parser.errorText());
