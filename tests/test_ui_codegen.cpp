@@ -102,8 +102,9 @@ struct MessageBoxAnswer {
   }
 };
 
-// Saves through Save converted... with `folder` as the dialog's answer; true when `saved` came.
-bool saveAndWait(MainWindow& w, FakeDialog& dialog, const QString& folder, QString* failure = nullptr) {
+// Saves through Save converted... with `folder` as the dialog's answer; true when `saved` came. A save the user
+// declines starts nothing, so those calls wait only briefly.
+bool saveAndWait(MainWindow& w, FakeDialog& dialog, const QString& folder, QString* failure = nullptr, int waitMs = 60000) {
   dialog.answer = folder;
   auto* controller = w.conversion()->controller();
   QSignalSpy saved(controller, &ConversionController::saved);
@@ -111,7 +112,7 @@ bool saveAndWait(MainWindow& w, FakeDialog& dialog, const QString& folder, QStri
   w.conversion()->panel()->saveAction()->trigger();
   QElapsedTimer t;
   t.start();
-  while (saved.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
+  while (saved.isEmpty() && failed.isEmpty() && t.elapsed() < waitMs) QTest::qWait(10);
   if (failure && !failed.isEmpty()) *failure = failed.first().first().toString();
   return !saved.isEmpty();
 }
@@ -331,7 +332,7 @@ class UiCodegen : public QObject {
     QFile::copy(out + "/model.py", out + "/run.py");
     MessageBoxAnswer no;
     no.arm("replaceQuestion", QMessageBox::No);
-    QVERIFY(!saveAndWait(w, dialog, out));
+    QVERIFY(!saveAndWait(w, dialog, out, nullptr, 300));
     QVERIFY(no.answered);
     QCOMPARE(readAll(out + "/run.py"), readAll(out + "/model.py"));
     MessageBoxAnswer yes;
@@ -411,7 +412,7 @@ class UiCodegen : public QObject {
     const QString out = dir + "/out";
     MessageBoxAnswer no;
     no.arm("saveIncompleteQuestion", QMessageBox::No);
-    QVERIFY(!saveAndWait(w, dialog, out));
+    QVERIFY(!saveAndWait(w, dialog, out, nullptr, 300));
     QVERIFY(no.answered);
     QVERIFY(no.text.contains("NotImplementedError"));
     QVERIFY(!QFileInfo::exists(out));
