@@ -3,6 +3,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -16,7 +17,7 @@
 namespace fb::ui {
 
 CodePreview::CodePreview(QMainWindow* window, Document* source, ConversionController* controller, QObject* parent)
-    : QObject(parent), doc_(source), controller_(controller), view_(new CodeView), legend_(new QLabel) {
+    : QObject(parent), window_(window), doc_(source), controller_(controller), view_(new CodeView), legend_(new QLabel) {
   legend_->setWordWrap(true);
   auto* box = new QWidget;
   auto* layout = new QVBoxLayout(box);
@@ -63,6 +64,15 @@ void CodePreview::showGenerated() {
                        .arg(code->weights.size()));
   dock_->show();
   dock_->raise();
+  if (!sized_) {
+    // The right column is shared with Node/Tensor/Model: give the code most of its height and a readable width.
+    // Once the dock is in the layout (the next turn of the event loop).
+    sized_ = true;
+    QTimer::singleShot(0, dock_, [this] {
+      window_->resizeDocks({dock_}, {window_->height() * 3 / 5}, Qt::Vertical);
+      window_->resizeDocks({dock_}, {qMax(dock_->width(), window_->width() * 2 / 5)}, Qt::Horizontal);
+    });
+  }
   followSelection();
 }
 

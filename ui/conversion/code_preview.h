@@ -34,13 +34,15 @@ class CodePreview : public QObject {
   void followSelection();
   void chooseLine(int line);
 
+  QMainWindow* window_;
   Document* doc_;
   ConversionController* controller_;
   CodeView* view_;
   QLabel* legend_;
   QDockWidget* dock_;
   QHash<int, quint64> nodeAtLine_;
-  bool choosing_ = false;  // the selection changes because a line was chosen: highlight, leave the cursor
+  bool choosing_ = false;
+  bool sized_ = false;  // the dock got room once; after that the user's sizes stay  // the selection changes because a line was chosen: highlight, leave the cursor
 };
 
 }  // namespace fb::ui
