@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
               "weights MB", "MB/s");
   double worst = 0;
   for (const auto& f : files) {
-    auto model = loadModel(f.string());
+    auto model = fb::loadModel(f.string());
     auto facts = std::make_shared<const fb::convert::ShapeFacts>(fb::convert::inferShapeFacts(*model));
     const double factsMs = medianMs(3, [&] { fb::convert::inferShapeFacts(*model); });
     for (auto flavour : {fb::codegen::Flavour::PyTorch, fb::codegen::Flavour::OneFlow}) {
