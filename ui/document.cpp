@@ -257,4 +257,33 @@ void Document::clearSelection() {
   emit selectionChanged();
 }
 
+namespace {
+const ir::Node* findIn(const ir::Graph& g, uint64_t id) {
+  for (const auto& n : g.nodes()) {
+    if (n->id() == id) return n.get();
+    for (const ir::Graph* sub : n->subgraphs())
+      if (const ir::Node* found = findIn(*sub, id)) return found;
+  }
+  return nullptr;
+}
+}  // namespace
+
+const ir::Node* Document::findNode(uint64_t id) const { return model() ? findIn(model()->graph(), id) : nullptr; }
+
+void Document::showNode(const ir::Node* n) {
+  if (!n || !hasGraph()) return;
+  if (n->graph() != currentLevel().graph) {
+    // The graphs from the main graph down to the node's, each entered through the node that owns it.
+    std::vector<const ir::Graph*> chain;
+    for (const ir::Graph* g = n->graph(); g && g->ownerNode(); g = g->parent()) chain.insert(chain.begin(), g);
+    if (levelCount() > 1) goToLevel(0);
+    for (const ir::Graph* g : chain) {
+      const ir::Node* owner = g->ownerNode();
+      enterSubgraph(g, QString::fromStdString(owner->name.empty() ? owner->opType : owner->name));
+    }
+    if (currentLevel().graph != n->graph()) return;  // not reachable from the main graph
+  }
+  selectNode(n);
+}
+
 }  // namespace fb::ui

@@ -63,6 +63,11 @@ class Document : public QObject {
   // Selects a tensor: shows it in the Tensor panel and selects its producer (or first consumer).
   void selectValue(const ir::Value* v);
   void clearSelection();
+  // Any node of the model (subgraphs included) by its id; nullptr when there is none.
+  const ir::Node* findNode(uint64_t id) const;
+  // Selects a node wherever it is: opens the subgraph that holds it (through its owners, from the main graph)
+  // when it is not in the current one, and expands the block that hides it.
+  void showNode(const ir::Node* n);
 
  signals:
   void loadStarted(const QString& path);

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "formats/onnx/onnx_writer.h"
+#include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
 
@@ -65,6 +66,10 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
         emit targetOpsetChanged(opset_);
       }
     }
+    if (codeTarget_ && doc_->model() && !canGenerateCode()) {
+      codeTarget_.reset();
+      emit codeTargetChanged();
+    }
     refresh();
   });
 }
@@ -86,8 +91,9 @@ void ConversionController::setPasses(const std::optional<QStringList>& passes) {
 }
 
 void ConversionController::invalidate() {
-  const bool had = converted_ || conversion_ || converting_;
+  const bool had = converted_ || conversion_ || converting_ || code_;
   conversion_.reset();
+  code_.reset();
   converted_.reset();
   convertedFrom_.reset();
   previewPath_.clear();
@@ -126,9 +132,10 @@ void ConversionController::refresh() {
   auto options = optionsFor(*model, opset_, passes_);
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, std::shared_ptr<const convert::ShapeFacts>>;
-  auto future = QtConcurrent::run([model, options]() mutable -> Outcome {
+  auto future = QtConcurrent::run([model, options, code = codeTarget_]() mutable -> Outcome {
     try {
       if (!options.facts) options.facts = std::make_shared<const convert::ShapeFacts>(convert::inferShapeFacts(*model));
+      if (code) return {std::make_shared<convert::ConvertResult>(dryRunCode(*model, *code, options.facts)), options.facts};
       return {std::make_shared<convert::ConvertResult>(convert::dryRun(*model, options)), options.facts};
     } catch (const std::exception& e) {
       auto r = std::make_shared<convert::ConvertResult>();
@@ -156,6 +163,7 @@ void ConversionController::refresh() {
 void ConversionController::convert() {
   std::shared_ptr<const ir::Model> model = doc_->loaded().model;
   if (!model) return;
+  if (codeTarget_) return generateCode();
   const quint64 generation = ++convertGeneration_;
   converting_ = true;
   emit conversionStarted();
@@ -217,7 +225,7 @@ void ConversionController::cancel() {
   if (!converting_) return;
   ++convertGeneration_;
   converting_ = false;
-  emit logMessage(tr("Cancelled converting %1 to opset %2").arg(sourceName()).arg(opset_));
+  emit logMessage(tr("Cancelled converting %1 to %2").arg(sourceName(), targetDescription()));
   emit conversionFailed(tr("cancelled"));
 }
 
@@ -258,6 +266,7 @@ QHash<quint64, DiffKind> ConversionController::diffForLoadedPreview(const ir::Mo
 }
 
 void ConversionController::save(const QString& path, bool externalData, IfIncomplete ifIncomplete) {
+  if (codeTarget_) return saveCode(path, ifIncomplete);  // `path` is the folder to write
   std::shared_ptr<const ir::Model> model = converted_;
   std::shared_ptr<const convert::ConvertResult> result = conversion_;
   auto refuse = [this, &path](const QString& why) {

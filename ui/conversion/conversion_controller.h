@@ -15,7 +15,12 @@
 #include <memory>
 #include <optional>
 
+#include "codegen/flavour.h"
 #include "convert/converter.h"
+
+namespace fb::codegen {
+struct GeneratedCode;
+}
 
 namespace fb::ui {
 
@@ -35,6 +40,15 @@ class ConversionController : public QObject {
   // nullopt: the default pipeline; an empty list: no passes.
   const std::optional<QStringList>& passes() const { return passes_; }
   void setPasses(const std::optional<QStringList>& passes);
+  // The target is ONNX at targetOpset() (nullopt) or Python code in one flavour (ONNX sources only). The code
+  // target's dry run, preview and save live in conversion_controller_code.cpp.
+  std::optional<codegen::Flavour> codeTarget() const { return codeTarget_; }
+  void setCodeTarget(std::optional<codegen::Flavour> flavour);
+  bool canGenerateCode() const;
+  // "opset 9", "PyTorch code": what the current settings convert to, for messages.
+  QString targetDescription() const;
+  // The code generated for the current model and settings (null before Preview, after any change, for ONNX).
+  std::shared_ptr<const codegen::GeneratedCode> generatedCode() const { return code_; }
 
   // Latest dry run of the open model at the current settings (null before the first one).
   const convert::ConvertResult* dryRun() const { return dryRun_.get(); }
@@ -48,7 +62,7 @@ class ConversionController : public QObject {
   bool isConverting() const { return converting_; }
   // The conversion of the open model at the current settings (null before Preview or after any change).
   const convert::ConvertResult* conversion() const { return conversion_.get(); }
-  bool hasConversion() const { return converted_ != nullptr; }
+  bool hasConversion() const { return converted_ != nullptr || code_ != nullptr; }
   std::shared_ptr<const ir::Model> convertedModel() const { return converted_; }
   DiffKind sourceDiff(uint64_t nodeId) const { return sourceDiff_.value(nodeId, DiffKind::Same); }
   DiffKind previewDiff(uint64_t nodeId) const { return previewDiff_.value(nodeId, DiffKind::Same); }
@@ -72,6 +86,8 @@ class ConversionController : public QObject {
   void dryRunFinished();
   // The target follows each newly opened model (its own opset, so nothing is marked until the user picks one).
   void targetOpsetChanged(int opset);
+  // The code target changed other than through setCodeTarget (a OneFlow model cannot be a code source).
+  void codeTargetChanged();
   void conversionStarted();
   void conversionFinished();
   void conversionFailed(const QString& message);
@@ -87,6 +103,8 @@ class ConversionController : public QObject {
   void invalidate();
   QString sourceName() const;
   QString passesName() const;
+  void generateCode();
+  void saveCode(const QString& folder, IfIncomplete ifIncomplete);
 
   Document* doc_;
   int opset_ = 17;
@@ -104,6 +122,8 @@ class ConversionController : public QObject {
   QString previewPath_;
   quint64 dryGeneration_ = 0, convertGeneration_ = 0;
   bool converting_ = false;
+  std::optional<codegen::Flavour> codeTarget_;
+  std::shared_ptr<const codegen::GeneratedCode> code_;
 };
 
 }  // namespace fb::ui

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "ir/model.h"
+#include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/status_overlay.h"
 #include "ui/document.h"
@@ -78,6 +79,7 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   previewDock_->setWidget(previewBox);
   window->addDockWidget(Qt::RightDockWidgetArea, previewDock_);
   previewDock_->hide();
+  codePreview_ = new CodePreview(window, source, controller_, this);
 }
 
 }  // namespace fb::ui

@@ -16,6 +16,7 @@ class GraphView;
 class ConversionController;
 class ConvertPanel;
 class StatusOverlay;
+class CodePreview;
 
 class ConversionDocks : public QObject {
   Q_OBJECT
@@ -30,6 +31,8 @@ class ConversionDocks : public QObject {
   QDockWidget* previewDock() const { return previewDock_; }
   StatusOverlay* sourceOverlay() const { return sourceOverlay_; }
   StatusOverlay* previewOverlay() const { return previewOverlay_; }
+  // The generated code of a PyTorch/OneFlow target, linked to the source graph.
+  CodePreview* codePreview() const { return codePreview_; }
 
  private:
   ConversionController* controller_;
@@ -42,6 +45,7 @@ class ConversionDocks : public QObject {
   QDockWidget* previewDock_;
   StatusOverlay* sourceOverlay_;
   StatusOverlay* previewOverlay_;
+  CodePreview* codePreview_;
 };
 
 }  // namespace fb::ui

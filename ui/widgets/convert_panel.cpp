@@ -18,10 +18,12 @@
 
 #include "ir/model.h"
 #include "passes/pass_registry.h"
+#include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
 #include "ui/models/conversion_report_model.h"
+#include "ui/widgets/target_picker.h"
 
 namespace fb::ui {
 namespace {
@@ -49,7 +51,8 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
       cancel_(new QPushButton(tr("Cancel"), this)),
       save_(new QPushButton(tr("Save converted..."), this)),
       previewAction_(new QAction(tr("&Preview Conversion"), this)),
-      saveAction_(new QAction(tr("&Save Converted..."), this)) {
+      saveAction_(new QAction(tr("&Save Converted..."), this)),
+      target_(new TargetPicker(doc, controller, this)) {
   previewAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
   saveAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   convert_->setToolTip(tr("Convert with these settings and show the result beside the source (%1)")
@@ -77,6 +80,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   table_->verticalHeader()->hide();
 
   auto* form = new QFormLayout;
+  form->addRow(tr("Target"), target_);
   form->addRow(tr("Target opset"), opset_);
   form->addRow(tr("Passes"), passMode_);
   auto* buttons = new QHBoxLayout;
@@ -95,6 +99,8 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
     const QSignalBlocker block(opset_);
     opset_->setValue(opset);
   });
+  connect(target_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ConvertPanel::updateTargetSettings);
+  connect(controller_, &ConversionController::codeTargetChanged, this, &ConvertPanel::updateTargetSettings);
   connect(passMode_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ConvertPanel::applyPassChoice);
   connect(passList_, &QListWidget::itemChanged, this, &ConvertPanel::applyPassChoice);
   connect(controller_, &ConversionController::dryRunFinished, this, &ConvertPanel::updateFromDryRun);
@@ -113,11 +119,19 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   connect(controller_, &ConversionController::conversionInvalidated, this, &ConvertPanel::updateActions);
   connect(controller_, &ConversionController::conversionStarted, this, [this] {
     updateActions();
-    summary_->setText(tr("Converting to opset %1...").arg(controller_->targetOpset()));
+    summary_->setText(tr("Converting to %1...").arg(controller_->targetDescription()));
   });
   connect(controller_, &ConversionController::conversionFinished, this, [this] {
     updateActions();
     const auto* r = controller_->conversion();
+    if (controller_->generatedCode()) {
+      const QString problems = codeProblemsOf(*r);
+      summary_->setText(tr("Generated %1: %2; %3 ms; %4")
+                            .arg(targetLabel(*r), statusCounts(*r))
+                            .arg(r->totalMs, 0, 'f', 1)
+                            .arg(problems.isEmpty() ? tr("complete") : tr("incomplete: %1").arg(problems)));
+      return;  // the Code dock shows it
+    }
     const QString problems = problemsOf(*r);
     summary_->setText(tr("Converted to opset %1: %2 -> %3 nodes, %4 ms; %5")
                           .arg(r->targetOpset)
@@ -163,6 +177,7 @@ bool ConvertPanel::confirm(const QString& objectName, const QString& title, cons
 
 void ConvertPanel::saveConverted() {
   if (!controller_->hasConversion()) return;
+  if (controller_->codeTarget()) return saveGeneratedCode();
   QString filter = tr("ONNX models (*.onnx)");
   const QString suggested = suggestedConvertedPath(doc_->path(), int(controller_->conversion()->targetOpset));
   const QString chosen = choosePath_(this, tr("Save converted model"), suggested, filter, &filter);
@@ -197,6 +212,16 @@ void ConvertPanel::saveConverted() {
   controller_->save(path, false, ifIncomplete);
 }
 
+void ConvertPanel::updateTargetSettings() {
+  const bool onnx = !controller_->codeTarget();
+  opset_->setEnabled(onnx);
+  passMode_->setEnabled(onnx);
+  passList_->setEnabled(onnx && passMode_->currentIndex() == 2);
+  save_->setToolTip(tr("Write the previewed conversion to %1 (%2)")
+                        .arg(onnx ? tr("an ONNX file") : tr("a new folder: model.py, run.py and the weights"))
+                        .arg(saveAction_->shortcut().toString(QKeySequence::NativeText)));
+}
+
 void ConvertPanel::applyPassChoice() {
   passList_->setEnabled(passMode_->currentIndex() == 2);
   switch (passMode_->currentIndex()) {
@@ -226,7 +251,7 @@ void ConvertPanel::updateFromDryRun() {
   using S = convert::NodeStatus;
   summary_->setText(tr("Opset %1 -> %2: %3 unchanged, %4 converted, %5 unsupported, %6 failed, %7 kept (dry run, %8 ms)")
                         .arg(r->sourceOpset)
-                        .arg(r->targetOpset)
+                        .arg(targetLabel(*r))
                         .arg(r->count(S::Unchanged))
                         .arg(r->count(S::Converted))
                         .arg(r->count(S::Unsupported))

@@ -19,6 +19,7 @@ namespace fb::ui {
 class Document;
 class ConversionController;
 class ConversionReportModel;
+class TargetPicker;
 
 class ConvertPanel : public QWidget {
   Q_OBJECT
@@ -26,6 +27,7 @@ class ConvertPanel : public QWidget {
   ConvertPanel(Document* doc, ConversionController* controller, QWidget* parent = nullptr);
 
   QSpinBox* opsetBox() const { return opset_; }
+  TargetPicker* targetPicker() const { return target_; }
   QLabel* summaryLabel() const { return summary_; }
   QTableView* table() const { return table_; }
   ConversionReportModel* reportModel() const { return model_; }
@@ -48,6 +50,10 @@ class ConvertPanel : public QWidget {
   void updateFromDryRun();
   void applyPassChoice();
   void updateActions();
+  // The target's own settings: the opset and passes apply to ONNX targets only.
+  void updateTargetSettings();
+  // Save converted... for a code target: asks for a new folder (convert_panel_code.cpp).
+  void saveGeneratedCode();
   // A Yes/No question whose default (Enter, Escape) is No.
   bool confirm(const QString& objectName, const QString& title, const QString& text);
 
@@ -64,6 +70,8 @@ class ConvertPanel : public QWidget {
   QPushButton* save_;
   QAction* previewAction_;
   QAction* saveAction_;
+  // Made after the other widgets, so findChild<QComboBox*>() still finds the passes box first.
+  TargetPicker* target_;
   ChooseSavePath choosePath_ = fileDialogChooser();
 };
 

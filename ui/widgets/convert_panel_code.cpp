@@ -1,0 +1,56 @@
+// Save converted... for the code targets: the generated code is a folder (model.py, run.py, the weights), so
+// the dialog asks for a new folder's name beside the model. The same rules as for ONNX files: only the preview
+// of the current settings is written, an incomplete one only after an explicit Yes (its unsupported nodes are
+// `raise NotImplementedError` lines), and a folder with a previous generated model is replaced only after a Yes.
+// The controller refuses folders that hold the source or other files, with the reason in a message.
+#include <QDir>
+#include <QFileInfo>
+
+#include "ui/conversion/code_target.h"
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_summary.h"
+#include "ui/document.h"
+#include "ui/widgets/convert_panel.h"
+
+namespace fb::ui {
+
+void ConvertPanel::saveGeneratedCode() {
+  const auto flavour = controller_->codeTarget();
+  if (!flavour || !controller_->generatedCode()) return;
+  const QString name = codeTargetName(*flavour);
+  // No name filter: the answer is the name of the folder to create.
+  QString filter = tr("Folder (*)");
+  const QString chosen = choosePath_(this, tr("Save %1 into a new folder").arg(name), suggestedCodeFolder(doc_->path(), *flavour),
+                                     filter, &filter);
+  if (chosen.isEmpty()) return;
+  const QString folder = QDir::cleanPath(QFileInfo(chosen).absoluteFilePath());
+  // Settings may have changed while the dialog was open: only the code of the current ones is saved.
+  const convert::ConvertResult* r = controller_->conversion();
+  if (!r || !controller_->generatedCode() || controller_->codeTarget() != flavour) {
+    emit logMessage(tr("Not saved: %1: the settings changed; run Preview conversion again").arg(folder));
+    return;
+  }
+  const QDir existing(folder);
+  if (existing.exists() && QFileInfo(existing.filePath(QStringLiteral("model.py"))).isFile() &&
+      QFileInfo(existing.filePath(QStringLiteral("run.py"))).isFile() &&
+      !confirm(QStringLiteral("replaceQuestion"), tr("Save %1").arg(name),
+               tr("%1 holds generated code already (model.py, run.py). Replace the whole folder?").arg(folder))) {
+    emit logMessage(tr("Not saved: %1: the folder holds generated code and was kept").arg(folder));
+    return;
+  }
+  auto ifIncomplete = ConversionController::IfIncomplete::Refuse;
+  if (const QString problems = codeProblemsOf(*r); !problems.isEmpty()) {
+    const QString question =
+        tr("The %1 is incomplete: %2.\n\nNodes: %3.\n\nThe command line refuses to write it without "
+           "--continue-on-error. Write %4 anyway, with a `raise NotImplementedError` line for each of those nodes?")
+            .arg(name, problems, statusCounts(*r), folder);
+    if (!confirm(QStringLiteral("saveIncompleteQuestion"), tr("Save incomplete code?"), question)) {
+      emit logMessage(tr("Not saved: %1: the generated code is incomplete (%2)").arg(folder, problems));
+      return;
+    }
+    ifIncomplete = ConversionController::IfIncomplete::Write;
+  }
+  controller_->save(folder, false, ifIncomplete);
+}
+
+}  // namespace fb::ui
