@@ -49,20 +49,20 @@ class TestOpset26 : public QObject {
   }
 
   void elementTypes() {
-    using ir::DataType;
-    QCOMPARE(ir::dataTypeName(DataType::Int4), std::string_view("int4"));
-    QCOMPARE(ir::dataTypeName(DataType::Float8E4M3FNUZ), std::string_view("float8e4m3fnuz"));
-    QCOMPARE(ir::elementBits(DataType::Float4E2M1), size_t(4));
-    QCOMPARE(ir::elementBits(DataType::UInt2), size_t(2));
-    QCOMPARE(ir::storageBytes(DataType::Int4, 9), size_t(5));
-    QCOMPARE(ir::storageBytes(DataType::Int2, 5), size_t(2));
-    QCOMPARE(ir::storageBytes(DataType::Float8E8M0, 3), size_t(3));
-    QCOMPARE(ir::minIrVersionFor(DataType::Int2), int64_t(13));
-    QVERIFY(std::isnan(ir::decodeNarrowCode(DataType::Float8E4M3FN, 0x7f)));
-    QVERIFY(std::isnan(ir::decodeNarrowCode(DataType::Float8E4M3FNUZ, 0x80)));
-    QVERIFY(std::isinf(ir::decodeNarrowCode(DataType::Float8E5M2, 0x7c)));
-    QCOMPARE(ir::decodeNarrowCode(DataType::Float8E8M0, 127), 1.0);
-    QCOMPARE(ir::decodeNarrowCode(DataType::Float8E4M3FNUZ, 0x7f), 240.0);
+    using namespace ir;
+    QCOMPARE(ir::dataTypeName(kInt4), std::string_view("int4"));
+    QCOMPARE(ir::dataTypeName(kFloat8E4M3FNUZ), std::string_view("float8e4m3fnuz"));
+    QCOMPARE(ir::elementBits(kFloat4E2M1), size_t(4));
+    QCOMPARE(ir::elementBits(kUInt2), size_t(2));
+    QCOMPARE(ir::storageBytes(kInt4, 9), size_t(5));
+    QCOMPARE(ir::storageBytes(kInt2, 5), size_t(2));
+    QCOMPARE(ir::storageBytes(kFloat8E8M0, 3), size_t(3));
+    QCOMPARE(ir::minIrVersionFor(kInt2), int64_t(13));
+    QVERIFY(std::isnan(ir::decodeNarrowCode(kFloat8E4M3FN, 0x7f)));
+    QVERIFY(std::isnan(ir::decodeNarrowCode(kFloat8E4M3FNUZ, 0x80)));
+    QVERIFY(std::isinf(ir::decodeNarrowCode(kFloat8E5M2, 0x7c)));
+    QCOMPARE(ir::decodeNarrowCode(kFloat8E8M0, 127), 1.0);
+    QCOMPARE(ir::decodeNarrowCode(kFloat8E4M3FNUZ, 0x7f), 240.0);
   }
 
   // Each narrow weight decodes to the values the generator packed; ONNX Runtime agrees that these are the

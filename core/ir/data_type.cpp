@@ -1,4 +1,5 @@
 #include "ir/data_type.h"
+#include "ir/packed_types.h"
 
 #include <array>
 
@@ -50,14 +51,6 @@ std::optional<DataType> dataTypeFromName(std::string_view name) {
 
 bool isFloatingPoint(DataType t) {
   return t == DataType::Float || t == DataType::Double || t == DataType::Float16 || t == DataType::BFloat16;
-}
-
-bool isNarrowFloat(DataType t) {
-  switch (t) {
-    case DataType::Float8E4M3FN: case DataType::Float8E4M3FNUZ: case DataType::Float8E5M2:
-    case DataType::Float8E5M2FNUZ: case DataType::Float4E2M1: case DataType::Float8E8M0: return true;
-    default: return false;
-  }
 }
 
 }  // namespace fb::ir

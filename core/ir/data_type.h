@@ -12,26 +12,14 @@ enum class DataType : int32_t {
   Undefined = 0, Float = 1, UInt8 = 2, Int8 = 3, UInt16 = 4, Int16 = 5, Int32 = 6, Int64 = 7,
   String = 8, Bool = 9, Float16 = 10, Double = 11, UInt32 = 12, UInt64 = 13, Complex64 = 14,
   Complex128 = 15, BFloat16 = 16,
-  // Added after onnx 1.12 (IR 9-13); libonnx 1.12 does not know them, so FlowBridge carries them itself.
-  Float8E4M3FN = 17, Float8E4M3FNUZ = 18, Float8E5M2 = 19, Float8E5M2FNUZ = 20, UInt4 = 21, Int4 = 22,
-  Float4E2M1 = 23, Float8E8M0 = 24, UInt2 = 25, Int2 = 26,
 };
 
-// Bytes per element; 0 for String and Undefined (variable or unknown size) and for the sub-byte types
-// (4- and 2-bit elements are packed several per byte: use elementBits / storageBytes).
+// Bytes per element; 0 for String and Undefined (variable or unknown size).
 size_t elementSize(DataType t);
-// Bits per element as stored in raw_data (4 for INT4/UINT4/FLOAT4E2M1, 2 for INT2/UINT2); 0 when variable.
-size_t elementBits(DataType t);
-// Bytes that `count` elements take in raw_data, packed (ceil(count * bits / 8)).
-size_t storageBytes(DataType t, int64_t count);
-// The lowest IR version whose TensorProto.DataType has this type (3 for the types of onnx 1.12).
-int64_t minIrVersionFor(DataType t);
 // Lower-case ONNX name ("float", "int64", ...), as onnx's TensorProto.DataType names them.
 std::string_view dataTypeName(DataType t);
 std::optional<DataType> dataTypeFromName(std::string_view name);
 bool isFloatingPoint(DataType t);
-// The float8/float4 types of IR 9-12 (not counted by isFloatingPoint: no kernel computes in them).
-bool isNarrowFloat(DataType t);
 bool isKnownDataType(int32_t raw);
 
 }  // namespace fb::ir

@@ -23,33 +23,33 @@ double miniFloat(uint32_t code, int e, int m, int bias) {
 }  // namespace
 
 bool isNarrowType(DataType t) {
-  return static_cast<int32_t>(t) >= static_cast<int32_t>(DataType::Float8E4M3FN) &&
-         static_cast<int32_t>(t) <= static_cast<int32_t>(DataType::Int2);
+  return static_cast<int32_t>(t) >= static_cast<int32_t>(kFloat8E4M3FN) &&
+         static_cast<int32_t>(t) <= static_cast<int32_t>(kInt2);
 }
 
 double decodeNarrowCode(DataType t, uint32_t c) {
   switch (t) {
-    case DataType::Float8E4M3FN:  // no inf; S.1111.111 is NaN
+    case kFloat8E4M3FN:  // no inf; S.1111.111 is NaN
       c &= 0xff;
       return (c & 0x7f) == 0x7f ? kNaN : miniFloat(c, 4, 3, 7);
-    case DataType::Float8E4M3FNUZ:  // bias 8; 0x80 ("negative zero") is the only NaN
+    case kFloat8E4M3FNUZ:  // bias 8; 0x80 ("negative zero") is the only NaN
       c &= 0xff;
       return c == 0x80 ? kNaN : miniFloat(c, 4, 3, 8);
-    case DataType::Float8E5M2:  // IEEE-like
+    case kFloat8E5M2:  // IEEE-like
       c &= 0xff;
       if ((c & 0x7c) == 0x7c) return (c & 0x03) ? kNaN : ((c & 0x80) ? -kInf : kInf);
       return miniFloat(c, 5, 2, 15);
-    case DataType::Float8E5M2FNUZ:
+    case kFloat8E5M2FNUZ:
       c &= 0xff;
       return c == 0x80 ? kNaN : miniFloat(c, 5, 2, 16);
-    case DataType::Float8E8M0:  // 2^(e-127); 0xff is NaN
+    case kFloat8E8M0:  // 2^(e-127); 0xff is NaN
       c &= 0xff;
       return c == 0xff ? kNaN : std::ldexp(1.0, static_cast<int>(c) - 127);
-    case DataType::Float4E2M1: return miniFloat(c & 0xf, 2, 1, 1);
-    case DataType::UInt4: return c & 0xf;
-    case DataType::Int4: return static_cast<int>(c & 0xf) - ((c & 0x8) ? 16 : 0);
-    case DataType::UInt2: return c & 0x3;
-    case DataType::Int2: return static_cast<int>(c & 0x3) - ((c & 0x2) ? 4 : 0);
+    case kFloat4E2M1: return miniFloat(c & 0xf, 2, 1, 1);
+    case kUInt4: return c & 0xf;
+    case kInt4: return static_cast<int>(c & 0xf) - ((c & 0x8) ? 16 : 0);
+    case kUInt2: return c & 0x3;
+    case kInt2: return static_cast<int>(c & 0x3) - ((c & 0x2) ? 4 : 0);
     default: throw std::invalid_argument("not a narrow element type: " + std::string(dataTypeName(t)));
   }
 }
@@ -75,10 +75,10 @@ std::optional<DataType> exactWideningOf(DataType t) {
   switch (t) {
     // Every float8/float4 value (and e8m0's 2^-127 .. 2^127, NaN, inf) is a float exactly; float is also the
     // type most kernels of the lower opsets accept, so widening goes there rather than to float16.
-    case DataType::Float8E4M3FN: case DataType::Float8E4M3FNUZ: case DataType::Float8E5M2:
-    case DataType::Float8E5M2FNUZ: case DataType::Float8E8M0: case DataType::Float4E2M1: return DataType::Float;
-    case DataType::Int4: case DataType::Int2: return DataType::Int8;
-    case DataType::UInt4: case DataType::UInt2: return DataType::UInt8;
+    case kFloat8E4M3FN: case kFloat8E4M3FNUZ: case kFloat8E5M2:
+    case kFloat8E5M2FNUZ: case kFloat8E8M0: case kFloat4E2M1: return DataType::Float;
+    case kInt4: case kInt2: return DataType::Int8;
+    case kUInt4: case kUInt2: return DataType::UInt8;
     default: return std::nullopt;
   }
 }

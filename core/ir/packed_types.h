@@ -13,6 +13,27 @@
 
 namespace fb::ir {
 
+// TensorProto.DataType values added after onnx 1.12 (IR 9-13). They are not enumerators of DataType so
+// that data_type.h, which nearly every file includes, stays as it is; DataType holds any int32.
+inline constexpr DataType kFloat8E4M3FN = static_cast<DataType>(17);
+inline constexpr DataType kFloat8E4M3FNUZ = static_cast<DataType>(18);
+inline constexpr DataType kFloat8E5M2 = static_cast<DataType>(19);
+inline constexpr DataType kFloat8E5M2FNUZ = static_cast<DataType>(20);
+inline constexpr DataType kUInt4 = static_cast<DataType>(21);
+inline constexpr DataType kInt4 = static_cast<DataType>(22);
+inline constexpr DataType kFloat4E2M1 = static_cast<DataType>(23);
+inline constexpr DataType kFloat8E8M0 = static_cast<DataType>(24);
+inline constexpr DataType kUInt2 = static_cast<DataType>(25);
+inline constexpr DataType kInt2 = static_cast<DataType>(26);
+
+// Bits per element as stored in raw_data (4 for INT4/UINT4/FLOAT4E2M1, 2 for INT2/UINT2, 8 for float8);
+// 0 when variable (string) or unknown. elementSize() is 0 for the sub-byte types.
+size_t elementBits(DataType t);
+// Bytes that `count` elements take in raw_data, packed (ceil(count * bits / 8)).
+size_t storageBytes(DataType t, int64_t count);
+// The lowest IR version whose TensorProto.DataType has this type (3 for the types of onnx 1.12).
+int64_t minIrVersionFor(DataType t);
+
 // True for the types decodeNarrow handles.
 bool isNarrowType(DataType t);
 // One element's value from its bit pattern (the low elementBits(t) bits of `code`). NaN where the type has one.

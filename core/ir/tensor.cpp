@@ -137,7 +137,7 @@ std::vector<int64_t> Tensor::asInt64() const {
     case DataType::UInt64: appendAs<uint64_t>(b, out); break;
     case DataType::Float: { std::vector<double> d; appendAsD<float>(b, d); for (auto v : d) out.push_back((int64_t)v); break; }
     case DataType::Double: { std::vector<double> d; appendAsD<double>(b, d); for (auto v : d) out.push_back((int64_t)v); break; }
-    case DataType::Int4: case DataType::UInt4: case DataType::Int2: case DataType::UInt2:
+    case kInt4: case kUInt4: case kInt2: case kUInt2:
       for (double v : decodeNarrow(dtype, b, numElements())) out.push_back(static_cast<int64_t>(v));
       break;
     default: break;
