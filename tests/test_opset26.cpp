@@ -78,7 +78,7 @@ class TestOpset26 : public QObject {
     QFile f(modelDir() + "/expected.json");
     QVERIFY(f.open(QIODevice::ReadOnly));
     auto exp = QJsonDocument::fromJson(f.readAll()).object().value(name).toObject();
-    auto model = formats::loadModel(path(name));
+    auto model = fb::loadModel(path(name));
     const ir::Tensor* t = nullptr;
     for (const auto& init : model->graph().initializers())
       if (QString::fromStdString(init->name) == exp.value("tensor").toString()) t = init.get();
@@ -90,7 +90,7 @@ class TestOpset26 : public QObject {
     // Round trip: written back, the packed bytes are the same.
     std::string out = (modelDir() + "/" + name + "_rt.onnx").toStdString();
     onnxfmt::writeOnnxFile(*model, out);
-    auto again = formats::loadModel(out);
+    auto again = fb::loadModel(out);
     for (const auto& init : again->graph().initializers())
       if (init->name == t->name) {
         auto a = init->bytes(), b = t->bytes();
@@ -120,7 +120,7 @@ class TestOpset26 : public QObject {
   void convertsDown() {
     QFETCH(QString, name);
     QFETCH(QString, reference);
-    auto source = formats::loadModel(path(name));
+    auto source = fb::loadModel(path(name));
     QVERIFY(source->opsetVersion("") >= 18);
     QStringList outputs;
     for (int64_t target : {17, 13}) {
@@ -147,7 +147,7 @@ class TestOpset26 : public QObject {
 
   // The dry run does not call an opset-18 ReduceMean with an axes input "unchanged" at 17.
   void dryRunStatuses() {
-    auto source = formats::loadModel(path("reducemean_axes_18"));
+    auto source = fb::loadModel(path("reducemean_axes_18"));
     convert::ConvertOptions o;
     o.targetOpset = 17;
     auto dry = convert::dryRun(*source, o);

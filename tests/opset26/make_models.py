@@ -24,8 +24,8 @@ def fin(name, shape):
     return h.make_tensor_value_info(name, T.FLOAT, shape)
 
 
-def fout(name):
-    return h.make_tensor_value_info(name, T.FLOAT, None)
+def fout(name, shape):
+    return h.make_tensor_value_info(name, T.FLOAT, shape)
 
 
 def i64(name, vals):
@@ -35,25 +35,25 @@ def i64(name, vals):
 for op in ["ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSumExp",
            "ReduceSumSquare"]:
     save(op.lower() + "_axes_18", 18, [h.make_node(op, ["x", "axes"], ["y"], keepdims=0)],
-         [fin("x", [2, 3, 4])], [fout("y")], [i64("axes", [-1, 1])])
-save("reducemean_noaxes_18", 18, [h.make_node("ReduceMean", ["x"], ["y"])], [fin("x", [2, 3, 4])], [fout("y")])
+         [fin("x", [2, 3, 4])], [fout("y", [2])], [i64("axes", [-1, 1])])
+save("reducemean_noaxes_18", 18, [h.make_node("ReduceMean", ["x"], ["y"])], [fin("x", [2, 3, 4])], [fout("y", [1, 1, 1])])
 save("reducelogsum_axes_20", 20, [h.make_node("Mul", ["xa", "xa"], ["sq"]),
                                   h.make_node("ReduceLogSum", ["sq", "axes"], ["y"], keepdims=1)],
-     [fin("xa", [2, 3, 4])], [fout("y")], [i64("axes", [0])])
+     [fin("xa", [2, 3, 4])], [fout("y", [1, 3, 4])], [i64("axes", [0])])
 save("split_num_outputs_18", 18, [h.make_node("Split", ["x"], ["a", "b", "c"], axis=1, num_outputs=3)],
-     [fin("x", [2, 7, 3])], [fout("a"), fout("b"), fout("c")])
-save("mish_18", 18, [h.make_node("Mish", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y")])
-save("gelu_20", 20, [h.make_node("Gelu", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y")])
-save("gelu_tanh_20", 20, [h.make_node("Gelu", ["x"], ["y"], approximate="tanh")], [fin("x", [3, 5])], [fout("y")])
-save("swish_24", 24, [h.make_node("Swish", ["x"], ["y"], alpha=1.7)], [fin("x", [3, 5])], [fout("y")])
+     [fin("x", [2, 7, 3])], [fout("a", [2, 3, 3]), fout("b", [2, 3, 3]), fout("c", [2, 1, 3])])
+save("mish_18", 18, [h.make_node("Mish", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y", [3, 5])])
+save("gelu_20", 20, [h.make_node("Gelu", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y", [3, 5])])
+save("gelu_tanh_20", 20, [h.make_node("Gelu", ["x"], ["y"], approximate="tanh")], [fin("x", [3, 5])], [fout("y", [3, 5])])
+save("swish_24", 24, [h.make_node("Swish", ["x"], ["y"], alpha=1.7)], [fin("x", [3, 5])], [fout("y", [3, 5])])
 save("cast_saturate_19", 19, [h.make_node("Cast", ["x"], ["y"], to=T.DOUBLE, saturate=1),
-                              h.make_node("Cast", ["y"], ["z"], to=T.FLOAT)], [fin("x", [4])], [fout("z")])
+                              h.make_node("Cast", ["y"], ["z"], to=T.FLOAT)], [fin("x", [4])], [fout("z", [4])])
 save("resize_defaults_19", 19,
      [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest", antialias=0, keep_aspect_ratio_policy="stretch")],
-     [fin("x", [1, 1, 2, 3])], [fout("y")], [h.make_tensor("scales", T.FLOAT, [4], [1, 1, 2, 2])])
+     [fin("x", [1, 1, 2, 3])], [fout("y", [1, 1, 4, 6])], [h.make_tensor("scales", T.FLOAT, [4], [1, 1, 2, 2])])
 # A model at opset 21 whose ops did not change after 17 (converts as it is).
 save("plain_21", 21, [h.make_node("Add", ["x", "x"], ["s"]), h.make_node("Relu", ["s"], ["y"])],
-     [fin("x", [2, 3])], [fout("y")])
+     [fin("x", [2, 3])], [fout("y", [2, 3])])
 
 # Narrow-type weights, packed as onnx.proto says (raw_data little-endian; 4-bit two per byte, low nibble first;
 # 2-bit four per byte, lowest bits first), each used through Cast to float and added to x.
@@ -75,11 +75,11 @@ def packed(name, dtype, dims, codes, bits):
 def narrow_model(name, opset, tensor, values):
     n = int(np.prod(list(tensor.dims)))
     save(name, opset, [h.make_node("Cast", [tensor.name], ["wf"], to=T.FLOAT), h.make_node("Add", ["x", "wf"], ["y"])],
-         [fin("x", list(tensor.dims))], [fout("y")], [tensor])
+         [fin("x", list(tensor.dims))], [fout("y", list(tensor.dims))], [tensor])
     expected[name] = {"tensor": tensor.name, "values": values}
     # The same graph with the values written out as float: a reference that does not need ONNX Runtime to
     # know the narrow type (its CPU build has no Cast from float4e2m1).
-    save(name + "_ref", opset, [h.make_node("Add", ["x", "wf"], ["y"])], [fin("x", list(tensor.dims))], [fout("y")],
+    save(name + "_ref", opset, [h.make_node("Add", ["x", "wf"], ["y"])], [fin("x", list(tensor.dims))], [fout("y", list(tensor.dims))],
          [h.make_tensor("wf", T.FLOAT, list(tensor.dims), [float(v) for v in values])])
 
 
@@ -104,7 +104,7 @@ narrow_model("uint2_weight_25", 25, packed("wu2", 25, [5], uint2, 2), uint2)
 zp = packed("zp", 22, [], [1], 4)
 save("dequantize_int4_21", 21,
      [h.make_node("DequantizeLinear", ["w4", "scale", "zp"], ["wf"]), h.make_node("Add", ["x", "wf"], ["y"])],
-     [fin("x", [3, 3])], [fout("y")],
+     [fin("x", [3, 3])], [fout("y", [3, 3])],
      [packed("w4", 22, [3, 3], [v & 15 for v in int4], 4), h.make_tensor("scale", T.FLOAT, [], [0.25]), zp])
 
 with open(os.path.join(out, "expected.json"), "w") as f:
