@@ -145,6 +145,32 @@ class TestOpset26 : public QObject {
     QVERIFY2(run.ok(), qPrintable(run.failures()));
   }
 
+  // What opset 17 cannot express is unsupported, with the reason, in the dry run and the conversion alike.
+  void unsupportedWithReason_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("run-time axes") << "reducemean_runtime_axes_18" << "ReduceMean" << "axes";
+    QTest::newRow("pad wrap") << "pad_wrap_19" << "Pad" << "wrap";
+    QTest::newRow("new op") << "rmsnorm_23" << "RMSNormalization" << "new in opset 23";
+  }
+  void unsupportedWithReason() {
+    QFETCH(QString, name);
+    QFETCH(QString, op);
+    QFETCH(QString, reason);
+    auto source = fb::loadModel(path(name));
+    convert::ConvertOptions o;
+    o.targetOpset = 17;
+    for (bool dry : {true, false}) {
+      auto r = dry ? convert::dryRun(*source, o) : convert::convertModel(*source, o);
+      const auto* n = reportFor(r, op.toStdString());
+      QVERIFY(n);
+      QCOMPARE(n->status, convert::NodeStatus::Unsupported);
+      QVERIFY2(QString::fromStdString(n->message).contains(reason), n->message.c_str());
+      QVERIFY(!r.model);
+    }
+  }
+
   // The dry run does not call an opset-18 ReduceMean with an axes input "unchanged" at 17.
   void dryRunStatuses() {
     auto source = fb::loadModel(path("reducemean_axes_18"));

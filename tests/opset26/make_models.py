@@ -51,6 +51,13 @@ save("cast_saturate_19", 19, [h.make_node("Cast", ["x"], ["y"], to=T.DOUBLE, sat
 save("resize_defaults_19", 19,
      [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest", antialias=0, keep_aspect_ratio_policy="stretch")],
      [fin("x", [1, 1, 2, 3])], [fout("y", [1, 1, 4, 6])], [h.make_tensor("scales", T.FLOAT, [4], [1, 1, 2, 2])])
+# Not expressible at 17: axes computed at run time, Pad-19 wrap, a new op without an opset-17 form.
+save("reducemean_runtime_axes_18", 18, [h.make_node("ReduceMean", ["x", "axes"], ["y"])],
+     [fin("x", [2, 3, 4]), h.make_tensor_value_info("axes", T.INT64, [1])], [fout("y", None)])
+save("pad_wrap_19", 19, [h.make_node("Pad", ["x", "pads"], ["y"], mode="wrap")],
+     [fin("x", [2, 3])], [fout("y", [2, 5])], [i64("pads", [0, 1, 0, 1])])
+save("rmsnorm_23", 23, [h.make_node("RMSNormalization", ["x", "scale"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])], [h.make_tensor("scale", T.FLOAT, [3], [1, 2, 3])])
 # A model at opset 21 whose ops did not change after 17 (converts as it is).
 save("plain_21", 21, [h.make_node("Add", ["x", "x"], ["s"]), h.make_node("Relu", ["s"], ["y"])],
      [fin("x", [2, 3])], [fout("y", [2, 3])])
