@@ -9,8 +9,10 @@
 #include "convert/builtin_handlers.h"
 #include "convert/handler_registry.h"
 #include "convert/onnx_onnx/function_body.h"
+#include "convert/onnx_onnx/opset18_down.h"
 #include "convert/onnx_onnx/version_step.h"
 #include "convert/onnx_schema.h"
+#include "convert/schema_facts_18.h"
 #include "convert/shape_facts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
@@ -74,7 +76,13 @@ class NodeConverter {
     for (ir::Graph* sub : n.subgraphs()) convertGraph(*sub);
 
     HandlerContext ctx = makeContext(n, g, opts_.targetOpset, dry_);
-    if (retargetOnnx_ && defaultDomain)
+    const SchemaFact* newer = retargetOnnx_ && defaultDomain ? schemaFact18(n.opType, ctx.sourceOpset) : nullptr;
+    if (newer) {  // a version after opset 17: FlowBridge's own schema table
+      for (const auto& a : n.attributes)
+        if (!attributeDefault(*newer, a.name))
+          r.warnings.push_back("attribute '" + a.name + "' is not part of " + n.opType + "-" + std::to_string(newer->since) +
+                               "; no handler uses it");
+    } else if (retargetOnnx_ && defaultDomain)
       if (const auto* s = schemaAt("", n.opType, ctx.sourceOpset))
         for (const auto& name : unknownAttributes(n, *s))
           r.warnings.push_back("attribute '" + name + "' is not part of " + n.opType + "-" + std::to_string(s->since_version()) +
@@ -165,6 +173,11 @@ class NodeConverter {
 
   void decideDirect(ir::Node& n, HandlerContext& ctx) {
     const bool defaultDomain = n.isDefaultDomain();
+    // Opsets 18-26 first step down to 17 (own adapters), then the 7-17 chain goes on from there.
+    if (retargetOnnx_ && defaultDomain && ctx.sourceOpset > kLibonnxMaxOpset && ctx.targetOpset <= kLibonnxMaxOpset) {
+      if (onnx_onnx::stepDownTo17(n, ctx)) return;
+      ctx.sourceOpset = kLibonnxMaxOpset;
+    }
     if (retargetOnnx_ && defaultDomain) {
       int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);
       if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do

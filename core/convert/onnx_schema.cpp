@@ -7,6 +7,7 @@
 #include <array>
 #include <mutex>
 
+#include "convert/schema_facts_18.h"
 #include "ir/graph.h"
 #include "ir/node.h"
 #include "ir/value.h"
@@ -68,10 +69,13 @@ int64_t firstOpsetOf(const std::string& domain, const std::string& opType) {
   // Walk up: the registry returns the highest version <= the bound.
   for (int v = 2; v <= 17; ++v)
     if ((s = onnx::OpSchemaRegistry::Schema(opType, v, schemaDomain(domain)))) return s->since_version();
-  return 0;
+  // Ops new after opset 17: FlowBridge's own table (libonnx 1.12 stops at 17).
+  return schemaDomain(domain).empty() ? firstOpset18(opType) : 0;
 }
 
 int64_t schemaVersionAt(const std::string& domain, const std::string& opType, int64_t opset) {
+  if (schemaDomain(domain).empty())
+    if (const SchemaFact* f = schemaFact18(opType, opset)) return f->since;  // versions after 17: own table
   const auto* s = schemaAt(domain, opType, opset);
   return s ? s->since_version() : 0;
 }

@@ -1,5 +1,7 @@
 #include "formats/tensor_size.h"
 
+#include "ir/packed_types.h"
+
 namespace fb {
 
 namespace {
@@ -19,11 +21,12 @@ std::optional<uint64_t> checkedElementCount(const std::vector<int64_t>& dims) {
 }
 
 std::optional<uint64_t> checkedByteSize(const std::vector<int64_t>& dims, ir::DataType dtype) {
-  const uint64_t size = ir::elementSize(dtype);
-  if (size == 0) return std::nullopt;
+  // Bits, not bytes: 4- and 2-bit types (INT4, UINT2, ...) are packed several per byte.
+  const uint64_t bits = ir::elementBits(dtype);
+  if (bits == 0) return std::nullopt;
   auto n = checkedElementCount(dims);
-  if (!n || *n > kLimit / size) return std::nullopt;
-  return *n * size;
+  if (!n || *n > kLimit / bits) return std::nullopt;
+  return (*n * bits + 7) / 8;
 }
 
 std::string dimsText(const std::vector<int64_t>& d) {

@@ -1,5 +1,6 @@
 #include "ir/tensor.h"
 
+#include "ir/packed_types.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
 
@@ -79,7 +80,7 @@ int64_t Tensor::numElements() const {
   return n;
 }
 
-size_t Tensor::expectedBytes() const { return static_cast<size_t>(numElements()) * elementSize(dtype); }
+size_t Tensor::expectedBytes() const { return storageBytes(dtype, numElements()); }
 
 void Tensor::setBytes(std::string raw) { setBuffer(makeBuffer(std::move(raw))); }
 
@@ -138,6 +139,9 @@ std::vector<int64_t> Tensor::asInt64() const {
     case DataType::UInt64: appendAs<uint64_t>(b, out); break;
     case DataType::Float: { std::vector<double> d; appendAsD<float>(b, d); for (auto v : d) out.push_back((int64_t)v); break; }
     case DataType::Double: { std::vector<double> d; appendAsD<double>(b, d); for (auto v : d) out.push_back((int64_t)v); break; }
+    case kInt4: case kUInt4: case kInt2: case kUInt2:
+      for (double v : decodeNarrow(dtype, b, numElements())) out.push_back(static_cast<int64_t>(v));
+      break;
     default: break;
   }
   return out;
@@ -167,6 +171,7 @@ std::vector<double> Tensor::asDouble() const {
       }
       break;
     default:
+      if (isNarrowType(dtype)) return decodeNarrow(dtype, b, numElements());
       for (auto v : asInt64()) out.push_back(static_cast<double>(v));
   }
   return out;

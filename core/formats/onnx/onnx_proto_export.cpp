@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "ir/packed_types.h"
+
 namespace fb::onnxfmt {
 using namespace fb::ir;
 
@@ -29,6 +31,10 @@ void exportTypedData(const Tensor& t, onnx::TensorProto& tp) {
     case DataType::UInt16:
     case DataType::Float16:
     case DataType::BFloat16: unpackTo<uint16_t>(b, tp.mutable_int32_data()); break;
+    // Types after onnx 1.12: one int32 per byte of the packed form (a float8 element, two 4-bit or four 2-bit ones).
+    case kFloat8E4M3FN: case kFloat8E4M3FNUZ: case kFloat8E5M2:
+    case kFloat8E5M2FNUZ: case kUInt4: case kInt4: case kFloat4E2M1:
+    case kFloat8E8M0: case kUInt2: case kInt2:
     case DataType::UInt8:
     case DataType::Bool: unpackTo<uint8_t>(b, tp.mutable_int32_data()); break;
     case DataType::Int64: unpackTo<int64_t>(b, tp.mutable_int64_data()); break;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "formats/onnx/external_data.h"
+#include "ir/packed_types.h"
 #include "formats/tensor_size.h"
 #include "ir/topo_sort.h"
 #include "util/error.h"
@@ -47,6 +48,10 @@ void importTypedData(onnx::TensorProto& tp, Tensor& t) {
     case DataType::UInt16:
     case DataType::Float16:
     case DataType::BFloat16: t.setBytes(packAs<decltype(tp.int32_data()), uint16_t>(tp.int32_data())); break;
+    // Types after onnx 1.12: one int32 per byte of the packed form (a float8 element, two 4-bit or four 2-bit ones).
+    case kFloat8E4M3FN: case kFloat8E4M3FNUZ: case kFloat8E5M2:
+    case kFloat8E5M2FNUZ: case kUInt4: case kInt4: case kFloat4E2M1:
+    case kFloat8E8M0: case kUInt2: case kInt2:
     case DataType::UInt8:
     case DataType::Bool: t.setBytes(packAs<decltype(tp.int32_data()), uint8_t>(tp.int32_data())); break;
     case DataType::Int64: t.setBytes(packAs<decltype(tp.int64_data()), int64_t>(tp.int64_data())); break;
