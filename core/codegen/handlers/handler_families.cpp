@@ -18,6 +18,8 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerNeuralCode(r);
   registerTensorCode(r);
   registerControlFlowCode(r);
+  registerIndexingCode(r);
+  registerSequenceCode(r);
 }
 
 }  // namespace fb::codegen

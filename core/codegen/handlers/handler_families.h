@@ -20,7 +20,9 @@ void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, co
 void registerElementwiseCode(convert::HandlerRegistry& r);  // elementwise.cpp: math, comparisons, activations, Cast
 void registerNeuralCode(convert::HandlerRegistry& r);       // neural.cpp: Conv, pooling, normalization, Gemm/MatMul, RNNs, Resize
 void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, reductions, constants
-void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan, sequences
+void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan
+void registerIndexingCode(convert::HandlerRegistry& r);     // indexing.cpp: gathers/scatters by index, TopK, Unique
+void registerSequenceCode(convert::HandlerRegistry& r);     // sequence.cpp: sequences as lists, optionals as None
 
 void registerAllCodegenFamilies(convert::HandlerRegistry& r);
 
