@@ -79,7 +79,8 @@ def wrap_value(value, wrap):
         return None
     if isinstance(value, list):
         return [wrap_value(v, wrap) for v in value]
-    return wrap(np.ascontiguousarray(value))
+    # ascontiguousarray would make a 0-d array 1-d; copy keeps the shape (and gives a writable array).
+    return wrap(np.array(value, copy=True, order="C"))
 
 
 def compare(i, out, ref):
