@@ -3,6 +3,11 @@
 OneFlow). It compiles an nn.Graph (or wraps an nn.Module in one) on example inputs, then writes
 
     OUT/job.pb                      the compiled Job (graph._full_graph_proto), binary protobuf
+    OUT/weights.of                  the variables by name, in OneFlow 1.0's single-file oneflow.save layout
+                                    (format C: a pickle of {"protocol_version": 1, "__oneflow__": None, "data": ...})
+
+or, with --weights-format folder, the per-variable layout every OneFlow release reads (format A):
+
     OUT/weights/<variable>/out      each variable's raw bytes (C order, little-endian)
     OUT/weights/<variable>/meta     its shape and data type (text VariableMetaInfo)
     OUT/weights/snapshot_done       marks a complete save
@@ -15,8 +20,11 @@ From the shell (FACTORY returns the module or graph):
 Then: flowbridge-cli convert resnet18_of -o resnet18.onnx --opset 13
 """
 import argparse
+import collections
+import copyreg
 import importlib.util
 import os
+import pickle
 import sys
 
 import numpy as np
@@ -25,6 +33,8 @@ ONEFLOW_DATA_TYPE = {  # numpy dtype -> OneFlow DataType enum name (data_type.pr
     "float32": "kFloat", "float64": "kDouble", "float16": "kFloat16", "int8": "kInt8", "int32": "kInt32",
     "int64": "kInt64", "uint8": "kUInt8", "bool": "kBool",
 }
+ONEFLOW_DATA_TYPE_NUMBER = {"kFloat": 2, "kDouble": 3, "kInt8": 4, "kInt32": 5, "kInt64": 6, "kUInt8": 7,
+                            "kFloat16": 9, "kBool": 12}
 
 
 def as_graph(flow, model):
@@ -64,11 +74,15 @@ def flatten_state(graph):
     return out
 
 
-def write_variable(folder, name, tensor, shape):
+def as_array(name, tensor, shape):
     array = tensor.numpy() if hasattr(tensor, "numpy") else np.asarray(tensor)
     array = np.ascontiguousarray(array).reshape(shape)
     if array.dtype.name not in ONEFLOW_DATA_TYPE:
         raise SystemExit("variable %s has dtype %s, which FlowBridge cannot read" % (name, array.dtype))
+    return array.astype(array.dtype.newbyteorder("<"))
+
+
+def write_variable(folder, name, array):
     d = os.path.join(folder, name)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "out"), "wb") as f:
@@ -78,8 +92,57 @@ def write_variable(folder, name, tensor, shape):
         f.write("data_type: %s\n" % ONEFLOW_DATA_TYPE[array.dtype.name])
 
 
-def dump(model, inputs, out_dir):
-    """Compiles `model` (nn.Graph or nn.Module in eval mode) on `inputs` and writes it to `out_dir`."""
+class _Named:
+    """An object pickled as NEWOBJ of the class `module.name` + BUILD `state`, without that class existing here:
+    OneFlow's classes are referenced by name only, so the file is the same with or without OneFlow installed."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __reduce_ex__(self, protocol):
+        return copyreg.__newobj__, (type(self),), self.state
+
+
+def _named_class(module, name):
+    return type(name, (_Named,), {"__module__": module, "__qualname__": name})
+
+
+class _OneflowPickler(pickle._Pickler):  # the Python pickler: its save_global can be taught OneFlow's names
+    def save_global(self, obj, name=None):
+        if isinstance(obj, type) and issubclass(obj, _Named) and obj is not _Named:
+            module, name = obj.__module__, obj.__qualname__
+            if self.proto >= 4:
+                self.save(module)
+                self.save(name)
+                self.write(pickle.STACK_GLOBAL)
+            else:
+                self.write(pickle.GLOBAL + module.encode() + b"\n" + name.encode() + b"\n")
+            self.memoize(obj)
+            return
+        super().save_global(obj, name)
+
+
+def write_single_file(path, arrays):
+    """Format C (OneFlow 1.0's oneflow.save default): each tensor is oneflow.Tensor with state {"data": ndarray,
+    "dtype": oneflow._oneflow_internal.dtype (state: DataType number), "device": "cpu"}; protocol 4, the default of
+    the Pythons OneFlow 1.0 supports. Written beside the target and renamed."""
+    tensor_cls = _named_class("oneflow", "Tensor")
+    dtype_cls = _named_class("oneflow._oneflow_internal", "dtype")
+    data = collections.OrderedDict()
+    for name, array in arrays.items():
+        number = ONEFLOW_DATA_TYPE_NUMBER[ONEFLOW_DATA_TYPE[array.dtype.name]]
+        data[name] = tensor_cls({"data": array, "dtype": dtype_cls(number), "device": "cpu"})
+    temp = path + ".tmp"
+    with open(temp, "wb") as f:
+        _OneflowPickler(f, protocol=4).dump({"protocol_version": 1, "__oneflow__": None, "data": data})
+    os.replace(temp, path)
+
+
+def dump(model, inputs, out_dir, weights_format="file"):
+    """Compiles `model` (nn.Graph or nn.Module in eval mode) on `inputs` and writes it to `out_dir`, with the
+    weights in one file (weights.of, format C) or, for weights_format="folder", as weights/<variable>/ (format A)."""
+    if weights_format not in ("file", "folder"):
+        raise ValueError("weights_format is 'file' or 'folder'")
     import oneflow as flow
 
     graph = as_graph(flow, model)
@@ -87,9 +150,8 @@ def dump(model, inputs, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "job.pb"), "wb") as f:
         f.write(job.SerializeToString())
-    weights = os.path.join(out_dir, "weights")
-    os.makedirs(weights, exist_ok=True)
     state = flatten_state(graph)
+    arrays = collections.OrderedDict()
     missing = []
     for op in job.net.op:
         if not op.HasField("variable_conf"):
@@ -100,9 +162,16 @@ def dump(model, inputs, out_dir):
         if tensor is None:
             missing.append(op.name)
             continue
-        write_variable(weights, op.name, tensor, list(op.variable_conf.shape.dim))
+        arrays[op.name] = as_array(op.name, tensor, list(op.variable_conf.shape.dim))
     if missing:
         raise SystemExit("no tensor found for variables: " + ", ".join(missing))
+    if weights_format == "file":
+        write_single_file(os.path.join(out_dir, "weights.of"), arrays)
+        return out_dir
+    weights = os.path.join(out_dir, "weights")
+    os.makedirs(weights, exist_ok=True)
+    for name, array in arrays.items():
+        write_variable(weights, name, array)
     open(os.path.join(weights, "snapshot_done"), "w").close()
     return out_dir
 
@@ -114,6 +183,9 @@ def main():
     ap.add_argument("--input-shape", action="append", required=True,
                     help="comma-separated shape of one float32 input (repeat for several inputs)")
     ap.add_argument("--out", required=True, help="output folder")
+    ap.add_argument("--weights-format", choices=["file", "folder"], default="file",
+                    help="file: OUT/weights.of, OneFlow 1.0's single-file layout (default); "
+                         "folder: OUT/weights/<variable>/{out,meta}, read by every OneFlow release")
     args = ap.parse_args()
     import oneflow as flow
 
@@ -125,7 +197,7 @@ def main():
     if isinstance(model, flow.nn.Module):
         model.eval()
     inputs = [flow.randn(*[int(d) for d in s.split(",")]) for s in args.input_shape]
-    print("wrote", dump(model, inputs, args.out))
+    print("wrote", dump(model, inputs, args.out, args.weights_format))
 
 
 if __name__ == "__main__":

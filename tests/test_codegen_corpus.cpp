@@ -61,6 +61,19 @@ class TestCodegenCorpus : public QObject {
     QVERIFY(p.waitForFinished(900000));
     const QString report = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
     QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(report));
+
+    // Round trip: the generated PyTorch module exported back to ONNX computes what the source computes.
+    // Tracing records one path through data-dependent control flow, so models with If/Loop/Scan are left out.
+    bool controlFlow = false;
+    for (const auto& n : source->graph().nodes()) controlFlow = controlFlow || !n->subgraphs().empty();
+    if (controlFlow) return;
+    const QString exported = dir + "/roundtrip.onnx";
+    QProcess e;
+    e.start("/usr/bin/python3", QStringList{FB_SOURCE_DIR "/tests/codegen/export_generated.py", folders[0], exported});
+    QVERIFY(e.waitForFinished(900000));
+    QVERIFY2(e.exitCode() == 0, qPrintable(QString::fromUtf8(e.readAllStandardError()).right(2000)));
+    auto run = test::runOracle(test::corpusModel(file), {exported});
+    QVERIFY2(run.ok(), qPrintable("round trip through torch.onnx.export: " + run.failures()));
   }
 };
 

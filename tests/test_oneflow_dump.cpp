@@ -2,6 +2,7 @@
 // folders, and FlowBridge reads, converts and runs the result. OneFlow cannot be installed here, so the script
 // runs against tests/oneflow/fake_oneflow (OneFlow's nn.Graph API on PyTorch and the fixture recorder); the
 // model is the small_net fixture's network, so the dump must equal that fixture op for op and byte for byte.
+// The weights go to one file in OneFlow 1.0's oneflow.save layout by default, or to per-variable folders.
 #include <QtTest>
 
 #include "convert/converter.h"
@@ -17,19 +18,44 @@ class OneflowDump : public QObject {
   Q_OBJECT
  private slots:
   void dumpReadsConvertsAndRuns();
+  void folderLayoutOnRequest();
 };
 
-void OneflowDump::dumpReadsConvertsAndRuns() {
+namespace {
+// Runs oneflow_dump.py on the small_net network into `out`; "" when it worked, else its stderr.
+QString runDump(const QString& out, const QStringList& extra = {}) {
   const QString src = QStringLiteral(FB_SOURCE_DIR);
-  const QString out = test::scratchDir("oneflow_dump") + "/small_net";
   QProcess p;
   auto env = QProcessEnvironment::systemEnvironment();
   env.insert("PYTHONPATH", src + "/tests/oneflow/fake_oneflow");
   p.setProcessEnvironment(env);
-  p.start("/usr/bin/python3", {src + "/packaging/oneflow_dump.py", "--script", src + "/tests/oneflow/dump_example_model.py",
-                               "--factory", "build", "--input-shape", "1,3,20,20", "--out", out});
-  QVERIFY(p.waitForFinished(120000));
-  QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+  p.start("/usr/bin/python3", QStringList{src + "/packaging/oneflow_dump.py", "--script",
+                                          src + "/tests/oneflow/dump_example_model.py", "--factory", "build",
+                                          "--input-shape", "1,3,20,20", "--out", out} + extra);
+  if (!p.waitForFinished(120000)) return "timed out";
+  return p.exitCode() == 0 ? QString() : QString::fromUtf8(p.readAllStandardError()) + " (failed)";
+}
+
+void compareInitializers(const ir::Model& dumped, const ir::Model& fixture) {
+  QCOMPARE(dumped.graph().initializers().size(), fixture.graph().initializers().size());
+  for (const auto& t : fixture.graph().initializers()) {
+    const auto* v = dumped.graph().findValue(t->name);
+    QVERIFY2(v && v->initializer(), t->name.c_str());
+    auto x = v->initializer()->bytes(), y = t->bytes();
+    QVERIFY2(x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin()), t->name.c_str());
+  }
+}
+}  // namespace
+
+void OneflowDump::dumpReadsConvertsAndRuns() {
+  const QString out = test::scratchDir("oneflow_dump") + "/small_net";
+  const QString err = runDump(out);
+  QVERIFY2(err.isEmpty(), qPrintable(err));
+  QVERIFY(QFile::exists(out + "/weights.of") && !QFile::exists(out + "/weights"));
+  QFile weights(out + "/weights.of");  // a pickle (protocol 4) of OneFlow 1.0's envelope
+  QVERIFY(weights.open(QIODevice::ReadOnly));
+  const QByteArray head = weights.readAll();
+  QVERIFY(head.startsWith("\x80\x04") && head.contains("__oneflow__") && head.contains("oneflow._oneflow_internal"));
 
   auto dumped = loadModel(out.toStdString());
   auto fixture = loadModel(of::fixture("small_net").toStdString());
@@ -37,13 +63,7 @@ void OneflowDump::dumpReadsConvertsAndRuns() {
   for (const auto& n : dumped->graph().nodes()) a << QString::fromStdString(n->opType);
   for (const auto& n : fixture->graph().nodes()) b << QString::fromStdString(n->opType);
   QCOMPARE(a, b);
-  QCOMPARE(dumped->graph().initializers().size(), fixture->graph().initializers().size());
-  for (const auto& t : fixture->graph().initializers()) {
-    const auto* v = dumped->graph().findValue(t->name);
-    QVERIFY2(v && v->initializer(), t->name.c_str());
-    auto x = v->initializer()->bytes(), y = t->bytes();
-    QVERIFY2(x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin()), t->name.c_str());
-  }
+  compareInitializers(*dumped, *fixture);
 
   // Converted, it computes what PyTorch computed for the fixture (inputs renamed for the dump's graph name).
   convert::ConvertOptions opts;
@@ -63,6 +83,16 @@ void OneflowDump::dumpReadsConvertsAndRuns() {
   meta.close();
   auto v = of::runOrt(out + "/model.onnx", out);
   QVERIFY2(v.ran && v.ok, qPrintable(v.detail));
+}
+
+void OneflowDump::folderLayoutOnRequest() {
+  const QString out = test::scratchDir("oneflow_dump_folder") + "/small_net";
+  const QString err = runDump(out, {"--weights-format", "folder"});
+  QVERIFY2(err.isEmpty(), qPrintable(err));
+  QVERIFY(QFile::exists(out + "/weights/snapshot_done") && !QFile::exists(out + "/weights.of"));
+  auto dumped = loadModel(out.toStdString());
+  auto fixture = loadModel(of::fixture("small_net").toStdString());
+  compareInitializers(*dumped, *fixture);
 }
 
 QTEST_GUILESS_MAIN(OneflowDump)

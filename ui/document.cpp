@@ -59,9 +59,26 @@ void Document::cancelLoad() {
   if (loading_ && cancel_) *cancel_ = true;
 }
 
+void Document::close() {
+  if (loading_) {
+    *cancel_ = true;
+    waitForWorker();
+    loading_ = false;  // finishLoad drops the result when it arrives
+    emit loadCancelled();
+  }
+  loaded_ = LoadedModel{};
+  levels_.clear();
+  selectedNodes_.clear();
+  selectedValue_ = nullptr;
+  lastError_.clear();
+  emit modelChanged();
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
 void Document::finishLoad() {
-  // A newer open() may already be running: only the current future counts.
-  if (!watcher_.isFinished()) return;
+  // A newer open() may already be running: only the current future counts. close() abandons a load.
+  if (!watcher_.isFinished() || !loading_) return;
   const QString path = loadingPath_;
   loading_ = false;
   LoadedModel result;

@@ -23,6 +23,8 @@ class Document : public QObject {
   void open(const QString& path);
   void reload();
   void cancelLoad();
+  // Drops the model (and any load in progress): views show nothing until the next open().
+  void close();
   bool isLoading() const { return loading_; }
   QString path() const { return loaded_.path; }
   QString lastError() const { return lastError_; }
@@ -67,7 +69,7 @@ class Document : public QObject {
   void loadProgress(int percent, const QString& phase);
   void loadFailed(const QString& path, const QString& message);
   void loadCancelled();
-  void modelChanged();   // a new model (the levels were reset)
+  void modelChanged();   // a new model, or none after close() (the levels were reset)
   void layoutChanged();  // the current level's placement changed (breadcrumb, expand, options)
   void selectionChanged();
   void focusRequested(const ir::Node* n);  // views should bring this node into sight

@@ -20,11 +20,13 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
 #include "ui/widgets/breadcrumb_bar.h"
+#include "ui/widgets/convert_panel.h"
 #include "ui/widgets/find_panel.h"
 #include "ui/widgets/log_panel.h"
 #include "ui/widgets/model_panel.h"
@@ -135,6 +137,8 @@ void MainWindow::buildDocks() {
   auto* log = dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
   // Convert (left, tabbed with Operators) and the converted-graph Preview (right, shown after a conversion).
   conversion_ = new ConversionDocks(this, doc_, scene_);
+  connect(conversion_->controller(), &ConversionController::logMessage, logPanel_, &LogPanel::append);
+  connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
@@ -156,10 +160,8 @@ void MainWindow::buildMenus() {
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), doc_, &Document::reload);
-  file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
-    const QString p = QFileDialog::getSaveFileName(this, tr("Export image"), {}, tr("SVG (*.svg);;PNG (*.png)"));
-    if (!p.isEmpty() && !exportImage(p)) showError(p, tr("the picture could not be written (see the Log panel)"));
-  });
+  file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImageInteractively);
+  file->addAction(conversion_->panel()->saveAction());
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -189,6 +191,30 @@ void MainWindow::buildMenus() {
     findPanel_->parentWidget()->show();
     findPanel_->focusSearch();
   });
+
+  auto* convert = menuBar()->addMenu(tr("&Convert"));
+  convert->addAction(conversion_->panel()->previewAction());
+  convert->addAction(conversion_->panel()->saveAction());
+}
+
+void MainWindow::setSavePathChooser(ChooseSavePath chooser) {
+  choosePath_ = chooser;
+  conversion_->panel()->setSavePathChooser(std::move(chooser));
+}
+
+void MainWindow::exportImageInteractively() {
+  const QString svg = tr("SVG (*.svg)"), png = tr("PNG (*.png)");
+  QString filter = svg;
+  const QString chosen = choosePath_(this, tr("Export image"), suggestedExportPath(doc_->path(), QStringLiteral("svg")),
+                                     svg + QStringLiteral(";;") + png, &filter);
+  if (chosen.isEmpty()) return;
+  const QString fallback = suffixOfFilter(filter).isEmpty() ? QStringLiteral("svg") : suffixOfFilter(filter);
+  const QString path = withSuffix(chosen, {QStringLiteral("svg"), QStringLiteral("png")}, fallback);
+  if (path != chosen && QFileInfo::exists(path) &&
+      QMessageBox::question(this, tr("Export image"), tr("%1 already exists. Replace it?").arg(path),
+                            QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
+    return;
+  if (!exportImage(path)) showError(path, tr("the picture could not be written (see the Log panel)"));
 }
 
 void MainWindow::openFile(const QString& path) { doc_->open(path); }

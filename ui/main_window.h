@@ -2,6 +2,8 @@
 // The inspector window: the graph view in the middle, the panels as docks around it, and the menus.
 #include <QMainWindow>
 
+#include "ui/save_paths.h"
+
 class QProgressBar;
 class QPushButton;
 class QLabel;
@@ -34,6 +36,11 @@ class MainWindow : public QMainWindow {
   bool exportImage(const QString& path);
   // What a drop does: opens the first local file among the URLs; false when there is none.
   bool openFromMime(const QMimeData* mime);
+  // File > Export Image...: asks for the file (starting at <model folder>/<model>.svg), adds the chosen
+  // format's extension when missing, and exports.
+  void exportImageInteractively();
+  // Replaces the file dialogs of Export Image and Save converted (tests).
+  void setSavePathChooser(ChooseSavePath chooser);
 
   Document* document() const { return doc_; }
   GraphScene* scene() const { return scene_; }
@@ -69,6 +76,7 @@ class MainWindow : public QMainWindow {
   LogPanel* logPanel_;
   ConversionDocks* conversion_ = nullptr;
   QMenu* recentMenu_ = nullptr;
+  ChooseSavePath choosePath_ = fileDialogChooser();
   QProgressBar* progress_;
   QPushButton* cancel_;
   QLabel* zoomLabel_;

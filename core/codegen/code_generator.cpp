@@ -1,5 +1,6 @@
 #include "codegen/code_generator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <sstream>
@@ -219,7 +220,19 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   emit("class " + code->className + "(nn.Module):");
   emit("    def __init__(self):");
   emit("        super().__init__()");
-  for (const auto& w : mb_.weights()) {
+  // Declared in the order the exporter wrote the initializers (module order: conv1.weight, conv1.bias, ...),
+  // constants it made itself after them in the order of use.
+  std::unordered_map<std::string, size_t> fileOrder;
+  for (const auto& t : model_.graph().initializers()) fileOrder.emplace(t->name, fileOrder.size());
+  std::vector<const Weight*> declared;
+  for (const auto& w : mb_.weights()) declared.push_back(&w);
+  std::stable_sort(declared.begin(), declared.end(), [&](const Weight* a, const Weight* b) {
+    auto ia = fileOrder.find(a->onnxName), ib = fileOrder.find(b->onnxName);
+    size_t ka = ia == fileOrder.end() ? fileOrder.size() : ia->second, kb = ib == fileOrder.end() ? fileOrder.size() : ib->second;
+    return ka < kb;
+  });
+  for (const Weight* wp : declared) {
+    const Weight& w = *wp;
     std::string comment = w.onnxName != w.key ? "  # " + w.onnxName : "";
     if (w.parameter) emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
     else emit("        self.register_buffer(" + pyString(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);

@@ -1,5 +1,6 @@
 // The generated folder appears whole or not at all: it is written beside the target and renamed into place.
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -55,6 +56,10 @@ void writeGeneratedFolder(const GeneratedCode& code, Flavour flavour, const std:
   TempDir tmp;
   if (!mkdtemp(pattern.data())) throw OutputError(dirName + ": cannot create a temporary folder beside it: " + std::strerror(errno));
   tmp.path = pattern;
+  // mkdtemp makes the folder private; the result gets the permissions a new folder gets here.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fs::permissions(tmp.path, static_cast<fs::perms>(0777 & ~mask), ec);
 
   writeText(tmp.path / "model.py", code.modelPy);
   writeText(tmp.path / "run.py", code.runPy);

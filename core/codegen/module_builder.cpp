@@ -68,7 +68,25 @@ std::string ModuleBuilder::newLocal(const ir::Value* v) {
   return name;
 }
 
-std::string ModuleBuilder::weight(const ir::Value* v, bool trainable) {
+namespace {
+// A readable attribute name for a constant. Exporters name the parameters of a layer after the module
+// ("layers.0.linear1.bias"); constants they made themselves are anonymous ("onnx::MatMul_613", a
+// transposed weight) or named after a Constant node ("/layers.0/self_attn/Constant_output_0").
+std::string weightName(const ir::Value* v, const ir::Node* consumer, int slot) {
+  const std::string& name = v->name();
+  if (name.rfind("onnx::", 0) == 0 && consumer && !consumer->name.empty()) {
+    std::string scope = identifierForValue(consumer->name.substr(0, consumer->name.rfind('/') + 1) + "x");
+    if (scope.size() > 2 && scope.compare(scope.size() - 2, 2, "_x") == 0) scope.resize(scope.size() - 2);
+    else scope.clear();
+    const char* role = slot == 1 ? "weight" : slot == 2 ? "bias" : "const";
+    return scope.empty() ? identifierForWeight(name) : scope + "_" + role;
+  }
+  if (name.find('/') != std::string::npos) return identifierForValue(name);
+  return identifierForWeight(name);
+}
+}  // namespace
+
+std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::Node* consumer, int slot) {
   const ir::Tensor* t = constantTensor(v);
   if (!t) throw convert::Unsupported("input '" + v->name() + "' must be a constant here");
   // One weight per value: PyTorch exports alias a layer's parameter through an Identity named like the
@@ -81,7 +99,7 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable) {
         if (w.key == it->second) w.parameter = true;
     return "self." + it->second;
   }
-  std::string key = members_.claim(identifierForWeight(r->name()));
+  std::string key = members_.claim(weightName(r, consumer, slot));
   Weight w;
   w.key = key;
   w.onnxName = r->name();

@@ -56,7 +56,8 @@ class ModuleBuilder {
 
   // --- weights
   // Registers the constant as a parameter (floating types, when `trainable`) or a buffer; returns `self.<key>`.
-  std::string weight(const ir::Value* v, bool trainable);
+  // `consumer`/`slot` name anonymous constants ("onnx::MatMul_613") after the layer that uses them.
+  std::string weight(const ir::Value* v, bool trainable, const ir::Node* consumer = nullptr, int slot = -1);
   const std::vector<Weight>& weights() const { return weights_; }
 
   // --- code

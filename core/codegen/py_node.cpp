@@ -72,12 +72,15 @@ std::string pyBool(bool b) { return b ? "True" : "False"; }
 
 std::string PyNode::in(size_t i) {
   if (!has(i)) unsupported("input " + std::to_string(i) + " is missing");
+  // A floating-point constant with more than one element is a weight a researcher may fine-tune.
+  if (const ir::Tensor* t = mb.isBound(node.input(i)) ? nullptr : mb.constantTensor(node.input(i)))
+    return mb.weight(node.input(i), ir::isFloatingPoint(t->dtype) && t->numElements() > 1, &node, static_cast<int>(i));
   return mb.expr(node.input(i));
 }
 
 std::string PyNode::weight(size_t i, bool trainable) {
   if (!has(i)) unsupported("input " + std::to_string(i) + " is missing");
-  return mb.weight(node.input(i), trainable);
+  return mb.weight(node.input(i), trainable, &node, static_cast<int>(i));
 }
 
 const ir::Tensor* PyNode::constant(size_t i) { return has(i) ? mb.constantTensor(node.input(i)) : nullptr; }

@@ -1,5 +1,6 @@
 #include "ui/conversion/conversion_controller.h"
 
+#include <QFileInfo>
 #include <QPointer>
 #include <algorithm>
 #include <QtConcurrent>
@@ -7,6 +8,7 @@
 #include <unordered_map>
 
 #include "formats/onnx/onnx_writer.h"
+#include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
 
 namespace fb::ui {
@@ -52,15 +54,9 @@ bool sameNode(const ir::Node& a, const ir::Node& b) {
 
 ConversionController::ConversionController(Document* doc, QObject* parent) : QObject(parent), doc_(doc) {
   connect(doc_, &Document::modelChanged, this, [this] {
-    conversion_.reset();
-    converted_.reset();
     facts_.reset();
     factsModel_ = nullptr;
-    previewPath_.clear();
-    sourceDiff_.clear();
-    previewDiff_.clear();
-    ++convertGeneration_;
-    converting_ = false;
+    invalidate();
     if (const ir::Model* m = doc_->model()) {
       const int64_t own = convert::directionFor(*m) == "onnx" ? m->opsetVersion("") : convert::kMaxOpset;
       const int target = int(std::clamp<int64_t>(own, convert::kMinOpset, convert::kMaxOpset));
@@ -78,12 +74,38 @@ ConversionController::~ConversionController() = default;
 void ConversionController::setTargetOpset(int opset) {
   if (opset == opset_) return;
   opset_ = opset;
+  invalidate();
   refresh();
 }
 
 void ConversionController::setPasses(const std::optional<QStringList>& passes) {
+  if (passes == passes_) return;
   passes_ = passes;
+  invalidate();
   refresh();
+}
+
+void ConversionController::invalidate() {
+  const bool had = converted_ || conversion_ || converting_;
+  conversion_.reset();
+  converted_.reset();
+  convertedFrom_.reset();
+  previewPath_.clear();
+  sourceDiff_.clear();
+  previewDiff_.clear();
+  ++convertGeneration_;  // a run under way was started with the old settings: drop its result
+  converting_ = false;
+  if (had) emit conversionInvalidated();
+}
+
+QString ConversionController::sourceName() const {
+  return doc_->path().isEmpty() ? tr("the model") : QFileInfo(doc_->path()).fileName();
+}
+
+QString ConversionController::passesName() const {
+  if (!passes_) return tr("default passes");
+  if (passes_->isEmpty()) return tr("no passes");
+  return tr("passes %1").arg(passes_->join(QStringLiteral(", ")));
 }
 
 std::optional<convert::NodeStatus> ConversionController::statusOf(uint64_t nodeId) const {
@@ -161,13 +183,12 @@ void ConversionController::convert() {
     if (generation != convertGeneration_) return;  // cancelled, or superseded
     converting_ = false;
     Outcome out = watcher->result();
-    if (!out.first) {
-      emit conversionFailed(out.second);
-      return;
-    }
-    if (!out.first->model) {
-      emit conversionFailed(out.first->error.empty() ? tr("the conversion produced no model")
-                                                     : QString::fromStdString(out.first->error));
+    if (!out.first || !out.first->model) {
+      const QString why = !out.first              ? out.second
+                          : out.first->error.empty() ? tr("the conversion produced no model")
+                                                     : QString::fromStdString(out.first->error);
+      emit logMessage(tr("Error: converting %1 to opset %2 failed: %3").arg(sourceName()).arg(opset_).arg(why));
+      emit conversionFailed(why);
       return;
     }
     converted_ = std::shared_ptr<const ir::Model>(std::move(out.first->model));
@@ -175,6 +196,18 @@ void ConversionController::convert() {
     convertedFrom_ = model;
     conversion_ = out.first;
     computeDiff();
+    const auto& r = *conversion_;
+    QString line = tr("Converted %1 (%2) from opset %3 to %4 with %5: %6; %7 -> %8 nodes; %9 ms")
+                       .arg(sourceName(), QString::fromStdString(r.direction))
+                       .arg(r.sourceOpset)
+                       .arg(r.targetOpset)
+                       .arg(passesName(), statusCounts(r))
+                       .arg(nodeTotal(r.opsBefore))
+                       .arg(nodeTotal(r.opsAfter))
+                       .arg(r.totalMs, 0, 'f', 0);
+    const QString problems = problemsOf(r);
+    line += problems.isEmpty() ? tr("; check passed") : tr("; incomplete: %1").arg(problems);
+    emit logMessage(line);
     emit conversionFinished();
   });
   watcher->setFuture(future);
@@ -184,6 +217,7 @@ void ConversionController::cancel() {
   if (!converting_) return;
   ++convertGeneration_;
   converting_ = false;
+  emit logMessage(tr("Cancelled converting %1 to opset %2").arg(sourceName()).arg(opset_));
   emit conversionFailed(tr("cancelled"));
 }
 
@@ -223,12 +257,30 @@ QHash<quint64, DiffKind> ConversionController::diffForLoadedPreview(const ir::Mo
   return out;
 }
 
-void ConversionController::save(const QString& path, bool externalData) {
+void ConversionController::save(const QString& path, bool externalData, IfIncomplete ifIncomplete) {
   std::shared_ptr<const ir::Model> model = converted_;
-  if (!model) {
-    emit saveFailed(tr("nothing converted yet"));
+  std::shared_ptr<const convert::ConvertResult> result = conversion_;
+  auto refuse = [this, &path](const QString& why) {
+    emit logMessage(tr("Not saved: %1: %2").arg(path, why));
+    emit saveFailed(why);
+  };
+  if (!model || !result) {
+    refuse(tr("nothing converted at the current settings (run Preview conversion first)"));
     return;
   }
+  const QString problems = problemsOf(*result);
+  if (!problems.isEmpty() && ifIncomplete == IfIncomplete::Refuse) {
+    refuse(tr("the conversion is incomplete: %1").arg(problems));
+    return;
+  }
+  // What the file holds, said when it is written.
+  const QString what = tr("%1 converted to opset %2 with %3, %4 nodes (%5)%6")
+                           .arg(sourceName())
+                           .arg(result->targetOpset)
+                           .arg(passesName())
+                           .arg(nodeTotal(result->opsAfter))
+                           .arg(statusCounts(*result))
+                           .arg(problems.isEmpty() ? QString() : tr("; INCOMPLETE: %1").arg(problems));
   auto future = QtConcurrent::run([model, path, externalData]() -> std::pair<bool, QString> {
     try {
       onnxfmt::WriteOptions opts;
@@ -242,11 +294,16 @@ void ConversionController::save(const QString& path, bool externalData) {
     }
   });
   auto* watcher = new QFutureWatcher<std::pair<bool, QString>>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, what] {
     watcher->deleteLater();
     auto [ok, text] = watcher->result();
-    if (ok) emit saved(path, text);
-    else emit saveFailed(text);
+    if (ok) {
+      emit logMessage(tr("Saved %1: %2; %3").arg(path, what, text));
+      emit saved(path, text);
+    } else {
+      emit logMessage(tr("Error: cannot save %1: %2").arg(path, text));
+      emit saveFailed(text);
+    }
   });
   watcher->setFuture(future);
 }

@@ -3,7 +3,9 @@
 // source graph (rerun on every change), the full conversion for the preview, and saving its result.
 // All core work runs on worker threads; results arrive through signals. A newer request makes older
 // results stale: they are dropped when they arrive (that is also what Cancel does, since a conversion
-// cannot be interrupted halfway).
+// cannot be interrupted halfway). A conversion belongs to the model and settings it was made with: any change
+// of model, target opset or passes drops it (and a run still under way), so what is saved is always what the
+// current settings produce.
 #include <QColor>
 #include <QHash>
 #include <QObject>
@@ -44,7 +46,9 @@ class ConversionController : public QObject {
   void convert();
   void cancel();
   bool isConverting() const { return converting_; }
+  // The conversion of the open model at the current settings (null before Preview or after any change).
   const convert::ConvertResult* conversion() const { return conversion_.get(); }
+  bool hasConversion() const { return converted_ != nullptr; }
   std::shared_ptr<const ir::Model> convertedModel() const { return converted_; }
   DiffKind sourceDiff(uint64_t nodeId) const { return sourceDiff_.value(nodeId, DiffKind::Same); }
   DiffKind previewDiff(uint64_t nodeId) const { return previewDiff_.value(nodeId, DiffKind::Same); }
@@ -54,8 +58,12 @@ class ConversionController : public QObject {
   // node order, so nodes pair up by position with the converted model's.
   QHash<quint64, DiffKind> diffForLoadedPreview(const ir::Model& shown) const;
 
-  // Writes the converted model (atomically; never over the source). `externalData` forces a side file.
-  void save(const QString& path, bool externalData);
+  // What save() does with a conversion that left unsupported or failed nodes or failed the check (the CLI's
+  // --continue-on-error): refuse, or write it with those nodes as they were.
+  enum class IfIncomplete { Refuse, Write };
+  // Writes the current conversion (atomically; never over the source). `externalData` forces a side file.
+  // The outcome is a saved/saveFailed signal and a line in the log.
+  void save(const QString& path, bool externalData, IfIncomplete ifIncomplete = IfIncomplete::Refuse);
 
   static QColor statusColor(convert::NodeStatus s);
   static QColor diffColor(DiffKind d);
@@ -67,11 +75,18 @@ class ConversionController : public QObject {
   void conversionStarted();
   void conversionFinished();
   void conversionFailed(const QString& message);
+  // The conversion was dropped because the model, target or passes changed: nothing to show or save.
+  void conversionInvalidated();
   void saved(const QString& path, const QString& summary);
   void saveFailed(const QString& message);
+  // A line for the Log panel: what was converted and saved, with counts and paths.
+  void logMessage(const QString& text);
 
  private:
   void computeDiff();
+  void invalidate();
+  QString sourceName() const;
+  QString passesName() const;
 
   Document* doc_;
   int opset_ = 17;

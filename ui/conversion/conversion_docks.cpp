@@ -1,10 +1,12 @@
 #include "ui/conversion/conversion_docks.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
 #include <QVBoxLayout>
 
+#include "ir/model.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/status_overlay.h"
 #include "ui/document.h"
@@ -34,18 +36,29 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   connect(controller_, &ConversionController::conversionFinished, this, [this] {
     if (!controller_->previewPath().isEmpty()) previewDoc_->open(controller_->previewPath());
   });
+  // A preview belongs to the conversion it shows: when that is dropped (other model, opset or passes), so is
+  // the preview, and a new model also closes the dock.
+  connect(controller_, &ConversionController::conversionInvalidated, previewDoc_, &Document::close);
+  connect(source, &Document::modelChanged, this, [this] { previewDock_->hide(); });
   connect(previewDoc_, &Document::modelChanged, this, [this, diffMap] {
-    *diffMap = previewDoc_->model() ? controller_->diffForLoadedPreview(*previewDoc_->model()) : QHash<quint64, DiffKind>{};
+    const ir::Model* shown = previewDoc_->model();
+    *diffMap = shown ? controller_->diffForLoadedPreview(*shown) : QHash<quint64, DiffKind>{};
+    previewOverlay_->refresh();
+    if (!shown) {
+      legend_->setText(tr("No preview for the current model and settings: Preview conversion (%1)")
+                           .arg(panel_->previewAction()->shortcut().toString(QKeySequence::NativeText)));
+      return;
+    }
     int added = 0, modified = 0;
     for (DiffKind k : *diffMap) (k == DiffKind::Added ? added : modified)++;
-    legend_->setText(tr("<span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
+    legend_->setText(tr("Opset %6 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
                         "modified (%4) &nbsp; %5 nodes")
                          .arg(ConversionController::diffColor(DiffKind::Added).name())
                          .arg(added)
                          .arg(ConversionController::diffColor(DiffKind::Modified).name())
                          .arg(modified)
-                         .arg(previewDoc_->model()->graph().nodeCount()));
-    previewOverlay_->refresh();
+                         .arg(shown->graph().nodeCount())
+                         .arg(shown->opsetVersion("")));
     previewDock_->show();
     previewDock_->raise();
   });

@@ -1,8 +1,9 @@
 #include "ui/widgets/convert_panel.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -18,6 +19,7 @@
 #include "ir/model.h"
 #include "passes/pass_registry.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
 #include "ui/models/conversion_report_model.h"
 
@@ -45,7 +47,15 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
       model_(new ConversionReportModel(this)),
       convert_(new QPushButton(tr("Preview conversion"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
-      save_(new QPushButton(tr("Save converted..."), this)) {
+      save_(new QPushButton(tr("Save converted..."), this)),
+      previewAction_(new QAction(tr("&Preview Conversion"), this)),
+      saveAction_(new QAction(tr("&Save Converted..."), this)) {
+  previewAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+  saveAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  convert_->setToolTip(tr("Convert with these settings and show the result beside the source (%1)")
+                           .arg(previewAction_->shortcut().toString(QKeySequence::NativeText)));
+  save_->setToolTip(tr("Write the previewed conversion to an ONNX file (%1)")
+                        .arg(saveAction_->shortcut().toString(QKeySequence::NativeText)));
   opset_->setRange(int(convert::kMinOpset), int(convert::kMaxOpset));
   opset_->setValue(controller_->targetOpset());
   opset_->setToolTip(tr("Target ONNX opset; the graph is recoloured by what converting to it would do"));
@@ -65,8 +75,6 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->verticalHeader()->hide();
-  cancel_->setEnabled(false);
-  save_->setEnabled(false);
 
   auto* form = new QFormLayout;
   form->addRow(tr("Target opset"), opset_);
@@ -96,47 +104,97 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
     if (const ir::Node* n = findNode(doc_->model()->graph(), id); n && n->graph() == doc_->currentLevel().graph)
       doc_->selectNode(n);
   });
-  connect(convert_, &QPushButton::clicked, this, [this] {
-    controller_->convert();
-  });
+  connect(previewAction_, &QAction::triggered, controller_, &ConversionController::convert);
+  connect(saveAction_, &QAction::triggered, this, &ConvertPanel::saveConverted);
+  connect(convert_, &QPushButton::clicked, previewAction_, &QAction::trigger);
+  connect(save_, &QPushButton::clicked, saveAction_, &QAction::trigger);
   connect(cancel_, &QPushButton::clicked, controller_, &ConversionController::cancel);
+  connect(doc_, &Document::modelChanged, this, &ConvertPanel::updateActions);
+  connect(controller_, &ConversionController::conversionInvalidated, this, &ConvertPanel::updateActions);
   connect(controller_, &ConversionController::conversionStarted, this, [this] {
-    convert_->setEnabled(false);
-    cancel_->setEnabled(true);
+    updateActions();
     summary_->setText(tr("Converting to opset %1...").arg(controller_->targetOpset()));
   });
   connect(controller_, &ConversionController::conversionFinished, this, [this] {
-    convert_->setEnabled(true);
-    cancel_->setEnabled(false);
-    save_->setEnabled(true);
+    updateActions();
     const auto* r = controller_->conversion();
-    auto total = [](const std::map<std::string, size_t>& ops) {
-      size_t n = 0;
-      for (const auto& [op, count] : ops) n += count;
-      return n;
-    };
-    summary_->setText(tr("Converted: %1 -> %2 nodes, %3 ms; check: %4")
-                          .arg(total(r->opsBefore))
-                          .arg(total(r->opsAfter))
+    const QString problems = problemsOf(*r);
+    summary_->setText(tr("Converted to opset %1: %2 -> %3 nodes, %4 ms; %5")
+                          .arg(r->targetOpset)
+                          .arg(nodeTotal(r->opsBefore))
+                          .arg(nodeTotal(r->opsAfter))
                           .arg(r->totalMs, 0, 'f', 1)
-                          .arg(r->check.ok ? tr("passed") : QString::fromStdString(r->check.messages.empty() ? "" : r->check.messages.front().message)));
+                          .arg(problems.isEmpty() ? tr("check passed") : tr("incomplete: %1").arg(problems)));
     emit previewRequested();
   });
   connect(controller_, &ConversionController::conversionFailed, this, [this](const QString& message) {
-    convert_->setEnabled(true);
-    cancel_->setEnabled(false);
+    updateActions();
     summary_->setText(tr("Conversion stopped: %1").arg(message));
-  });
-  connect(save_, &QPushButton::clicked, this, [this] {
-    QString p = QFileDialog::getSaveFileName(this, tr("Save converted model"), {}, tr("ONNX models (*.onnx)"));
-    if (!p.isEmpty()) controller_->save(p, false);
   });
   connect(controller_, &ConversionController::saved, this, [this](const QString& path, const QString& summary) {
     summary_->setText(tr("Saved %1 (%2)").arg(path, summary));
   });
   connect(controller_, &ConversionController::saveFailed, this, [this](const QString& message) {
-    QMessageBox::warning(this, tr("Cannot save"), message);
+    // Not modal-blocking: the Log has the line too, the user dismisses the box.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot save"), message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("saveFailedMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
   });
+  updateActions();
+}
+
+void ConvertPanel::updateActions() {
+  const bool converting = controller_->isConverting();
+  previewAction_->setEnabled(doc_->model() && !converting);
+  saveAction_->setEnabled(controller_->hasConversion() && !converting);
+  convert_->setEnabled(previewAction_->isEnabled());
+  save_->setEnabled(saveAction_->isEnabled());
+  cancel_->setEnabled(converting);
+}
+
+bool ConvertPanel::confirm(const QString& objectName, const QString& title, const QString& text) {
+  QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Yes | QMessageBox::No, this);
+  box.setObjectName(objectName);
+  box.setDefaultButton(QMessageBox::No);
+  box.setEscapeButton(QMessageBox::No);
+  return box.exec() == QMessageBox::Yes;
+}
+
+void ConvertPanel::saveConverted() {
+  if (!controller_->hasConversion()) return;
+  QString filter = tr("ONNX models (*.onnx)");
+  const QString suggested = suggestedConvertedPath(doc_->path(), int(controller_->conversion()->targetOpset));
+  const QString chosen = choosePath_(this, tr("Save converted model"), suggested, filter, &filter);
+  if (chosen.isEmpty()) return;
+  const QString path = withSuffix(chosen, {QStringLiteral("onnx")}, QStringLiteral("onnx"));
+  // The dialog asked about replacing the name as typed, not the one with the added extension.
+  if (path != chosen && QFileInfo::exists(path) &&
+      !confirm(QStringLiteral("replaceQuestion"), tr("Save converted model"),
+               tr("%1 already exists. Replace it?").arg(path))) {
+    emit logMessage(tr("Not saved: %1: the file exists and was kept").arg(path));
+    return;
+  }
+  // Settings may have changed while the dialog was open: only the conversion of the current ones is saved.
+  const convert::ConvertResult* r = controller_->conversion();
+  if (!r || !controller_->hasConversion()) {
+    emit logMessage(tr("Not saved: %1: the settings changed; run Preview conversion again").arg(path));
+    return;
+  }
+  auto ifIncomplete = ConversionController::IfIncomplete::Refuse;
+  if (const QString problems = problemsOf(*r); !problems.isEmpty()) {
+    const QString question =
+        tr("The conversion to opset %1 is incomplete: %2.\n\nNodes: %3.\n\nThe command line refuses to write it "
+           "without --continue-on-error. Write %4 anyway, with those nodes as they were?")
+            .arg(r->targetOpset)
+            .arg(problems, statusCounts(*r), path);
+    if (!confirm(QStringLiteral("saveIncompleteQuestion"), tr("Save an incomplete conversion?"), question)) {
+      emit logMessage(tr("Not saved: %1: the conversion is incomplete (%2)").arg(path, problems));
+      return;
+    }
+    ifIncomplete = ConversionController::IfIncomplete::Write;
+  }
+  controller_->save(path, false, ifIncomplete);
 }
 
 void ConvertPanel::applyPassChoice() {

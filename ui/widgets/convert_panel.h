@@ -1,7 +1,10 @@
 #pragma once
 // The Convert dock: target opset, optimizer passes, the dry-run verdict per node (click to jump), and
-// the buttons that build the preview and save the converted model.
+// the buttons that build the preview and save the converted model. Save is enabled only while the preview
+// matches the current model and settings, and asks before writing an incomplete conversion.
 #include <QWidget>
+
+#include "ui/save_paths.h"
 
 class QSpinBox;
 class QLabel;
@@ -9,6 +12,7 @@ class QPushButton;
 class QTableView;
 class QListWidget;
 class QComboBox;
+class QAction;
 
 namespace fb::ui {
 
@@ -25,13 +29,27 @@ class ConvertPanel : public QWidget {
   QLabel* summaryLabel() const { return summary_; }
   QTableView* table() const { return table_; }
   ConversionReportModel* reportModel() const { return model_; }
+  // Preview conversion and Save converted..., for menus and shortcuts (the buttons trigger them too).
+  QAction* previewAction() const { return previewAction_; }
+  QAction* saveAction() const { return saveAction_; }
+  QPushButton* saveButton() const { return save_; }
+  // Replaces the file dialog (tests).
+  void setSavePathChooser(ChooseSavePath chooser) { choosePath_ = std::move(chooser); }
+
+  // Save converted...: asks for the file (starting at <model folder>/<model>_opset<N>.onnx), adds .onnx when
+  // missing, and for an incomplete conversion asks whether to write it anyway (default No).
+  void saveConverted();
 
  signals:
   void previewRequested();
+  void logMessage(const QString& text);
 
  private:
   void updateFromDryRun();
   void applyPassChoice();
+  void updateActions();
+  // A Yes/No question whose default (Enter, Escape) is No.
+  bool confirm(const QString& objectName, const QString& title, const QString& text);
 
   Document* doc_;
   ConversionController* controller_;
@@ -44,6 +62,9 @@ class ConvertPanel : public QWidget {
   QPushButton* convert_;
   QPushButton* cancel_;
   QPushButton* save_;
+  QAction* previewAction_;
+  QAction* saveAction_;
+  ChooseSavePath choosePath_ = fileDialogChooser();
 };
 
 }  // namespace fb::ui

@@ -1,7 +1,11 @@
 #pragma once
 // OneFlow weights saved as one folder per variable: <dir>/<key>/out (raw bytes, C order, little-endian),
 // <dir>/<key>/meta (text VariableMetaInfo) and <dir>/snapshot_done (lazy check_point_v2, flow.save before
-// v0.6, nn.Graph serving saves). Bytes are mapped when first needed, not read at load time.
+// v0.6, nn.Graph serving saves). Bytes are mapped when first needed, not read at load time. The pickle-based
+// oneflow.save layouts (a folder with pickled_data, or one pickle file: flow_save_reader.h) are accepted in its
+// place and looked up with the same keys.
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,7 +16,8 @@ namespace fb::oneflow {
 
 class WeightFolder {
  public:
-  // Throws InputError(dir, ...) when `dir` is not a folder or has no snapshot_done (an incomplete save).
+  // Throws InputError(dir, ...) when `dir` is not a folder or has no snapshot_done (an incomplete save); a
+  // pickle-based save (folder or file) is read here, and its errors are thrown here too.
   explicit WeightFolder(std::string dir);
   const std::string& dir() const { return dir_; }
 
@@ -24,15 +29,17 @@ class WeightFolder {
   ir::Tensor load(const std::string& variableName, const std::string& tensorName, const std::vector<int64_t>& dims,
                   int oneflowDataType) const;
 
-  // The folder a variable's files are in, if any candidate key exists.
+  // The folder a variable's files are in, if any candidate key exists (format A only).
   std::optional<std::string> variableFolder(const std::string& variableName) const;
 
  private:
   std::string dir_;
+  std::shared_ptr<const std::map<std::string, ir::Tensor>> pickled_;  // set for a pickle-based save
 };
 
-// Where the weights of a job file are, by convention: "<job dir>/weights", "<job dir>/variables", or the job's
-// own folder when it holds snapshot_done. nullopt when none exists.
+// Where the weights of a job file are, by convention: "<job dir>/weights" (a folder, or a oneflow.save file),
+// "<job dir>/weights.of", "<job dir>/variables", or the job's own folder when it holds snapshot_done or
+// pickled_data. nullopt when none exists.
 std::optional<std::string> findWeightFolder(const std::string& jobPath);
 
 }  // namespace fb::oneflow

@@ -1,0 +1,80 @@
+#include "screenshot.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QTimer>
+#include <cstdio>
+
+#include "ir/graph.h"
+#include "ui/document.h"
+#include "ui/graph/graph_view.h"
+#include "ui/main_window.h"
+#include "util/atomic_file.h"
+#include "util/error.h"
+
+namespace fb::app {
+namespace {
+
+void failAndExit(int code, const QString& message) {
+  std::fprintf(stderr, "flowbridge: error: %s\n", qPrintable(message));
+  QCoreApplication::exit(code);
+}
+
+QByteArray encode(ui::MainWindow& w, const QString& output) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (output.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(w.size());
+    svg.setViewBox(QRect(QPoint(0, 0), w.size()));
+    svg.setTitle(QFileInfo(w.document()->path()).fileName());
+    QPainter p(&svg);
+    w.render(&p);
+    p.end();
+  } else {
+    const QPixmap shot = w.grab();
+    if (shot.isNull() || !shot.save(&buffer, "PNG")) throw OutputError(output.toStdString() + ": cannot encode PNG");
+  }
+  return bytes;
+}
+
+}  // namespace
+
+void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
+  auto* doc = w.document();
+  QObject::connect(doc, &ui::Document::loadFailed, &w, [](const QString& path, const QString& message) {
+    failAndExit(kFileError, QStringLiteral("%1: %2").arg(path, message));
+  });
+  QObject::connect(doc, &ui::Document::modelChanged, &w, [&w, options] {
+    if (!options.select.isEmpty()) {
+      const ir::Node* chosen = nullptr;
+      for (const auto& n : w.document()->model()->graph().nodes())
+        if (QString::fromStdString(n->name) == options.select) chosen = n.get();
+      if (!chosen) {
+        failAndExit(kUsage, QStringLiteral("--select %1: no node of that name in %2").arg(options.select, w.document()->path()));
+        return;
+      }
+      w.document()->selectNode(chosen);
+    }
+    // Let the scene be rebuilt and painted once before grabbing.
+    QTimer::singleShot(50, &w, [&w, output = options.screenshot] {
+      w.view()->fitAll();
+      try {
+        fb::AtomicFile out(output.toStdString());
+        const QByteArray bytes = encode(w, output);
+        out.write(bytes.constData(), size_t(bytes.size()));
+        out.commit();
+        QCoreApplication::exit(kOk);
+      } catch (const std::exception& e) {
+        failAndExit(kFileError, QString::fromStdString(e.what()));
+      }
+    });
+  });
+}
+
+}  // namespace fb::app

@@ -1,0 +1,66 @@
+#include "ui/save_paths.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace fb::ui {
+namespace {
+
+// The model's folder and the stem its outputs are named after.
+std::pair<QString, QString> folderAndStem(const QString& modelPath) {
+  const QFileInfo info(QDir::cleanPath(modelPath));  // "resnet18_of/" names the folder, not a file inside it
+  QString stem = info.isDir() ? info.fileName() : info.completeBaseName();
+  if (stem.isEmpty()) stem = QStringLiteral("model");
+  return {info.absoluteDir().absolutePath(), stem};
+}
+
+}  // namespace
+
+QString suggestedConvertedPath(const QString& modelPath, int opset) {
+  auto [folder, stem] = folderAndStem(modelPath);
+  static const QRegularExpression trailingOpset(QStringLiteral("_opset\\d+$"));
+  stem.remove(trailingOpset);
+  return QDir(folder).filePath(QStringLiteral("%1_opset%2.onnx").arg(stem).arg(opset));
+}
+
+QString suggestedExportPath(const QString& modelPath, const QString& suffix) {
+  auto [folder, stem] = folderAndStem(modelPath);
+  return QDir(folder).filePath(stem + '.' + suffix);
+}
+
+QString withSuffix(const QString& path, const QStringList& suffixes, const QString& fallback) {
+  if (path.isEmpty()) return path;
+  const QString suffix = QFileInfo(path).suffix();
+  for (const QString& s : suffixes)
+    if (suffix.compare(s, Qt::CaseInsensitive) == 0) return path;
+  return path + '.' + fallback;
+}
+
+QString suffixOfFilter(const QString& filter) {
+  static const QRegularExpression pattern(QStringLiteral("\\*\\.(\\w+)"));
+  const auto m = pattern.match(filter);
+  return m.hasMatch() ? m.captured(1).toLower() : QString();
+}
+
+ChooseSavePath fileDialogChooser() {
+  return [](QWidget* parent, const QString& title, const QString& suggested, const QString& filters,
+            QString* selectedFilter) -> QString {
+    QFileDialog dialog(parent, title);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    dialog.setNameFilters(filters.split(QStringLiteral(";;")));
+    if (selectedFilter && !selectedFilter->isEmpty()) dialog.selectNameFilter(*selectedFilter);
+    dialog.setDirectory(QFileInfo(suggested).absolutePath());
+    dialog.selectFile(QFileInfo(suggested).fileName());
+    dialog.setDefaultSuffix(suffixOfFilter(dialog.selectedNameFilter()));
+    QObject::connect(&dialog, &QFileDialog::filterSelected, &dialog,
+                     [&dialog](const QString& f) { dialog.setDefaultSuffix(suffixOfFilter(f)); });
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
+    if (selectedFilter) *selectedFilter = dialog.selectedNameFilter();
+    return dialog.selectedFiles().first();
+  };
+}
+
+}  // namespace fb::ui

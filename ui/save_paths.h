@@ -1,0 +1,33 @@
+#pragma once
+// Where the app proposes to write things, and the file name the user's answer really means: dialogs start
+// in the model's folder with a name derived from the model, and a name typed without an extension gets one.
+#include <QString>
+#include <QStringList>
+#include <functional>
+
+class QWidget;
+
+namespace fb::ui {
+
+// `<folder of the model>/<model name>_opset<N>.onnx`; a trailing `_opset<M>` of the model's name is replaced
+// rather than repeated. A model that is a folder (OneFlow) gets the file beside the folder.
+QString suggestedConvertedPath(const QString& modelPath, int opset);
+
+// `<folder of the model>/<model name>.<suffix>` (suffix without the dot).
+QString suggestedExportPath(const QString& modelPath, const QString& suffix);
+
+// `path` unchanged when it ends with one of `suffixes` (case-insensitive, without dots), else `path.<fallback>`.
+QString withSuffix(const QString& path, const QStringList& suffixes, const QString& fallback);
+
+// The suffix a dialog's name filter stands for: "PNG (*.png)" -> "png"; empty when there is none.
+QString suffixOfFilter(const QString& filter);
+
+// Asks for a file to write. Returns the path (empty when cancelled); `selectedFilter` in/out like
+// QFileDialog's. Tests put their own in place of the dialog.
+using ChooseSavePath = std::function<QString(QWidget* parent, const QString& title, const QString& suggested,
+                                             const QString& filters, QString* selectedFilter)>;
+// QFileDialog in save mode, starting at `suggested`, that adds the selected filter's suffix itself (so its
+// overwrite question is about the file that will really be written).
+ChooseSavePath fileDialogChooser();
+
+}  // namespace fb::ui
