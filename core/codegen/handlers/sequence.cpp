@@ -54,7 +54,7 @@ void registerSequences(convert::HandlerRegistry& r) {
     }
     // A scalar split is a chunk size, a 1-D one the list of sizes: tolist() gives an int or a list.
     std::string split;
-    if (auto v = p.constInts(1)) split = p.rank(1) == std::optional<int64_t>(0) || (p.constant(1)->dims.empty()) ? pyInt((*v)[0]) : pyIntList(*v);
+    if (auto v = p.constInts(1)) split = p.constant(1)->dims.empty() ? pyInt((*v)[0]) : pyIntList(*v);
     else split = p.in(1) + ".tolist()";
     p.assign("list(T.split(" + x + ", " + split + ", dim=" + dim + "))");
   });

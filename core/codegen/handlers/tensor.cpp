@@ -76,6 +76,20 @@ void registerConstants(convert::HandlerRegistry& r) {
     // Ones kept only on diagonal k: the upper triangle from k intersected with the lower one up to k.
     p.assign("T.ones(" + x + ".shape[0], " + x + ".shape[1], dtype=" + dt + ").triu(" + pyInt(k) + ").tril(" + pyInt(k) + ")");
   });
+  // Random generators are refused rather than written with T.rand*: ONNX's `seed` cannot be honoured (the
+  // libraries' generators draw other numbers), so the converted model could not reproduce the source's values
+  // and no test could check more than shapes.
+  for (const char* op : {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Bernoulli", "Multinomial"})
+    addPy(r, op, 1, "refused: random", [](PyNode& p) {
+      p.unsupported("random numbers: the source's draws (and its seed) cannot be reproduced");
+    });
+  // ONNX string tensors have no PyTorch/OneFlow counterpart.
+  for (const char* op : {"StringNormalizer", "RegexFullMatch", "StringConcat", "StringSplit"})
+    addPy(r, op, 1, "refused: string tensors", [](PyNode& p) { p.unsupported("tensors of strings do not exist in PyTorch or OneFlow"); });
+  addPy(r, "TfIdfVectorizer", 9, "refused", [](PyNode& p) {
+    if (p.dtype(0) == ir::DataType::String) p.unsupported("tensors of strings do not exist in PyTorch or OneFlow");
+    p.unsupported("n-gram counting over integer tokens is not written yet");
+  });
   addPy(r, "Range", 11, "T.arange(start, limit, delta) in the inputs' type", [](PyNode& p) {
     ir::DataType t = p.dtype(0);
     if (t == ir::DataType::Undefined) p.unsupported("unknown element type");
