@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <map>
+#include <set>
 
 #include "codegen/flavour.h"
 #include "codegen/identifiers.h"
@@ -29,6 +30,26 @@ class TestCodegenNames : public QObject {
       QVERIFY2(it->second == (QStringList{"Y", "Y", "Y"}),
                qPrintable(QString::fromStdString(name) + " is missing from OneFlow " + it->second.join('/')));
     }
+  }
+
+  // The README lists the OneFlow names generated code may use; it must say exactly what the code allows.
+  void readmeListsTheOneflowNames() {
+    QFile f(FB_SOURCE_DIR "/README.md");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    const QString begin = "<!-- oneflow-api-names -->", end = "<!-- /oneflow-api-names -->";
+    const auto b = text.indexOf(begin), e = text.indexOf(end);
+    QVERIFY2(b >= 0 && e > b, "README.md has no oneflow-api-names block");
+    std::set<std::string> listed;
+    for (const QString& line : text.mid(b + begin.size(), e - b - begin.size()).split('\n')) {
+      // "- `oneflow.nn.functional`: relu, leaky_relu, ..."
+      QRegularExpressionMatch m = QRegularExpression("^- `([a-zA-Z_.]+)`[^:]*: (.*)$").match(line.trimmed());
+      if (!m.hasMatch()) continue;
+      for (const QString& n : m.captured(2).split(',', Qt::SkipEmptyParts))
+        listed.insert((m.captured(1) + "." + n.trimmed()).toStdString());
+    }
+    const std::set<std::string> allowed(codegen::oneflowApiNames().begin(), codegen::oneflowApiNames().end());
+    QCOMPARE(listed, allowed);
   }
 
   void apiNamesAreFoundInCode() {

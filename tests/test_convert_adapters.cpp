@@ -9,7 +9,9 @@
 #include "check/onnx_check.h"
 #include "convert/converter.h"
 #include "convert/handler_registry.h"
+#include "convert/onnx_schema.h"
 #include "formats/model_io.h"
+#include "formats/onnx/onnx_proto_import.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle.h"
 #include "support/helpers.h"
@@ -446,6 +448,208 @@ class TestConvertAdapters : public QObject {
     QVERIFY(QString::fromStdString(reportFor(down, "Relu")->message).contains("mystery"));
     QCOMPARE(reportFor(down, "MyOp")->status, convert::NodeStatus::Kept);
     QVERIFY(!down.model);
+  }
+
+  // Issue 11: an axis beyond the rank made the Transpose rewrite index past its permutation.
+  void softmaxAxisOutsideTheRankFails() {
+    for (const char* op : {"Softmax", "LogSoftmax", "Hardmax"})
+      for (int64_t axis : {2, 3, 1000, -3}) {
+        for (int64_t source : {13, 11}) {
+          Builder b(source);
+          b.input("x", DataType::Float, {2, 3});
+          b.node(op, {"x"}, {"y"}, {I("axis", axis)});
+          b.output("y", DataType::Float, {2, 3});
+          if (source == 11 && axis == 2) continue;  // valid in the coerced-2-D versions (empty second dim)
+          for (int64_t target : {9, 12, 13}) {
+            convert::ConvertOptions o;
+            o.targetOpset = target;
+            auto r = convert::convertModel(*b.model, o);
+            if (target == source) continue;
+            QVERIFY2(!r.complete(), qPrintable(QString("%1 axis %2: %3 -> %4").arg(op).arg(axis).arg(source).arg(target)));
+            const auto* n = reportFor(r, op);
+            QVERIFY(n);
+            // Where the two opsets select the same schema nothing is rewritten, and the check rejects it.
+            if (convert::schemaVersionAt("", op, source) == convert::schemaVersionAt("", op, target)) {
+              QCOMPARE(n->status, convert::NodeStatus::Unchanged);
+              QVERIFY(!r.check.ok);
+              continue;
+            }
+            QCOMPARE(n->status, convert::NodeStatus::Failed);
+            QVERIFY2(n->message.find("outside the range") != std::string::npos, n->message.c_str());
+          }
+        }
+      }
+  }
+
+  // Issue 11: DepthToSpace CRD with no input dereferenced null; blocksize 2^62 made b * b overflow to 0.
+  void depthToSpaceBadNodesFail() {
+    {
+      Builder b(13);
+      b.input("x", DataType::Float, {1, 4, 2, 2});
+      ir::Node* n = b.node("DepthToSpace", {""}, {"y"}, {I("blocksize", 2), S("mode", "CRD")});
+      QVERIFY(n->input(0) == nullptr);
+      b.output("y", DataType::Float, {1, 1, 4, 4});
+      convert::ConvertOptions o;
+      o.targetOpset = 9;
+      auto r = convert::convertModel(*b.model, o);
+      QCOMPARE(reportFor(r, "DepthToSpace")->status, convert::NodeStatus::Failed);
+      QVERIFY(!r.model);
+    }
+    for (int64_t blocksize : {int64_t{1} << 62, int64_t{1} << 32, int64_t{3}, int64_t{0}}) {
+      Builder b(13);
+      b.input("x", DataType::Float, {1, 4, 2, 2});
+      b.node("DepthToSpace", {"x"}, {"y"}, {I("blocksize", blocksize), S("mode", "CRD")});
+      b.output("y", DataType::Float, {1, 1, 4, 4});
+      convert::ConvertOptions o;
+      o.targetOpset = 9;
+      auto r = convert::convertModel(*b.model, o);
+      const auto* n = reportFor(r, "DepthToSpace");
+      QCOMPARE(n->status, convert::NodeStatus::Failed);
+      QVERIFY2(n->message.find("blocksize") != std::string::npos, n->message.c_str());
+    }
+  }
+
+  // swin_t's Dropout: training_mode=true with a constant ratio 0 is an identity, and its mask is all true.
+  void dropoutTrainingWithRatioZeroIsAnIdentity() {
+    Builder b(13);
+    b.input("x", DataType::Float, {2, 3});
+    b.floats("ratio", {0.f});
+    b.g.addInitializer(ir::Tensor::fromValues("training", DataType::Bool, {}, std::vector<uint8_t>{1}));
+    b.node("Dropout", {"x", "ratio", "training"}, {"y", "mask"});
+    b.output("y", DataType::Float, {2, 3});
+    b.output("mask", DataType::Bool, {2, 3});
+    auto rs = convertAndCompare(*b.model, "dropout_ratio0_training", {11, 10, 9});
+    QCOMPARE(rs.size(), size_t{3});
+    for (const auto& r : rs) {
+      QCOMPARE(reportFor(r, "Dropout")->status, convert::NodeStatus::Converted);
+      QCOMPARE(opCounts(r.model->graph())["ConstantOfShape"] + opCounts(r.model->graph())["Constant"] > 0, true);
+    }
+    // A ratio other than 0 in training mode has no equivalent before 12.
+    Builder t(13);
+    t.input("x", DataType::Float, {2, 3});
+    t.floats("ratio", {0.5f});
+    t.g.addInitializer(ir::Tensor::fromValues("training", DataType::Bool, {}, std::vector<uint8_t>{1}));
+    t.node("Dropout", {"x", "ratio", "training"}, {"y"});
+    t.output("y", DataType::Float, {2, 3});
+    convert::ConvertOptions o;
+    o.targetOpset = 11;
+    auto r = convert::dryRun(*t.model, o);
+    QCOMPARE(reportFor(r, "Dropout")->status, convert::NodeStatus::Unsupported);
+    QCOMPARE(reportFor(r, "Dropout")->lowestOpset.value_or(0), int64_t{12});
+  }
+
+  // An op the target lacks, with a function body in its schema: the body replaces it, converted node by
+  // node; the new nodes carry the node's name and provenance.
+  void functionBodyExpansion() {
+    Builder b(13);
+    b.input("x", DataType::Float, {3, 5});
+    b.input("t", DataType::Int64, {3});
+    ir::Node* nll = b.node("NegativeLogLikelihoodLoss", {"x", "t"}, {"loss"}, {S("reduction", "mean")});
+    const uint64_t id = nll->id();
+    b.output("loss", DataType::Float, {});
+    // Random int64 inputs of the oracle are 1..3: valid class indices for 5 classes.
+    auto rs = convertAndCompare(*b.model, "function_body_nll", {11, 9, 7});
+    QCOMPARE(rs.size(), size_t{3});
+    for (const auto& r : rs) {
+      const auto* rep = reportFor(r, "NegativeLogLikelihoodLoss");
+      QCOMPARE(rep->status, convert::NodeStatus::Converted);
+      QVERIFY2(rep->message.find("expanded function body") != std::string::npos, rep->message.c_str());
+      QVERIFY(!rep->newNodes.empty());
+      QCOMPARE(opCounts(r.model->graph())["NegativeLogLikelihoodLoss"], size_t{0});
+    }
+    // Before the passes merge things, every body node traces back to the loss node.
+    convert::ConvertOptions o;
+    o.targetOpset = 9;
+    o.passes = std::vector<std::string>{};
+    auto r = convert::convertModel(*b.model, o);
+    QVERIFY2(r.complete(), qPrintable(describe(r)));
+    for (const auto& n : r.model->graph().nodes()) {
+      QVERIFY2(std::find(n->origins.begin(), n->origins.end(), id) != n->origins.end(), n->opType.c_str());
+      QVERIFY2(n->name.rfind(nll->name, 0) == 0, n->name.c_str());
+    }
+  }
+
+  // Issue 10: an LSTM in an If branch, fed by a Loop whose first carried value is an int64 counter, was
+  // refused below 14 as "LSTM-7 does not accept int64 for input X": the Loop's heterogeneous outputs all got
+  // the first one's type. Each output now has its body output's type.
+  void loopOutputsKeepTheirOwnTypes() {
+    onnx::ModelProto mp;
+    mp.set_ir_version(8);
+    auto* op = mp.add_opset_import();
+    op->set_version(14);
+    auto tensor = [](onnx::ValueInfoProto* vi, const std::string& name, int type, std::vector<int64_t> dims) {
+      vi->set_name(name);
+      auto* t = vi->mutable_type()->mutable_tensor_type();
+      t->set_elem_type(type);
+      auto* shape = t->mutable_shape();
+      for (auto d : dims) shape->add_dim()->set_dim_value(d);
+    };
+    auto node = [](onnx::GraphProto& g, const std::string& type, std::vector<std::string> in, std::vector<std::string> out) {
+      auto* n = g.add_node();
+      n->set_op_type(type);
+      for (auto& i : in) n->add_input(i);
+      for (auto& o : out) n->add_output(o);
+      return n;
+    };
+    auto& g = *mp.mutable_graph();
+    g.set_name("g");
+    tensor(g.add_input(), "x", onnx::TensorProto::FLOAT, {4, 1, 3});
+    tensor(g.add_input(), "c", onnx::TensorProto::BOOL, {});
+    auto addInit = [&](onnx::GraphProto& gr, const std::string& name, int type, std::vector<int64_t> dims, size_t count) {
+      auto* t = gr.add_initializer();
+      t->set_name(name);
+      t->set_data_type(type);
+      for (auto d : dims) t->add_dims(d);
+      for (size_t i = 0; i < count; ++i) {
+        if (type == onnx::TensorProto::FLOAT) t->add_float_data(0.1f * float(i % 7));
+        else t->add_int64_data(static_cast<int64_t>(i + 1));
+      }
+    };
+    addInit(g, "trips", onnx::TensorProto::INT64, {}, 1);
+    addInit(g, "cond", onnx::TensorProto::BOOL, {}, 0);
+    g.mutable_initializer(1)->add_int32_data(1);
+    addInit(g, "zero", onnx::TensorProto::INT64, {}, 0);
+    g.mutable_initializer(2)->add_int64_data(0);
+    addInit(g, "W", onnx::TensorProto::FLOAT, {1, 8, 3}, 24);
+    addInit(g, "R", onnx::TensorProto::FLOAT, {1, 8, 2}, 16);
+    // Loop(trips, cond, counter: int64, x: float) -> (counter, x')
+    auto* loop = node(g, "Loop", {"trips", "cond", "zero", "x"}, {"count_out", "x_out"});
+    auto* body = loop->add_attribute();
+    body->set_name("body");
+    body->set_type(onnx::AttributeProto::GRAPH);
+    auto& b = *body->mutable_g();
+    b.set_name("body");
+    tensor(b.add_input(), "i", onnx::TensorProto::INT64, {});
+    tensor(b.add_input(), "cond_in", onnx::TensorProto::BOOL, {});
+    tensor(b.add_input(), "count_in", onnx::TensorProto::INT64, {});
+    tensor(b.add_input(), "x_in", onnx::TensorProto::FLOAT, {4, 1, 3});
+    node(b, "Identity", {"cond_in"}, {"cond_out"});
+    node(b, "Add", {"count_in", "i"}, {"count_next"});
+    node(b, "Relu", {"x_in"}, {"x_next"});
+    for (const char* o : {"cond_out", "count_next", "x_next"}) b.add_output()->set_name(o);
+    // If(c) { LSTM(x_out) } else { LSTM(x_out) }: the branches read the Loop's float output.
+    auto* iff = node(g, "If", {"c"}, {"h"});
+    for (const char* branch : {"then_branch", "else_branch"}) {
+      auto* a = iff->add_attribute();
+      a->set_name(branch);
+      a->set_type(onnx::AttributeProto::GRAPH);
+      auto& br = *a->mutable_g();
+      br.set_name(branch);
+      auto* lstm = node(br, "LSTM", {"x_out", "W", "R"}, {"", std::string(branch) + "_h"});
+      auto* hs = lstm->add_attribute();
+      hs->set_name("hidden_size");
+      hs->set_type(onnx::AttributeProto::INT);
+      hs->set_i(2);
+      tensor(br.add_output(), std::string(branch) + "_h", onnx::TensorProto::FLOAT, {1, 1, 2});
+    }
+    tensor(g.add_output(), "h", onnx::TensorProto::FLOAT, {1, 1, 2});
+    tensor(g.add_output(), "count_out", onnx::TensorProto::INT64, {});
+    onnxfmt::ImportOptions io;
+    io.modelPath = "loop_if_lstm";
+    auto model = onnxfmt::importModel(mp, io);
+    QVERIFY(checkModel(*model).ok);
+    auto rs = convertAndCompare(*model, "loop_if_lstm", {13, 11});
+    QCOMPARE(rs.size(), size_t{2});
   }
 
   void failedHandlersAreReported() {

@@ -26,6 +26,17 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerResizeAdapters(onnx);
     onnx_onnx::registerTopKScatterAdapters(onnx);
     onnx_onnx::registerDecompositions(onnx);
+    onnx_onnx::registerTriluAdapters(onnx);
+    onnx_onnx::registerShapeAdapters(onnx);
+    onnx_onnx::registerSmallIntArithmeticAdapters(onnx);
+    onnx_onnx::registerIsInfAdapters(onnx);
+    onnx_onnx::registerGatherElementsAdapters(onnx);
+    onnx_onnx::registerModAdapters(onnx);
+    onnx_onnx::registerCumSumAdapters(onnx);
+    onnx_onnx::registerWhereAdapters(onnx);
+    onnx_onnx::registerConstantOfShapeAdapters(onnx);
+    onnx_onnx::registerMinMaxAdapters(onnx);
+    onnx_onnx::registerArgExtremeAdapters(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }

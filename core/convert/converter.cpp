@@ -8,6 +8,7 @@
 
 #include "convert/builtin_handlers.h"
 #include "convert/handler_registry.h"
+#include "convert/onnx_onnx/function_body.h"
 #include "convert/onnx_onnx/version_step.h"
 #include "convert/onnx_schema.h"
 #include "convert/shape_facts.h"
@@ -93,9 +94,31 @@ class NodeConverter {
       r.status = NodeStatus::Failed;
       r.message = e.what();
     }
-    if (!ctx.replaced) propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
+    if (!ctx.replaced) {
+      propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
+      typesFromBodies(n);
+    }
     for (ir::Node* m : ctx.created) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
     finish(n, slot, std::move(r));
+  }
+
+  // If/Loop/Scan outputs have the types of their bodies' outputs (If: a branch's outputs; Loop: the body's
+  // outputs after its condition; Scan: the body's outputs), which the schema alone cannot say.
+  void typesFromBodies(const ir::Node& n) {
+    if (!n.isDefaultDomain()) return;
+    const char* attr = n.opType == "If" ? "then_branch" : (n.opType == "Loop" || n.opType == "Scan") ? "body" : nullptr;
+    const ir::Attribute* a = attr ? n.attr(attr) : nullptr;
+    if (!a || a->graphs.empty() || !a->graphs[0]) return;
+    const ir::Graph& body = *a->graphs[0];
+    const size_t skip = n.opType == "Loop" ? 1 : 0;
+    for (size_t i = 0; i < n.outputs().size() && i + skip < body.outputs().size(); ++i) {
+      const ir::Value* out = n.output(i);
+      if (!out || types_.count(out)) continue;
+      const ir::Value* b = body.outputs()[i + skip];
+      auto it = types_.find(b);
+      ir::DataType t = it != types_.end() ? it->second : (b->type.isTensor() ? b->type.elemType : ir::DataType::Undefined);
+      if (t != ir::DataType::Undefined) types_[out] = t;
+    }
   }
 
   // A handler's output must itself be valid at the target.
@@ -121,8 +144,26 @@ class NodeConverter {
     return ctx;
   }
 
-  // The handler for the context's target opset, or the compatible version step; throws Unsupported.
+  // The handler for the context's target opset or the compatible version step; when neither can express
+  // the node, its op's function body (ONNX nodes only). Throws Unsupported.
   void decide(ir::Node& n, HandlerContext& ctx) {
+    try {
+      decideDirect(n, ctx);
+    } catch (const Unsupported& e) {
+      if (!retargetOnnx_ || !n.isDefaultDomain()) throw;
+      ctx.note.clear();
+      ctx.warnings.clear();
+      ctx.changed = false;
+      try {
+        if (onnx_onnx::expandFunctionBody(n, ctx)) return;
+      } catch (const Unsupported& inner) {
+        throw Unsupported(std::string(e.what()) + "; " + inner.what());
+      }
+      throw;
+    }
+  }
+
+  void decideDirect(ir::Node& n, HandlerContext& ctx) {
     const bool defaultDomain = n.isDefaultDomain();
     if (retargetOnnx_ && defaultDomain) {
       int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);

@@ -83,19 +83,37 @@ std::vector<std::string> unknownAttributes(const ir::Node& node, const onnx::OpS
   return out;
 }
 
-bool equalsSchemaDefault(const ir::Attribute& a, const onnx::OpSchema& schema) {
-  auto it = schema.attributes().find(a.name);
-  if (it == schema.attributes().end()) return false;
+std::optional<ir::Attribute> schemaDefault(const onnx::OpSchema& schema, const std::string& name) {
+  auto it = schema.attributes().find(name);
+  if (it == schema.attributes().end()) return std::nullopt;
   const auto& d = it->second.default_value;
-  if (!d.has_type()) return false;
+  if (!d.has_type()) return std::nullopt;
+  switch (d.type()) {
+    case onnx::AttributeProto::INT: return ir::Attribute::makeInt(name, d.i());
+    case onnx::AttributeProto::FLOAT: return ir::Attribute::makeFloat(name, d.f());
+    case onnx::AttributeProto::STRING: return ir::Attribute::makeString(name, d.s());
+    case onnx::AttributeProto::INTS: return ir::Attribute::makeInts(name, {d.ints().begin(), d.ints().end()});
+    case onnx::AttributeProto::FLOATS: return ir::Attribute::makeFloats(name, {d.floats().begin(), d.floats().end()});
+    case onnx::AttributeProto::STRINGS: {
+      ir::Attribute a;
+      a.name = name;
+      a.type = ir::AttrType::Strings;
+      a.strings.assign(d.strings().begin(), d.strings().end());
+      return a;
+    }
+    default: return std::nullopt;
+  }
+}
+
+bool sameValue(const ir::Attribute& a, const ir::Attribute& b) {
+  if (a.type != b.type) return false;
   switch (a.type) {
-    case ir::AttrType::Int: return d.has_i() && d.i() == a.i;
-    case ir::AttrType::Float: return d.has_f() && d.f() == a.f;
-    case ir::AttrType::String: return d.has_s() && d.s() == a.s;
-    case ir::AttrType::Ints:
-      return std::equal(a.ints.begin(), a.ints.end(), d.ints().begin(), d.ints().end());
-    case ir::AttrType::Floats:
-      return std::equal(a.floats.begin(), a.floats.end(), d.floats().begin(), d.floats().end());
+    case ir::AttrType::Int: return a.i == b.i;
+    case ir::AttrType::Float: return a.f == b.f;
+    case ir::AttrType::String: return a.s == b.s;
+    case ir::AttrType::Ints: return a.ints == b.ints;
+    case ir::AttrType::Floats: return a.floats == b.floats;
+    case ir::AttrType::Strings: return a.strings == b.strings;
     default: return false;
   }
 }
@@ -152,13 +170,20 @@ void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, Elem
   // Bind each type constraint to the first input that carries it.
   std::unordered_map<std::string, ir::DataType> bound;
   const auto& formals = schema->inputs();
+  // A heterogeneous variadic parameter (Loop's carried values, Scan's states) gives each position its own
+  // type: binding its constraint to the first one would type every other position alike.
+  auto heterogeneous = [](const onnx::OpSchema::FormalParameter& f) {
+    return f.GetOption() == onnx::OpSchema::Variadic && !f.GetIsHomogeneous();
+  };
   for (size_t i = 0; i < node.inputs().size() && !formals.empty(); ++i) {
     auto t = knownType(node.input(i), types);
-    if (t) bound.emplace(formals[formalIndex(i, formals.size())].GetTypeStr(), *t);
+    const auto& f = formals[formalIndex(i, formals.size())];
+    if (t && !heterogeneous(f)) bound.emplace(f.GetTypeStr(), *t);
   }
   const auto& outs = schema->outputs();
   for (size_t i = 0; i < node.outputs().size() && !outs.empty(); ++i) {
     const auto& f = outs[formalIndex(i, outs.size())];
+    if (heterogeneous(f)) continue;
     if (auto it = bound.find(f.GetTypeStr()); it != bound.end()) set(i, it->second);
     else if (f.GetTypes().size() == 1) set(i, fromInterned(*f.GetTypes().begin()));
   }

@@ -34,8 +34,11 @@ std::optional<std::string> schemaMismatch(const ir::Node& node, const onnx::OpSc
 
 // Attributes the node carries that `schema` does not define.
 std::vector<std::string> unknownAttributes(const ir::Node& node, const onnx::OpSchema& schema);
-// True when `schema` defines attribute `a.name` with a default equal to `a`'s value.
-bool equalsSchemaDefault(const ir::Attribute& a, const onnx::OpSchema& schema);
+// The default `schema` gives attribute `name`, as an attribute; nullopt when it has none (required, or
+// optional without a default).
+std::optional<ir::Attribute> schemaDefault(const onnx::OpSchema& schema, const std::string& name);
+// Same kind and same value (scalars and lists; other kinds never compare equal).
+bool sameValue(const ir::Attribute& a, const ir::Attribute& b);
 
 // Element types of the node's outputs that follow from its inputs through the schema's type constraints
 // (Cast's `to`, fixed-type outputs like Shape's int64). Unknown ones are left out.

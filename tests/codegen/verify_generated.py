@@ -4,13 +4,15 @@
 usage: verify_generated.py --model SRC.onnx --work DIR [--seed N] CODE_DIR [CODE_DIR ...]
 
 Makes seeded inputs of the shapes the generated INPUTS declare (dynamic dims get 2), runs the source in ONNX
-Runtime (tests/oracle/run_npy.mjs) and each generated folder's run.py on the same .npy files, and compares
-every output: same shape and dtype, every element within 1e-4 + 1e-3 * |reference|. OneFlow folders run
-against the test-only stand-in package (tests/oneflow_standin). Prints one JSON line per folder; exit 1 on
-any difference.
+Runtime (tests/oracle/run_npy.mjs) and each generated model (imported in this process, weights loaded with
+load_state_dict(strict=True)) on the same .npy files, and compares every output: same shape and dtype, every
+element within 1e-4 + 1e-3 * |reference|. OneFlow folders run against the test-only stand-in package
+(tests/oneflow_standin). With --roundtrip the first folder's module is exported again with torch.onnx.export
+and run in ONNX Runtime. Prints one JSON line per folder; exit 1 on any difference.
 """
 import argparse
 import ast
+import importlib.util
 import json
 import os
 import subprocess
@@ -21,7 +23,10 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORACLE = os.path.join(HERE, "..", "oracle")
 STANDIN = os.path.join(HERE, "..", "oneflow_standin")
-PYTHON = "/usr/bin/python3"
+sys.path.insert(0, STANDIN)
+import torch  # noqa: E402  (after the stand-in's path: generated OneFlow code imports `oneflow`)
+
+torch.set_num_threads(2)
 
 
 def declared_inputs(code_dir):
@@ -58,11 +63,62 @@ def compare(ref, out):
     return ok, float(err.max()), "" if ok else "values differ"
 
 
+def run_generated(code, input_paths, index):
+    """Imports a generated folder's model.py, loads its weights and runs it on the .npy inputs."""
+    with open(os.path.join(code, "model.py"), encoding="utf-8") as f:
+        oneflow = "import oneflow" in f.read()
+    spec = importlib.util.spec_from_file_location(f"generated_{index}", os.path.join(code, "model.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cls = [v for k, v in vars(module).items() if isinstance(v, type) and k[0].isupper() and hasattr(v, "forward")][0]
+    model = cls()
+    if oneflow:
+        import oneflow as flow
+        model.load_state_dict(flow.load(os.path.join(code, "weights")), strict=True)
+        wrap = flow.from_numpy
+    else:
+        model.load_state_dict(torch.load(os.path.join(code, "weights.pt")), strict=True)
+        wrap = torch.from_numpy
+    model.eval()
+    with torch.no_grad():
+        outs = model(*[wrap(np.ascontiguousarray(np.load(p))) for p in input_paths])
+    if not isinstance(outs, (tuple, list)):
+        outs = (outs,)
+    return model, [o.numpy() for o in outs]
+
+
+def check(refs, outs):
+    worst = 0.0
+    for i, ref in enumerate(refs):
+        if i >= len(outs):
+            return {"ok": False, "error": f"output {i} missing"}
+        ok, err, why = compare(ref, outs[i])
+        worst = max(worst, err)
+        if not ok:
+            return {"ok": False, "max_abs_err": worst, "error": f"output {i}: {why} (max abs err {err:.3g})"}
+    return {"ok": True, "max_abs_err": worst}
+
+
+def roundtrip(model, input_paths, source, out, refs, work):
+    """torch.onnx.export of the generated module, run in ONNX Runtime on the same inputs."""
+    args = tuple(torch.from_numpy(np.load(p)) for p in input_paths)
+    torch.onnx.export(model, args, out, opset_version=13, do_constant_folding=False)
+    out_dir = os.path.join(work, "roundtrip")
+    r = subprocess.run(["node", os.path.join(ORACLE, "run_npy.mjs"), out, out_dir, *input_paths],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        return {"ok": False, "error": "ONNX Runtime on the exported model: " + r.stderr.strip()[-500:]}
+    outs = [np.load(os.path.join(out_dir, f"{i}.npy")) for i in range(len(refs))]
+    return check(refs, outs)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--roundtrip", metavar="OUT.onnx",
+                    help="also export the first (PyTorch) folder's module with torch.onnx.export and compare that in ONNX Runtime")
     ap.add_argument("code_dirs", nargs="+")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
@@ -82,27 +138,17 @@ def main():
     refs = [np.load(os.path.join(ref_dir, f"{i}.npy")) for i in range(n_out)]
     failed = False
     for k, code in enumerate(args.code_dirs):
-        out_dir = os.path.join(args.work, f"out_{k}")
-        env = dict(os.environ)
-        with open(os.path.join(code, "model.py"), encoding="utf-8") as f:
-            if "import oneflow" in f.read():
-                env["PYTHONPATH"] = STANDIN + os.pathsep + env.get("PYTHONPATH", "")
-        r = subprocess.run([PYTHON, os.path.join(code, "run.py"), *inputs, "--save-outputs", out_dir],
-                           capture_output=True, text=True, timeout=900, env=env)
-        result = {"code": code, "ok": r.returncode == 0, "max_abs_err": 0.0}
-        if r.returncode != 0:
-            result["error"] = r.stderr.strip()[-1500:]
-        else:
-            for i, ref in enumerate(refs):
-                path = os.path.join(out_dir, f"{i}.npy")
-                if not os.path.exists(path):
-                    result.update(ok=False, error=f"output {i} missing")
-                    break
-                ok, err, why = compare(ref, np.load(path))
-                result["max_abs_err"] = max(result["max_abs_err"], err)
-                if not ok:
-                    result.update(ok=False, error=f"output {i}: {why} (max abs err {err:.3g})")
-                    break
+        result = {"code": code, "ok": True, "max_abs_err": 0.0}
+        try:
+            model, outs = run_generated(code, inputs, k)
+        except Exception as e:  # the generated code failed: that is the finding
+            result.update(ok=False, error=f"{type(e).__name__}: {e}"[-1500:])
+            outs = None
+        if outs is not None:
+            result.update(check(refs, outs))
+            if result["ok"] and args.roundtrip and k == 0:
+                result["roundtrip"] = roundtrip(model, inputs, args.model, args.roundtrip, refs, args.work)
+                result["ok"] = result["roundtrip"]["ok"]
         failed = failed or not result["ok"]
         print(json.dumps(result))
     return 1 if failed else 0

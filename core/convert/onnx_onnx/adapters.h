@@ -18,5 +18,16 @@ void registerDepthToSpaceAdapters(HandlerRegistry& r); // DepthToSpace CRD mode 
 void registerResizeAdapters(HandlerRegistry& r);       // Resize -> Resize-10 / Upsample
 void registerTopKScatterAdapters(HandlerRegistry& r);  // TopK k (10), Scatter <-> ScatterElements (11)
 void registerDecompositions(HandlerRegistry& r);       // LayerNormalization, HardSwish, Range for opsets without them
+void registerTriluAdapters(HandlerRegistry& r);        // Trilu below 14: constant mask + Where
+void registerShapeAdapters(HandlerRegistry& r);        // Shape start/end below 15: Shape + Slice
+void registerSmallIntArithmeticAdapters(HandlerRegistry& r);  // 8/16-bit Add/Sub/Mul/Div below 14: via int32
+void registerIsInfAdapters(HandlerRegistry& r);        // IsInf below 10: Greater/Less than the largest finite
+void registerGatherElementsAdapters(HandlerRegistry& r);  // GatherElements below 11: Gather on flattened data
+void registerModAdapters(HandlerRegistry& r);          // Mod below 10: from its definition
+void registerConstantOfShapeAdapters(HandlerRegistry& r);  // ConstantOfShape below 9: known shape -> Constant
+void registerMinMaxAdapters(HandlerRegistry& r);       // integer Max/Min below 12: Greater/Less + Where
+void registerArgExtremeAdapters(HandlerRegistry& r);   // ArgMax/ArgMin select_last_index below 12
+void registerWhereAdapters(HandlerRegistry& r);        // Where below 9: Gather from the stacked branches
+void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrolled running sums
 
 }  // namespace fb::convert::onnx_onnx

@@ -9,6 +9,7 @@ namespace {
 
 void crdToReshapes(ir::Node& n, HandlerContext& ctx) {
   if (n.attrString("mode", "DCR") == "DCR") return compatibleVersionStep(n, ctx);
+  if (!n.input(0)) throw std::runtime_error("DepthToSpace: the input is missing");
   int64_t b = n.attrInt("blocksize", 0);
   // Channel and spatial dims must be known; the batch may be symbolic (Reshape's 0 copies it).
   std::optional<std::vector<int64_t>> chw;
@@ -21,7 +22,10 @@ void crdToReshapes(ir::Node& n, HandlerContext& ctx) {
   if (!chw) {
     throw Unsupported("DepthToSpace: mode=CRD needs known channel and spatial dims before opset 11");
   }
-  if (b <= 0 || (*chw)[0] % (b * b) != 0) throw Unsupported("DepthToSpace: channels not divisible by blocksize^2");
+  // b * b must not overflow: a blocksize beyond the channel count cannot divide it anyway.
+  if (b <= 0 || b > (*chw)[0] || (*chw)[0] % (b * b) != 0)
+    throw std::runtime_error("DepthToSpace: " + std::to_string((*chw)[0]) + " channels are not divisible by blocksize^2 (blocksize " +
+                             std::to_string(b) + ")");
   ctx.note = "CRD mode -> Reshape/Transpose/Reshape";
   if (!ctx.commit()) return;
   int64_t c = (*chw)[0] / (b * b), h = (*chw)[1], w = (*chw)[2];

@@ -8,9 +8,21 @@
 namespace fb::convert::onnx_onnx {
 namespace {
 
+// An axis outside the input's rank makes the node invalid in every version; rewriting it would index past
+// the permutation.
+void requireAxisInRange(const ir::Node& n, int64_t axis, std::optional<int64_t> rank, bool coerced) {
+  if (!rank) return;
+  // The coerced-2-D versions also accept axis == rank (an empty second dimension).
+  int64_t hi = coerced ? *rank : *rank - 1;
+  if (axis < -*rank || axis > hi)
+    throw std::runtime_error(n.opType + ": axis " + std::to_string(axis) + " is outside the range of a rank-" +
+                             std::to_string(*rank) + " input");
+}
+
 // Opset-13 node -> opsets 1-12: the last axis maps directly; another axis is swapped to the end and back.
 void toCoercedSemantics(ir::Node& n, HandlerContext& ctx) {
   if (ctx.sourceOpset < 13) {  // same semantics on both sides; only the axis spelling may differ
+    requireAxisInRange(n, n.attrInt("axis", 1), ctx.rank(n.input(0)), true);
     int64_t axis = nonNegativeAxis(n.attrInt("axis", 1), n.input(0), ctx, n.opType.c_str());
     if (axis != n.attrInt("axis", 1)) {
       ctx.note = "axis made non-negative for opset " + std::to_string(ctx.targetOpset);
@@ -23,6 +35,7 @@ void toCoercedSemantics(ir::Node& n, HandlerContext& ctx) {
   int64_t axis = n.attrInt("axis", -1);
   std::optional<int64_t> rank;
   if (axis != -1 || ctx.targetOpset < 11) rank = ctx.rank(n.input(0));
+  requireAxisInRange(n, axis, rank, false);
   bool last = axis == -1 || (rank && axis == *rank - 1);
   if (last) {
     int64_t spelled = -1;
@@ -66,6 +79,7 @@ void toCoercedSemantics(ir::Node& n, HandlerContext& ctx) {
 void toPerAxisSemantics(ir::Node& n, HandlerContext& ctx) {
   int64_t axis = n.attrInt("axis", 1);
   auto rank = axis == -1 ? std::nullopt : ctx.rank(n.input(0));
+  requireAxisInRange(n, axis, rank, true);
   if (axis == -1 || (rank && axis == *rank - 1)) {
     ctx.note = "last axis: same meaning in opset-13 semantics";
     if (!ctx.commit()) return;

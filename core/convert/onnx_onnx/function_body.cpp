@@ -1,0 +1,261 @@
+// The general way down: an op that the target opset lacks (or cannot express as the node stands) but whose
+// schema at the source version defines a function body is replaced by that body, each body node converted
+// to the target in turn (recursively: a body node may itself expand). The body is instantiated for this
+// node (a context-dependent body sees its attributes and input types) as a small standalone model, converted
+// there, and spliced in only when every body node converted, so a refusal leaves the graph untouched.
+#include "convert/onnx_onnx/function_body.h"
+
+#include <onnx/defs/schema.h>
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "convert/converter.h"
+#include "convert/onnx_schema.h"
+#include "formats/onnx/onnx_proto_export.h"
+#include "formats/onnx/onnx_proto_import.h"
+
+namespace fb::convert::onnx_onnx {
+namespace {
+
+void exportAttribute(const ir::Attribute& a, onnx::AttributeProto& p) {
+  p.set_name(a.name);
+  switch (a.type) {
+    case ir::AttrType::Int: p.set_type(onnx::AttributeProto::INT); p.set_i(a.i); break;
+    case ir::AttrType::Float: p.set_type(onnx::AttributeProto::FLOAT); p.set_f(a.f); break;
+    case ir::AttrType::String: p.set_type(onnx::AttributeProto::STRING); p.set_s(a.s); break;
+    case ir::AttrType::Ints:
+      p.set_type(onnx::AttributeProto::INTS);
+      for (auto v : a.ints) p.add_ints(v);
+      break;
+    case ir::AttrType::Floats:
+      p.set_type(onnx::AttributeProto::FLOATS);
+      for (auto v : a.floats) p.add_floats(v);
+      break;
+    case ir::AttrType::Strings:
+      p.set_type(onnx::AttributeProto::STRINGS);
+      for (const auto& v : a.strings) p.add_strings(v);
+      break;
+    case ir::AttrType::Tensor:
+      p.set_type(onnx::AttributeProto::TENSOR);
+      onnxfmt::exportTensor(a.tensors.at(0), *p.mutable_t());
+      break;
+    default: throw Unsupported("attribute '" + a.name + "' of a kind function bodies are not instantiated with");
+  }
+}
+
+// The node's type as far as it is known: element type always, shape when known.
+onnx::TypeProto knownType(const ir::Value* v, const HandlerContext& ctx) {
+  onnx::TypeProto tp;
+  ir::DataType t = ctx.elemType(v);
+  if (t == ir::DataType::Undefined) return tp;
+  std::optional<ir::Shape> shape;
+  if (v->type.isTensor() && v->type.shape) shape = v->type.shape;
+  else if (const ir::TypeInfo* inferred = ctx.inferredType(v); inferred && inferred->shape) shape = inferred->shape;
+  onnxfmt::exportType(ir::TypeInfo::tensor(t, shape), tp);
+  return tp;
+}
+
+onnx::NodeProto nodeProto(const ir::Node& n) {
+  onnx::NodeProto np;
+  np.set_op_type(n.opType);
+  np.set_domain(n.domain);
+  for (const ir::Value* v : n.inputs()) np.add_input(v ? v->name() : std::string());
+  for (const ir::Value* v : n.outputs()) np.add_output(v ? v->name() : std::string());
+  for (const auto& a : n.attributes) exportAttribute(a, *np.add_attribute());
+  return np;
+}
+
+// The function the schema gives this node, or nullopt when it has none.
+std::optional<onnx::FunctionProto> bodyFor(const ir::Node& n, const onnx::OpSchema& schema, const HandlerContext& ctx) {
+  if (schema.HasFunction()) return *schema.GetFunction();
+  if (!schema.HasContextDependentFunction()) return std::nullopt;
+  onnx::NodeProto np = nodeProto(n);
+  std::vector<onnx::TypeProto> types;
+  for (const ir::Value* v : n.inputs()) types.push_back(v ? knownType(v, ctx) : onnx::TypeProto());
+  onnx::FunctionBodyBuildContextImpl build(np, types);
+  onnx::FunctionProto f;
+  try {
+    if (!schema.BuildContextDependentFunction(build, f)) return std::nullopt;
+  } catch (const std::exception& e) {
+    throw Unsupported(n.opType + ": its function body cannot be built for this node: " + e.what());
+  }
+  return f;
+}
+
+int64_t bodyOpset(const onnx::FunctionProto& f, const onnx::OpSchema& schema) {
+  for (const auto& o : f.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") return o.version();
+  return schema.since_version();
+}
+
+// Inside a subgraph of the body, names the subgraph does not define itself refer to the body's scope.
+void renameCaptured(onnx::GraphProto& g, const std::function<std::string(const std::string&)>& outer) {
+  std::set<std::string> local;
+  for (const auto& v : g.input()) local.insert(v.name());
+  for (const auto& t : g.initializer()) local.insert(t.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) local.insert(o);
+  auto inner = [&](const std::string& s) { return s.empty() || local.count(s) ? s : outer(s); };
+  for (auto& n : *g.mutable_node()) {
+    for (auto& in : *n.mutable_input()) in = inner(in);
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) renameCaptured(*a.mutable_g(), inner);
+      for (auto& sub : *a.mutable_graphs()) renameCaptured(sub, inner);
+    }
+  }
+  for (auto& o : *g.mutable_output()) o.set_name(inner(o.name()));
+}
+
+// The body as a model of its own: the node's inputs and outputs keep their names (so splicing needs no
+// renaming at the border); names inside the body get a prefix unique to this node.
+std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema& schema,
+                                       int64_t opset, const HandlerContext& ctx) {
+  std::map<std::string, std::string> names;  // formal -> actual ("" when an optional input is left out)
+  for (int i = 0; i < f.input_size(); ++i) {
+    const ir::Value* v = n.input(static_cast<size_t>(i));
+    names[f.input(i)] = v ? v->name() : std::string();
+  }
+  for (int i = 0; i < f.output_size(); ++i) {
+    const ir::Value* v = n.output(static_cast<size_t>(i));
+    names[f.output(i)] = v ? v->name() : ctx.graph.uniqueName(n.opType + "_unused_" + f.output(i));
+  }
+  const std::string prefix = ctx.graph.uniqueName((n.name.empty() ? n.opType : n.name) + "/body") + "/";
+  auto rename = [&](const std::string& s) {
+    if (s.empty()) return s;
+    auto it = names.find(s);
+    return it != names.end() ? it->second : prefix + s;
+  };
+
+  onnx::ModelProto mp;
+  mp.set_ir_version(8);
+  auto* op = mp.add_opset_import();
+  op->set_domain("");
+  op->set_version(opset);
+  onnx::GraphProto& g = *mp.mutable_graph();
+  g.set_name("function_body");
+  std::set<std::string> declared;
+  for (size_t i = 0; i < n.inputs().size(); ++i) {
+    const ir::Value* v = n.input(i);
+    if (!v || !declared.insert(v->name()).second) continue;
+    auto* vi = g.add_input();
+    vi->set_name(v->name());
+    *vi->mutable_type() = knownType(v, ctx);
+  }
+  for (const auto& body : f.node()) {
+    onnx::NodeProto& np = *g.add_node();
+    np = body;
+    np.clear_input();
+    np.clear_output();
+    for (const auto& s : body.input()) np.add_input(rename(s));
+    for (const auto& s : body.output()) np.add_output(rename(s));
+    np.clear_attribute();
+    for (const auto& a : body.attribute()) {
+      if (a.ref_attr_name().empty()) {
+        auto* copy = np.add_attribute();
+        *copy = a;
+        if (copy->has_g()) renameCaptured(*copy->mutable_g(), rename);
+        for (auto& sub : *copy->mutable_graphs()) renameCaptured(sub, rename);
+        continue;
+      }
+      // A reference to the caller's attribute: its value, or the schema's default when it leaves it out.
+      std::optional<ir::Attribute> value;
+      if (const ir::Attribute* own = n.attr(a.ref_attr_name())) value = *own;
+      else value = schemaDefault(schema, a.ref_attr_name());
+      if (!value) continue;
+      value->name = a.name();
+      exportAttribute(*value, *np.add_attribute());
+    }
+    if (np.name().empty()) np.set_name(prefix + body.op_type() + "_" + std::to_string(g.node_size()));
+  }
+  for (int i = 0; i < f.output_size(); ++i) {
+    if (!n.output(static_cast<size_t>(i))) continue;
+    g.add_output()->set_name(names[f.output(i)]);
+  }
+  onnxfmt::ImportOptions io;
+  io.modelPath = "function body of " + n.opType;
+  return onnxfmt::importModel(mp, io);
+}
+
+// Puts the converted body's nodes in place of `n`: border values are the node's own, everything else gets
+// a name unused in the graph.
+void splice(ir::Node& n, ir::Model& body, HandlerContext& ctx) {
+  std::map<const ir::Value*, ir::Value*> map;
+  std::map<std::string, ir::Value*> border;
+  for (ir::Value* v : n.inputs())
+    if (v) border[v->name()] = v;
+  for (size_t i = 0; i < n.outputs().size(); ++i)
+    if (ir::Value* v = n.output(i)) {
+      border[v->name()] = v;
+      ctx.graph.setOutput(&n, i, ctx.newValue(v->name() + "_replaced"));
+    }
+  ir::Graph& bg = body.graph();
+  auto real = [&](ir::Value* v) -> ir::Value* {
+    if (!v) return nullptr;
+    if (auto it = map.find(v); it != map.end()) return it->second;
+    ir::Value* r = nullptr;
+    if (auto it = border.find(v->name()); it != border.end()) r = it->second;
+    else if (const ir::Tensor* t = v->initializer()) {
+      ir::Tensor copy = *t;
+      copy.name = ctx.graph.uniqueName(v->name());
+      r = ctx.graph.addInitializer(std::move(copy));
+    } else {
+      r = ctx.newValue(v->name());
+    }
+    map[v] = r;
+    return r;
+  };
+  for (const auto& m : bg.nodes()) {
+    std::vector<ir::Value*> ins, outs;
+    for (ir::Value* v : m->inputs()) ins.push_back(real(v));
+    for (ir::Value* v : m->outputs()) outs.push_back(real(v));
+    ir::Node* copy = ctx.insertNode(n, m->opType, ins, outs, m->domain);
+    for (const auto& a : m->attributes) {
+      ir::Attribute c = a;
+      for (auto& sub : c.graphs) {
+        for (const auto& captured : sub->capturedNames())
+          if (!border.count(captured) && (!bg.findValue(captured) || real(bg.findValue(captured))->name() != captured))
+            throw std::runtime_error(n.opType + ": a subgraph of its function body reads '" + captured +
+                                     "', which was renamed when spliced");
+        sub = sub->clone(ctx.graph.idSource());
+        sub->setOwner(&ctx.graph, copy);
+      }
+      copy->setAttr(std::move(c));
+    }
+  }
+  ctx.removeReplaced(n);
+}
+
+}  // namespace
+
+bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
+  const onnx::OpSchema* schema = schemaAt(n.domain, n.opType, ctx.sourceOpset);
+  // Bodies written with ops that themselves expand nest; a cycle among schemas must not recurse forever.
+  thread_local int depth = 0;
+  if (!schema || depth > 8) return false;
+  struct Nest {
+    Nest() { ++depth; }
+    ~Nest() { --depth; }
+  } nest;
+  auto f = bodyFor(n, *schema, ctx);
+  if (!f) return false;
+  const int64_t opset = bodyOpset(*f, *schema);
+  std::unique_ptr<ir::Model> body = instantiate(n, *f, *schema, opset, ctx);
+  ConvertOptions opts;
+  opts.targetOpset = ctx.targetOpset;
+  opts.passes = std::vector<std::string>{};
+  opts.check = false;
+  ConvertResult r = convertModel(*body, opts);
+  for (const auto& report : r.nodes)
+    if (report.status == NodeStatus::Unsupported || report.status == NodeStatus::Failed)
+      throw Unsupported("function body: " + report.opType + ": " + report.message);
+  if (!r.error.empty() || !r.model) throw Unsupported("function body: " + r.error);
+  ctx.note = "expanded function body (" + std::to_string(r.model->graph().nodeCount()) + " nodes at opset " +
+             std::to_string(ctx.targetOpset) + ")";
+  if (!ctx.commit()) return true;
+  splice(n, *r.model, ctx);
+  return true;
+}
+
+}  // namespace fb::convert::onnx_onnx
