@@ -154,7 +154,7 @@ void OneflowFlowSave::hostilePicklesAreRefused_data() {
       {"huge_frame.of", "FRAME of 4611686018427387904 bytes runs past the end"},
       {"deep_marks.of", "MARKs nested deeper than 100"},
       {"deep_lists.of", "values nested deeper than 100"},
-      {"many_values.of", "more than 4194304 values"},
+      {"many_values.of", "more than 1048576 values"},
       {"memo_out_of_range.of", "memo reference 5 to nothing"},
       {"long_memo_out_of_range.of", "memo reference 2147483647 to nothing"},
       {"protocol_0.of", "opcode 0x6c is not accepted at offset 1"},

@@ -6,7 +6,9 @@
 #include "commands.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
+#include "check/onnx_check.h"
 #include "formats/model_io.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 
@@ -28,27 +30,38 @@ void registerCheck(CLI::App& app, Runner& run) {
   sub->callback([&run, o, opsetOpt] {
     if (o->to.empty() && opsetOpt->count() == 0) throw CLI::RequiredError("--opset or --to");
     run = [o] {
+      currentInput() = o->input;
       if (!o->to.empty()) return checkToCode(CodeTargetOptions{o->input, "", o->to, "", false, o->json});
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;
       opts.direction = convert::directionFor(*model);
       auto r = convert::dryRun(*model, opts);
-      const bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
+      bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
+      // The dry run looks at one node at a time; a source that fails the ONNX checker or strict shape inference
+      // would fail the check at the end of `convert` however its nodes convert: say so now (exit 3).
+      if (opts.direction == "onnx") {
+        auto sourceCheck = checkModel(*model);
+        for (const auto& m : sourceCheck.messages)
+          std::cerr << "flowbridge-cli: " << printable(o->input + ": source check: " + (m.node.empty() ? "" : m.node + ": ") + m.message)
+                    << "\n";
+        ok = ok && sourceCheck.ok;
+      }
       if (o->json) {
-        std::cout << convert::reportJson(r, o->input).dump(1) << "\n";
+        std::cout << dumpJson(convert::reportJson(r, o->input)) << "\n";
         return ok ? int(kOk) : int(kUnconverted);
       }
       std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << " (dry run, "
                 << r.handlersMs << " ms)\n";
       for (const auto& [op, counts] : r.countsByOp()) {
-        std::cout << "  " << op << ":";
+        std::cout << "  " << printable(op) << ":";
         for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
         std::cout << "\n";
       }
       for (const auto& n : r.nodes)
         if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed) {
-          std::cout << "  " << convert::statusName(n.status) << ": " << n.nodeName << " (" << n.opType << "): " << n.message;
+          std::cout << "  " << convert::statusName(n.status) << ": "
+                    << printable(n.nodeName + " (" + n.opType + "): " + n.message);
           if (n.lowestOpset) std::cout << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
           std::cout << "\n";
         }

@@ -12,6 +12,8 @@
 #include "formats/onnx/onnx_writer.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/mapped_file.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 namespace {
@@ -28,7 +30,7 @@ std::optional<std::vector<std::string>> parsePassList(const std::string& spec) {
 
 void writeReport(const std::string& path, const nlohmann::json& j) {
   AtomicFile f(path);
-  f.write(j.dump(1));
+  f.write(dumpJson(j));
   f.write("\n");
   f.commit();
 }
@@ -36,14 +38,15 @@ void writeReport(const std::string& path, const nlohmann::json& j) {
 void printUnconverted(const std::string& file, const convert::ConvertResult& r) {
   for (const auto& n : r.nodes) {
     if (n.status != convert::NodeStatus::Unsupported && n.status != convert::NodeStatus::Failed) continue;
-    std::cerr << "flowbridge-cli: " << file << ": node " << n.nodeName << " (" << n.opType << "): "
-              << convert::statusName(n.status) << ": " << n.message;
+    std::cerr << "flowbridge-cli: "
+              << printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(convert::statusName(n.status)) +
+                           ": " + n.message);
     if (n.lowestOpset) std::cerr << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
     std::cerr << "\n";
   }
   for (const auto& m : r.check.messages)
-    std::cerr << "flowbridge-cli: " << file << ": check: " << (m.node.empty() ? "" : m.node + ": ") << m.message << "\n";
-  if (!r.error.empty()) std::cerr << "flowbridge-cli: " << file << ": " << r.error << "\n";
+    std::cerr << "flowbridge-cli: " << printable(file + ": check: " + (m.node.empty() ? "" : m.node + ": ") + m.message) << "\n";
+  if (!r.error.empty()) std::cerr << "flowbridge-cli: " << printable(file + ": " + r.error) << "\n";
 }
 
 }  // namespace
@@ -69,16 +72,21 @@ void registerConvert(CLI::App& app, Runner& run) {
   sub->add_flag("--external-data", o->externalData, "store tensors of 1 KiB and more in <output>.data");
   sub->callback([&run, o] {
     run = [o] {
+      currentInput() = o->input;
       if (!o->to.empty())
         return convertToCode(CodeTargetOptions{o->input, o->output, o->to, o->report, o->continueOnError, false});
-      ensureNotOverwritingInput(o->output, o->input);
+      ensureWritableOutput(o->output, {o->input});
       if (!o->report.empty()) {
-        ensureNotOverwritingInput(o->report, o->input);
+        ensureWritableOutput(o->report, {o->input});
         std::error_code ec;
         if (std::filesystem::weakly_canonical(o->report, ec) == std::filesystem::weakly_canonical(o->output, ec))
           throw OutputError(o->report + ": the report and the output model cannot be the same file");
       }
       auto model = loadModel(o->input);
+      // Now that every file the model reads is known, none of them may be an output.
+      ensureWritableOutput(o->output, model->sourceFiles);
+      if (o->externalData) ensureWritableOutput(o->output + ".data", model->sourceFiles);
+      if (!o->report.empty()) ensureWritableOutput(o->report, model->sourceFiles);
       convert::ConvertOptions opts;
       opts.direction = convert::directionFor(*model);
       const bool fromOneflow = opts.direction == "oneflow";
@@ -90,18 +98,21 @@ void registerConvert(CLI::App& app, Runner& run) {
       try {
         r = convert::convertModel(*model, opts);
       } catch (const std::invalid_argument& e) {
-        std::cerr << "flowbridge-cli: error: " << e.what() << "\n";
+        std::cerr << "flowbridge-cli: error: " << printable(e.what()) << "\n";
         return int(kUsage);
       }
-      if (!o->report.empty()) writeReport(o->report, convert::reportJson(r, o->input));
       const bool complete = r.complete();
       if (!complete) printUnconverted(o->input, r);
+      // The model first, then the report: a write that fails leaves neither behind.
       if (r.model && (complete || o->continueOnError)) {
         onnxfmt::WriteOptions w;
         if (o->externalData) w.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;
         r.model->sourcePath = model->sourcePath;
+        r.model->sourceFiles = model->sourceFiles;
         onnxfmt::writeOnnxFile(*r.model, o->output, w);
       }
+      throwIfMappedFileDamaged();
+      if (!o->report.empty()) writeReport(o->report, convert::reportJson(r, o->input));
       std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << ": "
                 << r.count(convert::NodeStatus::Unchanged) << " unchanged, " << r.count(convert::NodeStatus::Converted)
                 << " converted, " << r.count(convert::NodeStatus::Kept) << " kept, "

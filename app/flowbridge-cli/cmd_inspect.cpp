@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "formats/model_io.h"
 #include "inspect/model_summary.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 
@@ -18,10 +19,11 @@ void registerInspect(CLI::App& app, Runner& run) {
   sub->add_flag("--json", opts->json, "print one JSON object instead of text");
   sub->callback([&run, opts] {
     run = [opts] {
+      currentInput() = opts->model;
       auto model = loadModel(opts->model);
       auto summary = summarize(*model);
-      if (opts->json) std::cout << toJson(summary).dump(1) << "\n";
-      else std::cout << toText(summary);
+      if (opts->json) std::cout << dumpJson(toJson(summary)) << "\n";
+      else std::cout << printableLines(toText(summary));
       return kOk;
     };
   });

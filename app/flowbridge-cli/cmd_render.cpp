@@ -25,6 +25,7 @@ void registerRender(CLI::App& app, Runner& run) {
       ->capture_default_str();
   sub->callback([&run, opts] {
     run = [opts] {
+      currentInput() = opts->model;
       auto model = loadModel(opts->model);
       layout::RenderOptions ro;
       ro.layout.leftToRight = opts->horizontal;

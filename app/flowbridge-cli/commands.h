@@ -4,6 +4,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace fb::cli {
 
@@ -24,7 +25,15 @@ void registerCheck(CLI::App& app, Runner& run);
 void registerOps(CLI::App& app, Runner& run);
 void registerRender(CLI::App& app, Runner& run);
 
-// Prints "flowbridge-cli: error: <file>: <reason>" and returns the exit code for it.
-int reportError(const std::exception& e);
+// Prints "flowbridge-cli: error: <file>: <reason>" (control characters escaped) and returns the exit code for it.
+// `input` is the model named on the command line: errors about other files (side files, weights) name it first.
+int reportError(const std::exception& e, const std::string& input);
+
+// JSON for stdout and reports: strings from a model file that are not valid UTF-8 are printed with U+FFFD
+// instead of making the JSON library throw.
+std::string dumpJson(const nlohmann::json& j);
+
+// The model file named on the command line by the chosen subcommand (for error messages).
+std::string& currentInput();
 
 }  // namespace fb::cli

@@ -2,19 +2,33 @@
 
 #include "commands.h"
 #include "util/error.h"
+#include "util/mapped_file.h"
+#include "util/printable.h"
+#include "util/protobuf_log.h"
 
 namespace fb::cli {
 
-int reportError(const std::exception& e) {
+std::string& currentInput() {
+  static std::string input;
+  return input;
+}
+
+std::string dumpJson(const nlohmann::json& j) { return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+int reportError(const std::exception& e, const std::string& input) {
+  std::string line;
   if (auto* in = dynamic_cast<const InputError*>(&e)) {
-    std::cerr << "flowbridge-cli: error: " << (in->file().empty() ? "" : in->file() + ": ") << in->what() << "\n";
-    return kBadInput;
+    const std::string& file = in->file();
+    if (!input.empty() && file != input) line = input + ": ";
+    if (!file.empty()) line += file + ": ";
+    line += in->what();
+  } else if (dynamic_cast<const OutputError*>(&e)) {
+    line = e.what();  // names the output file already
+  } else {
+    // A failure nothing above anticipated (a library's exception): still one sentence naming the input.
+    line = (input.empty() ? std::string() : input + ": ") + "cannot process the model: " + e.what();
   }
-  if (dynamic_cast<const OutputError*>(&e)) {
-    std::cerr << "flowbridge-cli: error: " << e.what() << "\n";
-    return kBadInput;
-  }
-  std::cerr << "flowbridge-cli: error: " << e.what() << "\n";
+  std::cerr << "flowbridge-cli: error: " << printable(line) << "\n";
   return kBadInput;
 }
 
@@ -52,9 +66,15 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kUsage;
   }
+  fb::installProtobufLogHandler();
   try {
-    return run ? run() : kUsage;
+    if (!run) return kUsage;
+    const int code = run();
+    // A model file truncated while mapped was read as zeros somewhere: what was printed or written is not the model's.
+    fb::throwIfMappedFileDamaged();
+    return code;
   } catch (const std::exception& e) {
-    return reportError(e);
+    std::cout.flush();
+    return reportError(e, currentInput());
   }
 }

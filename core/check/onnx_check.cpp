@@ -3,6 +3,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "check/inference_gate.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
 
@@ -57,6 +58,13 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
   guarded(r, [&] { p = toProto(m); });
   if (!r.ok) return r;
   guarded(r, [&] { onnx::checker::check_model(p); });
+  // Strict inference only on what the checker accepted, and never on what would crash it.
+  if (!r.ok) return r;
+  if (auto why = inferenceHazard(p)) {
+    r.ok = false;
+    r.messages.push_back({"", *why});
+    return r;
+  }
   guarded(r, [&] {
     onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*error_mode=*/strict ? 1 : 0, /*data_prop=*/false);
     onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts);
@@ -69,13 +77,13 @@ std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, st
   CheckResult r;
   onnx::ModelProto p;
   guarded(r, [&] {
-    // Big weights are only read by inference when they feed shapes (which they never do); leaving them
-    // out keeps inference on a model with gigabytes of weights as cheap as on a small one.
-    onnxfmt::exportModel(m, p, [](const ir::Tensor& t, ir::ExternalRef& ref) {
-      if (t.expectedBytes() < 4096) return false;
-      ref.entries = {{"location", "flowbridge-omitted"}, {"offset", "0"}, {"length", std::to_string(t.expectedBytes())}};
-      return true;
-    });
+    p = exportForInference(m);
+    if (auto why = inferenceHazard(p)) {
+      // Fallback: the types the model declares.
+      r.messages.push_back({"", "shape inference skipped: " + *why});
+      collectTypes(p.graph(), out);
+      return;
+    }
     // Intermediate value_info may be stale; let inference start from inputs and initializers.
     p.mutable_graph()->clear_value_info();
     onnx::ShapeInferenceOptions opts(false, 0, true);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -273,6 +274,7 @@ void writeTorchStateDict(const std::vector<NamedTensor>& tensors, const std::str
   zip.add("archive/data.pkl", p.bytes());
   for (const auto* t : storages) zip.add("archive/data/" + storageKey.at(t->tensor), checkedBytes(*t, path));
   zip.add("archive/version", std::string_view("3\n"));
+  zip.add("archive/byteorder", std::string_view("little"));  // newer torch.load reads it; older ones ignore it
   zip.finish();
   out.commit();
 }

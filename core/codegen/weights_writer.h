@@ -17,12 +17,12 @@ struct TorchWriteOptions {
   bool forceZip64 = false;  // zip64 records even below 4 GiB (they are written anyway past it)
 };
 
-// One file in PyTorch's zip layout (archive/data.pkl, a protocol 2 pickle of an OrderedDict of tensors whose
-// storages are persistent ids ('storage', torch.<Type>Storage, key, 'cpu', numel); archive/data/<key>, raw
-// little-endian, 64-byte aligned; archive/version). Module.load_state_dict(strict=True) accepts it. Tensors that
-// are the same ir::Tensor share one storage. Written atomically. Throws OutputError naming the file and the key
-// for a duplicate key, a key that is not UTF-8, a dtype PyTorch has no storage for (uint16/32/64, string), or a
-// tensor whose bytes do not match its shape.
+// One file in PyTorch's zip layout: archive/data.pkl (a protocol 2 pickle of an OrderedDict of tensors whose
+// storages are persistent ids ('storage', torch.<Type>Storage, key, 'cpu', numel)), archive/data/<key> (raw
+// little-endian, 64-byte aligned), archive/version, archive/byteorder. Module.load_state_dict(strict=True) accepts
+// it. Tensors that are the same ir::Tensor share one storage. Written atomically. Throws OutputError naming the
+// file and the key for a duplicate key, a key that is not UTF-8, a dtype PyTorch has no storage for (uint16/32/64,
+// string), or a tensor whose bytes do not match its shape.
 void writeTorchStateDict(const std::vector<NamedTensor>& tensors, const std::string& path,
                          const TorchWriteOptions& options = {});
 

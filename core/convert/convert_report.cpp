@@ -34,10 +34,12 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
   if (r.model) j["ops_after"] = r.opsAfter;
   if (r.passesRan) {
     json passes = json::array();
-    for (const auto& p : r.passStats.perPass)
+    for (const auto& p : r.passStats.perPass) {
       passes.push_back({{"name", p.name}, {"runs", p.runs}, {"ms", p.milliseconds},
                         {"nodes_removed", p.total.nodesRemoved}, {"nodes_added", p.total.nodesAdded},
                         {"initializers_removed", p.total.initializersRemoved}, {"initializers_added", p.total.initializersAdded}});
+      if (!p.total.warnings.empty()) passes.back()["warnings"] = p.total.warnings;
+    }
     j["passes"] = {{"per_pass", passes}, {"iterations", r.passStats.iterations}, {"fixpoint", r.passStats.reachedFixpoint},
                    {"nodes_before", r.passStats.nodesBefore}, {"nodes_after", r.passStats.nodesAfter},
                    {"ms", r.passStats.milliseconds}};

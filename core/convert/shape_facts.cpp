@@ -3,8 +3,10 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
+#include "check/inference_gate.h"
 #include "convert/static_shapes.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
@@ -26,10 +28,11 @@ std::optional<Ints> elementwise(const std::string& op, const Ints& a, const Ints
   Ints out(n);
   for (size_t i = 0; i < n; ++i) {
     int64_t x = a[a.size() == 1 ? 0 : i], y = b[b.size() == 1 ? 0 : i];
-    if (op == "Add") out[i] = x + y;
-    else if (op == "Sub") out[i] = x - y;
-    else if (op == "Mul") out[i] = x * y;
-    else if (op == "Div") { if (y == 0) return std::nullopt; out[i] = x / y; }
+    // Values come from the file: an overflow means the value is not a shape, not something to compute.
+    if (op == "Add") { if (__builtin_add_overflow(x, y, &out[i])) return std::nullopt; }
+    else if (op == "Sub") { if (__builtin_sub_overflow(x, y, &out[i])) return std::nullopt; }
+    else if (op == "Mul") { if (__builtin_mul_overflow(x, y, &out[i])) return std::nullopt; }
+    else if (op == "Div") { if (y == 0 || (y == -1 && x == INT64_MIN)) return std::nullopt; out[i] = x / y; }
     else return std::nullopt;
   }
   return out;
@@ -44,12 +47,15 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
     auto it = f.shapeValues.find(v->name());
     return it == f.shapeValues.end() ? nullptr : &it->second;
   };
+  // Any input may be missing: a node read from a file can have fewer inputs than its op needs.
   auto elemType = [&](const ir::Value* v) {
+    if (!v) return ir::DataType::Undefined;
     if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) return v->type.elemType;
     auto it = f.types.find(v->name());
     return it == f.types.end() ? ir::DataType::Undefined : it->second.elemType;
   };
   auto staticDims = [&](const ir::Value* v) -> std::optional<Ints> {
+    if (!v) return std::nullopt;
     if (auto d = v->type.staticDims()) return d;
     auto it = f.types.find(v->name());
     if (it == f.types.end()) return std::nullopt;
@@ -104,7 +110,8 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
       const Ints* idx = known(n.input(1));
       // Gather from the Shape of a tensor whose other dims are symbolic: the picked dims may be static.
       const ir::Node* shapeOf = n.input(0) ? n.input(0)->producer() : nullptr;
-      if (!data && idx && shapeOf && shapeOf->opType == "Shape" && !shapeOf->hasAttr("start") && !shapeOf->hasAttr("end")) {
+      if (!data && idx && shapeOf && shapeOf->opType == "Shape" && shapeOf->input(0) && !shapeOf->hasAttr("start") &&
+          !shapeOf->hasAttr("end")) {
         auto it = f.types.find(shapeOf->input(0)->name());
         const ir::TypeInfo* ti = it != f.types.end() ? &it->second : &shapeOf->input(0)->type;
         if (ti->shape) {
@@ -148,13 +155,23 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
 
 void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
   {
-    onnx::ModelProto p;
     // Weights never feed shapes; leaving big ones out keeps this as cheap on large models as on small ones.
-    onnxfmt::exportModel(m, p, [](const ir::Tensor& t, ir::ExternalRef& ref) {
-      if (t.expectedBytes() < 4096) return false;
-      ref.entries = {{"location", "flowbridge-omitted"}, {"offset", "0"}, {"length", std::to_string(t.expectedBytes())}};
-      return true;
-    });
+    onnx::ModelProto p = exportForInference(m);
+    if (!f.inferenceChecked) {
+      f.inferenceChecked = true;
+      f.inferenceBlocked = inferenceHazard(p);
+      if (f.inferenceBlocked) f.warnings.push_back("shape inference skipped: " + *f.inferenceBlocked);
+    }
+    if (f.inferenceBlocked) {
+      // Fallback: the types the model declares, and FlowBridge's own shape arithmetic on them.
+      auto take = [&](const onnx::ValueInfoProto& vi) {
+        if (vi.has_type()) f.types[vi.name()] = onnxfmt::importType(vi.type());
+      };
+      for (const auto& vi : p.graph().input()) take(vi);
+      for (const auto& vi : p.graph().value_info()) take(vi);
+      for (const auto& vi : p.graph().output()) take(vi);
+      return;
+    }
     p.mutable_graph()->clear_value_info();
     if (symbolicDim > 0)
       for (auto& in : *p.mutable_graph()->mutable_input())

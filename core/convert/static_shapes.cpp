@@ -1,6 +1,7 @@
 #include "convert/static_shapes.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace fb::convert {
@@ -28,6 +29,15 @@ std::optional<Dims> broadcast(const std::vector<Dims>& shapes) {
 }
 
 int64_t axisIn(int64_t a, int64_t rank) { return a < 0 ? a + rank : a; }
+bool validAxis(int64_t a, int64_t rank) { return a >= 0 && a < rank; }
+
+// Product of dims, or nullopt for a negative dim or an overflow (dims come from the file).
+std::optional<int64_t> product(const Dims& d, size_t from = 0, size_t to = SIZE_MAX) {
+  int64_t p = 1;
+  for (size_t i = from; i < std::min(to, d.size()); ++i)
+    if (d[i] < 0 || __builtin_mul_overflow(p, d[i], &p)) return std::nullopt;
+  return p;
+}
 
 }  // namespace
 
@@ -49,34 +59,40 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
     }
     return broadcast(shapes);
   }
-  if (!in0) return std::nullopt;
+  if (!in0 || in0->size() > 64) return std::nullopt;
   const int64_t rank = static_cast<int64_t>(in0->size());
   if (op == "Transpose") {
     Dims perm = n.attrInts("perm");
     if (perm.empty())
       for (int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
     if (static_cast<int64_t>(perm.size()) != rank) return std::nullopt;
+    std::vector<bool> seen(static_cast<size_t>(rank), false);
     Dims out;
-    for (auto p : perm) out.push_back((*in0)[static_cast<size_t>(p)]);
+    for (auto p : perm) {
+      if (!validAxis(p, rank) || seen[static_cast<size_t>(p)]) return std::nullopt;
+      seen[static_cast<size_t>(p)] = true;
+      out.push_back((*in0)[static_cast<size_t>(p)]);
+    }
     return out;
   }
   if (op == "Reshape") {
     const auto* target = valuesOf(n.input(1));
     if (!target) return std::nullopt;
     Dims out = *target;
-    int64_t known = 1, inferAt = -1, total = 1;
-    for (auto d : *in0) total *= d;
+    int64_t known = 1, inferAt = -1;
+    auto total = product(*in0);
+    if (!total || out.size() > 64) return std::nullopt;
     for (size_t i = 0; i < out.size(); ++i) {
       if (out[i] == 0 && n.attrInt("allowzero", 0) == 0) {
         if (i >= in0->size()) return std::nullopt;
         out[i] = (*in0)[i];
       }
-      if (out[i] == -1) inferAt = static_cast<int64_t>(i);
-      else known *= out[i];
+      if (out[i] == -1 && inferAt < 0) inferAt = static_cast<int64_t>(i);
+      else if (out[i] < 0 || __builtin_mul_overflow(known, out[i], &known)) return std::nullopt;
     }
     if (inferAt >= 0) {
-      if (known == 0 || total % known != 0) return std::nullopt;
-      out[static_cast<size_t>(inferAt)] = total / known;
+      if (known == 0 || *total % known != 0) return std::nullopt;
+      out[static_cast<size_t>(inferAt)] = *total / known;
     }
     return out;
   }
@@ -107,14 +123,22 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
     }
     if (op == "Unsqueeze") {
       if (!axes) return std::nullopt;
+      if (axes->size() > 64) return std::nullopt;
       int64_t outRank = rank + static_cast<int64_t>(axes->size());
       Dims out(static_cast<size_t>(outRank), -1);
-      for (auto a : *axes) out[static_cast<size_t>(axisIn(a, outRank))] = 1;
+      for (auto a : *axes) {
+        const int64_t at = axisIn(a, outRank);
+        if (!validAxis(at, outRank) || out[static_cast<size_t>(at)] == 1) return std::nullopt;
+        out[static_cast<size_t>(at)] = 1;
+      }
       size_t k = 0;
       for (auto& d : out)
         if (d == -1) d = (*in0)[k++];
       return out;
     }
+    if (axes)
+      for (auto a : *axes)
+        if (!validAxis(axisIn(a, rank), rank)) return std::nullopt;
     Dims out;
     for (int64_t i = 0; i < rank; ++i) {
       bool drop = axes ? std::any_of(axes->begin(), axes->end(), [&](int64_t a) { return axisIn(a, rank) == i; })
@@ -125,6 +149,7 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
   }
   if (op == "Concat") {
     int64_t axis = axisIn(n.attrInt("axis", 0), rank);
+    if (!validAxis(axis, rank)) return std::nullopt;
     Dims out = *in0;
     for (size_t k = 1; k < n.inputs().size(); ++k) {
       auto d = dimsOf(n.input(k));
@@ -137,6 +162,7 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
     auto idx = dimsOf(n.input(1));
     if (!idx) return std::nullopt;
     int64_t axis = axisIn(n.attrInt("axis", 0), rank);
+    if (!validAxis(axis, rank)) return std::nullopt;
     Dims out(in0->begin(), in0->begin() + axis);
     out.insert(out.end(), idx->begin(), idx->end());
     out.insert(out.end(), in0->begin() + axis + 1, in0->end());
@@ -144,9 +170,10 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
   }
   if (op == "Flatten") {
     int64_t axis = axisIn(n.attrInt("axis", 1), rank);
-    int64_t a = 1, b = 1;
-    for (int64_t i = 0; i < rank; ++i) (i < axis ? a : b) *= (*in0)[static_cast<size_t>(i)];
-    return Dims{a, b};
+    if (axis < 0 || axis > rank) return std::nullopt;
+    auto a = product(*in0, 0, static_cast<size_t>(axis)), b = product(*in0, static_cast<size_t>(axis));
+    if (!a || !b) return std::nullopt;
+    return Dims{*a, *b};
   }
   if (op.rfind("Reduce", 0) == 0) {
     std::optional<Dims> axes;
@@ -156,6 +183,9 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
       else return std::nullopt;
     }
     bool keep = n.attrInt("keepdims", 1) != 0;
+    if (axes)
+      for (auto a : *axes)
+        if (!validAxis(axisIn(a, rank), rank)) return std::nullopt;
     Dims out;
     for (int64_t i = 0; i < rank; ++i) {
       bool reduced = !axes || axes->empty() ||
@@ -182,9 +212,11 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
       if (!s) return std::nullopt;
       steps = *s;
     }
+    if (axes.size() != starts->size() || steps.size() != starts->size()) return std::nullopt;
     Dims out = *in0;
     for (size_t i = 0; i < axes.size(); ++i) {
       int64_t ax = axisIn(axes[i], rank);
+      if (!validAxis(ax, rank)) return std::nullopt;
       int64_t dim = (*in0)[static_cast<size_t>(ax)], step = steps[i];
       if (step <= 0) return std::nullopt;  // only what exporters emit for shapes: forward slices
       int64_t s = (*starts)[i], e = (*ends)[i];

@@ -1,5 +1,7 @@
 #include "eval/array.h"
 
+#include "eval/eval_budget.h"
+
 #include <cstring>
 
 namespace fb::eval {
@@ -16,8 +18,10 @@ bool isSupportedType(ir::DataType t) {
 }
 
 int64_t elementCount(const std::vector<int64_t>& dims) {
+  // Dims may come from a file or from values being folded: a negative dim or an overflow is not a shape.
   int64_t n = 1;
-  for (auto d : dims) n *= d;
+  for (auto d : dims)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) throw Unsupported("dims that are negative or overflow");
   return n;
 }
 
@@ -42,6 +46,7 @@ Array Array::zeros(ir::DataType t, std::vector<int64_t> dims) {
   a.dtype = t;
   a.dims = std::move(dims);
   size_t n = static_cast<size_t>(elementCount(a.dims));
+  chargeArray(n);
   if (a.isFloat()) a.f.assign(n, 0.0);
   else a.i.assign(n, 0);
   return a;
@@ -52,6 +57,7 @@ Array Array::fromTensor(const ir::Tensor& t) {
   Array a;
   a.dtype = t.dtype;
   a.dims = t.dims;
+  chargeArray(static_cast<uint64_t>(elementCount(a.dims)));
   if (a.isFloat()) a.f = t.asDouble();
   else a.i = t.asInt64();
   if (static_cast<int64_t>(a.size()) != elementCount(a.dims)) throw Unsupported("tensor '" + t.name + "' has no data");

@@ -285,7 +285,10 @@ Array transpose(const ir::Node& n, const Array& data) {
     for (int64_t k = rank - 1; k >= 0; --k) perm.push_back(k);
   if (static_cast<int64_t>(perm.size()) != rank) unsupported(n, "perm rank");
   Dims out(rank);
-  for (int64_t k = 0; k < rank; ++k) out[k] = data.dims[normAxis(n, perm[k], rank)];
+  for (int64_t k = 0; k < rank; ++k) {
+    perm[k] = normAxis(n, perm[k], rank);  // a perm from a file may hold anything: index only with normalized axes
+    out[k] = data.dims[perm[k]];
+  }
   Dims inStr = stridesOf(data.dims);
   Array r = makeLike(data.dtype, out);
   Dims idx(rank, 0);

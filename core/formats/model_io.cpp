@@ -5,6 +5,8 @@
 #include "formats/oneflow/oneflow_reader.h"
 #include "formats/onnx/onnx_reader.h"
 #include "util/error.h"
+#include "util/input_file.h"
+#include "util/protobuf_log.h"
 
 namespace fb {
 namespace fs = std::filesystem;
@@ -20,7 +22,9 @@ ModelFormat detectFormat(const std::string& path) {
 
 std::unique_ptr<ir::Model> loadModel(const std::string& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw InputError(path, "no such file");
+  installProtobufLogHandler();
+  // Before any reader opens it: a FIFO or a device would block or never end.
+  requireFileOrFolder(path);
   switch (detectFormat(path)) {
     case ModelFormat::Onnx: return onnxfmt::readOnnxFile(path);
     case ModelFormat::OneFlow: return oneflow::readOneflow(path);

@@ -44,6 +44,9 @@ class Model {
 
   std::string sourcePath;  // where it was read from, if anywhere
   std::string sourceFormat = "onnx";
+  // Every file reading the model opened or will open (graph file, external-data side files, weight files):
+  // no output may be written over any of them.
+  std::vector<std::string> sourceFiles;
 
   Graph& graph() { return *graph_; }
   const Graph& graph() const { return *graph_; }

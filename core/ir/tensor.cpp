@@ -89,12 +89,13 @@ void Tensor::setBuffer(std::shared_ptr<const Buffer> buf) {
   if (storage == Storage::External) storage = Storage::Raw;
 }
 
-void Tensor::setExternalSource(std::string resolvedPath, ExternalRef ref) {
+void Tensor::setExternalSource(std::string resolvedPath, ExternalRef ref, std::string containDir) {
   external = std::move(ref);
   storage = Storage::External;
   data_.reset();
   lazy_ = std::make_shared<Lazy>();
   lazy_->path = std::move(resolvedPath);
+  lazy_->containDir = std::move(containDir);
 }
 
 bool Tensor::isLoaded() const { return data_ != nullptr || (lazy_ && lazy_->buffer); }
@@ -105,12 +106,13 @@ std::span<const std::byte> Tensor::bytes() const {
     auto lazy = lazy_;
     const ExternalRef ref = *external;
     std::call_once(lazy->once, [&] {
-      auto file = MappedFile::open(lazy->path);
+      auto file = MappedFile::open(lazy->path, lazy->containDir);
       if (ref.offset < 0 || static_cast<size_t>(ref.offset) > file->size())
         throw InputError(lazy->path, "tensor '" + name + "': external data offset " + std::to_string(ref.offset) +
                                          " is past the end of the file (" + std::to_string(file->size()) + " bytes)");
       size_t len = ref.length < 0 ? file->size() - ref.offset : static_cast<size_t>(ref.length);
-      if (ref.offset + len > file->size())
+      // The file may have changed since the model was opened: compare without letting offset + len wrap.
+      if (len > file->size() - static_cast<size_t>(ref.offset))
         throw InputError(lazy->path, "tensor '" + name + "': external data [" + std::to_string(ref.offset) + ", +" +
                                          std::to_string(len) + ") runs past the end of the file (" +
                                          std::to_string(file->size()) + " bytes)");

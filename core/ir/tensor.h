@@ -61,8 +61,9 @@ class Tensor {
   bool hasData() const;
   void setBytes(std::string raw);
   void setBuffer(std::shared_ptr<const Buffer> buf);
-  // Binds the data to a side file, to be mapped when first needed.
-  void setExternalSource(std::string resolvedPath, ExternalRef ref);
+  // Binds the data to a side file, to be mapped when first needed. With `containDir`, the file opened then must
+  // lie inside that folder (checked on the opened descriptor), or bytes() throws.
+  void setExternalSource(std::string resolvedPath, ExternalRef ref, std::string containDir = {});
   bool isLoaded() const;
   // The side file the bytes come from, when they come from one (empty otherwise).
   std::string sourceFile() const { return lazy_ ? lazy_->path : std::string(); }
@@ -92,6 +93,7 @@ class Tensor {
   struct Lazy {
     std::once_flag once;
     std::string path;
+    std::string containDir;
     std::shared_ptr<const Buffer> buffer;
   };
   mutable std::shared_ptr<const Buffer> data_;

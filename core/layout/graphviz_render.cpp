@@ -37,7 +37,11 @@ std::string formatOf(const std::string& path) {
 RenderReport renderModel(const ir::Model& m, const std::string& outputPath, const RenderOptions& options) {
   const std::string format = formatOf(outputPath);
   if (format.empty()) throw InputError(outputPath, "unknown picture format (use .svg, .png or .dot)");
-  if (!m.sourcePath.empty()) ensureNotOverwritingInput(outputPath, m.sourcePath);
+  {
+    std::vector<std::string> inputs = m.sourceFiles;
+    if (!m.sourcePath.empty()) inputs.push_back(m.sourcePath);
+    ensureWritableOutput(outputPath, inputs);
+  }
 
   HierarchicalLayout layout(m.graph(), options.layout);
   layout.expandWithin(options.maxVisibleBoxes);

@@ -4,6 +4,7 @@
 // (PyTorch's Shape->Gather->Unsqueeze->Concat->Reshape chains), as onnx-simplifier does with a runtime.
 #include <limits>
 
+#include "eval/eval_budget.h"
 #include "eval/kernels.h"
 #include "eval/transpose_bytes.h"
 #include "passes/pass_registry.h"
@@ -61,7 +62,11 @@ class ConstantFolding final : public GraphPass {
       for (ir::Value* o : n->outputs())
         if (!o || o->isGraphOutput()) pinnedOut = true;
       if (pinnedOut) continue;
-      auto results = tryEvaluate(*n, rw.opset());
+      std::string overBudget;
+      auto results = tryEvaluate(*n, rw.opset(), budget_, overBudget);
+      if (!overBudget.empty())
+        rw.change.warnings.push_back("node '" + (n->name.empty() ? n->opType : n->name) + "' (" + n->opType +
+                                     ") left unfolded: " + overBudget);
       if (!results || results->size() < n->outputs().size()) continue;
       const std::vector<ir::Value*> outs = n->outputs();  // the node goes before its outputs become initializers
       rw.erase(n);
@@ -80,7 +85,13 @@ class ConstantFolding final : public GraphPass {
   }
 
  private:
-  static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset) {
+  // Read once per pass object: FLOWBRIDGE_FOLD_BUDGET_MB can change the limits (see eval/eval_budget.h).
+  const eval::EvalBudget budget_ = eval::defaultEvalBudget();
+
+  static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset, const eval::EvalBudget& budget,
+                                                            std::string& overBudget) {
+    // Every array evaluating this node creates is charged before it is allocated.
+    eval::BudgetScope scope(budget);
     try {
       if (n.opType == "Transpose" && n.inputs().size() == 1) {
         const ir::Tensor* t = constantTensor(n.input(0));
@@ -93,7 +104,8 @@ class ConstantFolding final : public GraphPass {
       std::vector<ir::Tensor> out;
       for (const auto& a : *arrays) out.push_back(a.toTensor(""));
       return out;
-    } catch (const eval::Unsupported&) {
+    } catch (const eval::Unsupported& e) {
+      if (std::string_view(e.what()).find("budget") != std::string_view::npos) overBudget = e.what();
       return std::nullopt;
     }
   }

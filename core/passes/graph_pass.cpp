@@ -24,6 +24,7 @@ PassChange GraphPass::run(ir::Model& m) {
     total.initializersRemoved += c.initializersRemoved;
     total.initializersAdded += c.initializersAdded;
     total.other |= c.other;
+    total.warnings.insert(total.warnings.end(), c.warnings.begin(), c.warnings.end());
   }
   return total;
 }

@@ -19,6 +19,8 @@ struct PassChange {
   size_t initializersAdded = 0;
   bool changed() const { return nodesRemoved || nodesAdded || initializersRemoved || initializersAdded || other; }
   bool other = false;  // a change that is neither (an attribute rewritten, an input rewired)
+  // Why a pass left something as it was when the user may want to know (a node over the folding budget).
+  std::vector<std::string> warnings;
 };
 
 class Pass {

@@ -1,5 +1,6 @@
 #include "passes/pass_manager.h"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -69,6 +70,10 @@ PassManagerResult PassManager::run(ir::Model& m) {
       s.total.initializersRemoved += c.initializersRemoved;
       s.total.initializersAdded += c.initializersAdded;
       s.total.other |= c.other;
+      // Each round repeats the same warnings: keep one of each.
+      for (auto& w : c.warnings)
+        if (std::find(s.total.warnings.begin(), s.total.warnings.end(), w) == s.total.warnings.end())
+          s.total.warnings.push_back(std::move(w));
       any |= c.changed();
     }
     if (!any) {

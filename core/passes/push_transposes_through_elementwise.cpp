@@ -58,15 +58,20 @@ class PushTransposesThroughElementwise final : public GraphPass {
   }
 
  private:
+  // Empty when `p` is not a permutation (a perm read from a file can be anything).
   static std::vector<int64_t> inverse(const std::vector<int64_t>& p) {
-    std::vector<int64_t> inv(p.size());
-    for (size_t k = 0; k < p.size(); ++k) inv[p[k]] = static_cast<int64_t>(k);
+    std::vector<int64_t> inv(p.size(), -1);
+    for (size_t k = 0; k < p.size(); ++k) {
+      if (p[k] < 0 || p[k] >= static_cast<int64_t>(p.size()) || inv[p[k]] >= 0) return {};
+      inv[p[k]] = static_cast<int64_t>(k);
+    }
     return inv;
   }
 
   // Follows single readers from t1 through elementwise ops; returns the inverse Transpose ending the chain.
   static ir::Node* findChain(Rewriter& rw, ir::Node* t1, const std::vector<int64_t>& perm, std::vector<Step>& chain) {
     const auto inv = inverse(perm);
+    if (inv.empty()) return nullptr;
     ir::Value* cur = t1->output(0);
     for (size_t guard = 0; guard < 1000; ++guard) {
       if (rw.pinned(cur)) return nullptr;

@@ -1,5 +1,11 @@
 #pragma once
 // A read-only memory map of a whole file, shared by every tensor that lives in it.
+//
+// A mapped file that is truncated (or rewritten in place through O_TRUNC) while mapped makes reads past its new
+// end raise SIGBUS. FlowBridge catches that signal for its own maps: the faulting pages are replaced by zero
+// pages, the read goes on, and the map is marked damaged. Whoever produces a result from mapped data
+// (a command, a write, the app after loading) calls throwIfMappedFileDamaged() before trusting it, so the
+// truncation becomes an error naming the file instead of a crash.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -8,8 +14,9 @@ namespace fb {
 
 class MappedFile {
  public:
-  // Throws InputError naming the file when it cannot be opened or mapped.
-  static std::shared_ptr<const MappedFile> open(const std::string& path);
+  // Throws InputError naming the file when it cannot be opened or mapped, is not a regular file, or (with
+  // `containDir`) resolves outside that folder on the opened descriptor.
+  static std::shared_ptr<const MappedFile> open(const std::string& path, const std::string& containDir = {});
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -17,12 +24,19 @@ class MappedFile {
   const std::byte* data() const { return data_; }
   size_t size() const { return size_; }
   const std::string& path() const { return path_; }
+  // True once a read hit a page the file no longer has.
+  bool damaged() const;
 
  private:
   MappedFile() = default;
   std::string path_;
   const std::byte* data_ = nullptr;
   size_t size_ = 0;
+  int slot_ = -1;  // index in the SIGBUS guard's table
 };
+
+// Throws InputError(file, "... truncated or changed while it was being read") when a read from any mapped file
+// faulted since the program started.
+void throwIfMappedFileDamaged();
 
 }  // namespace fb

@@ -169,8 +169,8 @@ def hostile(out, marker):
     # Deep nesting: MARKs, and lists inside lists.
     cases["deep_marks"] = b"\x80\x02" + b"(" * 100000 + b"t" * 100000 + b"."
     cases["deep_lists"] = b"\x80\x02" + b"]" * 200000 + b"a" * 199999 + b"."
-    # Many small values: memory would grow about 200 times the file size without a cap.
-    cases["many_values"] = b"\x80\x04]" + b"N" * (1 << 23) + b"."
+    # Many small values: memory would grow about 250 times the file size without a cap.
+    cases["many_values"] = b"\x80\x04]" + b"N" * (1 << 21) + b"."
     # Memo references to nothing.
     cases["memo_out_of_range"] = b"\x80\x02]q\x00h\x05."
     cases["long_memo_out_of_range"] = b"\x80\x04]\x94j\xff\xff\xff\x7f."

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "codegen/handlers/handler_families.h"
+#include "codegen/helper_library.h"
 
 namespace fb::codegen {
 namespace {
@@ -17,8 +18,26 @@ bool isInteger(ir::DataType t) {
   }
 }
 
+// PyTorch 1.13 and OneFlow have no uint16/uint32/uint64 tensors (and no string tensors): say so instead of
+// writing code that fails at run time.
+void checkElementTypes(PyNode& p) {
+  auto check = [&p](ir::DataType t) {
+    if (t == ir::DataType::UInt16 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64 || t == ir::DataType::String)
+      p.unsupported(std::string(ir::dataTypeName(t)) + " tensors: " + (p.oneflow() ? "OneFlow" : "PyTorch 1.13") + " has none");
+  };
+  for (size_t i = 0; i < p.inputCount(); ++i) check(p.dtype(i));
+  for (size_t i = 0; i < p.outputCount(); ++i) check(p.outDtype(i));
+}
+
+void add(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description, PyHandler fn) {
+  addPy(r, op, since, description, [fn = std::move(fn)](PyNode& p) {
+    checkElementTypes(p);
+    fn(p);
+  });
+}
+
 void unary(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& call, bool oneflowHasIt = true) {
-  addPy(r, op, since, call + "(x)", [call, oneflowHasIt, op](PyNode& p) {
+  add(r, op, since, call + "(x)", [call, oneflowHasIt, op](PyNode& p) {
     if (!oneflowHasIt && p.oneflow()) p.unsupported(op + ": OneFlow 0.8-1.0 have no " + call);
     p.assign(call + "(" + p.in(0) + ")");
   });
@@ -26,7 +45,7 @@ void unary(convert::HandlerRegistry& r, const std::string& op, int64_t since, co
 
 // a <op> b with Python operators where they mean the same as the ONNX op for every type.
 void binaryOperator(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& sym) {
-  addPy(r, op, since, "a " + sym + " b", [sym](PyNode& p) {
+  add(r, op, since, "a " + sym + " b", [sym](PyNode& p) {
     if (p.attrInt("broadcast", 1) == 0 && p.opset < 7) p.unsupported("legacy broadcast attribute");
     if (p.hasAttr("axis")) p.unsupported("legacy broadcast axis attribute (opset < 7)");
     std::string a = p.operand(0, 1), b = p.operand(1, 0);
@@ -37,7 +56,7 @@ void binaryOperator(convert::HandlerRegistry& r, const std::string& op, int64_t 
 }
 
 void binaryCall(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& call) {
-  addPy(r, op, since, call + "(a, b)", [call](PyNode& p) { p.assign(call + "(" + p.in(0) + ", " + p.in(1) + ")"); });
+  add(r, op, since, call + "(a, b)", [call](PyNode& p) { p.assign(call + "(" + p.in(0) + ", " + p.in(1) + ")"); });
 }
 
 std::string chain(PyNode& p, const std::string& call) {
@@ -49,14 +68,14 @@ std::string chain(PyNode& p, const std::string& call) {
 void softmaxLike(convert::HandlerRegistry& r, const std::string& op, const std::string& call) {
   // Before opset 13 the input is seen as 2-D [d0*...*d(axis-1), d(axis)*...]: the op normalises over
   // every dim from `axis` on.
-  addPy(r, op, 1, call + " over the flattened trailing dims", [call](PyNode& p) {
+  add(r, op, 1, call + " over the flattened trailing dims", [call](PyNode& p) {
     int64_t axis = p.attrInt("axis", 1);
     auto rank = p.rank(0);
     if (rank && (axis == *rank - 1 || axis == -1)) return p.assign(call + "(" + p.in(0) + ", dim=-1)");
     std::string x = p.in(0);
     p.assign(call + "(" + x + ".flatten(" + std::to_string(axis) + "), dim=-1).reshape(" + x + ".shape)");
   });
-  addPy(r, op, 13, call + "(x, dim=axis)", [call](PyNode& p) {
+  add(r, op, 13, call + "(x, dim=axis)", [call](PyNode& p) {
     p.assign(call + "(" + p.in(0) + ", dim=" + std::to_string(p.attrInt("axis", -1)) + ")");
   });
 }
@@ -77,7 +96,7 @@ void registerMath(convert::HandlerRegistry& r) {
   binaryOperator(r, "Add", 1, "+");
   binaryOperator(r, "Sub", 1, "-");
   binaryOperator(r, "Mul", 1, "*");
-  addPy(r, "Div", 1, "a / b (integers: truncated)", [](PyNode& p) {
+  add(r, "Div", 1, "a / b (integers: truncated)", [](PyNode& p) {
     if (p.hasAttr("axis")) p.unsupported("legacy broadcast axis attribute (opset < 7)");
     if (isInteger(p.dtype(0))) {
       // ONNX integer division truncates toward zero, like C; Python's // floors.
@@ -88,7 +107,7 @@ void registerMath(convert::HandlerRegistry& r) {
     }
     p.assign(p.operand(0, 1) + " / " + p.operand(1, 0));
   });
-  addPy(r, "Pow", 1, "T.pow(a, b) in the base's type", [](PyNode& p) {
+  add(r, "Pow", 1, "T.pow(a, b) in the base's type", [](PyNode& p) {
     std::string a = p.in(0);
     std::string b = p.operand(1, 0);
     std::string e = "T.pow(" + a + ", " + b + ")";
@@ -96,30 +115,81 @@ void registerMath(convert::HandlerRegistry& r) {
     if (p.dtype(0) != p.dtype(1) && p.dtype(1) != ir::DataType::Undefined) e += ".to(" + a + ".dtype)";
     p.assign(e);
   });
-  addPy(r, "Mod", 10, "T.fmod / Python-style remainder", [](PyNode& p) {
+  add(r, "Mod", 10, "T.fmod (fmod=1) or T.remainder (Python-style, the divisor's sign)", [](PyNode& p) {
     std::string a = p.in(0), b = p.in(1);
     if (p.attrInt("fmod", 0) == 1) return p.assign("T.fmod(" + a + ", " + b + ")");
-    // fmod=0: the result takes the divisor's sign (Python's %), which integer floor division gives.
-    p.assign(a + " - T.floor_divide(" + a + ", " + b + ") * " + b);
+    if (!p.oneflow()) return p.assign("T.remainder(" + a + ", " + b + ")");
+    // OneFlow has no remainder, and its integer floor_divide truncates: move fmod's result to the divisor's sign.
+    std::string rem = p.temp("rem");
+    p.line(rem + " = T.fmod(" + a + ", " + b + ")");
+    p.assign("T.where((" + rem + " != 0) & ((" + rem + " < 0) != (" + b + " < 0)), " + rem + " + " + b + ", " + rem + ")");
+  });
+  add(r, "BitShift", 11, "a << b / a >> b", [](PyNode& p) {
+    if (p.oneflow()) p.unsupported("BitShift: OneFlow has no shift operators");
+    std::string dir = p.attrString("direction", "");
+    if (dir != "LEFT" && dir != "RIGHT") p.unsupported("BitShift direction '" + dir + "'");
+    p.assign(p.in(0) + (dir == "LEFT" ? " << " : " >> ") + p.in(1));
+  });
+  for (auto [op, call] : {std::pair{"BitwiseAnd", "T.bitwise_and"}, {"BitwiseOr", "T.bitwise_or"}, {"BitwiseXor", "T.bitwise_xor"}}) {
+    std::string c = call, o = op;
+    add(r, op, 18, c + "(a, b)", [c, o](PyNode& p) {
+      if (p.oneflow()) p.unsupported(o + ": OneFlow 0.8 has no bitwise operations");
+      p.assign(c + "(" + p.in(0) + ", " + p.in(1) + ")");
+    });
+  }
+  add(r, "BitwiseNot", 18, "T.bitwise_not(x)", [](PyNode& p) {
+    if (p.oneflow()) p.unsupported("BitwiseNot: OneFlow 0.8 has no bitwise operations");
+    p.assign("T.bitwise_not(" + p.in(0) + ")");
+  });
+  add(r, "Det", 11, "T.linalg.det(x)", [](PyNode& p) {
+    if (p.oneflow()) p.unsupported("Det: OneFlow 0.8 has no det");
+    p.assign("T.linalg.det(" + p.in(0) + ")");
   });
 
   for (auto [op, call] : {std::pair{"Equal", "T.eq"}, {"Greater", "T.gt"}, {"Less", "T.lt"}, {"GreaterOrEqual", "T.ge"},
                           {"LessOrEqual", "T.le"}, {"And", "T.logical_and"}, {"Or", "T.logical_or"}, {"Xor", "T.logical_xor"}})
     binaryCall(r, op, 1, call);
-  addPy(r, "Max", 1, "T.maximum(a, b, ...)", [](PyNode& p) { p.assign(chain(p, "T.maximum")); });
-  addPy(r, "Min", 1, "T.minimum(a, b, ...)", [](PyNode& p) { p.assign(chain(p, "T.minimum")); });
-  addPy(r, "Sum", 1, "a + b + ...", [](PyNode& p) {
+  add(r, "Max", 1, "T.maximum(a, b, ...)", [](PyNode& p) { p.assign(chain(p, "T.maximum")); });
+  add(r, "Min", 1, "T.minimum(a, b, ...)", [](PyNode& p) { p.assign(chain(p, "T.minimum")); });
+  add(r, "Sum", 1, "a + b + ...", [](PyNode& p) {
     std::string e = p.in(0);
     for (size_t i = 1; i < p.inputCount(); ++i) e += " + " + p.in(i);
     p.assign(p.inputCount() == 1 ? e + ".clone()" : e);
   });
-  addPy(r, "Mean", 1, "(a + b + ...) / n", [](PyNode& p) {
+  add(r, "Mean", 1, "(a + b + ...) / n", [](PyNode& p) {
     std::string e = p.in(0);
     for (size_t i = 1; i < p.inputCount(); ++i) e += " + " + p.in(i);
     p.assign(p.inputCount() == 1 ? e + ".clone()" : "(" + e + ") / " + std::to_string(p.inputCount()));
   });
-  addPy(r, "Where", 9, "T.where(c, a, b)", [](PyNode& p) { p.assign("T.where(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2) + ")"); });
-  addPy(r, "IsInf", 10, "T.isinf with sign selection", [](PyNode& p) {
+  add(r, "Where", 9, "T.where(c, a, b)", [](PyNode& p) { p.assign("T.where(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2) + ")"); });
+  HelperLibrary::instance().add(Helper{"_onnx_expand",
+                                       "def _onnx_expand(x, shape):\n"
+                                       "    # ONNX Expand broadcasts both ways: a 1 in `shape` keeps x's dim, and `shape` may be shorter.\n"
+                                       "    shape = [int(d) for d in shape]\n"
+                                       "    shape = [1] * (x.dim() - len(shape)) + shape\n"
+                                       "    dims = [1] * (len(shape) - x.dim()) + list(x.shape)\n"
+                                       "    return x.expand([d if s == 1 else s for d, s in zip(dims, shape)])\n",
+                                       {}});
+  add(r, "Expand", 8, "x.expand(shape) with -1 where shape has 1", [](PyNode& p) {
+    std::string x = p.in(0);
+    auto shape = p.constInts(1);
+    auto rank = p.rank(0);
+    if (!shape || !rank) return p.assign(p.helper("_onnx_expand") + "(" + x + ", " + p.intList(1) + ")");
+    // A 1 over one of x's dims keeps that dim (-1 to expand); a shape shorter than x's rank is padded in front.
+    std::vector<int64_t> s = *shape;
+    while (static_cast<int64_t>(s.size()) < *rank) s.insert(s.begin(), -1);
+    const size_t lead = s.size() - static_cast<size_t>(*rank);
+    bool changes = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (i >= lead && s[i] == 1) s[i] = -1;
+      changes = changes || s[i] != -1;
+    }
+    if (!changes) return p.alias(0, x);
+    std::string args;
+    for (size_t i = 0; i < s.size(); ++i) args += (i ? ", " : "") + std::to_string(s[i]);
+    p.assign(x + ".expand(" + args + ")");
+  });
+  add(r, "IsInf", 10, "T.isinf with sign selection", [](PyNode& p) {
     std::string x = p.in(0);
     bool pos = p.attrInt("detect_positive", 1) != 0, neg = p.attrInt("detect_negative", 1) != 0;
     if (pos && neg) return p.assign("T.isinf(" + x + ")");
@@ -130,41 +200,41 @@ void registerMath(convert::HandlerRegistry& r) {
 }
 
 void registerActivations(convert::HandlerRegistry& r) {
-  addPy(r, "LeakyRelu", 1, "F.leaky_relu(x, alpha)", [](PyNode& p) {
+  add(r, "LeakyRelu", 1, "F.leaky_relu(x, alpha)", [](PyNode& p) {
     p.assign("F.leaky_relu(" + p.in(0) + ", " + pyFloat(p.attrFloat("alpha", 0.01f), ir::DataType::Float) + ")");
   });
-  addPy(r, "Elu", 1, "F.elu(x, alpha)", [](PyNode& p) {
+  add(r, "Elu", 1, "F.elu(x, alpha)", [](PyNode& p) {
     p.assign("F.elu(" + p.in(0) + ", " + pyFloat(p.attrFloat("alpha", 1.f), ir::DataType::Float) + ")");
   });
-  addPy(r, "Celu", 12, "F.celu(x, alpha=alpha)", [](PyNode& p) {
+  add(r, "Celu", 12, "F.celu(x, alpha=alpha)", [](PyNode& p) {
     p.assign("F.celu(" + p.in(0) + ", alpha=" + pyFloat(p.attrFloat("alpha", 1.f), ir::DataType::Float) + ")");
   });
-  addPy(r, "Selu", 1, "F.selu (default constants) or its formula", [](PyNode& p) {
+  add(r, "Selu", 1, "F.selu (default constants) or its formula", [](PyNode& p) {
     const float alpha = p.attrFloat("alpha", 1.67326319217681884765625f), gamma = p.attrFloat("gamma", 1.05070102214813232421875f);
     std::string x = p.in(0);
     if (alpha == 1.67326319217681884765625f && gamma == 1.05070102214813232421875f) return p.assign("F.selu(" + x + ")");
     p.assign(pyFloat(gamma, ir::DataType::Float) + " * T.where(" + x + " > 0, " + x + ", " + pyFloat(alpha, ir::DataType::Float) +
              " * (T.exp(" + x + ") - 1))");
   });
-  addPy(r, "HardSigmoid", 1, "clamp(alpha * x + beta, 0, 1)", [](PyNode& p) {
+  add(r, "HardSigmoid", 1, "clamp(alpha * x + beta, 0, 1)", [](PyNode& p) {
     const float alpha = p.attrFloat("alpha", 0.2f), beta = p.attrFloat("beta", 0.5f);
     std::string x = p.in(0);
     p.assign("T.clamp(" + x + " * " + pyFloat(alpha, ir::DataType::Float) + " + " + pyFloat(beta, ir::DataType::Float) + ", 0.0, 1.0)");
   });
-  addPy(r, "ThresholdedRelu", 10, "F.threshold(x, threshold=alpha, value=0)", [](PyNode& p) {
+  add(r, "ThresholdedRelu", 10, "F.threshold(x, threshold=alpha, value=0)", [](PyNode& p) {
     p.assign("F.threshold(" + p.in(0) + ", threshold=" + pyFloat(p.attrFloat("alpha", 1.f), ir::DataType::Float) + ", value=0.0)");
   });
-  addPy(r, "Shrink", 9, "where(x < -lambd, x + bias, where(x > lambd, x - bias, 0))", [](PyNode& p) {
+  add(r, "Shrink", 9, "where(x < -lambd, x + bias, where(x > lambd, x - bias, 0))", [](PyNode& p) {
     std::string x = p.in(0);
     std::string l = pyFloat(p.attrFloat("lambd", 0.5f), ir::DataType::Float), b = pyFloat(p.attrFloat("bias", 0.f), ir::DataType::Float);
     p.assign("T.where(" + x + " < -" + l + ", " + x + " + " + b + ", T.where(" + x + " > " + l + ", " + x + " - " + b +
              ", T.zeros_like(" + x + ")))");
   });
-  addPy(r, "PRelu", 1, "where(x < 0, x * slope, x)", [](PyNode& p) {
+  add(r, "PRelu", 1, "where(x < 0, x * slope, x)", [](PyNode& p) {
     std::string x = p.in(0);
     p.assign("T.where(" + x + " < 0, " + x + " * " + p.in(1) + ", " + x + ")");
   });
-  addPy(r, "Gelu", 20, "F.gelu (approximate 'none' or 'tanh')", [](PyNode& p) {
+  add(r, "Gelu", 20, "F.gelu (approximate 'none' or 'tanh')", [](PyNode& p) {
     std::string x = p.in(0);
     std::string approx = p.attrString("approximate", "none");
     if (approx == "none") return p.assign("F.gelu(" + x + ")");
@@ -174,14 +244,35 @@ void registerActivations(convert::HandlerRegistry& r) {
   });
   softmaxLike(r, "Softmax", "F.softmax");
   softmaxLike(r, "LogSoftmax", "F.log_softmax");
+  // Hardmax: 1 at the first maximum along the axis, 0 elsewhere, in x's type.
+  add(r, "Hardmax", 1, "one_hot(argmax) over the flattened trailing dims", [](PyNode& p) {
+    std::string x = p.in(0);
+    const int64_t axis = p.attrInt("axis", 1);
+    auto rank = p.rank(0);
+    if (rank && (axis == *rank - 1 || axis == -1))
+      return p.assign("F.one_hot(" + x + ".argmax(dim=-1), " + x + ".shape[-1]).to(" + x + ".dtype)");
+    // Before opset 13 the input is seen as 2-D [d0*...*d(axis-1), d(axis)*...].
+    std::string flat = p.temp("flat");
+    p.line(flat + " = " + x + ".flatten(" + std::to_string(axis) + ")");
+    p.assign("F.one_hot(" + flat + ".argmax(dim=-1), " + flat + ".shape[-1]).reshape(" + x + ".shape).to(" + x + ".dtype)");
+  });
+  add(r, "Hardmax", 13, "one_hot(argmax) along the axis", [](PyNode& p) {
+    std::string x = p.in(0);
+    const int64_t axis = p.attrInt("axis", -1);
+    std::string a = std::to_string(axis);
+    std::string oneHot = "F.one_hot(" + x + ".argmax(dim=" + a + "), " + x + ".shape[" + a + "])";
+    auto rank = p.rank(0);
+    if (!(axis == -1 || (rank && axis == *rank - 1))) oneHot = "T.movedim(" + oneHot + ", -1, " + a + ")";  // one_hot appends the class dim
+    p.assign(oneHot + ".to(" + x + ".dtype)");
+  });
 }
 
 void registerCasts(convert::HandlerRegistry& r) {
-  addPy(r, "Identity", 1, "the input itself (no statement)", [](PyNode& p) {
+  add(r, "Identity", 1, "the input itself (no statement)", [](PyNode& p) {
     // An Identity of a weight is that layer's own parameter, created where it is used.
     if (!p.constant(0)) p.alias(0, p.in(0));
   });
-  addPy(r, "Cast", 1, "x.to(dtype)", [](PyNode& p) {
+  add(r, "Cast", 1, "x.to(dtype)", [](PyNode& p) {
     const ir::Attribute* to = p.attr("to");
     if (!to) p.unsupported("Cast without 'to'");
     ir::DataType t = to->type == ir::AttrType::String ? ir::dataTypeFromName(to->s).value_or(ir::DataType::Undefined)
@@ -189,8 +280,12 @@ void registerCasts(convert::HandlerRegistry& r) {
     if (p.dtype(0) == ir::DataType::String) p.unsupported("Cast from string");
     p.assign(p.in(0) + ".to(" + p.dtypeExpr(t) + ")");
   });
-  addPy(r, "CastLike", 15, "x.to(like.dtype)", [](PyNode& p) { p.assign(p.in(0) + ".to(" + p.in(1) + ".dtype)"); });
-  addPy(r, "Clip", 1, "T.clamp(x, min, max)", [](PyNode& p) {
+  add(r, "CastLike", 15, "x.to(like.dtype)", [](PyNode& p) {
+    // As Cast: the target type must exist in the flavour (dtypeExpr refuses those that do not).
+    if (p.dtype(1) != ir::DataType::Undefined) p.dtypeExpr(p.dtype(1));
+    p.assign(p.in(0) + ".to(" + p.in(1) + ".dtype)");
+  });
+  add(r, "Clip", 1, "T.clamp(x, min, max)", [](PyNode& p) {
     std::string x = p.in(0);
     std::string lo, hi;
     bool tensorBounds = false;
@@ -217,29 +312,38 @@ void registerCasts(convert::HandlerRegistry& r) {
     }
     p.assign("T.clamp(" + x + (lo.empty() ? "" : ", min=" + lo) + (hi.empty() ? "" : ", max=" + hi) + ")");
   });
-  addPy(r, "Dropout", 1, "identity in inference (mask of ones)", [](PyNode& p) {
-    bool training = false;
-    if (p.opset >= 12 && p.has(2)) {
-      auto t = p.constInts(2);
-      if (!t) p.unsupported("training_mode is computed at run time");
-      training = !t->empty() && (*t)[0] != 0;
-    }
-    double ratio = 0.5;
-    if (p.opset >= 12 && p.has(1)) {
-      auto d = p.constDoubles(1);
-      if (!d) p.unsupported("ratio is computed at run time");
-      ratio = (*d)[0];
-    } else if (p.opset < 12) {
-      ratio = p.attrFloat("ratio", 0.5f);
-      training = p.opset < 7 && p.attrInt("is_test", 0) == 0;
+  HelperLibrary::instance().add(Helper{"_onnx_dropout",
+                                       "def _onnx_dropout(x, ratio, training):\n"
+                                       "    # ONNX Dropout with its mask: in training, zero each element with probability `ratio` and\n"
+                                       "    # scale the others by 1 / (1 - ratio); otherwise the input and a mask of ones.\n"
+                                       "    if not training or ratio == 0:\n"
+                                       "        return x, T.ones_like(x, dtype=T.bool)\n"
+                                       "    mask = T.rand(x.shape) >= ratio\n"
+                                       "    return x * mask.to(x.dtype) / (1.0 - ratio), mask\n",
+                                       {}});
+  add(r, "Dropout", 1, "identity in inference (mask of ones); F.dropout in training", [](PyNode& p) {
+    // training_mode and ratio are inputs from opset 12, possibly computed at run time.
+    std::string training = "False", ratio = "0.5";
+    if (p.opset >= 12) {
+      if (p.has(2)) {
+        if (auto t = p.constInts(2)) training = pyBool(!t->empty() && (*t)[0] != 0);
+        else training = "bool(" + p.in(2) + ")";
+      }
+      if (p.has(1)) ratio = p.scalarLiteral(1).value_or("float(" + p.in(1) + ")");
+    } else {
+      ratio = pyFloat(p.attrFloat("ratio", 0.5f), ir::DataType::Float);
+      if (p.opset < 7 && p.attrInt("is_test", 0) == 0) training = "True";
     }
     std::string x = p.in(0);
-    if (training && ratio != 0) {
-      if (p.outUsed(1)) p.unsupported("training-mode Dropout with its mask output");
-      return p.assign("F.dropout(" + x + ", p=" + pyFloat(ratio) + ", training=True)");
+    if (training == "False" || ratio == "0.0") {
+      p.alias(0, x);
+      // The mask is bool from opset 10, the input's type before.
+      if (p.outUsed(1)) p.assignOut(1, "T.ones_like(" + x + (p.opset >= 10 ? ", dtype=T.bool)" : ")"));
+      return;
     }
-    p.alias(0, x);
-    if (p.outUsed(1)) p.assignOut(1, "T.ones_like(" + x + ", dtype=T.bool)");
+    // The random draws are PyTorch's or OneFlow's own: the seed attribute cannot reproduce another runtime's.
+    if (p.outUsed(1)) return p.line(p.outTuple() + " = " + p.helper("_onnx_dropout") + "(" + x + ", " + ratio + ", " + training + ")");
+    p.assign("F.dropout(" + x + ", p=" + ratio + ", training=" + training + ")");
   });
 }
 

@@ -17,7 +17,13 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerElementwiseCode(r);
   registerNeuralCode(r);
   registerTensorCode(r);
+  registerReductionCode(r);
+  registerLossCode(r);
   registerControlFlowCode(r);
+  registerResizeCode(r);
+  registerRecurrentCode(r);
+  registerQuantizeCode(r);
+  registerSignalCode(r);
   registerIndexingCode(r);
   registerSequenceCode(r);
 }

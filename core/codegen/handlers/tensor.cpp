@@ -32,8 +32,6 @@ std::string numberScalar(PyNode& p, size_t i) {
   return p.in(i) + ".item()";
 }
 
-std::string dimTuple(const std::vector<int64_t>& axes) { return axes.size() == 1 ? std::to_string(axes[0]) : pyIntTuple(axes); }
-
 void registerConstants(convert::HandlerRegistry& r) {
   addPy(r, "Constant", 1, "a buffer (or a literal) where it is used", [](PyNode& p) {
     if (!p.mb.constantTensor(p.node.output(0))) p.unsupported("Constant of a kind other than a dense tensor or numbers");
@@ -464,25 +462,6 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
   });
 }
 
-void registerReductions(convert::HandlerRegistry& r) {
-  struct Reduce { const char* op; const char* method; int64_t axesInputSince; };
-  for (const Reduce& red : {Reduce{"ReduceMean", "mean", 18}, Reduce{"ReduceSum", "sum", 13}}) {
-    std::string method = red.method;
-    int64_t since = red.axesInputSince;
-    addPy(r, red.op, 1, std::string("x.") + red.method + "(dim=axes, keepdim=keepdims)", [method, since](PyNode& p) {
-      std::string x = p.in(0);
-      bool keep = p.attrInt("keepdims", 1) != 0;
-      auto axes = axesOf(p, 1, since);
-      if (!axes || axes->empty()) {
-        if (p.opset >= since && p.attrInt("noop_with_empty_axes", 0) != 0) return p.alias(0, x);
-        if (!keep) return p.assign(x + "." + method + "()");
-        return p.assign(x + "." + method + "(dim=tuple(range(" + x + ".dim())), keepdim=True)");
-      }
-      p.assign(x + "." + method + "(dim=" + dimTuple(*axes) + (keep ? ", keepdim=True" : "") + ")");
-    });
-  }
-}
-
 }  // namespace
 
 void registerTensorCode(convert::HandlerRegistry& r) {
@@ -490,7 +469,6 @@ void registerTensorCode(convert::HandlerRegistry& r) {
   registerReshaping(r);
   registerIndexing(r);
   registerCopyingOps(r);
-  registerReductions(r);
 }
 
 }  // namespace fb::codegen

@@ -76,6 +76,8 @@ void adaptiveAvg(OneflowOp& op) {
   auto outSize = op.ints("output_size");
   op.expectString("data_format", "channels_first");
   if (outSize.size() == 1) outSize.push_back(outSize[0]);
+  if (outSize.size() != 2 || outSize[0] < 1 || outSize[1] < 1)
+    throw std::runtime_error("output_size must be one or two sizes of at least 1");
   if (outSize.size() == 2 && outSize[0] == 1 && outSize[1] == 1) {
     op.finish(op.emit("GlobalAveragePool", {x}));
     return;

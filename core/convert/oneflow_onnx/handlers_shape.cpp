@@ -27,6 +27,9 @@ void flatten(OneflowOp& op) {
   if (!r) throw std::runtime_error("flatten needs the input rank");
   if (start < 0) start += *r;
   if (end < 0) end += *r;
+  if (start < 0 || end >= *r || start > end)
+    throw std::runtime_error("start_dim " + std::to_string(op.i("start_dim", 0)) + " and end_dim " +
+                             std::to_string(op.i("end_dim", -1)) + " do not fit an input of rank " + std::to_string(*r));
   if (start == 1 && end == *r - 1) return op.finish(op.emit("Flatten", {x}, {Attribute::makeInt("axis", 1)}));
   std::vector<int64_t> shape;
   if (end == *r - 1) {  // copy the leading dims (0) and merge the rest (-1): no static shape needed

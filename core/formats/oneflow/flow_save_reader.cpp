@@ -1,7 +1,9 @@
 #include "formats/oneflow/flow_save_reader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <google/protobuf/text_format.h>

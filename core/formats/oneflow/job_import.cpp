@@ -61,6 +61,8 @@ class Importer {
     auto topo = ir::topologicalSort(*g_);
     if (!topo.ok) throw InputError(src_.path, "the graph has a cycle through op '" + topo.cycleNodes.front() + "'");
     for (auto* v : g_->values()) applyBlobDesc(v);
+    model->sourceFiles.push_back(src_.path);
+    if (weights_) model->sourceFiles.insert(model->sourceFiles.end(), weights_->filesRead().begin(), weights_->filesRead().end());
     return model;
   }
 
@@ -71,13 +73,21 @@ class Importer {
     if (it != src_.blobs.end()) v->type = typeOf(it->second.dims, it->second.dataType);
   }
 
+  // The value `lbn` as the output of op `opName`; each value has exactly one producer.
+  ir::Value* newOutput(const std::string& lbn, const std::string& opName) {
+    auto* v = g_->getOrCreateValue(lbn);
+    if (v->producer() || v->isGraphInput() || v->initializer())
+      throw InputError(src_.path, "'" + lbn + "' is produced twice (again by op '" + opName + "')");
+    return v;
+  }
+
   void importOp(const ::oneflow::OperatorConf& op) {
     using O = ::oneflow::OperatorConf;
     const std::string lbnOut = op.name() + "/";
     switch (op.op_type_case()) {
       case O::kUserConf: importUserOp(op); break;
       case O::kInputConf: {
-        auto* v = g_->getOrCreateValue(lbnOut + op.input_conf().out());
+        auto* v = newOutput(lbnOut + op.input_conf().out(), op.name());
         const auto& bc = op.input_conf().blob_conf();
         if (bc.has_shape()) v->type = typeOf({bc.shape().dim().begin(), bc.shape().dim().end()}, bc.data_type());
         g_->addInput(v);
@@ -89,14 +99,15 @@ class Importer {
         const std::string name = lbnOut + vc.out();
         if (!weights_)
           throw InputError(src_.path, "variable '" + op.name() + "' needs a weight folder (weights/ beside the graph)");
+        newOutput(name, op.name());
         g_->addInitializer(weights_->load(op.name(), name, dims, vc.data_type()));
         break;
       }
       case O::kOutputConf: marker(op, "output", op.output_conf().in(), lbnOut + op.output_conf().out()); break;
       case O::kReturnConf: marker(op, "return", op.return_conf().in(), lbnOut + op.return_conf().out()); break;
       case O::kIdentityConf: {
-        auto* n = g_->addNode("identity", {g_->getOrCreateValue(op.identity_conf().in())},
-                              {g_->getOrCreateValue(lbnOut + op.identity_conf().out())}, "oneflow");
+        auto* in = g_->getOrCreateValue(op.identity_conf().in());
+        auto* n = g_->addNode("identity", {in}, {newOutput(lbnOut + op.identity_conf().out(), op.name())}, "oneflow");
         n->name = scopedName(op.name());
         break;
       }
@@ -112,8 +123,9 @@ class Importer {
   }
 
   void marker(const ::oneflow::OperatorConf& op, const char* type, const std::string& in, const std::string& out) {
-    auto* outV = g_->getOrCreateValue(out);
-    auto* n = g_->addNode(type, {g_->getOrCreateValue(in)}, {outV}, "oneflow");
+    auto* inV = g_->getOrCreateValue(in);
+    auto* outV = newOutput(out, op.name());
+    auto* n = g_->addNode(type, {inV}, {outV}, "oneflow");
     n->name = scopedName(op.name());
     if (op.has_output_conf() && op.output_conf().blob_conf().has_shape()) {
       const auto& bc = op.output_conf().blob_conf();
@@ -125,7 +137,11 @@ class Importer {
   void distribute(const ::oneflow::OperatorConf& op, const char* type, const ::oneflow::DistributeOpConf& c) {
     std::vector<ir::Value*> ins, outs;
     for (const auto& i : c.in()) ins.push_back(g_->getOrCreateValue(i));
-    for (const auto& o : c.out()) outs.push_back(g_->getOrCreateValue(op.name() + "/" + o));
+    for (const auto& o : c.out()) {
+      outs.push_back(newOutput(op.name() + "/" + o, op.name()));
+      if (std::count(outs.begin(), outs.end(), outs.back()) > 1)
+        throw InputError(src_.path, "op '" + op.name() + "' lists output '" + o + "' twice");
+    }
     auto* n = g_->addNode(type, ins, outs, "oneflow");
     n->name = scopedName(op.name());
     if (c.has_axis() && std::string_view(type) != "distribute_clone") n->setAttr(ir::Attribute::makeInt("axis", c.axis()));
@@ -163,8 +179,9 @@ class Importer {
       if (it == u.output().end())
         throw InputError(src_.path, "op '" + op.name() + "' lists output '" + arg + "' in output_order but has no such output");
       for (const auto& lbn : it->second.s()) {
-        auto* v = g_->getOrCreateValue(lbn);
-        if (v->producer()) throw InputError(src_.path, "'" + lbn + "' is produced by two ops ('" + op.name() + "')");
+        auto* v = newOutput(lbn, op.name());
+        if (std::find(outs.begin(), outs.end(), v) != outs.end())
+          throw InputError(src_.path, "op '" + op.name() + "' lists output '" + lbn + "' twice");
         outs.push_back(v);
         outArgs.strings.push_back(arg);
       }

@@ -12,18 +12,19 @@
 #include "formats/oneflow/weight_folder.h"
 #include "formats/oneflow/oneflow_job.pb.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace fb::oneflow {
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the file");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::string readAll(const std::string& path) { return InputFile::open(path).readAll(); }
+
+// The model's folder, which every weight file must resolve inside: the graph file's folder.
+std::string modelFolderOf(const std::string& graphPath) {
+  const auto dir = fs::path(graphPath).parent_path();
+  return dir.empty() ? "." : dir.string();
 }
 
 bool isTextName(const fs::path& p) {
@@ -105,7 +106,8 @@ std::unique_ptr<ir::Model> fromJob(const std::string& path, const ::oneflow::Job
     src.blobs.emplace(lbn, std::move(*d));
   }
   std::optional<WeightFolder> weights;
-  if (auto dir = opt.weightDir ? opt.weightDir : findWeightFolder(path)) weights.emplace(*dir);
+  if (opt.weightDir) weights.emplace(*opt.weightDir);
+  else if (auto dir = findWeightFolder(path)) weights.emplace(*dir, modelFolderOf(path));
   return importJob(src, weights ? &*weights : nullptr);
 }
 
@@ -118,7 +120,8 @@ std::unique_ptr<ir::Model> fromJobText(const std::string& path, const ::oneflow:
     src.blobs.emplace(lbn, std::move(*d));
   }
   std::optional<WeightFolder> weights;
-  if (auto dir = opt.weightDir ? opt.weightDir : findWeightFolder(path)) weights.emplace(*dir);
+  if (opt.weightDir) weights.emplace(*opt.weightDir);
+  else if (auto dir = findWeightFolder(path)) weights.emplace(*dir, modelFolderOf(path));
   return importJob(src, weights ? &*weights : nullptr);
 }
 
@@ -167,7 +170,7 @@ std::unique_ptr<ir::Model> readOneflow(const std::string& path, const ReadOption
     if (!file) throw InputError(path, "the folder holds no OneFlow graph (job.pb, job.prototxt or saved_model)");
     return readOneflow(file->string(), opt);
   }
-  if (!fs::is_regular_file(p, ec)) throw InputError(path, "no such file");
+  requireFileOrFolder(path);
   if (isSavedModelName(p)) return readSavedModel(path, opt.weightDir);
 
   const std::string data = readAll(path);

@@ -2,10 +2,11 @@
 // A pickle decoder for the files oneflow.save writes (docs: oneflow-checkpoint-format.md section 1.4), and nothing
 // more. It never calls anything: REDUCE/NEWOBJ/BUILD on the few whitelisted globals (OrderedDict, oneflow.Tensor,
 // oneflow.nn.Parameter, oneflow._oneflow_internal.dtype, numpy's array and dtype reconstructors) become plain
-// Object values for the caller to interpret; _codecs.encode(str, 'latin1'), which is how protocol 2 spells bytes
-// (numpy's array data), and bytes() (its b''), become Bytes. Every other global, every opcode outside protocols 2-5's data subset,
-// lengths past the end of the input, nesting deeper than kMaxDepth and memo references to nothing are refused with
-// an InputError naming the file, the offset and the opcode or global. Byte strings are views into the input.
+// Object values for the caller to interpret; _codecs.encode(str, 'latin1') and bytes(), which is how protocol 2
+// spells bytes (numpy's array data), become Bytes. Every other global, every opcode outside protocols 2-5's data
+// subset, lengths past the end of the input, nesting deeper than kMaxDepth, more than kMaxValues values and memo
+// references to nothing are refused with an InputError naming the file, the offset and the opcode or global.
+// Byte strings are views into the input.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -44,9 +45,9 @@ const char* kindName(Value::Kind k);
 class Document {
  public:
   static constexpr int kMaxDepth = 100;
-  // A value costs about 200 bytes against 1 byte of pickle: this keeps a hostile file's memory under about 1 GB
-  // while allowing state dicts of about 100,000 tensors.
-  static constexpr size_t kMaxValues = size_t{1} << 22;
+  // A value costs about 250 bytes against 1 byte of pickle: this keeps a hostile file's memory near 250 MB while
+  // allowing state dicts of about 30,000 tensors (about 35 values each).
+  static constexpr size_t kMaxValues = size_t{1} << 20;
   const Value& root() const { return *root_; }
 
  private:

@@ -13,6 +13,8 @@
 #include "ir/graph.h"
 #include "formats/oneflow/oneflow_job.pb.h"
 #include "util/error.h"
+#include "util/input_file.h"
+#include "util/protobuf_log.h"
 
 namespace fb::oneflow {
 namespace fs = std::filesystem;
@@ -28,16 +30,15 @@ class CollectErrors : public google::protobuf::io::ErrorCollector {
 }  // namespace
 
 std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::optional<std::string>& weightDir) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot open the file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string data = buf.str();
+  const std::string data = InputFile::open(path).readAll();
   if (data.empty()) throw InputError(path, "the file is empty");
 
   ::oneflow::SavedModel sm;
   if (fs::path(path).extension() == ".pb") {
-    if (!sm.ParsePartialFromString(data)) throw InputError(path, "not a binary OneFlow SavedModel");
+    if (!sm.ParsePartialFromString(data)) {
+      takeProtobufLogMessage();
+      throw InputError(path, "not a binary OneFlow SavedModel (truncated or corrupt)");
+    }
   } else {
     CollectErrors errors;
     google::protobuf::TextFormat::Parser parser;
@@ -63,14 +64,24 @@ std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::op
   src.metadata["oneflow.saved_model_version"] = std::to_string(sm.version());
   for (const auto& op : graph.op_list()) src.ops.push_back(&op);
 
-  const fs::path base = fs::path(path).parent_path();
+  const fs::path base = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   std::string dir;
-  if (weightDir) dir = *weightDir;
-  else if (!sm.checkpoint_dir().empty() && fs::is_directory(base / sm.checkpoint_dir())) dir = (base / sm.checkpoint_dir()).string();
-  else dir = (base / "variables").string();
-  std::optional<WeightFolder> weights;
   std::error_code ec;
-  if (fs::is_directory(dir, ec)) weights.emplace(dir);
+  if (weightDir) {
+    dir = *weightDir;
+  } else if (!sm.checkpoint_dir().empty()) {
+    // The checkpoint is part of the model: it must be inside the model's folder, like every file the model names.
+    const fs::path cp(sm.checkpoint_dir());
+    bool climbs = cp.is_absolute() || cp.has_root_name();
+    for (const auto& part : cp) climbs = climbs || part == "..";
+    if (climbs || (fs::exists(base / cp, ec) && !resolvesInside(fs::canonical(base / cp, ec).string(), base.string())))
+      throw InputError(path, "checkpoint_dir '" + sm.checkpoint_dir() + "' points outside the model's folder");
+    dir = fs::is_directory(base / cp, ec) ? (base / cp).string() : (base / "variables").string();
+  } else {
+    dir = (base / "variables").string();
+  }
+  std::optional<WeightFolder> weights;
+  if (fs::is_directory(dir, ec)) weightDir ? weights.emplace(dir) : weights.emplace(dir, base.string());
   auto model = importJob(src, weights ? &*weights : nullptr);
 
   // Input shapes from the signature (the input ops carry them too in most saves; the signature is authoritative).

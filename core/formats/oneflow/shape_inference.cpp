@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/oneflow/job_import.h"
+#include "formats/tensor_size.h"
 #include "ir/graph.h"
 
 namespace fb::oneflow {
@@ -15,9 +16,22 @@ namespace {
 
 using Dims = std::vector<int64_t>;
 
+// Attributes and shapes come from the file: every rule below checks ranges before indexing or dividing, and
+// works only with dims and attribute values of sane size so that no product or sum overflows.
+constexpr int64_t kMaxDim = int64_t{1} << 40;
+constexpr int64_t kMaxAttr = int64_t{1} << 31;
+
+bool sane(int64_t v) { return v > -kMaxAttr && v < kMaxAttr; }
+bool allSane(const Dims& d) { return std::all_of(d.begin(), d.end(), sane); }
+
 std::optional<Dims> dimsOf(const ir::Value* v) {
   if (!v) return std::nullopt;
-  return v->type.staticDims();
+  auto d = v->type.staticDims();
+  if (!d || d->size() > 64) return std::nullopt;
+  for (auto x : *d)
+    if (x < 0 || x > kMaxDim) return std::nullopt;
+  if (!checkedElementCount(*d)) return std::nullopt;
+  return d;
 }
 
 // The input recorded under OneFlow argument `name` (the first one when it repeats).
@@ -40,8 +54,11 @@ std::optional<Dims> broadcast(const Dims& a, const Dims& b) {
   return out;
 }
 
+// -1 when the window does not fit or the attributes are out of range.
 int64_t pooledSize(int64_t in, int64_t k, int64_t s, int64_t pad, int64_t dil, bool ceil) {
+  if (k < 1 || s < 1 || dil < 1 || pad < 0 || !sane(k) || !sane(s) || !sane(dil) || !sane(pad)) return -1;
   const int64_t span = in + 2 * pad - dil * (k - 1) - 1;
+  if (span < 0) return -1;
   int64_t out = (ceil ? (span + s - 1) / s : span / s) + 1;
   if (ceil && (out - 1) * s >= in + pad) --out;  // the last window must start inside the input or left padding
   return out;
@@ -56,7 +73,9 @@ std::optional<Dims> windowed(const Dims& x, int64_t channels, const Dims& kernel
     const int64_t s = i < strides.size() ? strides[i] : 1;
     const int64_t p = i < pads.size() ? pads[i] : 0;
     const int64_t d = i < dilations.size() ? dilations[i] : 1;
-    out.push_back(pooledSize(x[i + 2], kernel[i], s, p, d, ceil));
+    const int64_t o = pooledSize(x[i + 2], kernel[i], s, p, d, ceil);
+    if (o < 1) return std::nullopt;
+    out.push_back(o);
   }
   return out;
 }
@@ -78,14 +97,14 @@ std::optional<Dims> elementwise(const ir::Node& n) {
 std::optional<Dims> conv(const ir::Node& n) {
   auto x = dimsOf(arg(n, "in"));
   auto w = dimsOf(arg(n, "weight"));
-  if (!x || !w) return std::nullopt;
+  if (!x || !w || w->empty()) return std::nullopt;
   Dims k = n.attrInts("kernel_size");
   return windowed(*x, (*w)[0], k, n.attrInts("strides"), n.attrInts("padding_before"), n.attrInts("dilation_rate"), false);
 }
 
 std::optional<Dims> pool(const ir::Node& n) {
   auto x = dimsOf(n.input(0));
-  if (!x) return std::nullopt;
+  if (!x || x->size() < 2) return std::nullopt;
   Dims k = n.hasAttr("kernel_size") ? n.attrInts("kernel_size") : n.attrInts("pool_size");
   Dims s = n.hasAttr("stride") ? n.attrInts("stride") : n.attrInts("strides");
   Dims p = n.hasAttr("padding_before") ? n.attrInts("padding_before") : n.attrInts("padding");
@@ -110,13 +129,23 @@ std::optional<Dims> matmul(const ir::Node& n) {
 std::optional<Dims> reshape(const ir::Node& n) {
   auto x = dimsOf(n.input(0));
   Dims shape = n.attrInts("shape");
-  if (!x) return std::nullopt;
-  int64_t total = 1, known = 1, unknownAt = -1;
-  for (auto d : *x) total *= d;
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (shape[i] < 0) unknownAt = static_cast<int64_t>(i);
-    else known *= shape[i];
-  if (unknownAt >= 0 && known > 0) shape[unknownAt] = total / known;
+  if (!x || shape.size() > 64) return std::nullopt;
+  const int64_t total = static_cast<int64_t>(*checkedElementCount(*x));
+  int64_t unknownAt = -1;
+  Dims known;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1 && unknownAt < 0) unknownAt = static_cast<int64_t>(i);
+    else if (shape[i] < 0 || shape[i] > kMaxDim) return std::nullopt;
+    else known.push_back(shape[i]);
+  }
+  auto k = checkedElementCount(known);
+  if (!k) return std::nullopt;
+  if (unknownAt >= 0) {
+    if (*k == 0 || total % static_cast<int64_t>(*k) != 0) return std::nullopt;
+    shape[unknownAt] = total / static_cast<int64_t>(*k);
+  } else if (static_cast<int64_t>(*k) != total) {
+    return std::nullopt;
+  }
   return shape;
 }
 
@@ -127,6 +156,7 @@ std::optional<Dims> flatten(const ir::Node& n) {
   int64_t s = n.attrInt("start_dim", 0), e = n.attrInt("end_dim", -1);
   if (s < 0) s += r;
   if (e < 0) e += r;
+  if (s < 0 || e >= r || s > e) return std::nullopt;
   Dims out(x->begin(), x->begin() + s);
   int64_t p = 1;
   for (int64_t i = s; i <= e; ++i) p *= (*x)[i];
@@ -138,8 +168,15 @@ std::optional<Dims> flatten(const ir::Node& n) {
 std::optional<Dims> transpose(const ir::Node& n) {
   auto x = dimsOf(n.input(0));
   if (!x) return std::nullopt;
+  const Dims perm = n.attrInts("perm");
+  if (perm.size() != x->size()) return std::nullopt;
+  std::vector<bool> seen(x->size(), false);
   Dims out;
-  for (auto p : n.attrInts("perm")) out.push_back((*x)[p]);
+  for (auto p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(x->size()) || seen[p]) return std::nullopt;
+    seen[p] = true;
+    out.push_back((*x)[p]);
+  }
   return out;
 }
 
@@ -148,10 +185,12 @@ std::optional<Dims> concat(const ir::Node& n) {
   if (!out) return std::nullopt;
   int64_t axis = n.attrInt("axis", 0);
   if (axis < 0) axis += static_cast<int64_t>(out->size());
+  if (axis < 0 || axis >= static_cast<int64_t>(out->size())) return std::nullopt;
   for (size_t i = 1; i < n.inputs().size(); ++i) {
     auto d = dimsOf(n.input(i));
-    if (!d) return std::nullopt;
+    if (!d || d->size() != out->size()) return std::nullopt;
     (*out)[axis] += (*d)[axis];
+    if ((*out)[axis] > kMaxDim) return std::nullopt;
   }
   return out;
 }
@@ -160,7 +199,14 @@ std::optional<Dims> adaptivePool(const ir::Node& n) {
   auto x = dimsOf(n.input(0));
   if (!x || x->size() < 2) return std::nullopt;
   Dims out{(*x)[0], (*x)[1]};
-  for (auto d : n.attrInts("output_size")) out.push_back(d);
+  const Dims size = n.attrInts("output_size");
+  if (x->size() < 3 || (size.size() != 1 && size.size() != x->size() - 2)) return std::nullopt;
+  for (auto d : size) {
+    if (d < 1 || d > kMaxDim) return std::nullopt;
+    out.push_back(d);
+  }
+  // output_size (h) on a 4-D input means h x h
+  while (out.size() < x->size()) out.push_back(out.back());
   return out;
 }
 
@@ -169,6 +215,7 @@ std::optional<Dims> expandDims(const ir::Node& n) {
   if (!x) return std::nullopt;
   int64_t axis = n.attrInt("axis", 0);
   if (axis < 0) axis += static_cast<int64_t>(x->size()) + 1;
+  if (axis < 0 || axis > static_cast<int64_t>(x->size())) return std::nullopt;
   x->insert(x->begin() + axis, 1);
   return x;
 }

@@ -4,22 +4,25 @@
 #include <fstream>
 #include <sstream>
 
+#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
 #include "formats/oneflow/flow_save_reader.h"
 #include "formats/oneflow/oneflow_types.h"
 #include "formats/oneflow/oneflow_job.pb.h"
+#include "formats/tensor_size.h"
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace fb::oneflow {
 namespace fs = std::filesystem;
 
 namespace {
-std::string dimsText(const std::vector<int64_t>& d) {
-  std::string s = "[";
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
-  return s + "]";
-}
+// The meta file's parse errors become one InputError, not libprotobuf's lines on stderr.
+class SilentParseErrors : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int, int, const std::string&) override {}
+};
 }  // namespace
 
 // Candidate keys of a variable, as oneflow-onnx tries them (see load()).
@@ -32,7 +35,8 @@ static std::vector<std::string> candidateKeys(const std::string& name, char nest
   return keys;
 }
 
-WeightFolder::WeightFolder(std::string dir) : dir_(std::move(dir)) {
+WeightFolder::WeightFolder(std::string dir, std::string root) : dir_(std::move(dir)), root_(std::move(root)) {
+  if (root_.empty()) root_ = dir_;
   std::error_code ec;
   if (isFlowSaveFolder(dir_) || isFlowSaveFile(dir_)) {
     pickled_ = std::make_shared<const std::map<std::string, ir::Tensor>>(readFlowSave(dir_));
@@ -41,13 +45,21 @@ WeightFolder::WeightFolder(std::string dir) : dir_(std::move(dir)) {
   if (!fs::is_directory(dir_, ec)) throw InputError(dir_, "the weight folder does not exist");
   if (!fs::exists(fs::path(dir_) / "snapshot_done", ec))
     throw InputError(dir_, "no snapshot_done in the weight folder: the save is incomplete");
+  filesRead_.push_back((fs::path(dir_) / "snapshot_done").string());
 }
 
 std::optional<std::string> WeightFolder::variableFolder(const std::string& name) const {
   if (pickled_) return std::nullopt;
+  const fs::path asPath(name);
+  bool climbs = asPath.is_absolute() || asPath.has_root_name();
+  for (const auto& part : asPath) climbs = climbs || part == "..";
+  if (name.empty() || climbs)
+    throw InputError(dir_, "variable '" + name + "': its name is a path that points outside the model's folder");
   std::error_code ec;
+  // Existence only: whether `out` is a regular file inside the model's folder is checked when it is opened.
   for (const auto& key : candidateKeys(name, '/'))
-    if (fs::is_regular_file(fs::path(dir_) / key / "out", ec)) return (fs::path(dir_) / key).string();
+    if (fs::exists(fs::path(dir_) / key / "out", ec) || fs::is_symlink(fs::path(dir_) / key / "out", ec))
+      return (fs::path(dir_) / key).string();
   return std::nullopt;
 }
 
@@ -78,14 +90,15 @@ ir::Tensor WeightFolder::load(const std::string& variableName, const std::string
 
   const fs::path meta = fs::path(*folder) / "meta";
   std::error_code ec;
-  if (fs::is_regular_file(meta, ec)) {
-    std::ifstream in(meta, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
+  if (fs::exists(meta, ec) || fs::is_symlink(meta, ec)) {
+    const std::string text = InputFile::open(meta.string(), root_, "variable '" + variableName + "': meta").readAll();
+    filesRead_.push_back(meta.string());
     ::oneflow::VariableMetaInfo info;
     google::protobuf::TextFormat::Parser parser;
+    SilentParseErrors quiet;
+    parser.RecordErrorsTo(&quiet);
     parser.AllowUnknownField(true);
-    if (!parser.ParseFromString(text.str(), &info))
+    if (!parser.ParseFromString(text, &info))
       throw InputError(meta.string(), "variable '" + variableName + "': meta is not a text VariableMetaInfo");
     std::vector<int64_t> metaDims(info.shape().dim().begin(), info.shape().dim().end());
     if (metaDims != dims || info.data_type() != oneflowDataType)
@@ -99,18 +112,21 @@ ir::Tensor WeightFolder::load(const std::string& variableName, const std::string
   t.dtype = *irType;
   t.dims = dims;
   const fs::path out = fs::path(*folder) / "out";
-  const auto size = fs::file_size(out, ec);
-  if (ec) throw InputError(out.string(), "variable '" + variableName + "': cannot read out: " + ec.message());
-  if (size != t.expectedBytes())
+  const auto size = InputFile::open(out.string(), root_, "variable '" + variableName + "': out").size();
+  filesRead_.push_back(out.string());
+  const auto needed = checkedByteSize(dims, *irType);
+  if (!needed)
+    throw InputError(out.string(), "variable '" + variableName + "': shape " + dimsText(dims) + " is negative or overflows");
+  if (size != *needed)
     throw InputError(out.string(), "variable '" + variableName + "': out has " + std::to_string(size) +
                                        " bytes, but " + dimsText(dims) + " " + oneflowDataTypeName(oneflowDataType) +
-                                       " needs " + std::to_string(t.expectedBytes()));
+                                       " needs " + std::to_string(*needed));
   ir::ExternalRef ref;
   ref.location = out.string();
   ref.length = static_cast<int64_t>(size);
   ref.entries = {{"location", ref.location}};
   if (size == 0) t.setBytes({});
-  else t.setExternalSource(out.string(), ref);
+  else t.setExternalSource(out.string(), ref, root_);
   return t;
 }
 

@@ -18,8 +18,13 @@ class WeightFolder {
  public:
   // Throws InputError(dir, ...) when `dir` is not a folder or has no snapshot_done (an incomplete save); a
   // pickle-based save (folder or file) is read here, and its errors are thrown here too.
-  explicit WeightFolder(std::string dir);
+  // Every per-variable weight file must resolve inside `root` (the model's folder; `dir` itself when empty),
+  // checked on the opened descriptor: variable names with "..", absolute names and symlinks out of it are refused.
+  explicit WeightFolder(std::string dir, std::string root = {});
   const std::string& dir() const { return dir_; }
+  const std::string& root() const { return root_; }
+  // Every file load() opened or bound (out and meta files, snapshot_done), for Model::sourceFiles.
+  const std::vector<std::string>& filesRead() const { return filesRead_; }
 
   // The tensor of variable op `variableName`, named `tensorName`, with the shape and OneFlow data type the
   // job declares. Keys are tried as oneflow-onnx tries them: the op name ("m.conv1.weight", lazy and serving
@@ -29,11 +34,14 @@ class WeightFolder {
   ir::Tensor load(const std::string& variableName, const std::string& tensorName, const std::vector<int64_t>& dims,
                   int oneflowDataType) const;
 
-  // The folder a variable's files are in, if any candidate key exists (format A only).
+  // The folder a variable's files are in, if any candidate key exists (format A only). Throws InputError for a
+  // name that would leave the weight folder.
   std::optional<std::string> variableFolder(const std::string& variableName) const;
 
  private:
   std::string dir_;
+  std::string root_;
+  mutable std::vector<std::string> filesRead_;
   std::shared_ptr<const std::map<std::string, ir::Tensor>> pickled_;  // set for a pickle-based save
 };
 

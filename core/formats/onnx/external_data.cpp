@@ -1,6 +1,7 @@
 #include "formats/onnx/external_data.h"
 
 #include "util/error.h"
+#include "util/input_file.h"
 
 namespace fb::onnxfmt {
 namespace fs = std::filesystem;
@@ -27,13 +28,16 @@ fs::path resolveExternalLocation(const fs::path& modelDir, const std::string& lo
 uint64_t SideFileSizes::size(const fs::path& p, const std::string& modelPath, const std::string& tensorName) {
   auto key = p.string();
   if (auto it = sizes_.find(key); it != sizes_.end()) return it->second;
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec))
-    throw InputError(modelPath, "tensor '" + tensorName + "': external data file '" + p.filename().string() +
-                                    "' does not exist");
-  uint64_t s = fs::file_size(p, ec);
-  sizes_[key] = s;
-  return s;
+  // Opened, not just looked up: a FIFO or a link out of the folder is refused here, at open time.
+  const fs::path dir = fs::path(modelPath).parent_path();
+  try {
+    InputFile f = InputFile::open(key, dir.empty() ? "." : dir.string());
+    sizes_[key] = f.size();
+    return f.size();
+  } catch (const InputError& e) {
+    throw InputError(modelPath, "tensor '" + tensorName + "': external data file '" + p.filename().string() + "' " +
+                                    e.what());
+  }
 }
 
 }  // namespace fb::onnxfmt

@@ -1,9 +1,12 @@
 #include "formats/onnx/onnx_proto_import.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "formats/onnx/external_data.h"
+#include "formats/tensor_size.h"
 #include "ir/topo_sort.h"
 #include "util/error.h"
 
@@ -13,10 +16,13 @@ using namespace fb::ir;
 
 namespace {
 
+constexpr int64_t kMaxOpsetVersion = 1000;
+
 struct Context {
   const ImportOptions& opts;
   std::shared_ptr<IdSource> ids;
   SideFileSizes sizes;
+  std::set<std::string> sourceFiles;  // side files, for Model::sourceFiles
   [[noreturn]] void fail(const std::string& reason) const { throw InputError(opts.modelPath, reason); }
 };
 
@@ -67,46 +73,78 @@ Tensor tensorHeader(const onnx::TensorProto& tp) {
   return t;
 }
 
+// The bytes `tp`'s dims and data type call for; fails for negative dims, unknown types and sizes that overflow.
+uint64_t neededBytes(const onnx::TensorProto& tp, const Context& ctx) {
+  for (int64_t d : tp.dims())
+    if (d < 0) ctx.fail("tensor '" + tp.name() + "' has a negative dimension (" + std::to_string(d) + ")");
+  if (tp.data_type() == 0 || !isKnownDataType(tp.data_type()))
+    ctx.fail("tensor '" + tp.name() + "' has data type " + std::to_string(tp.data_type()) +
+             ", which is not an ONNX tensor type");
+  const std::vector<int64_t> dims(tp.dims().begin(), tp.dims().end());
+  if (tp.data_type() == static_cast<int32_t>(DataType::String)) {
+    if (!checkedElementCount(dims)) ctx.fail("tensor '" + tp.name() + "' has dims " + dimsText(dims) + " whose size overflows");
+    return 0;
+  }
+  auto bytes = checkedByteSize(dims, static_cast<DataType>(tp.data_type()));
+  if (!bytes) ctx.fail("tensor '" + tp.name() + "' has dims " + dimsText(dims) + " whose size overflows");
+  return *bytes;
+}
+
 Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
   Tensor t = tensorHeader(tp);
-  for (int64_t d : tp.dims())
-    if (d < 0 && ctx) ctx->fail("tensor '" + tp.name() + "' has a negative dimension");
+  const uint64_t needed = ctx ? neededBytes(tp, *ctx) : 0;
+  const bool isString = t.dtype == DataType::String;
   if (tp.data_location() == onnx::TensorProto::EXTERNAL) {
     if (!ctx) throw InputError("", "tensor '" + tp.name() + "' uses external data where none is allowed");
     ExternalRef ref;
+    bool hasLength = false;
     for (const auto& e : tp.external_data()) {
       ref.entries.emplace_back(e.key(), e.value());
       try {
+        size_t used = 0;
         if (e.key() == "location") ref.location = e.value();
-        else if (e.key() == "offset") ref.offset = std::stoll(e.value());
-        else if (e.key() == "length") ref.length = std::stoll(e.value());
+        else if (e.key() == "offset") ref.offset = std::stoll(e.value(), &used);
+        else if (e.key() == "length") ref.length = std::stoll(e.value(), &used), hasLength = true;
+        if ((e.key() == "offset" || e.key() == "length") && used != e.value().size()) throw std::invalid_argument("");
       } catch (const std::exception&) {
         ctx->fail("tensor '" + tp.name() + "': external data " + e.key() + " '" + e.value() + "' is not a number");
       }
     }
+    if (ref.offset < 0) ctx->fail("tensor '" + tp.name() + "': external data offset " + std::to_string(ref.offset) + " is negative");
+    if (hasLength && ref.length < 0)
+      ctx->fail("tensor '" + tp.name() + "': external data length " + std::to_string(ref.length) + " is negative");
     fs::path path = resolveExternalLocation(ctx->opts.modelDir, ref.location, ctx->opts.modelPath);
     uint64_t size = ctx->sizes.size(path, ctx->opts.modelPath, tp.name());
-    uint64_t want = ref.length >= 0 ? static_cast<uint64_t>(ref.length) : (ref.offset >= 0 ? size - ref.offset : 0);
-    if (ref.offset < 0 || static_cast<uint64_t>(ref.offset) + want > size)
+    const uint64_t offset = static_cast<uint64_t>(ref.offset);
+    // Compared without adding offset and length, which could wrap around.
+    if (offset > size || (hasLength && static_cast<uint64_t>(ref.length) > size - offset))
       ctx->fail("tensor '" + tp.name() + "': external data [" + std::to_string(ref.offset) + ", +" +
-                std::to_string(want) + ") runs past the end of '" + ref.location + "' (" + std::to_string(size) +
-                " bytes)");
-    if (t.dtype != DataType::String && want != t.expectedBytes())
+                (hasLength ? std::to_string(ref.length) : std::string("rest")) + ") runs past the end of '" +
+                ref.location + "' (" + std::to_string(size) + " bytes)");
+    const uint64_t want = hasLength ? static_cast<uint64_t>(ref.length) : size - offset;
+    if (!isString && want != needed)
       ctx->fail("tensor '" + tp.name() + "': external data holds " + std::to_string(want) + " bytes, shape and type need " +
-                std::to_string(t.expectedBytes()));
-    t.setExternalSource(path.string(), std::move(ref));
+                std::to_string(needed));
+    t.setExternalSource(path.string(), std::move(ref), ctx->opts.modelDir.empty() ? "." : ctx->opts.modelDir);
+    ctx->sourceFiles.insert(path.string());
     return t;
   }
   if (tp.has_raw_data()) {
     std::string bytes;
     bytes.swap(*tp.mutable_raw_data());
-    if (ctx && t.dtype != DataType::String && bytes.size() != t.expectedBytes())
+    if (ctx && !isString && bytes.size() != needed)
       ctx->fail("tensor '" + tp.name() + "' holds " + std::to_string(bytes.size()) + " bytes, shape and type need " +
-                std::to_string(t.expectedBytes()));
+                std::to_string(needed));
     t.setBytes(std::move(bytes));
     t.storage = Tensor::Storage::Raw;
   } else {
     importTypedData(tp, t);
+    if (ctx && !isString && t.bytes().size() != needed)
+      ctx->fail("tensor '" + tp.name() + "' holds " + std::to_string(t.bytes().size() / elementSize(t.dtype)) +
+                " values, shape " + dimsText(t.dims) + " needs " + std::to_string(needed / elementSize(t.dtype)));
+    if (ctx && isString && t.strings.size() != *checkedElementCount(t.dims))
+      ctx->fail("tensor '" + tp.name() + "' holds " + std::to_string(t.strings.size()) + " strings, shape " +
+                dimsText(t.dims) + " needs " + std::to_string(*checkedElementCount(t.dims)));
   }
   return t;
 }
@@ -183,9 +221,10 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
                                ? (*initializerData)[k].get() : nullptr;
     if (mapped && !tp.has_raw_data() && tp.data_location() != onnx::TensorProto::EXTERNAL) {
       Tensor t = tensorHeader(tp);
-      if (t.dtype != DataType::String && mapped->size() != t.expectedBytes())
+      const uint64_t needed = neededBytes(tp, ctx);
+      if (t.dtype != DataType::String && mapped->size() != needed)
         ctx.fail("tensor '" + tp.name() + "' holds " + std::to_string(mapped->size()) + " bytes, shape and type need " +
-                 std::to_string(t.expectedBytes()));
+                 std::to_string(needed));
       t.setBuffer((*initializerData)[k]);
       t.storage = Tensor::Storage::Raw;
       g->addInitializer(std::move(t));
@@ -210,6 +249,8 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
         continue;
       }
       Value* v = g->getOrCreateValue(out);
+      if (std::find(outs.begin(), outs.end(), v) != outs.end())
+        ctx.fail("node " + nodeLabel(np, index) + " lists output '" + out + "' twice");
       if (v->producer() || v->isGraphInput() || v->initializer())
         ctx.fail("value '" + out + "' is defined twice (again as an output of node " + nodeLabel(np, index) + ")");
       outs.push_back(v);
@@ -313,7 +354,13 @@ std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOpti
   m->domain = proto.domain();
   m->modelVersion = proto.model_version();
   m->docString = proto.doc_string();
-  for (const auto& o : proto.opset_import()) m->opsets.push_back({o.domain(), o.version()});
+  for (const auto& o : proto.opset_import()) {
+    // Opsets start at 1; no domain is anywhere near a thousand versions.
+    if (o.version() < 1 || o.version() > kMaxOpsetVersion)
+      ctx.fail("opset import for domain '" + o.domain() + "' has version " + std::to_string(o.version()) +
+               ", which is not an opset version (1 to " + std::to_string(kMaxOpsetVersion) + ")");
+    m->opsets.push_back({o.domain(), o.version()});
+  }
   for (const auto& e : proto.metadata_props()) m->metadata.emplace_back(e.key(), e.value());
   for (const auto& ti : proto.training_info()) m->trainingInfo.push_back(ti.SerializeAsString());
   m->setGraph(importGraph(*proto.mutable_graph(), ctx, nullptr, nullptr, &opts.initializerData));
@@ -333,6 +380,8 @@ std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOpti
     m->functions.push_back(std::move(f));
   }
   checkReferences(m->graph(), ctx, false);
+  m->sourceFiles.push_back(opts.modelPath);
+  m->sourceFiles.insert(m->sourceFiles.end(), ctx.sourceFiles.begin(), ctx.sourceFiles.end());
   TopoResult topo = topologicalSort(m->graph());
   if (!topo.ok) {
     std::string cycle;

@@ -1,6 +1,9 @@
 #include "formats/onnx/onnx_writer.h"
 
+#include <unistd.h>
+
 #include <climits>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -10,6 +13,7 @@
 #include "formats/onnx/onnx_proto_export.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/mapped_file.h"
 
 namespace fb::onnxfmt {
 namespace fs = std::filesystem;
@@ -54,23 +58,34 @@ uint64_t totalTensorBytes(const Model& m) {
 }
 
 WriteResult writeOnnxFile(const Model& m, const std::string& path, const WriteOptions& opts) {
-  if (!m.sourcePath.empty()) ensureNotOverwritingInput(path, m.sourcePath);
+  // Every file the model was read from, and every side file its tensors still come from: none may be written over.
+  std::vector<std::string> inputs = m.sourceFiles;
+  if (!m.sourcePath.empty()) inputs.push_back(m.sourcePath);
+  {
+    std::set<std::string> sources;
+    forEachTensor(m, [&](const Tensor& t) {
+      if (auto s = t.sourceFile(); !s.empty()) sources.insert(s);
+    });
+    inputs.insert(inputs.end(), sources.begin(), sources.end());
+  }
+  ensureWritableOutput(path, inputs);
   WriteResult result;
   result.modelPath = path;
 
   bool useSideFile = opts.externalData == WriteOptions::ExternalData::SideFile;
   if (opts.externalData == WriteOptions::ExternalData::Auto) useSideFile = totalTensorBytes(m) > opts.autoLimit;
+  if (useSideFile) {
+    result.sideFilePath = path + ".data";
+    ensureWritableOutput(result.sideFilePath, inputs);
+  }
 
+  // The model's temporary file first: a target that cannot be written (a folder, a device) fails before any
+  // side file exists.
+  AtomicFile out(path);
   std::optional<AtomicFile> side;
   uint64_t sideOffset = 0;
   ExternalizeFn externalize;
   if (useSideFile) {
-    result.sideFilePath = path + ".data";
-    std::set<std::string> sources;
-    forEachTensor(m, [&](const Tensor& t) {
-      if (auto s = t.sourceFile(); !s.empty()) sources.insert(s);
-    });
-    for (const auto& s : sources) ensureNotOverwritingInput(result.sideFilePath, s);
     side.emplace(result.sideFilePath);
     std::string location = fs::path(result.sideFilePath).filename().string();
     externalize = [&, location](const Tensor& t, ExternalRef& ref) {
@@ -96,17 +111,25 @@ WriteResult writeOnnxFile(const Model& m, const std::string& path, const WriteOp
   if (size > static_cast<size_t>(INT_MAX))
     throw OutputError(path + ": the model is " + std::to_string(size >> 20) +
                       " MB inline, over protobuf's 2 GB limit; write it with external data");
-  AtomicFile out(path);
   {
     google::protobuf::io::FileOutputStream stream(out.fd(), 1 << 20);
-    if (!proto.SerializeToZeroCopyStream(&stream) || !stream.Flush())
-      throw OutputError(path + ": write failed");
+    const bool ok = proto.SerializeToZeroCopyStream(&stream) && stream.Flush();
+    if (!ok)
+      throw OutputError(path + ": write failed" +
+                        (stream.GetErrno() ? std::string(": ") + std::strerror(stream.GetErrno()) : std::string()));
   }
+  // Weights read from a map that was truncated meanwhile are zeros, not the model's: do not write them.
+  throwIfMappedFileDamaged();
   if (side) {
     side->commit();
     result.sideFileBytes = sideOffset;
   }
-  out.commit();
+  try {
+    out.commit();
+  } catch (...) {
+    if (side) ::unlink(result.sideFilePath.c_str());  // without its model, the side file is litter
+    throw;
+  }
   result.modelBytes = size;
   return result;
 }

@@ -1,0 +1,144 @@
+#include "check/inference_gate.h"
+
+#include <onnx/checker.h>
+
+#include <functional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "formats/onnx/onnx_proto_export.h"
+
+namespace fb {
+namespace {
+
+constexpr size_t kOmitBytes = 4096;
+// DepthToSpace/SpaceToDepth square their blocksize in int64: larger values overflow (to 0 for 2^32 and up).
+constexpr int64_t kMaxBlocksize = int64_t{1} << 20;
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// Window attributes that inference divides by or multiplies without checking (libonnx 1.12: a pool stride of 0 is
+// a division by zero), and permutations it indexes with.
+std::optional<std::string> badWindowOrPerm(const onnx::NodeProto& n) {
+  if (!n.domain().empty() && n.domain() != "ai.onnx") return std::nullopt;
+  for (const auto& a : n.attribute()) {
+    const std::string& k = a.name();
+    const bool positive = k == "strides" || k == "dilations" || k == "kernel_shape";
+    if (positive || k == "pads")
+      for (auto v : a.ints())
+        if (v < (positive ? 1 : 0) || v > kMaxBlocksize)
+          return n.op_type() + " node '" + n.name() + "' has " + k + " value " + std::to_string(v);
+    if (k == "perm") {
+      std::vector<bool> seen(static_cast<size_t>(a.ints_size()), false);
+      for (auto v : a.ints()) {
+        if (v < 0 || v >= a.ints_size() || seen[static_cast<size_t>(v)])
+          return n.op_type() + " node '" + n.name() + "' has a perm that is not a permutation";
+        seen[static_cast<size_t>(v)] = true;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void findHazards(const onnx::GraphProto& g, std::optional<std::string>& why) {
+  for (const auto& n : g.node()) {
+    if (why) return;
+    if ((n.op_type() == "DepthToSpace" || n.op_type() == "SpaceToDepth") && n.domain().empty())
+      for (const auto& a : n.attribute())
+        if (a.name() == "blocksize" && (a.i() < 1 || a.i() > kMaxBlocksize))
+          why = n.op_type() + " node '" + n.name() + "' has blocksize " + std::to_string(a.i());
+    if (!why) why = badWindowOrPerm(n);
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) findHazards(a.g(), why);
+      for (const auto& sg : a.graphs()) findHazards(sg, why);
+    }
+  }
+}
+
+// Model-local functions that call themselves, directly or through others: inference would recurse forever.
+std::optional<std::string> recursiveFunction(const onnx::ModelProto& p) {
+  std::unordered_map<std::string, const onnx::FunctionProto*> byName;
+  for (const auto& f : p.functions()) byName[f.domain() + "::" + f.name()] = &f;
+  std::unordered_map<std::string, int> state;  // 1 on the stack, 2 done
+  std::function<bool(const std::string&)> cyclic = [&](const std::string& key) {
+    auto& s = state[key];
+    if (s == 1) return true;
+    if (s == 2) return false;
+    s = 1;
+    for (const auto& n : byName.at(key)->node()) {
+      const std::string callee = n.domain() + "::" + n.op_type();
+      if (byName.count(callee) && cyclic(callee)) return true;
+    }
+    state[key] = 2;
+    return false;
+  };
+  for (const auto& [key, f] : byName)
+    if (cyclic(key)) return "model-local function '" + f->name() + "' calls itself";
+  return std::nullopt;
+}
+
+}  // namespace
+
+onnx::ModelProto exportForInference(const ir::Model& m) {
+  std::unordered_set<const ir::Tensor*> mainInitializers;
+  for (const auto& t : m.graph().initializers()) mainInitializers.insert(t.get());
+  std::set<std::string> omitted;
+  onnx::ModelProto p;
+  onnxfmt::exportModel(m, p, [&](const ir::Tensor& t, ir::ExternalRef& ref) {
+    if (!mainInitializers.count(&t) || t.dtype == ir::DataType::String || t.expectedBytes() < kOmitBytes) return false;
+    ref.entries = {{"location", "flowbridge-omitted"}, {"offset", "0"}, {"length", std::to_string(t.expectedBytes())}};
+    omitted.insert(t.name);
+    return true;
+  });
+  if (omitted.empty()) return p;
+  auto* g = p.mutable_graph();
+  std::unordered_set<std::string> inputs;
+  for (const auto& in : g->input()) inputs.insert(in.name());
+  google::protobuf::RepeatedPtrField<onnx::TensorProto> kept;
+  for (auto& t : *g->mutable_initializer()) {
+    if (!omitted.count(t.name())) {
+      *kept.Add() = std::move(t);
+      continue;
+    }
+    if (inputs.count(t.name())) continue;
+    auto* vi = g->add_input();
+    vi->set_name(t.name());
+    auto* tt = vi->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(t.data_type());
+    auto* shape = tt->mutable_shape();
+    for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
+  }
+  g->mutable_initializer()->Swap(&kept);
+  return p;
+}
+
+std::optional<std::string> inferenceHazard(const onnx::ModelProto& p) {
+  try {
+    onnx::ModelProto forChecker = p;
+    // The checker wants a shape on every main-graph output; inference does not need one, and exporters often
+    // leave outputs untyped. Those outputs are left out of the checker's copy only.
+    auto* outs = forChecker.mutable_graph()->mutable_output();
+    for (int i = outs->size() - 1; i >= 0; --i) {
+      const auto& t = outs->Get(i).type();
+      if (!t.has_tensor_type() || !t.tensor_type().has_shape() || !t.tensor_type().has_elem_type()) outs->DeleteSubrange(i, 1);
+    }
+    onnx::checker::check_model(forChecker);
+  } catch (const std::exception& e) {
+    return "the model fails the ONNX checker: " + firstLine(e.what());
+  }
+  std::optional<std::string> why;
+  findHazards(p.graph(), why);
+  for (const auto& f : p.functions())
+    for (const auto& n : f.node())
+      if (!why) {
+        onnx::GraphProto g;
+        *g.add_node() = n;
+        findHazards(g, why);
+      }
+  if (why) return why;
+  return recursiveFunction(p);
+}
+
+}  // namespace fb

@@ -1,0 +1,297 @@
+#!/usr/bin/python3
+"""Runs flowbridge-cli on every bad input of make_bad_inputs.py with every command, and the write cases.
+
+    run_bad_inputs.py --cli build/bin/flowbridge-cli --cases DIR --scratch DIR [--no-memory-limit] [-k WORD]
+
+Every run must: end with exit code 2 or 3 (0 only for inspect/render of a readable case), not by a signal, within
+10 s and 1 GB of address space (setrlimit; --no-memory-limit for sanitizer builds, which reserve terabytes);
+print, for exit 2, exactly one stderr line `flowbridge-cli: error: <file>: <reason>` with no control characters;
+leave every input file as it was and create nothing but the intended output. Prints one line per failure and a
+summary; exit status 1 when anything failed."""
+import argparse
+import hashlib
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+TIME_LIMIT_S = 10
+MEMORY_LIMIT = 1 << 30
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+failures = []
+runs = 0
+
+
+def fail(what, why, r=None):
+    detail = ""
+    if r is not None:
+        detail = " [exit %s] stderr: %r" % (r.returncode, r.stderr[-600:])
+    failures.append("%s: %s%s" % (what, why, detail))
+    print("FAIL %s: %s%s" % (what, why, detail), flush=True)
+
+
+def snapshot(root):
+    """Every entry under root (not following symlinks): type, size and content hash of regular files."""
+    out = {}
+    if not os.path.lexists(root):
+        return out
+    if not os.path.isdir(root) or os.path.islink(root):
+        paths = [root]
+    else:
+        paths = []
+        for base, dirs, files in os.walk(root):
+            paths.extend(os.path.join(base, n) for n in dirs + files)
+    for p in paths:
+        st = os.lstat(p)
+        if stat_is_reg(st):
+            with open(p, "rb") as f:
+                h = hashlib.sha1()
+                while True:
+                    chunk = f.read(1 << 20)
+                    if not chunk:
+                        break
+                    h.update(chunk)
+            out[p] = ("f", st.st_size, h.hexdigest(), st.st_ino)
+        else:
+            out[p] = ("o", st.st_mode, os.readlink(p) if os.path.islink(p) else "", st.st_ino)
+    return out
+
+
+def stat_is_reg(st):
+    import stat
+    return stat.S_ISREG(st.st_mode)
+
+
+def limits(memory, fsize=None):
+    def apply():
+        resource.setrlimit(resource.RLIMIT_CPU, (TIME_LIMIT_S + 2, TIME_LIMIT_S + 2))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if memory:
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        if fsize is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    return apply
+
+
+class Result:
+    pass
+
+
+def run(cli, args, memory, fsize=None):
+    global runs
+    runs += 1
+    r = Result()
+    t0 = time.monotonic()
+    p = subprocess.Popen([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                         preexec_fn=limits(memory, fsize), start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=TIME_LIMIT_S)
+        r.timedOut = False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        r.timedOut = True
+    r.seconds = time.monotonic() - t0
+    r.returncode = p.returncode
+    r.stdout = out.decode("utf-8", "replace")
+    r.stderr = err.decode("utf-8", "replace")
+    return r
+
+
+def check_error_line(what, r, file=None):
+    lines = r.stderr.splitlines()
+    if len(lines) != 1 or not r.stderr.endswith("\n"):
+        return fail(what, "expected exactly one stderr line, got %d" % len(lines), r)
+    line = lines[0]
+    prefix = "flowbridge-cli: error: " + (file + ": " if file else "")
+    if not line.startswith(prefix):
+        return fail(what, "the line does not start with %r" % prefix, r)
+    if CONTROL.search(line):
+        return fail(what, "control characters in the message", r)
+    if len(line) > len(prefix) + 2000:
+        return fail(what, "the message is %d characters long" % len(line), r)
+
+
+def check_run(what, r, allowed, file=None, reason=None):
+    if r.timedOut:
+        return fail(what, "did not finish within %d s" % TIME_LIMIT_S, r)
+    if r.returncode < 0:
+        return fail(what, "killed by signal %d" % -r.returncode, r)
+    if r.returncode not in allowed:
+        return fail(what, "exit code %d, expected one of %s" % (r.returncode, allowed), r)
+    if r.returncode == 2:
+        check_error_line(what, r, file)
+        if reason and reason not in r.stderr:
+            fail(what, "the message does not mention %r" % reason, r)
+    elif r.returncode == 3:
+        for line in r.stderr.splitlines():
+            if not line.startswith("flowbridge-cli: ") or CONTROL.search(line):
+                return fail(what, "stderr line %r is not a flowbridge-cli message" % line, r)
+    if "libprotobuf" in r.stderr or "what()" in r.stderr or "terminate called" in r.stderr:
+        fail(what, "library text on stderr", r)
+
+
+def bad_inputs(cli, cases_dir, scratch, memory, only):
+    with open(os.path.join(cases_dir, "cases.json")) as f:
+        cases = json.load(f)
+    for c in cases:
+        if only and only not in c["name"]:
+            continue
+        path = c["path"]
+        case_root = os.path.join(cases_dir, c["name"])
+        for cmd in c["commands"]:
+            what = "%s %s" % (c["name"], cmd)
+            out_dir = os.path.join(scratch, c["name"] + "-" + cmd)
+            shutil.rmtree(out_dir, ignore_errors=True)
+            os.makedirs(out_dir)
+            args = {"inspect": ["inspect", "--json", path],
+                    "check": ["check", path, "--opset", "13"],
+                    "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
+                                os.path.join(out_dir, "report.json")],
+                    "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")]}[cmd]
+            before = snapshot(case_root)
+            r = run(cli, args, memory)
+            allowed = [2, 3] + ([0] if cmd in c["may_pass"] else [])
+            check_run(what, r, allowed, path, c["reason"])
+            if r.returncode == 0 and cmd == "inspect":
+                try:
+                    json.loads(r.stdout)
+                except ValueError as e:
+                    fail(what, "inspect --json printed invalid JSON: %s" % e)
+            if snapshot(case_root) != before:
+                fail(what, "the input's folder changed")
+            left = sorted(os.listdir(out_dir))
+            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"]}.get(cmd, []), 2: [],
+                        3: ["report.json"] if cmd == "convert" else []}
+            if r.returncode in expected and left != expected[r.returncode]:
+                fail(what, "left %s in the output folder" % left)
+            shutil.rmtree(out_dir, ignore_errors=True)
+
+
+def write_cases(cli, cases_dir, scratch, memory, only):
+    """Outputs that are, or lead to, files the input reads; failed writes; interrupted writes."""
+    src = os.path.join(cases_dir, "write")
+    work = os.path.join(scratch, "write")
+
+    def fresh():
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(src, work, symlinks=True)
+        return work
+
+    def refused(name, args, file_check=None, reason=None, extra_allowed=()):
+        if only and only not in name:
+            return
+        w = fresh()
+        args = [a.replace("@", w) for a in args]
+        before = snapshot(w)
+        r = run(cli, args, memory)
+        check_run("write " + name, r, [2], None, reason)
+        after = snapshot(w)
+        if after != before:
+            added = sorted(set(after) - set(before))
+            changed = sorted(p for p in before if after.get(p) != before[p])
+            fail("write " + name, "files changed: %s, added: %s" % (changed, added))
+
+    refused("output onto the external-data side file", ["convert", "@/ext/model.onnx", "-o", "@/ext/weights.bin"],
+            reason="input")
+    refused("output onto model.onnx.data", ["convert", "@/ext_data/model.onnx", "-o", "@/ext_data/model.onnx.data"],
+            reason="input")
+    refused("--external-data side file is an input",
+            ["convert", "@/ext_out/model.onnx", "-o", "@/ext_out/out.onnx", "--external-data"], reason="input")
+    refused("output onto a OneFlow out", ["convert", "@/oneflow", "-o", "@/oneflow/weights/m.w/out"], reason="input")
+    refused("output onto a OneFlow meta", ["convert", "@/oneflow", "-o", "@/oneflow/weights/m.w/meta"], reason="input")
+    refused("report onto the side file", ["convert", "@/ext/model.onnx", "-o", "@/ext/x.onnx", "--report",
+                                          "@/ext/weights.bin"], reason="input")
+    refused("output onto the input itself", ["convert", "@/ext/model.onnx", "-o", "@/ext/model.onnx"])
+
+    if not only or "link" in only or "fifo" in only or "folder" in only:
+        w = fresh()
+        os.symlink(os.path.join(w, "ext", "weights.bin"), os.path.join(w, "ext", "link.onnx"))
+        os.link(os.path.join(w, "ext", "model.onnx"), os.path.join(w, "ext", "hard.onnx"))
+        os.mkfifo(os.path.join(w, "ext", "fifo.onnx"))
+        os.mkdir(os.path.join(w, "ext", "folder.onnx"))
+        shutil.copytree(src, work + "-again", symlinks=True, dirs_exist_ok=True)
+        for name, out, extra in (("symlink to the side file", "link.onnx", []),
+                                 ("hard link to the input", "hard.onnx", []),
+                                 ("a FIFO", "fifo.onnx", []),
+                                 ("an existing folder, with --external-data", "folder.onnx", ["--external-data"]),
+                                 ("an existing folder, with --report", "folder.onnx", ["--report",
+                                                                                     os.path.join(w, "ext", "r.json")])):
+            before = snapshot(w)
+            r = run(cli, ["convert", os.path.join(w, "ext", "model.onnx"), "-o", os.path.join(w, "ext", out)] + extra,
+                    memory)
+            check_run("write output onto " + name, r, [2])
+            if snapshot(w) != before:
+                fail("write output onto " + name, "files changed or were added")
+        shutil.rmtree(work + "-again", ignore_errors=True)
+
+    if not only or "full" in only:
+        w = fresh()
+        out = os.path.join(w, "out")
+        os.mkdir(out)
+        r = run(cli, ["convert", os.path.join(w, "ext", "model.onnx"), "-o", os.path.join(out, "m.onnx"),
+                      "--passes", "none"], memory, fsize=1024)
+        check_run("write onto a full disk (RLIMIT_FSIZE)", r, [2], reason=os.strerror(27))
+        if os.listdir(out):
+            fail("write onto a full disk (RLIMIT_FSIZE)", "left %s" % os.listdir(out))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        name = "interrupted by %s" % signal.Signals(sig).name
+        if only and only not in name:
+            continue
+        w = fresh()
+        out = os.path.join(w, "out")
+        os.mkdir(out)
+        p = subprocess.Popen([cli, "convert", os.path.join(w, "big", "model.onnx"), "-o", os.path.join(out, "m.onnx"),
+                              "--passes", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             preexec_fn=limits(False))
+        deadline = time.monotonic() + 60
+        seen = False
+        while time.monotonic() < deadline and p.poll() is None:
+            if any(".tmp-" in n for n in os.listdir(out)):
+                seen = True
+                break
+            time.sleep(0.001)
+        p.send_signal(sig)
+        try:
+            _, err = p.communicate(timeout=TIME_LIMIT_S)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, err = p.communicate()
+            fail("write " + name, "did not stop")
+        if not seen:
+            fail("write " + name, "never saw the temporary file (exit %s)" % p.returncode)
+        if os.listdir(out):
+            fail("write " + name, "left %s" % os.listdir(out))
+        if p.returncode not in (-sig, 128 + sig):
+            fail("write " + name, "exit status %s, expected death by the signal" % p.returncode)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--cases", required=True)
+    ap.add_argument("--scratch", required=True)
+    ap.add_argument("--no-memory-limit", action="store_true")
+    ap.add_argument("-k", default="", help="only cases whose name contains this")
+    a = ap.parse_args()
+    # Absolute: the write cases make symlinks to files in the scratch folder.
+    a.scratch = os.path.abspath(a.scratch)
+    os.makedirs(a.scratch, exist_ok=True)
+    t0 = time.monotonic()
+    bad_inputs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
+    write_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
+    print("%d runs, %d failures, %.1f s" % (runs, len(failures), time.monotonic() - t0))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
