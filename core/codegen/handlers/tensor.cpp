@@ -296,29 +296,6 @@ void registerIndexing(convert::HandlerRegistry& r) {
 }
 
 void registerCopyingOps(convert::HandlerRegistry& r) {
-  HelperLibrary::instance().add(Helper{"_onnx_expand",
-                                       "def _onnx_expand(x, shape):\n"
-                                       "    # ONNX Expand broadcasts both ways: a 1 in `shape` keeps x's dim, a longer shape adds dims.\n"
-                                       "    shape = [int(d) for d in shape]\n"
-                                       "    rank = max(x.dim(), len(shape))\n"
-                                       "    shape = [1] * (rank - len(shape)) + shape\n"
-                                       "    dims = [1] * (rank - x.dim()) + list(x.shape)\n"
-                                       "    return x.reshape(dims).expand(*[d if s == 1 else s for d, s in zip(dims, shape)])\n",
-                                       {}});
-  addPy(r, "Expand", 8, "x.expand(shape), broadcasting both ways", [](PyNode& p) {
-    std::string x = p.in(0);
-    auto shape = p.constInts(1);
-    auto rank = p.rank(0);
-    bool oneWay = shape && rank && static_cast<int64_t>(shape->size()) >= *rank;
-    if (oneWay)
-      for (auto d : *shape) oneWay = oneWay && d != 1 && d >= 0;  // a 1 would keep x's dim, which expand does not
-    if (oneWay) {
-      std::string args;
-      for (size_t i = 0; i < shape->size(); ++i) args += (i ? ", " : "") + pyInt((*shape)[i]);
-      return p.assign(x + ".expand(" + args + ")");
-    }
-    p.assign(p.helper("_onnx_expand") + "(" + x + ", " + p.intList(1) + ")");
-  });
   addPy(r, "Tile", 6, "x.repeat(repeats)", [](PyNode& p) {
     if (auto reps = p.constInts(1)) {
       std::string args;
