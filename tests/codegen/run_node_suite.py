@@ -34,28 +34,34 @@ def on_alarm(signum, frame):
     raise Timeout()
 
 
-def read_tensor(path):
-    t = onnx.TensorProto()
+def read_value(path, type_proto):
+    """A tensor file as an array, a sequence file as a list, an optional file as its value or None."""
+    kind = type_proto.WhichOneof("value") if type_proto is not None else "tensor_type"
+    proto = {"sequence_type": onnx.SequenceProto, "optional_type": onnx.OptionalProto}.get(kind, onnx.TensorProto)()
     with open(path, "rb") as f:
-        t.ParseFromString(f.read())
-    return numpy_helper.to_array(t)
+        proto.ParseFromString(f.read())
+    if kind == "sequence_type":
+        return numpy_helper.to_list(proto)
+    if kind == "optional_type":
+        return numpy_helper.to_optional(proto)
+    return numpy_helper.to_array(proto)
 
 
 def read_inputs(test_dir, model_path):
     graph = onnx.load(model_path, load_external_data=False).graph
     initializers = {i.name for i in graph.initializer}
-    n = len([i for i in graph.input if i.name not in initializers])
+    inputs = [i for i in graph.input if i.name not in initializers]
     data = os.path.join(test_dir, "test_data_set_0")
     arrays = []
-    for i in range(n):
+    for i, v in enumerate(inputs):
         path = os.path.join(data, f"input_{i}.pb")
         if not os.path.exists(path):
-            raise ValueError(f"input {i} is not a plain tensor file")
-        arrays.append(read_tensor(path))
+            raise ValueError(f"input {i} has no data file")
+        arrays.append(read_value(path, v.type))
     outputs = []
-    for i in range(len(graph.output)):
+    for i, v in enumerate(graph.output):
         path = os.path.join(data, f"output_{i}.pb")
-        outputs.append(read_tensor(path) if os.path.exists(path) else None)
+        outputs.append((read_value(path, v.type),) if os.path.exists(path) else None)
     return arrays, outputs
 
 
@@ -65,6 +71,45 @@ def to_numpy(x):
     if hasattr(x, "numpy"):
         return x.numpy()
     return np.asarray(x)
+
+
+def wrap_value(value, wrap):
+    """A test input for the generated forward: sequences are lists of tensors, an empty optional is None."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [wrap_value(v, wrap) for v in value]
+    # ascontiguousarray would make a 0-d array 1-d; copy keeps the shape (and gives a writable array).
+    return wrap(np.array(value, copy=True, order="C"))
+
+
+def compare(i, out, ref):
+    """None when `out` equals the expected `ref` (array, list of arrays or None), else why not."""
+    if ref is None or out is None:
+        return None if ref is None and out is None else f"output {i}: {out is None and 'None' or 'a value'} instead of {ref is None and 'None' or 'a value'}"
+    if isinstance(ref, list):
+        if not isinstance(out, (list, tuple)):
+            return f"output {i}: {type(out).__name__} instead of a sequence"
+        if len(out) != len(ref):
+            return f"output {i}: sequence of {len(out)} instead of {len(ref)}"
+        for o, r in zip(out, ref):
+            why = compare(i, o, r)
+            if why:
+                return why
+        return None
+    out = to_numpy(out)
+    if out.shape != ref.shape:
+        return f"output {i}: shape {out.shape} instead of {ref.shape}"
+    if out.dtype != ref.dtype:
+        return f"output {i}: dtype {out.dtype} instead of {ref.dtype}"
+    if ref.dtype.kind in "fc":
+        try:
+            np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-7, equal_nan=True)
+        except AssertionError as e:
+            return f"output {i}: " + " ".join(str(e).split())[:300]
+    elif not np.array_equal(out, ref):
+        return f"output {i}: values differ"
+    return None
 
 
 def run_one(entry, index):
@@ -86,24 +131,16 @@ def run_one(entry, index):
     model.eval()
     inputs, expected = read_inputs(entry["dir"], os.path.join(entry["dir"], "model.onnx"))
     with torch.no_grad():
-        outs = model(*[wrap(np.ascontiguousarray(a)) for a in inputs])
-    if not isinstance(outs, (tuple, list)):
+        outs = model(*[wrap_value(a, wrap) for a in inputs])
+    # One graph output comes back as itself (which may be a list: a sequence), several as a tuple.
+    if len(expected) == 1 or not isinstance(outs, tuple):
         outs = (outs,)
     for i, ref in enumerate(expected):
         if ref is None:
             continue
-        out = to_numpy(outs[i])
-        if out.shape != ref.shape:
-            return "mismatch", f"output {i}: shape {out.shape} instead of {ref.shape}"
-        if out.dtype != ref.dtype:
-            return "mismatch", f"output {i}: dtype {out.dtype} instead of {ref.dtype}"
-        if ref.dtype.kind in "fc":
-            try:
-                np.testing.assert_allclose(out, ref, rtol=1e-3, atol=1e-7, equal_nan=True)
-            except AssertionError as e:
-                return "mismatch", f"output {i}: " + " ".join(str(e).split())[:300]
-        elif not np.array_equal(out, ref):
-            return "mismatch", f"output {i}: values differ"
+        why = compare(i, outs[i], ref[0])
+        if why:
+            return "mismatch", why
     return "match", ""
 
 

@@ -24,6 +24,8 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerRecurrentCode(r);
   registerQuantizeCode(r);
   registerSignalCode(r);
+  registerIndexingCode(r);
+  registerSequenceCode(r);
 }
 
 }  // namespace fb::codegen

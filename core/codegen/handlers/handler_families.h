@@ -22,11 +22,13 @@ void registerNeuralCode(convert::HandlerRegistry& r);       // neural.cpp: Conv,
 void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, constants
 void registerReductionCode(convert::HandlerRegistry& r);    // reduce.cpp: Reduce*, ArgMax/ArgMin
 void registerLossCode(convert::HandlerRegistry& r);         // losses.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
-void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan, sequences
+void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan
 void registerResizeCode(convert::HandlerRegistry& r);       // resize.cpp: Resize, Upsample
 void registerRecurrentCode(convert::HandlerRegistry& r);    // recurrent.cpp: RNN, GRU, LSTM
 void registerQuantizeCode(convert::HandlerRegistry& r);     // quantize.cpp: (De)QuantizeLinear, integer and QLinear ops
 void registerSignalCode(convert::HandlerRegistry& r);       // signal.cpp: DFT, STFT, windows
+void registerIndexingCode(convert::HandlerRegistry& r);     // indexing.cpp: gathers/scatters by index, TopK, Unique
+void registerSequenceCode(convert::HandlerRegistry& r);     // sequence.cpp: sequences as lists, optionals as None
 
 void registerAllCodegenFamilies(convert::HandlerRegistry& r);
 
