@@ -383,7 +383,7 @@ class UiCodegen : public QObject {
     uint64_t changed = 0;
     for (const auto& n : m->graph().nodes())
       if (n->opType == "Relu") {
-        n->opType = "Hardmax";  // same arity, no code handler
+        n->opType = "MaxRoiPool";  // an ONNX op with no code handler
         changed = n->id();
         break;
       }
@@ -399,12 +399,12 @@ class UiCodegen : public QObject {
     QVERIFY(pickAndWait(w, Flavour::PyTorch));
     const ir::Node* hardmax = nullptr;
     for (const auto& n : w.document()->model()->graph().nodes())
-      if (n->opType == "Hardmax") hardmax = n.get();
+      if (n->opType == "MaxRoiPool") hardmax = n.get();
     QVERIFY(hardmax);
     QCOMPARE(controller->statusOf(hardmax->id()), std::optional(convert::NodeStatus::Unsupported));
     const auto* report = w.conversion()->panel()->reportModel();
     QCOMPARE(report->report(0).nodeId, hardmax->id());  // the most urgent row first
-    QVERIFY(report->index(0, ConversionReportModel::MessageColumn).data().toString().contains("Hardmax"));
+    QVERIFY(report->index(0, ConversionReportModel::MessageColumn).data().toString().contains("MaxRoiPool"));
     QVERIFY(previewAndWait(w));
     QVERIFY(controller->generatedCode()->modelPy.find("raise NotImplementedError") != std::string::npos);
     QVERIFY(w.conversion()->panel()->summaryLabel()->text().contains("incomplete"));

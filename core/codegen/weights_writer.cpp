@@ -163,7 +163,19 @@ void writeWholeFile(const fs::path& p, std::span<const std::byte> data) {
     c += w;
     left -= static_cast<size_t>(w);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) throw OutputError(p.string() + ": write failed: " + std::strerror(errno));
+  // No fsync per file: the folder is flushed once (syncFolder) before it is renamed into place; a fsync for each of
+  // hundreds of small out/meta files made writing 20-50x slower than the disk.
+  if (::close(fd) != 0) throw OutputError(p.string() + ": write failed: " + std::strerror(errno));
+}
+
+void syncFolder(const fs::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::syncfs(fd) != 0) {
+    const int e = errno;
+    if (fd >= 0) ::close(fd);
+    throw OutputError(dir.string() + ": cannot flush the written files: " + std::strerror(e));
+  }
+  ::close(fd);
 }
 
 std::string metaText(const ir::Tensor& t, int dataType) {
@@ -303,7 +315,9 @@ void writeOneflowVariableDir(const std::vector<NamedTensor>& tensors, const std:
     const std::string meta = metaText(*t.tensor, *oneflowDataType(t.tensor->dtype));
     writeWholeFile(var / "meta", std::as_bytes(std::span(meta.data(), meta.size())));
   }
+  syncFolder(temp.path());
   writeWholeFile(temp.path() / "snapshot_done", {});  // last: marks the save complete
+  syncFolder(temp.path());
   replaceFolder(temp, target.filename().empty() ? target.parent_path() : target);
 }
 
