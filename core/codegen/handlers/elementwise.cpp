@@ -8,16 +8,6 @@
 namespace fb::codegen {
 namespace {
 
-bool isInteger(ir::DataType t) {
-  switch (t) {
-    case ir::DataType::Int8: case ir::DataType::Int16: case ir::DataType::Int32: case ir::DataType::Int64:
-    case ir::DataType::UInt8: case ir::DataType::UInt16: case ir::DataType::UInt32: case ir::DataType::UInt64:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // PyTorch 1.13 and OneFlow have no uint16/uint32/uint64 tensors (and no string tensors): say so instead of
 // writing code that fails at run time.
 void checkElementTypes(PyNode& p) {

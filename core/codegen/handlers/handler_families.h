@@ -12,6 +12,17 @@ namespace fb::codegen {
 
 using PyHandler = std::function<void(PyNode&)>;
 
+// Integer element types, where ONNX's arithmetic (truncating division, kept types) differs from PyTorch's.
+inline bool isInteger(ir::DataType t) {
+  switch (t) {
+    case ir::DataType::Int8: case ir::DataType::Int16: case ir::DataType::Int32: case ir::DataType::Int64:
+    case ir::DataType::UInt8: case ir::DataType::UInt16: case ir::DataType::UInt32: case ir::DataType::UInt64:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Registers `fn` for ONNX op `op` from since-version `since`: a model importing opset N gets the handler with
 // the highest since <= N.
 void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description, PyHandler fn,

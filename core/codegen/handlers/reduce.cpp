@@ -10,16 +10,6 @@
 namespace fb::codegen {
 namespace {
 
-bool isInteger(ir::DataType t) {
-  switch (t) {
-    case ir::DataType::Int8: case ir::DataType::Int16: case ir::DataType::Int32: case ir::DataType::Int64:
-    case ir::DataType::UInt8: case ir::DataType::UInt16: case ir::DataType::UInt32: case ir::DataType::UInt64:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // What a node reduces over: every dim (`all`) or the listed axes.
 struct ReduceDims {
   bool all = true;
