@@ -19,6 +19,7 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
 #include "support/helpers.h"
+#include "support/message_box_answer.h"
 #include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
@@ -82,25 +83,7 @@ struct FakeDialog {
   }
 };
 
-// Answers the modal message box named `expected` with `button`, after recording its text.
-struct MessageBoxAnswer {
-  QString expected, text;
-  bool answered = false;
-  void arm(const QString& name, QMessageBox::StandardButton button) {
-    expected = name;
-    QTimer::singleShot(0, [this, button] { poll(button, 0); });
-  }
-  void poll(QMessageBox::StandardButton button, int tries) {
-    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-    if (!box || box->objectName() != expected) {
-      if (tries < 1000) QTimer::singleShot(10, [this, button, tries] { poll(button, tries + 1); });
-      return;
-    }
-    text = box->text();
-    answered = true;
-    box->button(button)->click();
-  }
-};
+using test::MessageBoxAnswer;
 
 // Saves through Save converted... with `folder` as the dialog's answer; true when `saved` came. A save the user
 // declines starts nothing, so those calls wait only briefly.

@@ -18,6 +18,7 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
 #include "support/helpers.h"
+#include "support/message_box_answer.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/conversion_summary.h"
@@ -75,29 +76,7 @@ struct FakeDialog {
   }
 };
 
-// Answers the modal message box named `expected` with `button` (NoButton: the default, by Enter), after
-// recording its text and whether No is its default.
-struct MessageBoxAnswer {
-  QString expected;
-  QString objectName, text;
-  bool defaultIsNo = false;
-  void arm(const QString& name, QMessageBox::StandardButton button) {
-    expected = name;
-    QTimer::singleShot(0, [this, button] { poll(button, 0); });
-  }
-  void poll(QMessageBox::StandardButton button, int tries) {
-    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-    if (!box || box->objectName() != expected) {
-      if (tries < 1000) QTimer::singleShot(10, [this, button, tries] { poll(button, tries + 1); });
-      return;
-    }
-    objectName = box->objectName();
-    text = box->text();
-    defaultIsNo = box->defaultButton() == box->button(QMessageBox::No);
-    if (button == QMessageBox::NoButton) QTest::keyClick(box, Qt::Key_Return);
-    else box->button(button)->click();
-  }
-};
+using test::MessageBoxAnswer;
 
 std::unique_ptr<ir::Model> readBack(const QString& path) { return loadModel(path.toStdString()); }
 
