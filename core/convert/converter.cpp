@@ -67,7 +67,8 @@ class NodeConverter {
     reports_.push_back(r);  // subgraph nodes follow their owner
 
     const bool defaultDomain = n.isDefaultDomain();
-    if (retargetOnnx_ && !defaultDomain && !registry_.lowestVersion(n.domain, n.opType)) {
+    if (retargetOnnx_ && !defaultDomain && !registry_.lowestVersion(n.domain, n.opType) &&
+        !onnx_onnx::localFunction(model_, n)) {
       r.status = NodeStatus::Kept;
       r.message = "custom domain '" + n.domain + "': passed through as it is";
       finish(n, slot, std::move(r));
@@ -173,6 +174,8 @@ class NodeConverter {
 
   void decideDirect(ir::Node& n, HandlerContext& ctx) {
     const bool defaultDomain = n.isDefaultDomain();
+    // A model-local function's body is written against its own opset imports: expanded, it converts.
+    if (retargetOnnx_ && onnx_onnx::expandLocalFunction(n, ctx)) return;
     // Opsets 18-26 first step down to 17 (own adapters), then the 7-17 chain goes on from there.
     if (retargetOnnx_ && defaultDomain && ctx.sourceOpset > kLibonnxMaxOpset && ctx.targetOpset <= kLibonnxMaxOpset) {
       if (onnx_onnx::stepDownTo17(n, ctx)) return;
@@ -324,6 +327,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
 
   work->setOpsetVersion("", opts.targetOpset);
   if (!opts.direction.empty() && opts.direction != "onnx") dropUnusedDomainImports(*work);
+  if (opts.direction == "onnx") onnx_onnx::dropUncalledFunctions(*work);
 
   // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
   // shape inference (and the passes) cannot treat as constants.

@@ -73,11 +73,9 @@ bool keepsRank(const std::string& op) {
 }  // namespace
 
 const ir::TypeInfo* HandlerContext::inferredType(const ir::Value* v) const {
-  if (!v || v->graph() != &model.graph() || !facts) return nullptr;
+  if (!v || !facts) return nullptr;
   const ShapeFacts* f = facts();
-  if (!f) return nullptr;
-  auto it = f->types.find(v->name());
-  return it == f->types.end() ? nullptr : &it->second;
+  return f ? f->typeOf(v, model.graph()) : nullptr;
 }
 
 std::optional<int64_t> HandlerContext::rank(const ir::Value* v) const {
@@ -134,9 +132,9 @@ const ir::Tensor* constantTensor(const ir::Value* v) {
 
 std::optional<std::vector<int64_t>> HandlerContext::constantInts(const ir::Value* v) const {
   if (const auto* t = constantTensor(v)) return t->asInt64();
-  if (v && facts && v->graph() == &model.graph())
+  if (v && facts)
     if (const ShapeFacts* f = facts())
-      if (auto it = f->shapeValues.find(v->name()); it != f->shapeValues.end()) return it->second;
+      if (const auto* known = f->valuesOf(v, model.graph())) return *known;
   if (v && v->producer() && v->producer()->opType == "Constant") {
     const ir::Node* p = v->producer();
     if (const auto* a = p->attr("value_ints")) return a->ints;

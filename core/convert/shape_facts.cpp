@@ -38,38 +38,89 @@ std::optional<Ints> elementwise(const std::string& op, const Ints& a, const Ints
   return out;
 }
 
-// One forward sweep over the main graph computing the small integer values that follow from static shapes:
-// the arithmetic libonnx 1.12's data propagation leaves out (Div, Mul on shapes, Slice of shapes...).
-size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
+using TypeMap = std::unordered_map<std::string, ir::TypeInfo>;
+using ValueMap = std::unordered_map<std::string, Ints>;
+
+std::string childKey(const std::string& parent, const std::string& ownerOutput, const std::string& attr, size_t index) {
+  return parent + "/" + ownerOutput + ":" + attr + "#" + std::to_string(index);
+}
+
+std::string firstOutputName(const ir::Node& n) {
+  for (const ir::Value* v : n.outputs())
+    if (v && !v->name().empty()) return v->name();
+  return {};
+}
+
+std::string firstOutputName(const onnx::NodeProto& n) {
+  for (const auto& o : n.output())
+    if (!o.empty()) return o;
+  return {};
+}
+
+// The facts one graph sees: its own, and through values it reads from enclosing graphs, theirs.
+struct Scope {
+  TypeMap& types;
+  ValueMap& values;
+  const Scope* outer = nullptr;
+  std::string key;
+
+  const ir::TypeInfo* type(const ir::Value* v) const {
+    for (const Scope* s = v->isOuterScope() ? outer : this; s; s = s->outer) {
+      if (auto it = s->types.find(v->name()); it != s->types.end()) return &it->second;
+      if (!v->isOuterScope()) break;
+    }
+    return nullptr;
+  }
+  const Ints* contents(const ir::Value* v) const {
+    for (const Scope* s = v->isOuterScope() ? outer : this; s; s = s->outer) {
+      if (auto it = s->values.find(v->name()); it != s->values.end()) return &it->second;
+      if (!v->isOuterScope()) break;
+    }
+    return nullptr;
+  }
+};
+
+Scope scopeOf(ShapeFacts& f, const std::string& key, const Scope* outer) {
+  if (key.empty()) return Scope{f.types, f.shapeValues, nullptr, key};
+  auto& b = f.bodies[key];
+  return Scope{b.types, b.shapeValues, outer, key};
+}
+
+// One forward sweep over a graph (and, at their owners, the bodies inside it) computing the small integer
+// values that follow from static shapes: the arithmetic libonnx 1.12's data propagation leaves out (Div,
+// Mul on shapes, Slice of shapes...), and libonnx does not propagate into bodies at all.
+size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& scope) {
   size_t added = 0;
-  auto known = [&](const ir::Value* v) -> const Ints* {
-    if (!v) return nullptr;
-    auto it = f.shapeValues.find(v->name());
-    return it == f.shapeValues.end() ? nullptr : &it->second;
-  };
+  auto known = [&](const ir::Value* v) -> const Ints* { return v ? scope.contents(v) : nullptr; };
   // Any input may be missing: a node read from a file can have fewer inputs than its op needs.
   auto elemType = [&](const ir::Value* v) {
     if (!v) return ir::DataType::Undefined;
     if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) return v->type.elemType;
-    auto it = f.types.find(v->name());
-    return it == f.types.end() ? ir::DataType::Undefined : it->second.elemType;
+    const ir::TypeInfo* t = scope.type(v);
+    return t ? t->elemType : ir::DataType::Undefined;
   };
   auto staticDims = [&](const ir::Value* v) -> std::optional<Ints> {
     if (!v) return std::nullopt;
     if (auto d = v->type.staticDims()) return d;
-    auto it = f.types.find(v->name());
-    if (it == f.types.end()) return std::nullopt;
-    return it->second.staticDims();
+    const ir::TypeInfo* t = scope.type(v);
+    return t ? t->staticDims() : std::nullopt;
   };
-  for (const auto& t : m.graph().initializers())
-    if (isIntegerType(t->dtype) && t->numElements() <= 64 && !f.shapeValues.count(t->name)) {
-      f.shapeValues[t->name] = t->asInt64();
+  for (const auto& t : g.initializers())
+    if (isIntegerType(t->dtype) && t->numElements() <= 64 && !scope.values.count(t->name)) {
+      scope.values[t->name] = t->asInt64();
       ++added;
     }
   const DimsOf dimsOf = [&](const ir::Value* v) -> std::optional<Dims> { return v ? staticDims(v) : std::nullopt; };
   const ValuesOf valuesOf = [&](const ir::Value* v) { return known(v); };
-  for (const auto& np : m.graph().nodes()) {
+  for (const auto& np : g.nodes()) {
     const ir::Node& n = *np;
+    // A body sees the values defined before its owner; evaluating it here sees them at their fullest.
+    for (const auto& a : n.attributes)
+      for (size_t i = 0; i < a.graphs.size(); ++i)
+        if (a.graphs[i]) {
+          Scope inner = scopeOf(f, childKey(scope.key, firstOutputName(n), a.name, i), &scope);
+          added += evaluateShapeArithmetic(*a.graphs[i], f, inner);
+        }
     const ir::Value* out = n.output(0);
     // Shapes libonnx left open, so that the Shape -> Gather chains further down the same sweep resolve.
     if (out && !staticDims(out))
@@ -80,7 +131,7 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
           t = ir::DataType::Bool;
         ir::Shape shape;
         for (auto d : *dims) shape.push_back(ir::Dim::of(d));
-        f.types[out->name()] = ir::TypeInfo::tensor(t, std::move(shape));
+        scope.types[out->name()] = ir::TypeInfo::tensor(t, std::move(shape));
       }
     if (!out || n.outputs().size() != 1 || known(out) || !n.isDefaultDomain()) continue;
     std::optional<Ints> v;
@@ -112,8 +163,8 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
       const ir::Node* shapeOf = n.input(0) ? n.input(0)->producer() : nullptr;
       if (!data && idx && shapeOf && shapeOf->opType == "Shape" && shapeOf->input(0) && !shapeOf->hasAttr("start") &&
           !shapeOf->hasAttr("end")) {
-        auto it = f.types.find(shapeOf->input(0)->name());
-        const ir::TypeInfo* ti = it != f.types.end() ? &it->second : &shapeOf->input(0)->type;
+        const ir::TypeInfo* ti = scope.type(shapeOf->input(0));
+        if (!ti) ti = &shapeOf->input(0)->type;
         if (ti->shape) {
           Ints r;
           int64_t size = static_cast<int64_t>(ti->shape->size());
@@ -146,11 +197,81 @@ size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
       if (all) v = r;
     }
     if (v) {
-      f.shapeValues[out->name()] = std::move(*v);
+      scope.values[out->name()] = std::move(*v);
       ++added;
     }
   }
   return added;
+}
+
+size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
+  Scope main = scopeOf(f, "", nullptr);
+  return evaluateShapeArithmetic(m.graph(), f, main);
+}
+
+size_t knownValueCount(const ShapeFacts& f) {
+  size_t n = f.shapeValues.size();
+  for (const auto& [key, b] : f.bodies) n += b.shapeValues.size();
+  return n;
+}
+
+// Inside bodies, values already worked out become Constant nodes, so that libonnx's inference of the body
+// sees Reshape targets and the like (bodies get no data propagation from libonnx 1.12).
+void foldKnownInBodies(onnx::GraphProto& g, const std::string& key, const ShapeFacts& f) {
+  auto it = key.empty() ? f.bodies.end() : f.bodies.find(key);
+  for (auto& node : *g.mutable_node()) {
+    if (it != f.bodies.end() && node.output_size() == 1 && node.op_type() != "Constant") {
+      auto known = it->second.shapeValues.find(node.output(0));
+      auto type = it->second.types.find(node.output(0));
+      // Only int64 values with a known rank (the Constant must have the same type and shape).
+      if (known != it->second.shapeValues.end() && type != it->second.types.end() &&
+          type->second.elemType == ir::DataType::Int64 && type->second.shape && type->second.shape->size() <= 1 &&
+          (type->second.shape->empty() ? known->second.size() == 1 : true)) {
+        onnx::NodeProto c;
+        c.set_op_type("Constant");
+        c.set_name(node.name());
+        c.add_output(node.output(0));
+        auto* a = c.add_attribute();
+        a->set_name("value");
+        a->set_type(onnx::AttributeProto::TENSOR);
+        auto* t = a->mutable_t();
+        t->set_data_type(onnx::TensorProto::INT64);
+        if (!type->second.shape->empty()) t->add_dims(static_cast<int64_t>(known->second.size()));
+        for (auto x : known->second) t->add_int64_data(x);
+        node = std::move(c);
+        continue;
+      }
+    }
+    const std::string owner = firstOutputName(node);
+    for (auto& a : *node.mutable_attribute()) {
+      if (a.has_g()) foldKnownInBodies(*a.mutable_g(), childKey(key, owner, a.name(), 0), f);
+      for (int i = 0; i < a.graphs_size(); ++i)
+        foldKnownInBodies(*a.mutable_graphs(i), childKey(key, owner, a.name(), static_cast<size_t>(i)), f);
+    }
+  }
+}
+
+// The types of the values each body declares or libonnx inferred (inputs, value_info, outputs).
+void takeBodyTypes(const onnx::GraphProto& g, const std::string& key, ShapeFacts& f) {
+  for (const auto& node : g.node()) {
+    const std::string owner = firstOutputName(node);
+    for (const auto& a : node.attribute()) {
+      std::vector<const onnx::GraphProto*> graphs;
+      if (a.has_g()) graphs.push_back(&a.g());
+      for (const auto& sub : a.graphs()) graphs.push_back(&sub);
+      for (size_t i = 0; i < graphs.size(); ++i) {
+        const std::string k = childKey(key, owner, a.name(), i);
+        auto& types = f.bodies[k].types;
+        auto keep = [&](const onnx::ValueInfoProto& vi) {
+          if (vi.has_type()) types[vi.name()] = onnxfmt::importType(vi.type());
+        };
+        for (const auto& vi : graphs[i]->input()) keep(vi);
+        for (const auto& vi : graphs[i]->value_info()) keep(vi);
+        for (const auto& vi : graphs[i]->output()) keep(vi);
+        takeBodyTypes(*graphs[i], k, f);
+      }
+    }
+  }
 }
 
 void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
@@ -170,8 +291,10 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
       for (const auto& vi : p.graph().input()) take(vi);
       for (const auto& vi : p.graph().value_info()) take(vi);
       for (const auto& vi : p.graph().output()) take(vi);
+      takeBodyTypes(p.graph(), "", f);
       return;
     }
+    foldKnownInBodies(*p.mutable_graph(), "", f);
     p.mutable_graph()->clear_value_info();
     if (symbolicDim > 0)
       for (auto& in : *p.mutable_graph()->mutable_input())
@@ -212,6 +335,7 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
     for (const auto& vi : p.graph().input()) take(vi);
     for (const auto& vi : p.graph().value_info()) take(vi);
     for (const auto& vi : p.graph().output()) take(vi);
+    takeBodyTypes(p.graph(), "", f);
     for (const auto& [name, shape] : generated) {
       std::vector<int64_t> values;
       bool all = true;
@@ -229,7 +353,7 @@ ShapeFacts factsWith(const ir::Model& m, int64_t symbolicDim) {
   // Inference and evaluation feed each other (a computed Reshape target gives the next static shape);
   // a few rounds reach everything real exports compute from static input shapes.
   for (int round = 0; round < 32; ++round) {
-    size_t before = f.shapeValues.size();
+    size_t before = knownValueCount(f);
     try {
       inferOnce(m, f, symbolicDim);
     } catch (const std::exception& e) {
@@ -237,7 +361,7 @@ ShapeFacts factsWith(const ir::Model& m, int64_t symbolicDim) {
       break;
     }
     evaluateShapeArithmetic(m, f);
-    if (f.shapeValues.size() == before) break;
+    if (knownValueCount(f) == before) break;
   }
   return f;
 }
@@ -248,21 +372,16 @@ bool hasSymbolicInputs(const ir::Model& m) {
   return false;
 }
 
-}  // namespace
-
-ShapeFacts inferShapeFacts(const ir::Model& m) {
-  if (!hasSymbolicInputs(m)) return factsWith(m, 0);
-  // Symbolic input dims (a dynamic batch): infer with two different stand-ins and keep only what agrees.
-  // A value equal under both does not depend on the symbolic dims, so it is safe to bake into the model;
-  // a dim that differs stays unknown (the rank survives).
-  ShapeFacts a = factsWith(m, 7), b = factsWith(m, 11);
-  ShapeFacts out;
-  out.warnings = a.warnings;
-  for (auto& [name, v] : a.shapeValues)
-    if (auto it = b.shapeValues.find(name); it != b.shapeValues.end() && it->second == v) out.shapeValues[name] = v;
-  for (auto& [name, t] : a.types) {
-    auto it = b.types.find(name);
-    if (it == b.types.end()) continue;
+// Keeps what two inferences with different stand-ins for the symbolic dims agree on: a value equal under
+// both does not depend on the symbolic dims, so it is safe to bake into the model; a dim that differs stays
+// unknown (the rank survives).
+void keepAgreed(const TypeMap& ta, const ValueMap& va, const TypeMap& tb, const ValueMap& vb, TypeMap& types,
+                ValueMap& values) {
+  for (auto& [name, v] : va)
+    if (auto it = vb.find(name); it != vb.end() && it->second == v) values[name] = v;
+  for (auto& [name, t] : ta) {
+    auto it = tb.find(name);
+    if (it == tb.end()) continue;
     ir::TypeInfo merged = t;
     if (merged.shape && it->second.shape && merged.shape->size() == it->second.shape->size()) {
       for (size_t i = 0; i < merged.shape->size(); ++i)
@@ -270,7 +389,77 @@ ShapeFacts inferShapeFacts(const ir::Model& m) {
     } else {
       merged.shape.reset();
     }
-    out.types[name] = std::move(merged);
+    types[name] = std::move(merged);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> bodyKey(const ir::Graph& g, const ir::Graph& main) {
+  if (&g == &main) return std::string();
+  const ir::Node* owner = g.ownerNode();
+  if (!owner || !g.parent()) return std::nullopt;
+  auto outer = bodyKey(*g.parent(), main);
+  if (!outer) return std::nullopt;
+  for (const auto& a : owner->attributes)
+    for (size_t i = 0; i < a.graphs.size(); ++i)
+      if (a.graphs[i].get() == &g) return childKey(*outer, firstOutputName(*owner), a.name, i);
+  return std::nullopt;
+}
+
+namespace {
+// The value `v` stands for: in a body, a value read from an enclosing graph is that graph's value.
+const ir::Value* definition(const ir::Value* v) {
+  while (v && v->isOuterScope() && v->graph() && v->graph()->parent()) {
+    const ir::Value* outer = v->graph()->parent()->findValueInScope(v->name());
+    if (!outer || outer == v) break;
+    v = outer;
+  }
+  return v;
+}
+}  // namespace
+
+const ir::TypeInfo* ShapeFacts::typeOf(const ir::Value* v, const ir::Graph& main) const {
+  v = definition(v);
+  if (!v || !v->graph()) return nullptr;
+  auto key = bodyKey(*v->graph(), main);
+  if (!key) return nullptr;
+  const TypeMap* map = &types;
+  if (!key->empty()) {
+    auto it = bodies.find(*key);
+    if (it == bodies.end()) return nullptr;
+    map = &it->second.types;
+  }
+  auto it = map->find(v->name());
+  return it == map->end() ? nullptr : &it->second;
+}
+
+const std::vector<int64_t>* ShapeFacts::valuesOf(const ir::Value* v, const ir::Graph& main) const {
+  v = definition(v);
+  if (!v || !v->graph()) return nullptr;
+  auto key = bodyKey(*v->graph(), main);
+  if (!key) return nullptr;
+  const ValueMap* map = &shapeValues;
+  if (!key->empty()) {
+    auto it = bodies.find(*key);
+    if (it == bodies.end()) return nullptr;
+    map = &it->second.shapeValues;
+  }
+  auto it = map->find(v->name());
+  return it == map->end() ? nullptr : &it->second;
+}
+
+ShapeFacts inferShapeFacts(const ir::Model& m) {
+  if (!hasSymbolicInputs(m)) return factsWith(m, 0);
+  ShapeFacts a = factsWith(m, 7), b = factsWith(m, 11);
+  ShapeFacts out;
+  out.warnings = a.warnings;
+  keepAgreed(a.types, a.shapeValues, b.types, b.shapeValues, out.types, out.shapeValues);
+  for (auto& [key, body] : a.bodies) {
+    auto it = b.bodies.find(key);
+    if (it == b.bodies.end()) continue;
+    auto& o = out.bodies[key];
+    keepAgreed(body.types, body.shapeValues, it->second.types, it->second.shapeValues, o.types, o.shapeValues);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include <onnx/defs/schema.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -110,8 +111,11 @@ void renameCaptured(onnx::GraphProto& g, const std::function<std::string(const s
 
 // The body as a model of its own: the node's inputs and outputs keep their names (so splicing needs no
 // renaming at the border); names inside the body get a prefix unique to this node.
-std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema& schema,
-                                       int64_t opset, const HandlerContext& ctx) {
+// `schema` is null for a model-local function: an attribute its caller leaves out is left out of the body.
+// `opsets` are the body's opset imports; `functions` the model-local functions its nodes may call.
+std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema* schema,
+                                       const std::vector<ir::OpsetImport>& opsets, const std::vector<ir::Function>& functions,
+                                       const HandlerContext& ctx) {
   std::map<std::string, std::string> names;  // formal -> actual ("" when an optional input is left out)
   for (int i = 0; i < f.input_size(); ++i) {
     const ir::Value* v = n.input(static_cast<size_t>(i));
@@ -130,9 +134,11 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
 
   onnx::ModelProto mp;
   mp.set_ir_version(8);
-  auto* op = mp.add_opset_import();
-  op->set_domain("");
-  op->set_version(opset);
+  for (const auto& o : opsets) {
+    auto* op = mp.add_opset_import();
+    op->set_domain(o.domain);
+    op->set_version(o.version);
+  }
   onnx::GraphProto& g = *mp.mutable_graph();
   g.set_name("function_body");
   std::set<std::string> declared;
@@ -162,7 +168,7 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
       // A reference to the caller's attribute: its value, or the schema's default when it leaves it out.
       std::optional<ir::Attribute> value;
       if (const ir::Attribute* own = n.attr(a.ref_attr_name())) value = *own;
-      else value = schemaDefault(schema, a.ref_attr_name());
+      else if (schema) value = schemaDefault(*schema, a.ref_attr_name());
       if (!value) continue;
       value->name = a.name();
       exportAttribute(*value, *np.add_attribute());
@@ -175,7 +181,24 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
   }
   onnxfmt::ImportOptions io;
   io.modelPath = "function body of " + n.opType;
-  return onnxfmt::importModel(mp, io);
+  auto model = onnxfmt::importModel(mp, io);
+  model->functions = functions;
+  return model;
+}
+
+// Converts the instantiated body to the target on its own; Unsupported names the first body node that
+// does not convert.
+ConvertResult convertBody(const ir::Model& body, const HandlerContext& ctx) {
+  ConvertOptions opts;
+  opts.targetOpset = ctx.targetOpset;
+  opts.passes = std::vector<std::string>{};
+  opts.check = false;
+  ConvertResult r = convertModel(body, opts);
+  for (const auto& report : r.nodes)
+    if (report.status == NodeStatus::Unsupported || report.status == NodeStatus::Failed)
+      throw Unsupported("function body: " + report.opType + ": " + report.message);
+  if (!r.error.empty() || !r.model) throw Unsupported("function body: " + r.error);
+  return r;
 }
 
 // Puts the converted body's nodes in place of `n`: border values are the node's own, everything else gets
@@ -241,21 +264,93 @@ bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
   auto f = bodyFor(n, *schema, ctx);
   if (!f) return false;
   const int64_t opset = bodyOpset(*f, *schema);
-  std::unique_ptr<ir::Model> body = instantiate(n, *f, *schema, opset, ctx);
-  ConvertOptions opts;
-  opts.targetOpset = ctx.targetOpset;
-  opts.passes = std::vector<std::string>{};
-  opts.check = false;
-  ConvertResult r = convertModel(*body, opts);
-  for (const auto& report : r.nodes)
-    if (report.status == NodeStatus::Unsupported || report.status == NodeStatus::Failed)
-      throw Unsupported("function body: " + report.opType + ": " + report.message);
-  if (!r.error.empty() || !r.model) throw Unsupported("function body: " + r.error);
+  std::unique_ptr<ir::Model> body = instantiate(n, *f, schema, {{"", opset}}, {}, ctx);
+  ConvertResult r = convertBody(*body, ctx);
   ctx.note = "expanded function body (" + std::to_string(r.model->graph().nodeCount()) + " nodes at opset " +
              std::to_string(ctx.targetOpset) + ")";
   if (!ctx.commit()) return true;
   splice(n, *r.model, ctx);
   return true;
+}
+
+const ir::Function* localFunction(const ir::Model& m, const ir::Node& n) {
+  for (const auto& f : m.functions)
+    if (f.name == n.opType && f.domain == n.domain && f.body) return &f;
+  return nullptr;
+}
+
+bool expandLocalFunction(ir::Node& n, HandlerContext& ctx) {
+  const ir::Function* fn = localFunction(ctx.model, n);
+  if (!fn) return false;
+  thread_local int depth = 0;  // a function calling itself (directly or not) is invalid; refuse, not recurse
+  if (depth > 16) throw Unsupported("model-local function " + n.qualifiedOp() + " calls itself");
+  struct Nest {
+    Nest() { ++depth; }
+    ~Nest() { --depth; }
+  } nest;
+  onnx::FunctionProto f;
+  onnxfmt::exportFunction(*fn, f);
+  if (n.inputs().size() > static_cast<size_t>(f.input_size()) || n.outputs().size() > static_cast<size_t>(f.output_size()))
+    throw Unsupported("the call passes more inputs or outputs than model-local function " + n.qualifiedOp() + " declares");
+  // The body's own opset imports: its default-domain nodes are converted from the version it was written
+  // for, which need not be the model's.
+  std::vector<ir::OpsetImport> opsets = fn->opsets;
+  bool hasDefault = false;
+  for (auto& o : opsets) {
+    if (o.domain == "ai.onnx") o.domain.clear();
+    hasDefault |= o.domain.empty();
+  }
+  if (!hasDefault) opsets.push_back({"", ctx.model.opsetVersion("")});
+  for (const auto& o : ctx.model.opsets)  // domains of nested calls the function's imports leave out
+    if (!o.domain.empty() && o.domain != "ai.onnx" &&
+        std::none_of(opsets.begin(), opsets.end(), [&](const ir::OpsetImport& x) { return x.domain == o.domain; }))
+      opsets.push_back(o);
+  std::unique_ptr<ir::Model> body = instantiate(n, f, nullptr, opsets, ctx.model.functions, ctx);
+  ConvertResult r = convertBody(*body, ctx);
+  ctx.note = "expanded function body of model-local function " + n.qualifiedOp() + " (" +
+             std::to_string(r.model->graph().nodeCount()) + " nodes at opset " + std::to_string(ctx.targetOpset) + ")";
+  if (!ctx.commit()) return true;
+  splice(n, *r.model, ctx);
+  return true;
+}
+
+namespace {
+void collectCalls(const ir::Graph& g, std::set<std::pair<std::string, std::string>>& out) {
+  for (const auto& n : g.nodes()) {
+    out.insert({n->domain, n->opType});
+    for (const ir::Graph* sub : n->subgraphs()) collectCalls(*sub, out);
+  }
+}
+}  // namespace
+
+void dropUncalledFunctions(ir::Model& m) {
+  if (m.functions.empty()) return;
+  std::set<std::pair<std::string, std::string>> called;
+  collectCalls(m.graph(), called);
+  // Functions still called keep the ones their bodies call.
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& f : m.functions)
+      if (called.count({f.domain, f.name}) && f.body) {
+        size_t before = called.size();
+        collectCalls(*f.body, called);
+        grew |= called.size() != before;
+      }
+  }
+  std::set<std::string> droppedDomains;
+  std::vector<ir::Function> kept;
+  for (auto& f : m.functions) {
+    if (called.count({f.domain, f.name})) kept.push_back(std::move(f));
+    else droppedDomains.insert(f.domain);
+  }
+  m.functions = std::move(kept);
+  std::set<std::string> usedDomains;
+  for (const auto& c : called) usedDomains.insert(c.first);
+  for (const auto& f : m.functions) usedDomains.insert(f.domain);
+  std::vector<ir::OpsetImport> opsets;
+  for (const auto& o : m.opsets)
+    if (!droppedDomains.count(o.domain) || usedDomains.count(o.domain)) opsets.push_back(o);
+  m.opsets = std::move(opsets);
 }
 
 }  // namespace fb::convert::onnx_onnx

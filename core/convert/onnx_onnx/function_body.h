@@ -8,4 +8,15 @@ namespace fb::convert::onnx_onnx {
 // not convert. In both cases the graph is unchanged.
 bool expandFunctionBody(ir::Node& node, HandlerContext& ctx);
 
+// The model-local function (ModelProto.functions) a node calls, or null.
+const ir::Function* localFunction(const ir::Model& m, const ir::Node& node);
+
+// Replaces a call of a model-local function by the function's body, converted from the function's own
+// opset imports to the target (nested calls expand too). False when the node calls no local function;
+// throws Unsupported (graph unchanged) when a body node does not convert.
+bool expandLocalFunction(ir::Node& node, HandlerContext& ctx);
+
+// After retargeting: the model-local functions no node calls any more go, with opset imports only they used.
+void dropUncalledFunctions(ir::Model& m);
+
 }  // namespace fb::convert::onnx_onnx

@@ -217,21 +217,22 @@ void exportModel(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext)
     e->set_value(v);
   }
   for (const auto& ti : m.trainingInfo) mp.add_training_info()->ParseFromString(ti);
-  for (const auto& f : m.functions) {
-    auto* fp = mp.add_functions();
-    fp->set_name(f.name);
-    for (Value* v : f.body->inputs()) fp->add_input(v->name());
-    for (Value* v : f.body->outputs()) fp->add_output(v->name());
-    for (const auto& a : f.attributeNames) fp->add_attribute(a);
-    for (const auto& n : f.body->nodes()) exportNode(*n, *fp->add_node(), ext);
-    if (!f.docString.empty()) fp->set_doc_string(f.docString);
-    for (const auto& o : f.opsets) {
-      auto* op = fp->add_opset_import();
-      if (!o.domain.empty()) op->set_domain(o.domain);
-      op->set_version(o.version);
-    }
-    if (!f.domain.empty()) fp->set_domain(f.domain);
+  for (const auto& f : m.functions) exportFunction(f, *mp.add_functions(), ext);
+}
+
+void exportFunction(const ir::Function& f, onnx::FunctionProto& fp, const ExternalizeFn& ext) {
+  fp.set_name(f.name);
+  for (Value* v : f.body->inputs()) fp.add_input(v->name());
+  for (Value* v : f.body->outputs()) fp.add_output(v->name());
+  for (const auto& a : f.attributeNames) fp.add_attribute(a);
+  for (const auto& n : f.body->nodes()) exportNode(*n, *fp.add_node(), ext);
+  if (!f.docString.empty()) fp.set_doc_string(f.docString);
+  for (const auto& o : f.opsets) {
+    auto* op = fp.add_opset_import();
+    if (!o.domain.empty()) op->set_domain(o.domain);
+    op->set_version(o.version);
   }
+  if (!f.domain.empty()) fp.set_domain(f.domain);
 }
 
 }  // namespace fb::onnxfmt

@@ -14,6 +14,7 @@ namespace fb::onnxfmt {
 using ExternalizeFn = std::function<bool(const ir::Tensor&, ir::ExternalRef& ref)>;
 
 void exportModel(const ir::Model& m, onnx::ModelProto& out, const ExternalizeFn& externalize = {});
+void exportFunction(const ir::Function& f, onnx::FunctionProto& out, const ExternalizeFn& externalize = {});
 void exportType(const ir::TypeInfo& t, onnx::TypeProto& out);
 void exportTensor(const ir::Tensor& t, onnx::TensorProto& out, const ExternalizeFn& externalize = {});
 
