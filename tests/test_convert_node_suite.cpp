@@ -11,6 +11,11 @@
 //   FB_NODE_SUITE_UPDATE=1 build/tests/test_convert_node_suite        (then review `git diff tests/`)
 // FB_NODE_SUITE_OPSETS=9,13 restricts the targets (CI runs 9 and 13; `cmake --build build --target sweep`
 // runs all five and prints the whole table).
+// FB_NODE_SUITE_VERSION_CONVERTER=1 (set by the `sweep` target) also converts every test with python3-onnx's
+// onnx.version_converter + checker (tests/oracle/version_converter_serve.py, one long-lived process), runs
+// its results in the same ONNX Runtime process with the same comparison, and prints its column beside
+// FlowBridge's: ok / refused (it raised) / crashed (the interpreter died) / wrong. Its outcomes are measured,
+// not checked against the expectations file.
 #include <QtTest>
 
 #include <onnx/onnx_pb.h>
@@ -18,6 +23,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -149,6 +155,65 @@ void writeExpectations(const std::map<Key, Outcome>& all) {
   for (const auto& [k, o] : all) out << k.first << '\t' << k.second << '\t' << o.kind << (o.detail.empty() ? "" : "\t" + o.detail) << '\n';
 }
 
+// python3-onnx's version converter in one process (tests/oracle/version_converter_serve.py), restarted
+// after a request that killed it.
+class VersionConverterServer {
+ public:
+  VersionConverterServer() { start(); }
+  ~VersionConverterServer() { stop(); }
+  bool started() const { return started_; }
+  QString onnxVersion() const { return version_; }
+
+  // kind: ok (written to `out`), refused (it raised; `detail` says what), crashed (the process died or hung).
+  Outcome convert(const QString& model, int64_t opset, const QString& out) {
+    if (!started_) start();
+    if (!started_) return {"crashed", "python3 did not start"};
+    QJsonObject req{{"model", model}, {"opset", static_cast<qint64>(opset)}, {"out", out}};
+    proc_.write(QJsonDocument(req).toJson(QJsonDocument::Compact) + "\n");
+    QByteArray line;
+    while ((line = takeLine()).isEmpty()) {
+      if (proc_.state() != QProcess::Running || !proc_.waitForReadyRead(120000)) {
+        if (!(line = takeLine()).isEmpty()) break;
+        QString err = QString::fromUtf8(proc_.readAllStandardError()).simplified().right(200);
+        stop();
+        return {"crashed", oneLine(err.toStdString())};
+      }
+    }
+    auto doc = QJsonDocument::fromJson(line).object();
+    version_ = doc.value("onnx").toString();
+    if (doc.value("ok").toBool()) return {"ok", ""};
+    return {"refused", oneLine(doc.value("error").toString().toStdString())};
+  }
+
+ private:
+  void start() {
+    buffer_.clear();
+    proc_.setProcessChannelMode(QProcess::SeparateChannels);
+    proc_.start("/usr/bin/python3", {FB_SOURCE_DIR "/tests/oracle/version_converter_serve.py"});
+    started_ = proc_.waitForStarted(30000);
+  }
+  void stop() {
+    if (proc_.state() != QProcess::NotRunning) {
+      proc_.closeWriteChannel();
+      if (!proc_.waitForFinished(5000)) proc_.kill();
+      proc_.waitForFinished();
+    }
+    started_ = false;
+  }
+  QByteArray takeLine() {
+    buffer_ += proc_.readAllStandardOutput();
+    int nl = buffer_.indexOf('\n');
+    if (nl < 0) return {};
+    QByteArray line = buffer_.left(nl);
+    buffer_.remove(0, nl + 1);
+    return line;
+  }
+  QProcess proc_;
+  QByteArray buffer_;
+  QString version_;
+  bool started_ = false;
+};
+
 }  // namespace
 
 class TestConvertNodeSuite : public QObject {
@@ -164,6 +229,11 @@ class TestConvertNodeSuite : public QObject {
     const auto opsets = opsetsToRun();
     const QString scratch = test::scratchDir("node_suite");
     const bool update = qEnvironmentVariableIsSet("FB_NODE_SUITE_UPDATE");
+    const bool sideBySide = qEnvironmentVariableIntValue("FB_NODE_SUITE_VERSION_CONVERTER") != 0;
+    std::optional<VersionConverterServer> reference;
+    if (sideBySide) reference.emplace();
+    std::map<Key, Outcome> referenceOutcomes;  // onnx.version_converter's, when measured
+    double referenceSeconds = 0;
 
     QDir root(FB_ONNX_NODE_TESTS_DIR);
     const auto tests = root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
@@ -232,6 +302,21 @@ class TestConvertNodeSuite : public QObject {
           actual[{test, key}] = {"wrong", oneLine(why)};
         }
       }
+      if (!reference) continue;
+      QElapsedTimer referenceTimer;
+      referenceTimer.start();
+      for (int64_t t : opsets) {
+        const QString out = scratch + "/" + name + "_vc" + QString::number(t) + ".onnx";
+        Outcome o = reference->convert(dir + "/model.onnx", t, out);
+        if (o.kind == "ok") {
+          auto res = oracle.run(out, inputs);
+          std::string why = res.ok ? compareOutputs(*model, expected, res) : "ORT cannot run the result: " + res.error.toStdString();
+          if (!why.empty()) o = {"wrong", oneLine(why)};
+          QFile::remove(out);
+        }
+        referenceOutcomes[{test, std::to_string(t)}] = o;
+      }
+      referenceSeconds += referenceTimer.elapsed() / 1000.0;
     }
     const double seconds = timer.elapsed() / 1000.0;
 
@@ -240,12 +325,35 @@ class TestConvertNodeSuite : public QObject {
     for (const auto& [k, o] : actual) skipped += o.kind == "skip";
     QString table = QString("\n%1 node tests, %2 skipped (ORT cannot run the source as it is), %3 s\n")
                         .arg(tests.size()).arg(skipped).arg(seconds, 0, 'f', 1);
-    table += "| target opset | ok | refused | wrong |\n|---|---|---|---|\n";
-    for (int64_t t : opsets) {
+    auto counts = [](const std::map<Key, Outcome>& outcomes, int64_t t) {
       std::map<std::string, int> c;
-      for (const auto& [k, o] : actual)
+      for (const auto& [k, o] : outcomes)
         if (k.second == std::to_string(t)) ++c[o.kind];
-      table += QString("| %1 | %2 | %3 | %4 |\n").arg(t).arg(c["ok"]).arg(c["refused"]).arg(c["wrong"]);
+      return c;
+    };
+    if (reference) {
+      table += QString("onnx.version_converter + checker (python3-onnx %1) measured in the same run: %2 s of it\n")
+                   .arg(reference->onnxVersion())
+                   .arg(referenceSeconds, 0, 'f', 1);
+      table += "| target opset | FlowBridge ok / refused / wrong | onnx.version_converter ok / refused / crashed / wrong |\n"
+               "|---|---|---|\n";
+      for (int64_t t : opsets) {
+        auto c = counts(actual, t), v = counts(referenceOutcomes, t);
+        table += QString("| %1 | %2 / %3 / %4 | %5 / %6 / %7 / %8 |\n")
+                     .arg(t).arg(c["ok"]).arg(c["refused"]).arg(c["wrong"])
+                     .arg(v["ok"]).arg(v["refused"]).arg(v["crashed"]).arg(v["wrong"]);
+      }
+      for (const auto& [k, o] : referenceOutcomes)
+        if (o.kind == "wrong" || o.kind == "crashed")
+          table += QString("  version_converter %1 @%2: %3 %4\n")
+                       .arg(QString::fromStdString(k.first), QString::fromStdString(k.second), QString::fromStdString(o.kind),
+                            QString::fromStdString(o.detail));
+    } else {
+      table += "| target opset | ok | refused | wrong |\n|---|---|---|---|\n";
+      for (int64_t t : opsets) {
+        auto c = counts(actual, t);
+        table += QString("| %1 | %2 | %3 | %4 |\n").arg(t).arg(c["ok"]).arg(c["refused"]).arg(c["wrong"]);
+      }
     }
     qInfo().noquote() << table;
 

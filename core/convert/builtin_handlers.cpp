@@ -33,6 +33,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerGatherElementsAdapters(onnx);
     onnx_onnx::registerModAdapters(onnx);
     onnx_onnx::registerCumSumAdapters(onnx);
+    onnx_onnx::registerScanAdapters(onnx);
     onnx_onnx::registerWhereAdapters(onnx);
     onnx_onnx::registerConstantOfShapeAdapters(onnx);
     onnx_onnx::registerMinMaxAdapters(onnx);

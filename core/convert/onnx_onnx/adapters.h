@@ -29,5 +29,6 @@ void registerMinMaxAdapters(HandlerRegistry& r);       // integer Max/Min below 
 void registerArgExtremeAdapters(HandlerRegistry& r);   // ArgMax/ArgMin select_last_index below 12
 void registerWhereAdapters(HandlerRegistry& r);        // Where below 9: Gather from the stacked branches
 void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrolled running sums
+void registerScanAdapters(HandlerRegistry& r);         // Scan-8 -> 9+: batch axis of 1 dropped
 
 }  // namespace fb::convert::onnx_onnx

@@ -103,7 +103,8 @@ std::vector<AttributeHistory> buildAttributeTable() {
   t.push_back(implicitString("RoiAlign", "coordinate_transformation_mode", "output_half_pixel",
                              "RoiAlign-10 does not shift pixels by -0.5 (output_half_pixel), while 16 defaults to half_pixel"));
   for (const char* a : {"directions", "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions"})
-    t.push_back(legacy("Scan", a, noValue(), "Scan-8 (batched, sequence_lens) and Scan-9 differ in signature: not converted"));
+    t.push_back(adapter("Scan", a, "scan adapter: Scan-8 with a batch of 1 and no sequence_lens -> Scan-9 (directions -> "
+                                   "scan_input_directions, axes left at their default 0); otherwise refused"));
   t.push_back(implicitString("ScatterElements", "reduction", "none", "before 16 updates replace"));
   t.push_back(implicitString("ScatterND", "reduction", "none", "before 16 updates replace"));
   t.push_back({"Selu", "alpha", H::Implicit, anyValue(), std::nullopt, "default 1.6732 rounded differently in 1 and 6: spelled out"});
@@ -152,7 +153,7 @@ const std::vector<SignatureChange>& signatureChanges() {
       {"Reshape", 1, 5, S::Checked, "the shape attribute becomes an input: refused"},
       {"Resize", 10, 11, S::Adapter, "roi and sizes inputs"},
       {"Resize", 11, 13, S::Adapter, "roi and scales become optional"},
-      {"Scan", 8, 9, S::Checked, "sequence_lens and the batch axis go: refused by the schema check"},
+      {"Scan", 8, 9, S::Adapter, "sequence_lens and the batch axis go: a batch of 1 is squeezed off, otherwise refused"},
       {"Slice", 1, 10, S::Adapter, "starts/ends/axes attributes <-> inputs"},
       {"Split", 1, 2, S::Checked, "Split-1's split input becomes an attribute: a second input is refused"},
       {"Split", 11, 13, S::Adapter, "split attribute <-> input"},
