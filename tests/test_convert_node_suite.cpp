@@ -4,7 +4,8 @@
 // inputs, and the results are compared with the test's expected outputs (1e-4 + 1e-3 * |expected|).
 // Every (test, opset) outcome must equal the line in tests/node_suite_expected.tsv:
 //   ok                   converted, and ORT gives the expected outputs
-//   refused  REASON      the conversion left an unsupported/failed node or failed the check (exit 3 in the CLI)
+//   refused  REASON      the conversion left an unsupported/failed node or failed the check (exit 3 in the CLI);
+//                        the reason must name the lowest opset at which the node converts, and be right about it
 //   wrong    DETAIL      converted, but the outputs differ (or ORT cannot run the result)
 //   skip     REASON      (opset *) ORT cannot run the source as it is, or gets other outputs than expected
 // Any difference fails: an improvement updates the file, a regression cannot hide. To regenerate it:
@@ -356,6 +357,31 @@ class TestConvertNodeSuite : public QObject {
       }
     }
     qInfo().noquote() << table;
+
+    // Every refusal names the lowest opset at which its node converts, and that opset is right: the test
+    // converts there (when it is one of the measured targets) and at no measured target between.
+    QStringList badLowest;
+    for (const auto& [k, o] : actual) {
+      if (o.kind != "refused") continue;
+      const QString where = QString::fromStdString(k.first + " @" + k.second);
+      static const QRegularExpression lowestRe("\\(converts at opset (\\d+)\\)");
+      auto match = lowestRe.match(QString::fromStdString(o.detail));
+      if (!match.hasMatch()) {
+        badLowest << where + ": the refusal names no opset where the node converts: " + QString::fromStdString(o.detail);
+        continue;
+      }
+      const int64_t lowest = match.captured(1).toLongLong();
+      for (int64_t t : opsets) {
+        auto it = actual.find({k.first, std::to_string(t)});
+        if (it == actual.end()) continue;
+        const bool ok = it->second.kind == "ok";
+        if (t >= lowest && !ok && it->second.kind != "wrong")
+          badLowest << where + QString(": says it converts at %1, but at %2: ").arg(lowest).arg(t) +
+                           QString::fromStdString(it->second.detail);
+        if (t < lowest && ok) badLowest << where + QString(": says it converts from %1, but %2 is ok").arg(lowest).arg(t);
+      }
+    }
+    QVERIFY2(badLowest.isEmpty(), qPrintable(badLowest.join('\n')));
 
     std::map<Key, Outcome> expectedOutcomes = readExpectations();
     if (update) {
