@@ -1,4 +1,5 @@
-// Retargeting inside scopes: If/Loop bodies judged with the shape facts of the outer values they read, and
+// Retargeting inside scopes: If/Loop bodies judged with the shape facts of the outer values they read (and not
+// with facts a Loop iteration can change), and
 // model-local functions (ModelProto.functions) expanded into their bodies. The models come from PyTorch's
 // exporter (torch.jit.script control flow, export_modules_as_functions) and from onnx.helper
 // (tests/convert_scopes/make_models.py); every result runs in ONNX Runtime beside its source, on inputs that
@@ -157,6 +158,43 @@ class TestConvertScopes : public QObject {
         QVERIFY2(why.isEmpty(), qPrintable(where + QString(" (flag %1): ").arg(flag) + why));
       }
     }
+  }
+
+  // A Loop-carried value that grows each iteration has no static shape inside the body, whatever its
+  // initial value's shape: the Slice bounded by its row count stays refused below opset 10 (a constant bound
+  // would change the result from the second iteration on), and converts at 11 to what the source computes.
+  void carriedShapesAreNoFacts() {
+    const QString src = modelDir() + "/loop_grows_op13.onnx";
+    auto source = loadModel(src.toStdString());
+    const auto facts = convert::inferShapeFacts(*source);
+    const ir::Value* rows = findInBodies(source->graph(), "g_rows");
+    QVERIFY(rows);
+    QVERIFY2(!facts.valuesOf(rows, source->graph()), "a loop-carried value's row count became a fact");
+    const ir::Value* carried = findInBodies(source->graph(), "acc_in");
+    QVERIFY(carried);
+    const ir::TypeInfo* t = facts.typeOf(carried, source->graph());
+    QVERIFY2(!t || !t->staticDims(), "a loop-carried value got a static shape inside the body");
+
+    convert::ConvertOptions to9;
+    to9.targetOpset = 9;
+    auto refused = convert::convertModel(*source, to9);
+    QVERIFY(!refused.complete());
+    bool sliceRefused = false;
+    for (const auto& n : refused.nodes)
+      sliceRefused |= n.opType == "Slice" && n.status == convert::NodeStatus::Unsupported && n.lowestOpset == 10;
+    QVERIFY2(sliceRefused, qPrintable(problems(refused)));
+
+    convert::ConvertOptions to11;
+    to11.targetOpset = 11;
+    auto r = convert::convertModel(*source, to11);
+    QVERIFY2(r.complete(), qPrintable(problems(r)));
+    const QString out = modelDir() + "/loop_grows_to11.onnx";
+    onnxfmt::writeOnnxFile(*r.model, out.toStdString());
+    test::OracleServer oracle;
+    QVERIFY(oracle.started());
+    std::vector<ir::Tensor> inputs{floats("x", {6, 2, 4}, 1.f), ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{2.f})};
+    QString why = differences(oracle.run(src, inputs), oracle.run(out, inputs));
+    QVERIFY2(why.isEmpty(), qPrintable(why));
   }
 
   // PyTorch's export_modules_as_functions: two calls of a local function written at opset 15. Retargeted,

@@ -7,6 +7,9 @@ if_shape_chain_op13.onnx  an If whose branches slice an outer value at bounds co
                         computed from its rank: below opsets 10/13 those must be attributes, which only the
                         outer value's shape facts give.
 loop_shape_chain_op13.onnx  the same kind of chain inside a Loop body.
+loop_grows_op13.onnx    a Loop whose carried value grows by a row per iteration, and whose body slices it up to
+                        its own row count: that count is no fact (it changes per iteration), so the Slice must
+                        not get a constant bound below opset 10.
 local_functions_op15.onnx  torch.onnx.export(..., export_modules_as_functions={Block}): two calls of a
                         model-local function (domain __main__) whose body is written at opset 15.
 """
@@ -133,6 +136,49 @@ def loop_shape_chain(path):
     onnx.save(m, path)
 
 
+def loop_grows(path):
+    body = helper.make_graph([
+        helper.make_node("Concat", ["acc_in", "row"], ["acc_out"], axis=0),
+        helper.make_node("Shape", ["acc_in"], ["g_shape"]),
+        const("g_zero", [0]),
+        const("g_one", [1]),
+        helper.make_node("Slice", ["g_shape", "g_zero", "g_one"], ["g_rows"]),
+        helper.make_node("Slice", ["acc_in", "g_zero", "g_rows", "g_zero"], ["g_all"]),
+        helper.make_node("ReduceSum", ["g_all", "g_zero"], ["g_sum"], keepdims=1),
+        helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+    ], "loop_body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_in", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("acc_out", TensorProto.FLOAT, ["r", 4]),
+         helper.make_tensor_value_info("g_sum", TensorProto.FLOAT, [1, 4])])
+    main = [
+        const("trips", [3], []),
+        helper.make_node("Constant", [], ["cond"], value=helper.make_tensor("cond_t", TensorProto.BOOL, [], [True])),
+        helper.make_node("Slice", ["x", "start0", "end1", "axis1"], ["first"]),
+        const("start0", [0, 0]),
+        const("end1", [1, 1]),
+        const("axis1", [0, 1]),
+        helper.make_node("Reshape", ["first", "row_shape"], ["row"]),
+        const("row_shape", [1, 4]),
+        helper.make_node("Loop", ["trips", "cond", "row"], ["acc", "sums"], body=body),
+        helper.make_node("Mul", ["sums", "flag"], ["z"]),
+    ]
+    # Constants before their users, as ONNX wants.
+    order = ["trips", "cond", "start0", "end1", "axis1", "row_shape"]
+    main.sort(key=lambda n: (0, order.index(n.output[0])) if n.output[0] in order else (1, 0))
+    g = helper.make_graph(main, "loop_grows",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6, 2, 4]),
+                           helper.make_tensor_value_info("flag", TensorProto.FLOAT, [1])],
+                          [helper.make_tensor_value_info("acc", TensorProto.FLOAT, ["a", 4]),
+                           helper.make_tensor_value_info("z", TensorProto.FLOAT, ["a", "b", "c"])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="test_convert_scopes")
+    m.ir_version = 7
+    onnx.checker.check_model(m, full_check=True)
+    onnx.save(m, path)
+
+
 def main():
     out = sys.argv[1]
     torch.manual_seed(0)
@@ -143,6 +189,7 @@ def main():
                       input_names=["x"], output_names=["y"], export_modules_as_functions={Block})
     if_shape_chain(out + "/if_shape_chain_op13.onnx")
     loop_shape_chain(out + "/loop_shape_chain_op13.onnx")
+    loop_grows(out + "/loop_grows_op13.onnx")
 
 
 if __name__ == "__main__":
