@@ -176,8 +176,12 @@ class VersionConverterServer {
       if (proc_.state() != QProcess::Running || !proc_.waitForReadyRead(120000)) {
         if (!(line = takeLine()).isEmpty()) break;
         QString err = QString::fromUtf8(proc_.readAllStandardError()).simplified().right(200);
+        const bool died = proc_.state() == QProcess::NotRunning;
+        const QString how = !died ? "no answer in 120 s"
+                            : proc_.exitStatus() == QProcess::CrashExit ? "python3 killed by a signal (segmentation fault or abort)"
+                                                                        : QString("python3 exited with code %1").arg(proc_.exitCode());
         stop();
-        return {"crashed", oneLine(err.toStdString())};
+        return {"crashed", oneLine((how + (err.isEmpty() ? QString() : ": " + err)).toStdString())};
       }
     }
     auto doc = QJsonDocument::fromJson(line).object();
