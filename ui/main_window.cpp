@@ -139,6 +139,7 @@ void MainWindow::buildDocks() {
   conversion_ = new ConversionDocks(this, doc_, scene_);
   connect(conversion_->controller(), &ConversionController::logMessage, logPanel_, &LogPanel::append);
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
+  conversion_->annotate(nodePanel_);
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);

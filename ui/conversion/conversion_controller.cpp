@@ -120,12 +120,18 @@ std::optional<convert::NodeStatus> ConversionController::statusOf(uint64_t nodeI
   return *it;
 }
 
+const convert::NodeReport* ConversionController::reportOf(uint64_t nodeId) const {
+  auto it = reportIndex_.constFind(nodeId);
+  return it == reportIndex_.constEnd() || !dryRun_ ? nullptr : &dryRun_->nodes[size_t(*it)];
+}
+
 void ConversionController::refresh() {
   std::shared_ptr<const ir::Model> model = doc_->loaded().model;
   const quint64 generation = ++dryGeneration_;
   if (!model) {
     dryRun_.reset();
     statuses_.clear();
+    reportIndex_.clear();
     emit dryRunFinished();
     return;
   }
@@ -154,7 +160,11 @@ void ConversionController::refresh() {
     if (generation != dryGeneration_) return;  // a newer request is on its way
     dryRun_ = out.first;
     statuses_.clear();
-    for (const auto& r : dryRun_->nodes) statuses_.insert(r.nodeId, r.status);
+    reportIndex_.clear();
+    for (size_t i = 0; i < dryRun_->nodes.size(); ++i) {
+      statuses_.insert(dryRun_->nodes[i].nodeId, dryRun_->nodes[i].status);
+      reportIndex_.insert(dryRun_->nodes[i].nodeId, int(i));
+    }
     emit dryRunFinished();
   });
   watcher->setFuture(future);

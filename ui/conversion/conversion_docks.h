@@ -17,6 +17,8 @@ class ConversionController;
 class ConvertPanel;
 class StatusOverlay;
 class CodePreview;
+class NodePanel;
+class StatusBadges;
 
 class ConversionDocks : public QObject {
   Q_OBJECT
@@ -33,6 +35,9 @@ class ConversionDocks : public QObject {
   StatusOverlay* previewOverlay() const { return previewOverlay_; }
   // The generated code of a PyTorch/OneFlow target, linked to the source graph.
   CodePreview* codePreview() const { return codePreview_; }
+  StatusBadges* sourceBadges() const { return sourceBadges_; }
+  // Adds the dry run's verdict on the selected node (status, reason, warnings) to a Node panel.
+  void annotate(NodePanel* panel);
 
  private:
   ConversionController* controller_;
@@ -46,6 +51,7 @@ class ConversionDocks : public QObject {
   StatusOverlay* sourceOverlay_;
   StatusOverlay* previewOverlay_;
   CodePreview* codePreview_;
+  StatusBadges* sourceBadges_;
 };
 
 }  // namespace fb::ui

@@ -45,6 +45,7 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
     }
   }
   ctx.note = ceil ? "ceil_mode=1 -> extra end padding" : "attributes of opset 10 at their defaults dropped";
+  ctx.attributesOnly = !ceil;
   if (!ctx.commit()) return;
   n.removeAttr("dilations");
   n.removeAttr("ceil_mode");
