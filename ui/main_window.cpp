@@ -22,6 +22,8 @@
 
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
+#include "ui/conversion/pass_stepper.h"
+#include "ui/conversion/status_table.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -32,6 +34,7 @@
 #include "ui/widgets/model_panel.h"
 #include "ui/widgets/node_panel.h"
 #include "ui/widgets/operators_panel.h"
+#include "ui/widgets/shortcuts_dialog.h"
 #include "ui/widgets/tensor_panel.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -139,6 +142,7 @@ void MainWindow::buildDocks() {
   conversion_ = new ConversionDocks(this, doc_, scene_);
   connect(conversion_->controller(), &ConversionController::logMessage, logPanel_, &LogPanel::append);
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
+  connect(conversion_->passStepper(), &PassStepper::logMessage, logPanel_, &LogPanel::append);
   conversion_->annotate(nodePanel_);
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
@@ -196,6 +200,15 @@ void MainWindow::buildMenus() {
   auto* convert = menuBar()->addMenu(tr("&Convert"));
   convert->addAction(conversion_->panel()->previewAction());
   convert->addAction(conversion_->panel()->saveAction());
+  convert->addAction(conversion_->panel()->statusTable()->saveReportAction());
+  convert->addAction(conversion_->passesAction());
+
+  auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
+    auto* dialog = new ShortcutsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+  });
 }
 
 void MainWindow::setSavePathChooser(ChooseSavePath chooser) {

@@ -17,6 +17,7 @@
 
 #include "codegen/flavour.h"
 #include "convert/converter.h"
+#include "ui/conversion/model_diff.h"
 
 namespace fb::codegen {
 struct GeneratedCode;
@@ -26,8 +27,6 @@ namespace fb::ui {
 
 class Document;
 
-// How a node differs between the source and the converted model (from provenance: node ids and origins).
-enum class DiffKind { Same, Modified, Added, Removed };
 
 class ConversionController : public QObject {
   Q_OBJECT
@@ -55,6 +54,8 @@ class ConversionController : public QObject {
   std::optional<convert::NodeStatus> statusOf(uint64_t nodeId) const;
   // The dry run's verdict on a node (status, reason, warnings); nullptr when it has none.
   const convert::NodeReport* reportOf(uint64_t nodeId) const;
+  // The options convert() uses for the open model at the current settings (ONNX targets).
+  convert::ConvertOptions options() const;
   // Runs the dry run again (called on model and settings changes).
   void refresh();
 

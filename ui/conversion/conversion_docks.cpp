@@ -9,6 +9,7 @@
 #include "ir/model.h"
 #include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/pass_stepper.h"
 #include "ui/conversion/status_badges.h"
 #include "ui/conversion/status_overlay.h"
 #include "ui/models/conversion_report_model.h"
@@ -85,6 +86,20 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   window->addDockWidget(Qt::RightDockWidgetArea, previewDock_);
   previewDock_->hide();
   codePreview_ = new CodePreview(window, source, controller_, this);
+
+  passStepper_ = new PassStepper(source, controller_);
+  passesDock_ = new QDockWidget(tr("Passes"), window);
+  passesDock_->setObjectName("PassesDock");
+  passesDock_->setWidget(passStepper_);
+  window->addDockWidget(Qt::BottomDockWidgetArea, passesDock_);
+  passesDock_->hide();
+  passesAction_ = new QAction(tr("Pass &Figures and Steps"), this);
+  passesAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+  passesAction_->setToolTip(tr("Per-pass time and node counts of the preview; step through the pipeline pass by pass"));
+  connect(passesAction_, &QAction::triggered, this, [this] {
+    passesDock_->show();
+    passesDock_->raise();
+  });
 }
 
 void ConversionDocks::annotate(NodePanel* panel) {

@@ -7,6 +7,7 @@
 class QMainWindow;
 class QDockWidget;
 class QLabel;
+class QAction;
 
 namespace fb::ui {
 
@@ -19,6 +20,7 @@ class StatusOverlay;
 class CodePreview;
 class NodePanel;
 class StatusBadges;
+class PassStepper;
 
 class ConversionDocks : public QObject {
   Q_OBJECT
@@ -36,6 +38,10 @@ class ConversionDocks : public QObject {
   // The generated code of a PyTorch/OneFlow target, linked to the source graph.
   CodePreview* codePreview() const { return codePreview_; }
   StatusBadges* sourceBadges() const { return sourceBadges_; }
+  // The Passes dock (per-pass figures, pass-by-pass stepping) and the action that shows it.
+  PassStepper* passStepper() const { return passStepper_; }
+  QDockWidget* passesDock() const { return passesDock_; }
+  QAction* passesAction() const { return passesAction_; }
   // Adds the dry run's verdict on the selected node (status, reason, warnings) to a Node panel.
   void annotate(NodePanel* panel);
 
@@ -52,6 +58,9 @@ class ConversionDocks : public QObject {
   StatusOverlay* previewOverlay_;
   CodePreview* codePreview_;
   StatusBadges* sourceBadges_;
+  PassStepper* passStepper_;
+  QDockWidget* passesDock_;
+  QAction* passesAction_;
 };
 
 }  // namespace fb::ui

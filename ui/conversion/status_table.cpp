@@ -59,6 +59,7 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
   details_->setObjectName(QStringLiteral("statusDetails"));
   details_->setPlaceholderText(tr("The whole reason of the selected row"));
   auto* save = new QPushButton(tr("Save report..."), this);
+  saveReport_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
   saveReport_->setToolTip(tr("Write the JSON report flowbridge-cli writes (convert --report; check --json before a Preview)"));
   save->setToolTip(saveReport_->toolTip());
 
