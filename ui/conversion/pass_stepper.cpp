@@ -58,8 +58,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
   t->verticalHeader()->hide();
   t->setEditTriggers(QAbstractItemView::NoEditTriggers);
   t->setSelectionBehavior(QAbstractItemView::SelectRows);
-  t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-  t->setSortingEnabled(true);
+  t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  t->horizontalHeader()->setStretchLastSection(true);
   return t;
 }
 
@@ -114,6 +114,7 @@ PassStepper::PassStepper(Document* source, ConversionController* controller, QWi
   split->addWidget(figuresBox);
   split->addWidget(stepBox);
   split->setStretchFactor(1, 2);
+  split->setSizes({460, 940});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
@@ -188,9 +189,9 @@ void PassStepper::showFigures() {
     ops_->setItem(row, 3, number(double(counts.second) - double(counts.first)));
     ++row;
   }
-  figures_->setSortingEnabled(true);
+  // Figures stay in pipeline order; op counts sort by any column, the biggest drops first.
   ops_->setSortingEnabled(true);
-  ops_->sortByColumn(3, Qt::AscendingOrder);  // the biggest drops first
+  ops_->sortByColumn(3, Qt::AscendingOrder);
 }
 
 void PassStepper::clearSteps() {
@@ -256,12 +257,14 @@ void PassStepper::recordSteps() {
     steps_->addItem(tr("0  after the handlers: %1 nodes").arg(ps.initial->graph().nodeCount()));
     for (size_t i = 0; i < ps.steps.size(); ++i) {
       const auto& s = ps.steps[i];
-      steps_->addItem(tr("%1  %2 (round %3): -%4 +%5 nodes, %6 ms")
+      QString what = tr("-%1 +%2 nodes").arg(s.change.nodesRemoved).arg(s.change.nodesAdded);
+      if (s.change.initializersRemoved || s.change.initializersAdded)
+        what += tr(", -%1 +%2 initializers").arg(s.change.initializersRemoved).arg(s.change.initializersAdded);
+      steps_->addItem(tr("%1  %2 (round %3): %4, %5 ms")
                           .arg(i + 1)
                           .arg(QString::fromStdString(s.pass))
                           .arg(s.iteration)
-                          .arg(s.change.nodesRemoved)
-                          .arg(s.change.nodesAdded)
+                          .arg(what)
                           .arg(s.milliseconds, 0, 'f', 1));
     }
     emit logMessage(tr("Recorded %1 pass steps of %2 at %3: %4 -> %5 nodes")
@@ -306,11 +309,16 @@ void PassStepper::showStep(int step) {
   const passes::PassStep* ps = passStep(step);
   summary_->setText(tr("<b>%1</b>: %2 nodes; <span style='color:%3'>&#9632;</span> added %4, <span style='color:%5'>&#9632;</span> "
                        "modified %6, removed %7%8<br>%9")
-                        .arg(ps ? tr("Step %1: %2, round %3 (%4 ms)")
+                        .arg(ps ? tr("Step %1: %2, round %3 (%4 ms%5)")
                                       .arg(step)
                                       .arg(QString::fromStdString(ps->pass))
                                       .arg(ps->iteration)
                                       .arg(ps->milliseconds, 0, 'f', 1)
+                                      .arg(ps->change.initializersRemoved || ps->change.initializersAdded
+                                               ? tr("; initializers -%1 +%2")
+                                                     .arg(ps->change.initializersRemoved)
+                                                     .arg(ps->change.initializersAdded)
+                                               : QString())
                                 : tr("Step 0: after the handlers, before any pass"))
                         .arg(model->graph().nodeCount())
                         .arg(ConversionController::diffColor(DiffKind::Added).name())

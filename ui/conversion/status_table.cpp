@@ -53,6 +53,9 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
   view_->setSelectionBehavior(QAbstractItemView::SelectRows);
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->horizontalHeader()->setStretchLastSection(true);
+  view_->horizontalHeader()->setSectionResizeMode(ConversionReportModel::StatusColumn, QHeaderView::ResizeToContents);
+  view_->horizontalHeader()->setSectionResizeMode(ConversionReportModel::KindColumn, QHeaderView::ResizeToContents);
+  view_->horizontalHeader()->setSectionResizeMode(ConversionReportModel::OpColumn, QHeaderView::ResizeToContents);
   view_->verticalHeader()->hide();
   view_->setWordWrap(false);
   details_->setReadOnly(true);
@@ -64,10 +67,11 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
   save->setToolTip(saveReport_->toolTip());
 
   auto* bar = new QHBoxLayout;
-  bar->addWidget(group_, 1);
-  bar->addWidget(op_, 1);
-  bar->addWidget(count_);
-  bar->addWidget(save);
+  bar->addWidget(group_, 3);
+  bar->addWidget(op_, 2);
+  auto* bar2 = new QHBoxLayout;
+  bar2->addWidget(count_, 1);
+  bar2->addWidget(save);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(view_);
   split->addWidget(details_);
@@ -76,6 +80,7 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
+  layout->addLayout(bar2);
   layout->addWidget(split, 1);
 
   connect(group_, qOverload<int>(&QComboBox::currentIndexChanged), this,
