@@ -43,6 +43,8 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
                                           {tr("With warnings"), G::Warnings}};
   for (const auto& [text, g] : groups) group_->addItem(text, int(g));
   group_->setObjectName(QStringLiteral("statusGroup"));
+  group_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  group_->setMinimumContentsLength(8);
   op_->setPlaceholderText(tr("Operator"));
   op_->setClearButtonEnabled(true);
   op_->setObjectName(QStringLiteral("statusOpFilter"));
@@ -61,26 +63,28 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
   details_->setReadOnly(true);
   details_->setObjectName(QStringLiteral("statusDetails"));
   details_->setPlaceholderText(tr("The whole reason of the selected row"));
-  auto* save = new QPushButton(tr("Save report..."), this);
+  auto* save = new QPushButton(tr("Report..."), this);
   saveReport_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
   saveReport_->setToolTip(tr("Write the JSON report flowbridge-cli writes (convert --report; check --json before a Preview)"));
   save->setToolTip(saveReport_->toolTip());
 
+  // One row, so the Convert dock stays short enough for small windows.
   auto* bar = new QHBoxLayout;
   bar->addWidget(group_, 3);
   bar->addWidget(op_, 2);
-  auto* bar2 = new QHBoxLayout;
-  bar2->addWidget(count_, 1);
-  bar2->addWidget(save);
+  bar->addWidget(count_);
+  bar->addWidget(save);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(view_);
   split->addWidget(details_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
+  // Small minimums: the dock shares its column with others and must not make the window taller.
+  view_->setMinimumHeight(40);
+  details_->setMinimumHeight(20);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
-  layout->addLayout(bar2);
   layout->addWidget(split, 1);
 
   connect(group_, qOverload<int>(&QComboBox::currentIndexChanged), this,
