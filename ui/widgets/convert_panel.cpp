@@ -74,6 +74,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   }
   passList_->setEnabled(false);
   passList_->setMaximumHeight(140);
+  passList_->setMinimumHeight(40);  // the dock must not make small windows taller
   summary_->setWordWrap(true);
 
   auto* form = new QFormLayout;
@@ -257,8 +258,8 @@ void ConvertPanel::updateFromDryRun() {
   using S = convert::NodeStatus;
   size_t trivial = 0;
   for (const auto& n : r->nodes) trivial += n.status == S::Converted && n.attributesOnly;
-  summary_->setText(tr("Opset %1 -> %2: %3 unchanged, %4 converted (%9 rewrites, %10 attributes only), %5 unsupported, %6 "
-                       "failed, %7 kept (dry run, %8 ms)")
+  const QString split = trivial ? tr(" (%1 rewrites, %2 attributes only)").arg(r->count(S::Converted) - trivial).arg(trivial) : QString();
+  summary_->setText(tr("Opset %1 -> %2: %3 unchanged, %4 converted%9, %5 unsupported, %6 failed, %7 kept (dry run, %8 ms)")
                         .arg(r->sourceOpset)
                         .arg(targetLabel(*r))
                         .arg(r->count(S::Unchanged))
@@ -267,8 +268,7 @@ void ConvertPanel::updateFromDryRun() {
                         .arg(r->count(S::Failed))
                         .arg(r->count(S::Kept))
                         .arg(r->totalMs, 0, 'f', 1)
-                        .arg(r->count(S::Converted) - trivial)
-                        .arg(trivial));
+                        .arg(split));
 }
 
 }  // namespace fb::ui
