@@ -63,6 +63,7 @@ QVariant ConversionReportModel::data(const QModelIndex& index, int role) const {
     case NodeIdRole: return QVariant::fromValue<qulonglong>(r.nodeId);
     case StatusRole: return int(r.status);
     case AttributesOnlyRole: return r.attributesOnly;
+    case HasWarningsRole: return !r.warnings.empty();
     case SortRole:
       switch (index.column()) {
         case StatusColumn:

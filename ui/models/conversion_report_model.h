@@ -18,6 +18,7 @@ class ConversionReportModel : public QAbstractTableModel {
     StatusRole,          // int(convert::NodeStatus)
     AttributesOnlyRole,  // bool: a trivial conversion
     SortRole,            // what the columns sort by (status: urgency, then rewrites before trivial ones)
+    HasWarningsRole,     // bool
   };
   using QAbstractTableModel::QAbstractTableModel;
 

@@ -35,10 +35,7 @@ bool StatusFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
     case Group::Rewrites: keep = status == S::Converted && !attributesOnly; break;
     case Group::AttributesOnly: keep = status == S::Converted && attributesOnly; break;
     case Group::Kept: keep = status == S::Kept; break;
-    case Group::Warnings:
-      keep = m->index(sourceRow, ConversionReportModel::MessageColumn, sourceParent)
-                 .data(Qt::ToolTipRole).toString().contains(tr("Warning:"));
-      break;
+    case Group::Warnings: keep = row.data(ConversionReportModel::HasWarningsRole).toBool(); break;
   }
   if (!keep || op_.isEmpty()) return keep;
   return m->index(sourceRow, ConversionReportModel::OpColumn, sourceParent).data().toString().contains(op_, Qt::CaseInsensitive);
