@@ -23,6 +23,7 @@
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
+#include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/main_window.h"
 #include "ui/save_paths.h"
@@ -348,8 +349,10 @@ class UiConversionSafety : public QObject {
     // Export Image: offered <model>.svg beside the model; PNG chosen and no extension typed -> .png.
     dialog.answer = dir + "/picture";
     dialog.answerFilter = "PNG (*.png)";
+    QSignalSpy exported(w.exporter(), &SceneExporter::finished);
     w.exportImageInteractively();
     QCOMPARE(dialog.suggestions.value(1), folder + "/mobilenet_v2_op11.svg");
+    QVERIFY(exported.wait(60000));  // written off the UI thread
     QVERIFY(!QFile::exists(dir + "/picture"));
     QImageReader picture(dir + "/picture.png");  // a tall graph: more pixels than QImage loads by default
     QCOMPARE(picture.format(), QByteArray("png"));

@@ -1,7 +1,6 @@
 #include "ui/main_window.h"
 
 #include <QAction>
-#include <QBuffer>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -11,18 +10,20 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
-#include <QSvgGenerator>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
+#include "ui/conversion/pass_stepper.h"
+#include "ui/conversion/status_table.h"
 #include "ui/document.h"
+#include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
 #include "ui/widgets/breadcrumb_bar.h"
@@ -32,6 +33,7 @@
 #include "ui/widgets/model_panel.h"
 #include "ui/widgets/node_panel.h"
 #include "ui/widgets/operators_panel.h"
+#include "ui/widgets/shortcuts_dialog.h"
 #include "ui/widgets/tensor_panel.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -106,6 +108,17 @@ MainWindow::MainWindow(QWidget* parent)
     view_->showStart();
   });
   connect(doc_, &Document::focusRequested, view_, &GraphView::centerOnNode);
+  exporter_ = new SceneExporter(doc_, scene_, this);
+  connect(exporter_, &SceneExporter::finished, this, [this](const QString& path, qint64 bytes) {
+    if (exportWaiting_) return;
+    emit doc_->logMessage(tr("Exported %1 (%2 bytes)").arg(path).arg(bytes));
+  });
+  connect(exporter_, &SceneExporter::failed, this, [this](const QString& path, const QString& message) {
+    // exportImage() logs its own outcome; an interactive export says it here and in a message.
+    if (exportWaiting_) return;
+    emit doc_->logMessage(tr("Error: %1: %2").arg(path, message));
+    if (message != tr("cancelled")) showError(path, tr("the picture could not be written: %1").arg(message));
+  });
   setAcceptDrops(true);
   resize(1400, 900);
   setWindowTitle(QStringLiteral("FlowBridge"));
@@ -139,6 +152,8 @@ void MainWindow::buildDocks() {
   conversion_ = new ConversionDocks(this, doc_, scene_);
   connect(conversion_->controller(), &ConversionController::logMessage, logPanel_, &LogPanel::append);
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
+  connect(conversion_->passStepper(), &PassStepper::logMessage, logPanel_, &LogPanel::append);
+  conversion_->annotate(nodePanel_);
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
@@ -161,6 +176,9 @@ void MainWindow::buildMenus() {
   rebuildRecentMenu();
   file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), doc_, &Document::reload);
   file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImageInteractively);
+  plainExport_ = file->addAction(tr("&Plain Export (No Selection or Marks)"));
+  plainExport_->setCheckable(true);
+  plainExport_->setToolTip(tr("Exported pictures leave out the selection and the conversion halos and badges"));
   file->addAction(conversion_->panel()->saveAction());
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -195,6 +213,15 @@ void MainWindow::buildMenus() {
   auto* convert = menuBar()->addMenu(tr("&Convert"));
   convert->addAction(conversion_->panel()->previewAction());
   convert->addAction(conversion_->panel()->saveAction());
+  convert->addAction(conversion_->panel()->statusTable()->saveReportAction());
+  convert->addAction(conversion_->passesAction());
+
+  auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {
+    auto* dialog = new ShortcutsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+  });
 }
 
 void MainWindow::setSavePathChooser(ChooseSavePath chooser) {
@@ -214,7 +241,7 @@ void MainWindow::exportImageInteractively() {
       QMessageBox::question(this, tr("Export image"), tr("%1 already exists. Replace it?").arg(path),
                             QMessageBox::Yes | QMessageBox::No, QMessageBox::No) != QMessageBox::Yes)
     return;
-  if (!exportImage(path)) showError(path, tr("the picture could not be written (see the Log panel)"));
+  startExport(path);
 }
 
 void MainWindow::openFile(const QString& path) { doc_->open(path); }
@@ -250,51 +277,39 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 bool MainWindow::exportImage(const QString& path) {
-  const QRectF source = scene_->sceneRect();
-  if (source.isEmpty()) {
-    emit doc_->logMessage(tr("Error: %1: nothing to export").arg(path));
+  QString error;
+  exportWaiting_ = true;
+  const bool ok = exporter_->run(path, exportOptions(), &error);
+  exportWaiting_ = false;
+  if (!ok) {
+    emit doc_->logMessage(tr("Error: %1: %2").arg(path, error));
     return false;
   }
-  try {
-    ensureNotOverwritingInput(path.toStdString(), doc_->path().toStdString());
-    // Render to a temporary file beside the target, then rename: no partial picture on failure.
-    AtomicFile out(path.toStdString());
-    QByteArray bytes;
-    if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-      QBuffer buffer(&bytes);
-      buffer.open(QIODevice::WriteOnly);
-      QSvgGenerator svg;
-      svg.setOutputDevice(&buffer);
-      svg.setSize(source.size().toSize());
-      svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
-      svg.setTitle(QFileInfo(doc_->path()).fileName());
-      QPainter p(&svg);
-      scene_->render(&p, QRectF(QPointF(0, 0), source.size()), source);
-      p.end();
-    } else if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
-      // Keep the picture within 16k pixels on its longest side.
-      const double scale = std::min(2.0, 16000.0 / std::max(source.width(), source.height()));
-      QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-      image.fill(Qt::white);
-      QPainter p(&image);
-      p.setRenderHint(QPainter::Antialiasing);
-      p.setRenderHint(QPainter::TextAntialiasing);
-      scene_->render(&p, QRectF(QPointF(0, 0), image.size()), source);
-      p.end();
-      QBuffer buffer(&bytes);
-      buffer.open(QIODevice::WriteOnly);
-      if (!image.save(&buffer, "PNG")) throw OutputError(path.toStdString() + ": cannot encode PNG");
-    } else {
-      throw OutputError(path.toStdString() + ": unknown picture format (use .svg or .png)");
-    }
-    out.write(bytes.constData(), size_t(bytes.size()));
-    out.commit();
-    emit doc_->logMessage(tr("Exported %1").arg(path));
-    return true;
-  } catch (const std::exception& e) {
-    emit doc_->logMessage(tr("Error: %1").arg(QString::fromStdString(e.what())));
-    return false;
-  }
+  emit doc_->logMessage(tr("Exported %1 (%2 bytes)").arg(path).arg(QFileInfo(path).size()));
+  return true;
+}
+
+SceneExportOptions MainWindow::exportOptions() const {
+  SceneExportOptions o;
+  o.plain = plainExport_ && plainExport_->isChecked();
+  o.title = QFileInfo(doc_->path()).fileName();
+  o.protectedInput = doc_->path();
+  return o;
+}
+
+void MainWindow::startExport(const QString& path) {
+  auto* dialog = new QProgressDialog(tr("Exporting %1...").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 100, this);
+  dialog->setObjectName(QStringLiteral("exportProgress"));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setMinimumDuration(300);
+  dialog->setAutoClose(false);
+  dialog->setAutoReset(false);
+  connect(exporter_, &SceneExporter::progress, dialog, &QProgressDialog::setValue);
+  connect(dialog, &QProgressDialog::canceled, exporter_, &SceneExporter::cancel);
+  auto done = [dialog] { dialog->close(); };
+  connect(exporter_, &SceneExporter::finished, dialog, done);
+  connect(exporter_, &SceneExporter::failed, dialog, done);
+  if (!exporter_->start(path, exportOptions())) dialog->close();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -2,6 +2,7 @@
 // The inspector window: the graph view in the middle, the panels as docks around it, and the menus.
 #include <QMainWindow>
 
+#include "ui/export/scene_export.h"
 #include "ui/save_paths.h"
 
 class QProgressBar;
@@ -32,13 +33,17 @@ class MainWindow : public QMainWindow {
   // Starts loading in the background; errors are shown in a message and in the log, and the previous
   // model stays open.
   void openFile(const QString& path);
-  // Writes the whole graph to .svg or .png; returns false (and says why in the log) on failure.
+  // Writes the whole graph to .svg or .png; returns false (and says why in the log) on failure. Waits for the
+  // export (which runs on a worker) to end.
   bool exportImage(const QString& path);
   // What a drop does: opens the first local file among the URLs; false when there is none.
   bool openFromMime(const QMimeData* mime);
   // File > Export Image...: asks for the file (starting at <model folder>/<model>.svg), adds the chosen
-  // format's extension when missing, and exports.
+  // format's extension when missing, and exports off the UI thread with a progress dialog (Cancel leaves nothing).
   void exportImageInteractively();
+  // File > Plain Export: pictures leave out the selection and the conversion marks (halos, badges).
+  QAction* plainExportAction() const { return plainExport_; }
+  SceneExporter* exporter() const { return exporter_; }
   // Replaces the file dialogs of Export Image and Save converted (tests).
   void setSavePathChooser(ChooseSavePath chooser);
 
@@ -64,6 +69,8 @@ class MainWindow : public QMainWindow {
   void rememberRecent(const QString& path);
   void rebuildRecentMenu();
   void showError(const QString& path, const QString& message);
+  SceneExportOptions exportOptions() const;
+  void startExport(const QString& path);
 
   Document* doc_;
   GraphScene* scene_;
@@ -76,6 +83,9 @@ class MainWindow : public QMainWindow {
   LogPanel* logPanel_;
   ConversionDocks* conversion_ = nullptr;
   QMenu* recentMenu_ = nullptr;
+  QAction* plainExport_ = nullptr;
+  SceneExporter* exporter_ = nullptr;
+  bool exportWaiting_ = false;  // exportImage() reports its own outcome
   ChooseSavePath choosePath_ = fileDialogChooser();
   QProgressBar* progress_;
   QPushButton* cancel_;

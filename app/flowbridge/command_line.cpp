@@ -80,10 +80,14 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   QCommandLineOption screenshot("screenshot", "Open the model, lay it out, fit it, write the window to <picture> "
                                 "(.png or .svg) and exit.", "picture");
   QCommandLineOption size("size", "Window size for --screenshot (default 1400x900).", "WxH");
-  QCommandLineOption select("select", "With --screenshot: select this node first (fills the Node panel).", "node");
+  QCommandLineOption select("select", "With --screenshot: select this node first (fills the Node panel) and centre "
+                            "the picture on it at 100 %.", "node");
+  QCommandLineOption graphOnly("graph-only", "With --screenshot: write the graph alone (no panels), at the first view "
+                               "or centred on --select.");
   parser.addOption(screenshot);
   parser.addOption(size);
   parser.addOption(select);
+  parser.addOption(graphOnly);
   parser.addPositionalArgument("model", "Model to open (default: the bundled sample).", "[model]");
 
   CommandLine out;
@@ -110,14 +114,15 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   AppOptions& o = out.options;
   o.model = positional.isEmpty() ? defaultModel : positional.first();
   if (!parser.isSet(screenshot)) {
-    if (parser.isSet(size) || parser.isSet(select)) {
-      fail(QStringLiteral("--size and --select apply only with --screenshot"));
+    if (parser.isSet(size) || parser.isSet(select) || parser.isSet(graphOnly)) {
+      fail(QStringLiteral("--size, --select and --graph-only apply only with --screenshot"));
       out.exitCode = kUsage;
     }
     return out;
   }
   o.screenshot = parser.value(screenshot);
   o.select = parser.value(select);
+  o.graphOnly = parser.isSet(graphOnly);
   if (parser.isSet(size)) {
     static const QRegularExpression wxh(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
     const auto m = wxh.match(parser.value(size));

@@ -2,7 +2,7 @@
 // The desktop app's command line, read before any QApplication exists: --help, --version and bad arguments
 // are answered without a display. Exit codes (README, "Desktop inspector"):
 //   0  success, --help, --version
-//   1  usage error: unknown option, bad --size, --size/--select without --screenshot, a --select name
+//   1  usage error: unknown option, bad --size, --size/--select/--graph-only without --screenshot, a --select name
 //      that is not a node of the model, more than one model
 //   2  the model cannot be opened, or the screenshot cannot be written: it is the model, it exists and is
 //      not a picture, it does not end in .png or .svg, or writing failed (nothing is left behind)
@@ -19,7 +19,8 @@ struct AppOptions {
   QString model;
   QString screenshot;  // picture to write, empty for an interactive session
   QSize size{1400, 900};
-  QString select;      // node to select before the screenshot
+  QString select;      // node to select before the screenshot; the picture is centred on it at 100 %
+  bool graphOnly = false;  // the graph view alone, at the first view (or on --select), instead of the window
 };
 
 struct CommandLine {

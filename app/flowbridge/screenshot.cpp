@@ -2,6 +2,9 @@
 
 #include <QBuffer>
 #include <QCoreApplication>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QStatusBar>
 #include <QFileInfo>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -23,21 +26,24 @@ void failAndExit(int code, const QString& message) {
   QCoreApplication::exit(code);
 }
 
-QByteArray encode(ui::MainWindow& w, const QString& output) {
+// The window, or with `graphOnly` the graph view's viewport alone.
+QByteArray encode(ui::MainWindow& w, const QString& output, bool graphOnly) {
+  QWidget* source = graphOnly ? static_cast<QWidget*>(w.view()->viewport()) : static_cast<QWidget*>(&w);
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
   if (output.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setSize(w.size());
-    svg.setViewBox(QRect(QPoint(0, 0), w.size()));
+    svg.setSize(source->size());
+    svg.setViewBox(QRect(QPoint(0, 0), source->size()));
     svg.setTitle(QFileInfo(w.document()->path()).fileName());
     QPainter p(&svg);
-    w.render(&p);
+    if (graphOnly) w.view()->render(&p, QRectF(QPointF(0, 0), source->size()), source->rect());
+    else w.render(&p);
     p.end();
   } else {
-    const QPixmap shot = w.grab();
+    const QPixmap shot = source->grab();
     if (shot.isNull() || !shot.save(&buffer, "PNG")) throw OutputError(output.toStdString() + ": cannot encode PNG");
   }
   return bytes;
@@ -47,12 +53,18 @@ QByteArray encode(ui::MainWindow& w, const QString& output) {
 
 void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
   auto* doc = w.document();
+  if (options.graphOnly) {
+    // The graph fills the window, so the picture is --size (less the breadcrumb).
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>()) dock->hide();
+    w.menuBar()->hide();
+    w.statusBar()->hide();
+  }
   QObject::connect(doc, &ui::Document::loadFailed, &w, [](const QString& path, const QString& message) {
     failAndExit(kFileError, QStringLiteral("%1: %2").arg(path, message));
   });
   QObject::connect(doc, &ui::Document::modelChanged, &w, [&w, options] {
+    const ir::Node* chosen = nullptr;
     if (!options.select.isEmpty()) {
-      const ir::Node* chosen = nullptr;
       for (const auto& n : w.document()->model()->graph().nodes())
         if (QString::fromStdString(n->name) == options.select) chosen = n.get();
       if (!chosen) {
@@ -62,11 +74,19 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       w.document()->selectNode(chosen);
     }
     // Let the scene be rebuilt and painted once before grabbing.
-    QTimer::singleShot(50, &w, [&w, output = options.screenshot] {
-      w.view()->fitAll();
+    QTimer::singleShot(50, &w, [&w, output = options.screenshot, graphOnly = options.graphOnly, chosen] {
+      if (chosen) {
+        // The selected node in the middle, at 100 %: readable, whatever the graph's size.
+        w.view()->zoomBy(1.0 / w.view()->zoom());
+        w.view()->centerOnNode(chosen);
+      } else if (graphOnly) {
+        w.view()->showStart();
+      } else {
+        w.view()->fitAll();
+      }
       try {
         fb::AtomicFile out(output.toStdString());
-        const QByteArray bytes = encode(w, output);
+        const QByteArray bytes = encode(w, output, graphOnly);
         out.write(bytes.constData(), size_t(bytes.size()));
         out.commit();
         QCoreApplication::exit(kOk);

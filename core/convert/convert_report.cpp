@@ -27,6 +27,7 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
     if (!n.warnings.empty()) e["warnings"] = n.warnings;
     if (!n.newNodes.empty()) e["new_nodes"] = n.newNodes;
     if (n.lowestOpset) e["lowest_opset"] = *n.lowestOpset;
+    if (n.attributesOnly) e["attributes_only"] = true;
     nodes.push_back(std::move(e));
   }
   j["nodes"] = std::move(nodes);

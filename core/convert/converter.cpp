@@ -94,6 +94,7 @@ class NodeConverter {
       r.status = (ctx.changed || ctx.replaced) ? NodeStatus::Converted : NodeStatus::Unchanged;
       r.message = ctx.note;
       r.newNodes = ctx.newNodes;
+      r.attributesOnly = r.status == NodeStatus::Converted && ctx.attributesOnly && !ctx.replaced;
       r.warnings.insert(r.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());
     } catch (const Unsupported& e) {
       r.status = NodeStatus::Unsupported;
@@ -185,7 +186,10 @@ class NodeConverter {
       int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);
       if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
     }
-    if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) return h->fn(n, ctx);
+    if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) {
+      ctx.attributesOnly = false;  // an adapter's rewrite after the opset-18 step is a real one unless it says otherwise
+      return h->fn(n, ctx);
+    }
     // ONNX nodes need no dialect handler in any direction: valid at the target as they are, or retargeted.
     if (defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
     if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > ctx.targetOpset)
@@ -293,6 +297,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   auto names = passNames(opts);
   std::optional<passes::PassManager> manager;
   if (!dry && !names.empty()) manager.emplace(names);  // throws on an unknown pass name before any work
+  if (manager) manager->recordSteps(opts.recordPassSteps);
 
   ConvertResult res;
   res.direction = opts.direction;

@@ -30,6 +30,9 @@ struct ConvertOptions {
   // target, so an app that re-runs the dry run on every opset change computes them once per model.
   // When null they are computed on first need.
   std::shared_ptr<const ShapeFacts> facts;
+  // Keep a copy of the model before the passes and after each pass run that changed it (passStats.steps), for
+  // stepping through the pipeline in the app.
+  bool recordPassSteps = false;
 };
 
 struct ConvertResult {

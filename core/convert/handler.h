@@ -38,6 +38,7 @@ struct HandlerContext {
   bool replaced = false;             // the handler removed the node and put others in its place
   bool changed = false;              // the handler edited the node in place
   std::string note;                  // one line on what the handler did, for the report
+  bool attributesOnly = false;       // all it did was spell out or drop attributes at values that mean the same
   codegen::PyNode* py = nullptr;     // ONNX -> Python handlers write code through it (direction "onnx-python")
 
   // In a dry run handlers decide and report but must not touch the graph: they call commit() right

@@ -28,6 +28,9 @@ struct NodeReport {
   std::vector<std::string> warnings;  // e.g. an attribute the handler did not use
   std::vector<uint64_t> newNodes;     // ids of the nodes that replaced it
   std::optional<int64_t> lowestOpset;
+  // Converted by spelling out or dropping attributes whose values mean the same at both opsets, nothing else:
+  // a trivial conversion, which the app lists apart from real rewrites.
+  bool attributesOnly = false;
 };
 
 }  // namespace fb::convert

@@ -53,6 +53,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
     r.nodesAfter = r.nodesBefore;
     return r;  // a cyclic graph is not rewritten
   }
+  if (recordSteps_) r.initial = m.clone();
   while (r.iterations < maxIterations_) {
     ++r.iterations;
     auto t0 = Clock::now();
@@ -62,8 +63,9 @@ PassManagerResult PassManager::run(ir::Model& m) {
     for (size_t i = 0; i < passes_.size(); ++i) {
       auto t1 = Clock::now();
       PassChange c = passes_[i]->run(m);
+      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
       auto& s = r.perPass[i];
-      s.milliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
+      s.milliseconds += ms;
       ++s.runs;
       s.total.nodesRemoved += c.nodesRemoved;
       s.total.nodesAdded += c.nodesAdded;
@@ -71,9 +73,10 @@ PassManagerResult PassManager::run(ir::Model& m) {
       s.total.initializersAdded += c.initializersAdded;
       s.total.other |= c.other;
       // Each round repeats the same warnings: keep one of each.
-      for (auto& w : c.warnings)
+      for (const auto& w : c.warnings)
         if (std::find(s.total.warnings.begin(), s.total.warnings.end(), w) == s.total.warnings.end())
-          s.total.warnings.push_back(std::move(w));
+          s.total.warnings.push_back(w);
+      if (recordSteps_ && c.changed()) r.steps.push_back({s.name, r.iterations, ms, c, m.clone()});
       any |= c.changed();
     }
     if (!any) {

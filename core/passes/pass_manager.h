@@ -1,6 +1,7 @@
 #pragma once
 // Runs a list of passes over a model repeatedly until none changes anything (capped), with statistics.
 // Before each round it refreshes value types from shape inference, so passes can ask for static shapes.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,16 @@ struct PassStats {
   PassChange total;
 };
 
+// One pass run that changed the model, with a copy of the model as that run left it: what the app steps through
+// to show the pipeline pass by pass. Copies share the tensors' bytes, so a step costs the graph structure only.
+struct PassStep {
+  std::string pass;
+  size_t iteration = 0;  // 1-based round of the pipeline
+  double milliseconds = 0;
+  PassChange change;
+  std::shared_ptr<const ir::Model> after;
+};
+
 struct PassManagerResult {
   std::vector<PassStats> perPass;  // in pipeline order
   size_t iterations = 0;
@@ -22,6 +33,9 @@ struct PassManagerResult {
   size_t nodesBefore = 0, nodesAfter = 0;
   double milliseconds = 0;
   double typeInferenceMilliseconds = 0;  // libonnx shape inference before each iteration (part of the total)
+  // Only when recordSteps(true): the model before the first pass, and each run that changed it, in order.
+  std::shared_ptr<const ir::Model> initial;
+  std::vector<PassStep> steps;
 };
 
 class PassManager {
@@ -29,10 +43,13 @@ class PassManager {
   // Throws std::invalid_argument naming an unknown pass.
   explicit PassManager(const std::vector<std::string>& passNames, size_t maxIterations = 16);
   PassManagerResult run(ir::Model& m);
+  // Keep a copy of the model after every run that changed it (PassManagerResult::steps); off by default.
+  void recordSteps(bool on) { recordSteps_ = on; }
 
  private:
   std::vector<std::unique_ptr<Pass>> passes_;
   size_t maxIterations_;
+  bool recordSteps_ = false;
 };
 
 }  // namespace fb::passes

@@ -10,6 +10,7 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_summary.h"
+#include "ui/conversion/model_diff.h"
 #include "ui/document.h"
 
 namespace fb::ui {
@@ -26,29 +27,6 @@ convert::ConvertOptions optionsFor(const ir::Model& model, int opset, const std:
     o.passes = names;
   }
   return o;
-}
-
-// Node id -> node, over a graph and its subgraphs.
-void indexNodes(const ir::Graph& g, std::unordered_map<uint64_t, const ir::Node*>& out) {
-  for (const auto& n : g.nodes()) {
-    out[n->id()] = n.get();
-    for (const ir::Graph* sg : n->subgraphs()) indexNodes(*sg, out);
-  }
-}
-
-bool sameNode(const ir::Node& a, const ir::Node& b) {
-  if (a.opType != b.opType || a.domain != b.domain || a.attributes.size() != b.attributes.size() ||
-      a.inputs().size() != b.inputs().size() || a.outputs().size() != b.outputs().size())
-    return false;
-  for (size_t i = 0; i < a.attributes.size(); ++i)
-    if (a.attributes[i].name != b.attributes[i].name || a.attributes[i].valueToString() != b.attributes[i].valueToString())
-      return false;
-  for (size_t i = 0; i < a.inputs().size(); ++i) {
-    const ir::Value* x = a.input(i);
-    const ir::Value* y = b.input(i);
-    if ((x == nullptr) != (y == nullptr) || (x && x->name() != y->name())) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -120,12 +98,26 @@ std::optional<convert::NodeStatus> ConversionController::statusOf(uint64_t nodeI
   return *it;
 }
 
+convert::ConvertOptions ConversionController::options() const {
+  const ir::Model* model = doc_->model();
+  if (!model) return {};
+  auto o = optionsFor(*model, opset_, passes_);
+  if (factsModel_ == model) o.facts = facts_;
+  return o;
+}
+
+const convert::NodeReport* ConversionController::reportOf(uint64_t nodeId) const {
+  auto it = reportIndex_.constFind(nodeId);
+  return it == reportIndex_.constEnd() || !dryRun_ ? nullptr : &dryRun_->nodes[size_t(*it)];
+}
+
 void ConversionController::refresh() {
   std::shared_ptr<const ir::Model> model = doc_->loaded().model;
   const quint64 generation = ++dryGeneration_;
   if (!model) {
     dryRun_.reset();
     statuses_.clear();
+    reportIndex_.clear();
     emit dryRunFinished();
     return;
   }
@@ -154,7 +146,11 @@ void ConversionController::refresh() {
     if (generation != dryGeneration_) return;  // a newer request is on its way
     dryRun_ = out.first;
     statuses_.clear();
-    for (const auto& r : dryRun_->nodes) statuses_.insert(r.nodeId, r.status);
+    reportIndex_.clear();
+    for (size_t i = 0; i < dryRun_->nodes.size(); ++i) {
+      statuses_.insert(dryRun_->nodes[i].nodeId, dryRun_->nodes[i].status);
+      reportIndex_.insert(dryRun_->nodes[i].nodeId, int(i));
+    }
     emit dryRunFinished();
   });
   watcher->setFuture(future);
@@ -199,7 +195,8 @@ void ConversionController::convert() {
       emit conversionFailed(why);
       return;
     }
-    converted_ = std::shared_ptr<const ir::Model>(std::move(out.first->model));
+    // The result keeps its model (its report says what was built); converted_ shares ownership of the result.
+    converted_ = std::shared_ptr<const ir::Model>(out.first, out.first->model.get());
     previewPath_ = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
     convertedFrom_ = model;
     conversion_ = out.first;
@@ -233,36 +230,14 @@ void ConversionController::computeDiff() {
   sourceDiff_.clear();
   previewDiff_.clear();
   if (!converted_ || !convertedFrom_) return;
-  std::unordered_map<uint64_t, const ir::Node*> before, after;
-  indexNodes(convertedFrom_->graph(), before);
-  indexNodes(converted_->graph(), after);
-  for (const auto& [id, n] : before) {
-    auto it = after.find(id);
-    if (it == after.end()) sourceDiff_.insert(id, DiffKind::Removed);
-    else if (!sameNode(*n, *it->second)) sourceDiff_.insert(id, DiffKind::Modified);
-  }
-  for (const auto& [id, n] : after) {
-    auto it = before.find(id);
-    if (it == before.end()) previewDiff_.insert(id, DiffKind::Added);
-    else if (!sameNode(*n, *it->second)) previewDiff_.insert(id, DiffKind::Modified);
-  }
+  ModelDiff d = diffGraphs(convertedFrom_->graph(), converted_->graph());
+  sourceDiff_ = std::move(d.before);
+  previewDiff_ = std::move(d.after);
 }
 
 QHash<quint64, DiffKind> ConversionController::diffForLoadedPreview(const ir::Model& shown) const {
-  QHash<quint64, DiffKind> out;
-  if (!converted_) return out;
-  std::function<void(const ir::Graph&, const ir::Graph&)> pair = [&](const ir::Graph& conv, const ir::Graph& seen) {
-    if (conv.nodeCount() != seen.nodeCount()) return;
-    auto a = conv.nodes().begin();
-    for (auto b = seen.nodes().begin(); b != seen.nodes().end(); ++a, ++b) {
-      DiffKind k = previewDiff((*a)->id());
-      if (k != DiffKind::Same) out.insert((*b)->id(), k);
-      auto subA = (*a)->subgraphs(), subB = (*b)->subgraphs();
-      for (size_t i = 0; i < subA.size() && i < subB.size(); ++i) pair(*subA[i], *subB[i]);
-    }
-  };
-  pair(converted_->graph(), shown.graph());
-  return out;
+  if (!converted_) return {};
+  return rekeyByPosition(converted_->graph(), shown.graph(), previewDiff_);
 }
 
 void ConversionController::save(const QString& path, bool externalData, IfIncomplete ifIncomplete) {

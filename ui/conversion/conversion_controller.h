@@ -17,6 +17,7 @@
 
 #include "codegen/flavour.h"
 #include "convert/converter.h"
+#include "ui/conversion/model_diff.h"
 
 namespace fb::codegen {
 struct GeneratedCode;
@@ -26,8 +27,6 @@ namespace fb::ui {
 
 class Document;
 
-// How a node differs between the source and the converted model (from provenance: node ids and origins).
-enum class DiffKind { Same, Modified, Added, Removed };
 
 class ConversionController : public QObject {
   Q_OBJECT
@@ -53,6 +52,10 @@ class ConversionController : public QObject {
   // Latest dry run of the open model at the current settings (null before the first one).
   const convert::ConvertResult* dryRun() const { return dryRun_.get(); }
   std::optional<convert::NodeStatus> statusOf(uint64_t nodeId) const;
+  // The dry run's verdict on a node (status, reason, warnings); nullptr when it has none.
+  const convert::NodeReport* reportOf(uint64_t nodeId) const;
+  // The options convert() uses for the open model at the current settings (ONNX targets).
+  convert::ConvertOptions options() const;
   // Runs the dry run again (called on model and settings changes).
   void refresh();
 
@@ -114,6 +117,7 @@ class ConversionController : public QObject {
   std::shared_ptr<const convert::ShapeFacts> facts_;
   const ir::Model* factsModel_ = nullptr;
   QHash<quint64, convert::NodeStatus> statuses_;
+  QHash<quint64, int> reportIndex_;  // node id -> index into dryRun_->nodes
   std::shared_ptr<const convert::ConvertResult> conversion_;
   std::shared_ptr<const ir::Model> converted_;
   std::shared_ptr<const ir::Model> convertedFrom_;

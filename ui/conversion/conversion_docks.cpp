@@ -9,7 +9,11 @@
 #include "ir/model.h"
 #include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/pass_stepper.h"
+#include "ui/conversion/status_badges.h"
 #include "ui/conversion/status_overlay.h"
+#include "ui/models/conversion_report_model.h"
+#include "ui/widgets/node_panel.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -34,6 +38,8 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
     return ConversionController::diffColor(diffMap->value(id, DiffKind::Same));
   }, this);
   connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
+  sourceBadges_ = new StatusBadges(source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
+  connect(controller_, &ConversionController::dryRunFinished, sourceBadges_, &StatusBadges::refresh);
   connect(controller_, &ConversionController::conversionFinished, this, [this] {
     if (!controller_->previewPath().isEmpty()) previewDoc_->open(controller_->previewPath());
   });
@@ -80,6 +86,38 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   window->addDockWidget(Qt::RightDockWidgetArea, previewDock_);
   previewDock_->hide();
   codePreview_ = new CodePreview(window, source, controller_, this);
+
+  passStepper_ = new PassStepper(source, controller_);
+  passesDock_ = new QDockWidget(tr("Passes"), window);
+  passesDock_->setObjectName("PassesDock");
+  passesDock_->setWidget(passStepper_);
+  window->addDockWidget(Qt::BottomDockWidgetArea, passesDock_);
+  passesDock_->hide();
+  passesAction_ = new QAction(tr("Pass &Figures and Steps"), this);
+  passesAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
+  passesAction_->setToolTip(tr("Per-pass time and node counts of the preview; step through the pipeline pass by pass"));
+  connect(passesAction_, &QAction::triggered, this, [this] {
+    passesDock_->show();
+    passesDock_->raise();
+  });
+}
+
+void ConversionDocks::annotate(NodePanel* panel) {
+  panel->setAnnotation(tr("Conversion"), [this](const ir::Node* n) {
+    QList<QPair<QString, QString>> rows;
+    const convert::NodeReport* r = n ? controller_->reportOf(n->id()) : nullptr;
+    if (!r) return rows;
+    const QString kind = ConversionReportModel::kindOf(*r);
+    rows.append({tr("status"), tr("%1 at %2%3")
+                                   .arg(QString::fromUtf8(convert::statusName(r->status).data(), int(convert::statusName(r->status).size())),
+                                        controller_->targetDescription(), kind.isEmpty() ? QString() : tr(" (%1)").arg(kind))});
+    if (!r->message.empty()) rows.append({tr("reason"), QString::fromStdString(r->message)});
+    if (r->lowestOpset && r->status == convert::NodeStatus::Unsupported)
+      rows.append({tr("converts from"), tr("target opset %1").arg(*r->lowestOpset)});
+    for (const auto& w : r->warnings) rows.append({tr("warning"), QString::fromStdString(w)});
+    return rows;
+  });
+  connect(controller_, &ConversionController::dryRunFinished, panel, &NodePanel::refresh);
 }
 
 }  // namespace fb::ui

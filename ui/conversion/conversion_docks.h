@@ -7,6 +7,7 @@
 class QMainWindow;
 class QDockWidget;
 class QLabel;
+class QAction;
 
 namespace fb::ui {
 
@@ -17,6 +18,9 @@ class ConversionController;
 class ConvertPanel;
 class StatusOverlay;
 class CodePreview;
+class NodePanel;
+class StatusBadges;
+class PassStepper;
 
 class ConversionDocks : public QObject {
   Q_OBJECT
@@ -33,6 +37,13 @@ class ConversionDocks : public QObject {
   StatusOverlay* previewOverlay() const { return previewOverlay_; }
   // The generated code of a PyTorch/OneFlow target, linked to the source graph.
   CodePreview* codePreview() const { return codePreview_; }
+  StatusBadges* sourceBadges() const { return sourceBadges_; }
+  // The Passes dock (per-pass figures, pass-by-pass stepping) and the action that shows it.
+  PassStepper* passStepper() const { return passStepper_; }
+  QDockWidget* passesDock() const { return passesDock_; }
+  QAction* passesAction() const { return passesAction_; }
+  // Adds the dry run's verdict on the selected node (status, reason, warnings) to a Node panel.
+  void annotate(NodePanel* panel);
 
  private:
   ConversionController* controller_;
@@ -46,6 +57,10 @@ class ConversionDocks : public QObject {
   StatusOverlay* sourceOverlay_;
   StatusOverlay* previewOverlay_;
   CodePreview* codePreview_;
+  StatusBadges* sourceBadges_;
+  PassStepper* passStepper_;
+  QDockWidget* passesDock_;
+  QAction* passesAction_;
 };
 
 }  // namespace fb::ui

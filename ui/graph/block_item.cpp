@@ -3,6 +3,8 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
+#include "ui/theme/canvas_theme.h"
+
 namespace fb::ui {
 
 BlockItem::BlockItem(int block, const QString& label, const QString& path, size_t nodeCount, bool expanded,
@@ -26,13 +28,13 @@ void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   if (expanded_) {
     pen.setStyle(Qt::DashLine);
     p->setPen(pen);
-    p->setBrush(QColor(120, 130, 170, 18));
+    p->setBrush(canvasTheme().blockFrameFill);
     p->drawRoundedRect(rect_, 8, 8);
     if (lod >= kTextLevelOfDetail) {
       QFont f = p->font();
       f.setPointSizeF(8);
       p->setFont(f);
-      p->setPen(QColor("#4a5578"));
+      p->setPen(canvasTheme().blockLabel);
       p->drawText(rect_.adjusted(8, 3, -8, 0), Qt::AlignLeft | Qt::AlignTop, label_);
     }
     return;

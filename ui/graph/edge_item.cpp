@@ -4,6 +4,8 @@
 #include <QStyleOptionGraphicsItem>
 #include <cmath>
 
+#include "ui/theme/canvas_theme.h"
+
 namespace fb::ui {
 
 namespace {
@@ -60,7 +62,7 @@ void EdgeItem::setHighlighted(bool on) {
 
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  const QColor color = highlighted_ ? QColor("#d62728") : QColor("#666666");
+  const QColor color = highlighted_ ? QColor("#d62728") : canvasTheme().edge;
   QPen pen(color, highlighted_ ? 2.5 : 1.0);
   pen.setCosmetic(true);
   p->setPen(pen);
@@ -77,7 +79,7 @@ void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     QFont f = p->font();
     f.setPointSizeF(6);
     p->setFont(f);
-    p->setPen(QColor("#505050"));
+    p->setPen(canvasTheme().edgeLabel);
     p->drawText(labelAt_ + QPointF(4, 3), label_);
   }
 }

@@ -9,6 +9,7 @@
 #include "ui/graph/edge_item.h"
 #include "ui/graph/node_item.h"
 #include "ui/graph/value_item.h"
+#include "ui/theme/canvas_theme.h"
 
 namespace fb::ui {
 
@@ -27,7 +28,11 @@ void setItemHighlight(QGraphicsItem* item, Highlight h) {
 }  // namespace
 
 GraphScene::GraphScene(Document* doc, QObject* parent) : QGraphicsScene(parent), doc_(doc) {
-  setBackgroundBrush(QColor("#fbfbfb"));
+  setBackgroundBrush(canvasTheme().background);
+  connect(&canvasThemeNotifier(), &CanvasThemeNotifier::changed, this, [this] {
+    setBackgroundBrush(canvasTheme().background);
+    update();
+  });
   connect(doc_, &Document::layoutChanged, this, &GraphScene::rebuild);
   connect(doc_, &Document::selectionChanged, this, &GraphScene::applySelection);
 }

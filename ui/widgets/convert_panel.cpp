@@ -21,8 +21,10 @@
 #include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
+#include "ui/conversion/status_table.h"
 #include "ui/document.h"
 #include "ui/models/conversion_report_model.h"
+#include "ui/models/status_filter_model.h"
 #include "ui/widgets/target_picker.h"
 
 namespace fb::ui {
@@ -45,8 +47,8 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
       passMode_(new QComboBox(this)),
       passList_(new QListWidget(this)),
       summary_(new QLabel(this)),
-      table_(new QTableView(this)),
       model_(new ConversionReportModel(this)),
+      statusTable_(new StatusTable(doc, controller, model_, this)),
       convert_(new QPushButton(tr("Preview conversion"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
       save_(new QPushButton(tr("Save converted..."), this)),
@@ -72,12 +74,8 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   }
   passList_->setEnabled(false);
   passList_->setMaximumHeight(140);
+  passList_->setMinimumHeight(40);  // the dock must not make small windows taller
   summary_->setWordWrap(true);
-  table_->setModel(model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->verticalHeader()->hide();
 
   auto* form = new QFormLayout;
   form->addRow(tr("Target"), target_);
@@ -91,7 +89,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   layout->addLayout(form);
   layout->addWidget(passList_);
   layout->addWidget(summary_);
-  layout->addWidget(table_, 1);
+  layout->addWidget(statusTable_, 1);
   layout->addLayout(buttons);
 
   connect(opset_, qOverload<int>(&QSpinBox::valueChanged), controller_, &ConversionController::setTargetOpset);
@@ -104,12 +102,14 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   connect(passMode_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ConvertPanel::applyPassChoice);
   connect(passList_, &QListWidget::itemChanged, this, &ConvertPanel::applyPassChoice);
   connect(controller_, &ConversionController::dryRunFinished, this, &ConvertPanel::updateFromDryRun);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+  // A row shows its node wherever it is: the subgraph that holds it is opened and the blocks on the way expanded.
+  connect(table()->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
     if (!cur.isValid() || !doc_->model()) return;
-    uint64_t id = model_->report(cur.row()).nodeId;
-    if (const ir::Node* n = findNode(doc_->model()->graph(), id); n && n->graph() == doc_->currentLevel().graph)
-      doc_->selectNode(n);
+    const QModelIndex row = statusTable_->filter()->mapToSource(cur);
+    if (!row.isValid()) return;
+    if (const ir::Node* n = findNode(doc_->model()->graph(), model_->report(row.row()).nodeId)) doc_->showNode(n);
   });
+  connect(statusTable_, &StatusTable::logMessage, this, &ConvertPanel::logMessage);
   connect(previewAction_, &QAction::triggered, controller_, &ConversionController::convert);
   connect(saveAction_, &QAction::triggered, this, &ConvertPanel::saveConverted);
   connect(convert_, &QPushButton::clicked, previewAction_, &QAction::trigger);
@@ -156,6 +156,13 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
     box->open();
   });
   updateActions();
+}
+
+QTableView* ConvertPanel::table() const { return statusTable_->view(); }
+
+void ConvertPanel::setSavePathChooser(ChooseSavePath chooser) {
+  statusTable_->setSavePathChooser(chooser);
+  choosePath_ = std::move(chooser);
 }
 
 void ConvertPanel::updateActions() {
@@ -249,7 +256,10 @@ void ConvertPanel::updateFromDryRun() {
     return;
   }
   using S = convert::NodeStatus;
-  summary_->setText(tr("Opset %1 -> %2: %3 unchanged, %4 converted, %5 unsupported, %6 failed, %7 kept (dry run, %8 ms)")
+  size_t trivial = 0;
+  for (const auto& n : r->nodes) trivial += n.status == S::Converted && n.attributesOnly;
+  const QString split = trivial ? tr(" (%1 rewrites, %2 attributes only)").arg(r->count(S::Converted) - trivial).arg(trivial) : QString();
+  summary_->setText(tr("Opset %1 -> %2: %3 unchanged, %4 converted%9, %5 unsupported, %6 failed, %7 kept (dry run, %8 ms)")
                         .arg(r->sourceOpset)
                         .arg(targetLabel(*r))
                         .arg(r->count(S::Unchanged))
@@ -257,7 +267,8 @@ void ConvertPanel::updateFromDryRun() {
                         .arg(r->count(S::Unsupported))
                         .arg(r->count(S::Failed))
                         .arg(r->count(S::Kept))
-                        .arg(r->totalMs, 0, 'f', 1));
+                        .arg(r->totalMs, 0, 'f', 1)
+                        .arg(split));
 }
 
 }  // namespace fb::ui

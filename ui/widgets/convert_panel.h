@@ -20,6 +20,7 @@ class Document;
 class ConversionController;
 class ConversionReportModel;
 class TargetPicker;
+class StatusTable;
 
 class ConvertPanel : public QWidget {
   Q_OBJECT
@@ -29,14 +30,16 @@ class ConvertPanel : public QWidget {
   QSpinBox* opsetBox() const { return opset_; }
   TargetPicker* targetPicker() const { return target_; }
   QLabel* summaryLabel() const { return summary_; }
-  QTableView* table() const { return table_; }
+  QTableView* table() const;
+  // The table with its filters, details pane and Save report...
+  StatusTable* statusTable() const { return statusTable_; }
   ConversionReportModel* reportModel() const { return model_; }
   // Preview conversion and Save converted..., for menus and shortcuts (the buttons trigger them too).
   QAction* previewAction() const { return previewAction_; }
   QAction* saveAction() const { return saveAction_; }
   QPushButton* saveButton() const { return save_; }
   // Replaces the file dialog (tests).
-  void setSavePathChooser(ChooseSavePath chooser) { choosePath_ = std::move(chooser); }
+  void setSavePathChooser(ChooseSavePath chooser);
 
   // Save converted...: asks for the file (starting at <model folder>/<model>_opset<N>.onnx), adds .onnx when
   // missing, and for an incomplete conversion asks whether to write it anyway (default No).
@@ -63,8 +66,8 @@ class ConvertPanel : public QWidget {
   QComboBox* passMode_;
   QListWidget* passList_;
   QLabel* summary_;
-  QTableView* table_;
   ConversionReportModel* model_;
+  StatusTable* statusTable_;
   QPushButton* convert_;
   QPushButton* cancel_;
   QPushButton* save_;

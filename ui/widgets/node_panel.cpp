@@ -21,6 +21,12 @@ NodePanel::NodePanel(Document* doc, QWidget* parent) : PropertyPanel(doc, parent
   connect(doc_, &Document::selectionChanged, this, &NodePanel::refresh);
 }
 
+void NodePanel::setAnnotation(const QString& section, Annotation rows) {
+  annotationTitle_ = section;
+  annotation_ = std::move(rows);
+  refresh();
+}
+
 void NodePanel::refresh() {
   model_->reset();
   const ir::Node* n = doc_->focusNode();
@@ -40,6 +46,14 @@ void NodePanel::refresh() {
   if (!n->docString.empty()) model_->addRow(general, tr("doc string"), q(n->docString));
   if (const ir::Graph* body = doc_->functionBody(n))
     model_->addGraphLink(general, tr("function"), tr("model-local function, %1 nodes (open)").arg(body->nodeCount()), body);
+
+  if (annotation_) {
+    const auto rows = annotation_(n);
+    if (!rows.isEmpty()) {
+      auto* section = model_->addSection(annotationTitle_);
+      for (const auto& [name, value] : rows) model_->addRow(section, name, value);
+    }
+  }
 
   auto* attrs = model_->addSection(tr("Attributes (%1)").arg(n->attributes.size()));
   for (const auto& a : n->attributes) {

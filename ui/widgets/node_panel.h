@@ -1,7 +1,15 @@
 #pragma once
 // The selected node: op type, domain, since-version at the model's opset, name, attributes, and its
 // inputs and outputs with types, producers and consumers (each a link).
+#include <QList>
+#include <QPair>
+#include <functional>
+
 #include "ui/widgets/property_panel.h"
+
+namespace fb::ir {
+class Node;
+}
 
 namespace fb::ui {
 
@@ -10,8 +18,15 @@ class NodePanel : public PropertyPanel {
  public:
   explicit NodePanel(Document* doc, QWidget* parent = nullptr);
 
- private:
+  // Rows about the node from elsewhere (the conversion's verdict on it), in a section of their own after the
+  // node's general facts; no section when it returns none.
+  using Annotation = std::function<QList<QPair<QString, QString>>(const ir::Node*)>;
+  void setAnnotation(const QString& section, Annotation rows);
   void refresh();
+
+ private:
+  QString annotationTitle_;
+  Annotation annotation_;
 };
 
 }  // namespace fb::ui

@@ -247,6 +247,7 @@ bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
       }
     if (!drop.empty()) {
       ctx.note = "attribute(s) at their default dropped";
+      if (!ctx.changed && !ctx.replaced) ctx.attributesOnly = true;
       if (ctx.commit())
         for (const auto& name : drop) n.removeAttr(name);
     }

@@ -53,6 +53,7 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
         why && why->find(" does not accept ") != std::string::npos)
       throw Unsupported(*why);
   ctx.note = ceil ? "ceil_mode=1 -> extra end padding" : "attributes of opset 10 at their defaults dropped";
+  ctx.attributesOnly = !ceil;
   if (!ctx.commit()) return;
   n.removeAttr("dilations");
   n.removeAttr("ceil_mode");

@@ -102,6 +102,7 @@ void compatibleVersionStep(ir::Node& node, HandlerContext& ctx) {
   if (auto mismatch = schemaMismatch(node, *target, types, edits.removed)) throw Unsupported(*mismatch);
   if (edits.set.empty() && edits.removed.empty()) return;
   ctx.note = edits.describe() + " (" + versionName(node, *source) + " -> " + versionName(node, *target) + ")";
+  if (!ctx.changed && !ctx.replaced) ctx.attributesOnly = true;  // after another rewrite it is only its last step
   if (!ctx.commit()) return;
   for (const auto& n : edits.removed) node.removeAttr(n);
   for (const auto& a : edits.set) node.setAttr(a);

@@ -1,0 +1,156 @@
+// The optimizer pipeline in the app (issue 12, point 9): per-pass figures of the preview's conversion (runs, time,
+// nodes removed and added, op counts before -> after), and pass-by-pass stepping: each step shows the graph as one
+// pass run left it, with what it added or modified marked and what it removed listed.
+#include <QtTest>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QListWidget>
+#include <QSpinBox>
+#include <QTableWidget>
+
+#include "ir/graph.h"
+#include "support/helpers.h"
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_docks.h"
+#include "ui/conversion/model_diff.h"
+#include "ui/conversion/pass_stepper.h"
+#include "ui/conversion/status_overlay.h"
+#include "ui/document.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/main_window.h"
+#include "ui/widgets/convert_panel.h"
+#include "ui/widgets/log_panel.h"
+
+using namespace fb;
+using namespace fb::ui;
+
+namespace {
+
+bool openAndWait(MainWindow& w, const QString& path) {
+  QSignalSpy changed(w.document(), &Document::modelChanged);
+  QSignalSpy failed(w.document(), &Document::loadFailed);
+  w.openFile(path);
+  QElapsedTimer t;
+  t.start();
+  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
+  return !changed.isEmpty();
+}
+
+bool previewAndWait(MainWindow& w) {
+  QSignalSpy shown(w.conversion()->previewDocument(), &Document::modelChanged);
+  QSignalSpy failed(w.conversion()->controller(), &ConversionController::conversionFailed);
+  w.conversion()->panel()->previewAction()->trigger();
+  QElapsedTimer t;
+  t.start();
+  while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
+  return !shown.isEmpty() && w.conversion()->previewDocument()->model();
+}
+
+// The value of a table cell in the row whose first column is `key`.
+QVariant cell(QTableWidget* t, const QString& key, int column) {
+  for (int row = 0; row < t->rowCount(); ++row)
+    if (t->item(row, 0) && t->item(row, 0)->text() == key) return t->item(row, column)->data(Qt::DisplayRole);
+  return {};
+}
+
+}  // namespace
+
+class UiPassSteps : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QCoreApplication::setOrganizationName("FlowBridgeTests");
+    QCoreApplication::setApplicationName("test_ui_pass_steps");
+  }
+
+  void figuresAndStepsOfTheDefaultPipeline() {
+    MainWindow w;
+    w.show();
+    // A raw export: BatchNormalization, Constant and Identity nodes that the default passes fold away.
+    QVERIFY(openAndWait(w, test::corpusModel("mobilenet_v2_op13_raw.onnx")));
+    auto* controller = w.conversion()->controller();
+    auto* stepper = w.conversion()->passStepper();
+    QVERIFY(previewAndWait(w));
+    const convert::ConvertResult* r = controller->conversion();
+    QVERIFY(r && r->passesRan);
+
+    // Convert > Pass Figures and Steps shows the dock.
+    QVERIFY(!w.conversion()->passesDock()->isVisible());
+    w.conversion()->passesAction()->trigger();
+    QVERIFY(w.conversion()->passesDock()->isVisible());
+
+    // Per-pass figures: one row per pass of the pipeline, with the pass manager's numbers.
+    QTableWidget* figures = stepper->figuresTable();
+    QCOMPARE(size_t(figures->rowCount()), r->passStats.perPass.size());
+    qlonglong removedTotal = 0;
+    for (const auto& p : r->passStats.perPass) {
+      const QString name = QString::fromStdString(p.name);
+      QCOMPARE(cell(figures, name, 1).toLongLong(), qlonglong(p.runs));
+      QCOMPARE(cell(figures, name, 3).toLongLong(), qlonglong(p.total.nodesRemoved));
+      QCOMPARE(cell(figures, name, 4).toLongLong(), qlonglong(p.total.nodesAdded));
+      QVERIFY(cell(figures, name, 2).toDouble() >= 0);
+      removedTotal += qlonglong(p.total.nodesRemoved);
+    }
+    QVERIFY(removedTotal > 200);  // 404 nodes become about 100
+    // Op counts before -> after.
+    QTableWidget* ops = stepper->opsTable();
+    QVERIFY(r->opsBefore.count("BatchNormalization"));
+    QCOMPARE(cell(ops, "BatchNormalization", 1).toLongLong(), qlonglong(r->opsBefore.at("BatchNormalization")));
+    QCOMPARE(cell(ops, "BatchNormalization", 2).toLongLong(), 0);
+    QCOMPARE(cell(ops, "Conv", 2).toLongLong(), qlonglong(r->opsAfter.at("Conv")));
+
+    // Stepping: recorded off the UI thread.
+    QSignalSpy recorded(stepper, &PassStepper::stepsRecorded);
+    QSignalSpy shown(stepper, &PassStepper::stepShown);
+    stepper->recordSteps();
+    QVERIFY(stepper->isRecording());
+    QVERIFY(recorded.wait(120000));
+    const int steps = stepper->stepCount();
+    QVERIFY(steps > 2);
+    QCOMPARE(stepper->stepList()->count(), steps);
+    QCOMPARE(stepper->modelAt(0)->graph().nodeCount(), r->passStats.nodesBefore);
+    QCOMPARE(stepper->modelAt(steps - 1)->graph().nodeCount(), controller->convertedModel()->graph().nodeCount());
+    // Every step is one pass run that changed the model, and its diff is what that run said it did.
+    int bnStep = -1;
+    for (int i = 1; i < steps; ++i) {
+      const passes::PassStep* s = stepper->passStep(i);
+      QVERIFY(s && s->change.changed());
+      const ModelDiff d = diffGraphs(stepper->modelAt(i - 1)->graph(), stepper->modelAt(i)->graph());
+      QVERIFY2(size_t(d.count(DiffKind::Removed)) == s->change.nodesRemoved, qPrintable(QString::fromStdString(s->pass)));
+      QVERIFY2(size_t(d.count(DiffKind::Added)) == s->change.nodesAdded, qPrintable(QString::fromStdString(s->pass)));
+      if (s->pass == "fuse_bn_into_conv" && bnStep < 0) bnStep = i;
+    }
+    QVERIFY(bnStep > 0);
+
+    // Step 0 is shown first; then the BatchNormalization folding, with its graph on screen and its Convs marked.
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(stepper->currentStep(), 0);
+    shown.clear();
+    stepper->stepList()->setCurrentRow(bnStep);
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(stepper->currentStep(), bnStep);
+    const auto model = stepper->modelAt(bnStep);
+    QCOMPARE(stepper->stepDocument()->model()->graph().nodeCount(), model->graph().nodeCount());
+    QCOMPARE(stepper->stepScene()->nodeItemCount(), int(model->graph().nodeCount()));
+    const ModelDiff& d = stepper->currentDiff();
+    QVERIFY(d.count(DiffKind::Removed) > 0);
+    for (const ir::Node* n : d.removed) QCOMPARE(n->opType, std::string("BatchNormalization"));
+    QVERIFY(d.count(DiffKind::Modified) > 0);  // the Convs that took the BatchNormalization in
+    QCOMPARE(stepper->stepOverlay()->markedCount(), d.count(DiffKind::Added) + d.count(DiffKind::Modified));
+    const QString summary = stepper->stepSummary()->text();
+    QVERIFY2(summary.contains("fuse_bn_into_conv"), qPrintable(summary));
+    QVERIFY2(summary.contains(QString("BatchNormalization %1").arg(d.count(DiffKind::Removed))), qPrintable(summary));
+    QVERIFY(w.logPanel()->toPlainText().contains(QString("Recorded %1 pass steps").arg(steps - 1)));
+
+    // Another target drops the steps and the figures.
+    w.conversion()->panel()->opsetBox()->setValue(11);
+    QCOMPARE(stepper->stepCount(), 0);
+    QCOMPARE(stepper->figuresTable()->rowCount(), 0);
+    QVERIFY(!stepper->stepDocument()->model());
+  }
+};
+
+QTEST_MAIN(UiPassSteps)
+#include "test_ui_pass_steps.moc"

@@ -1,0 +1,86 @@
+#include "ui/conversion/model_diff.h"
+
+#include <functional>
+#include <unordered_map>
+
+#include "ir/graph.h"
+#include "ir/node.h"
+
+namespace fb::ui {
+namespace {
+
+// Node id -> node, over a graph and its subgraphs.
+void indexNodes(const ir::Graph& g, std::unordered_map<uint64_t, const ir::Node*>& out) {
+  for (const auto& n : g.nodes()) {
+    out[n->id()] = n.get();
+    for (const ir::Graph* sg : n->subgraphs()) indexNodes(*sg, out);
+  }
+}
+
+void collectRemoved(const ir::Graph& g, const std::unordered_map<uint64_t, const ir::Node*>& after, QList<const ir::Node*>& out) {
+  for (const auto& n : g.nodes()) {
+    if (!after.count(n->id())) out.append(n.get());
+    for (const ir::Graph* sg : n->subgraphs()) collectRemoved(*sg, after, out);
+  }
+}
+
+}  // namespace
+
+bool sameNode(const ir::Node& a, const ir::Node& b) {
+  if (a.opType != b.opType || a.domain != b.domain || a.attributes.size() != b.attributes.size() ||
+      a.inputs().size() != b.inputs().size() || a.outputs().size() != b.outputs().size())
+    return false;
+  for (size_t i = 0; i < a.attributes.size(); ++i)
+    if (a.attributes[i].name != b.attributes[i].name || a.attributes[i].valueToString() != b.attributes[i].valueToString())
+      return false;
+  for (size_t i = 0; i < a.inputs().size(); ++i) {
+    const ir::Value* x = a.input(i);
+    const ir::Value* y = b.input(i);
+    if ((x == nullptr) != (y == nullptr) || (x && x->name() != y->name())) return false;
+  }
+  return true;
+}
+
+int ModelDiff::count(DiffKind k) const {
+  if (k == DiffKind::Removed) return int(removed.size());
+  int n = 0;
+  for (DiffKind d : after) n += d == k;
+  return n;
+}
+
+ModelDiff diffGraphs(const ir::Graph& before, const ir::Graph& after) {
+  ModelDiff d;
+  std::unordered_map<uint64_t, const ir::Node*> b, a;
+  indexNodes(before, b);
+  indexNodes(after, a);
+  for (const auto& [id, n] : b) {
+    auto it = a.find(id);
+    if (it == a.end()) d.before.insert(id, DiffKind::Removed);
+    else if (!sameNode(*n, *it->second)) d.before.insert(id, DiffKind::Modified);
+  }
+  for (const auto& [id, n] : a) {
+    auto it = b.find(id);
+    if (it == b.end()) d.after.insert(id, DiffKind::Added);
+    else if (!sameNode(*n, *it->second)) d.after.insert(id, DiffKind::Modified);
+  }
+  collectRemoved(before, a, d.removed);
+  return d;
+}
+
+QHash<quint64, DiffKind> rekeyByPosition(const ir::Graph& written, const ir::Graph& loaded, const QHash<quint64, DiffKind>& diff) {
+  QHash<quint64, DiffKind> out;
+  std::function<void(const ir::Graph&, const ir::Graph&)> pair = [&](const ir::Graph& w, const ir::Graph& l) {
+    if (w.nodeCount() != l.nodeCount()) return;
+    auto a = w.nodes().begin();
+    for (auto b = l.nodes().begin(); b != l.nodes().end(); ++a, ++b) {
+      DiffKind k = diff.value((*a)->id(), DiffKind::Same);
+      if (k != DiffKind::Same) out.insert((*b)->id(), k);
+      auto subA = (*a)->subgraphs(), subB = (*b)->subgraphs();
+      for (size_t i = 0; i < subA.size() && i < subB.size(); ++i) pair(*subA[i], *subB[i]);
+    }
+  };
+  pair(written, loaded);
+  return out;
+}
+
+}  // namespace fb::ui

@@ -1,0 +1,85 @@
+#include "ui/widgets/shortcuts_dialog.h"
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QHash>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSet>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace fb::ui {
+namespace {
+
+QString plain(QString text) {
+  text.remove(QLatin1Char('&'));
+  return text;
+}
+
+void walk(const QList<QAction*>& actions, const QString& path, QList<ShortcutEntry>& out, QSet<QAction*>& seen) {
+  for (QAction* a : actions) {
+    if (a->isSeparator()) continue;
+    if (QMenu* sub = a->menu()) {
+      walk(sub->actions(), path + plain(sub->title()) + QStringLiteral(" > "), out, seen);
+      continue;
+    }
+    if (a->shortcut().isEmpty() || seen.contains(a)) continue;
+    seen.insert(a);
+    out.append({path + plain(a->text()), a->shortcut(), a});
+  }
+}
+
+}  // namespace
+
+QList<ShortcutEntry> shortcutsOf(QMainWindow* window) {
+  QList<ShortcutEntry> out;
+  QSet<QAction*> seen;
+  walk(window->menuBar()->actions(), QString(), out, seen);
+  for (QAction* a : window->findChildren<QAction*>()) {
+    if (seen.contains(a) || a->shortcut().isEmpty() || a->menu()) continue;
+    seen.insert(a);
+    out.append({plain(a->text()), a->shortcut(), a});
+  }
+  return out;
+}
+
+ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), table_(new QTableWidget(this)) {
+  setWindowTitle(tr("Keyboard Shortcuts"));
+  setObjectName(QStringLiteral("shortcutsDialog"));
+  const auto entries = shortcutsOf(window);
+  QHash<QString, int> uses;
+  for (const auto& e : entries) ++uses[e.keys.toString(QKeySequence::PortableText)];
+  for (auto it = uses.begin(); it != uses.end(); ++it)
+    if (it.value() > 1) conflicts_ << it.key();
+  table_->setColumnCount(2);
+  table_->setHorizontalHeaderLabels({tr("Command"), tr("Shortcut")});
+  table_->setRowCount(int(entries.size()));
+  table_->verticalHeader()->hide();
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  for (int i = 0; i < int(entries.size()); ++i) {
+    const auto& e = entries[i];
+    const QString keys = e.keys.toString(QKeySequence::NativeText);
+    table_->setItem(i, 0, new QTableWidgetItem(e.where));
+    auto* key = new QTableWidgetItem(keys);
+    if (conflicts_.contains(e.keys.toString(QKeySequence::PortableText))) {
+      key->setForeground(QColor("#d62728"));
+      key->setToolTip(tr("This key is bound to more than one command"));
+    }
+    table_->setItem(i, 1, key);
+  }
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(table_);
+  if (!conflicts_.isEmpty())
+    layout->addWidget(new QLabel(tr("Bound twice: %1").arg(conflicts_.join(QStringLiteral(", "))), this));
+  layout->addWidget(buttons);
+  resize(520, 480);
+}
+
+}  // namespace fb::ui
