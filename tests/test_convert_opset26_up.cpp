@@ -105,7 +105,7 @@ class TestConvertOpset26Up : public QObject {
     QTest::addColumn<QString>("note");
     QTest::newRow("reduce axes") << "reducemean_attr_13" << QList<int>{18, 26} << "axes attribute -> input";
     QTest::newRow("reduce all") << "reduce_all_13" << QList<int>{18, 26} << "";
-    QTest::newRow("split equal") << "split_equal_13" << QList<int>{18, 26} << "num_outputs=2";
+    QTest::newRow("split equal") << "split_equal_13" << QList<int>{18, 26} << "equal split -> split sizes input";
     QTest::newRow("dft axis") << "dft_axis_17" << QList<int>{20, 26} << "axis=1 attribute -> input";
     QTest::newRow("dft default axis") << "dft_default_17" << QList<int>{20, 26} << "axis=1 attribute -> input";
     QTest::newRow("gridsample bilinear") << "gridsample_bilinear_16" << QList<int>{20, 22} << "'bilinear' -> 'linear'";

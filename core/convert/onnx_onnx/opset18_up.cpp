@@ -47,22 +47,26 @@ void reduceAxesToInput(ir::Node& n, HandlerContext& ctx) {
   n.setInput(1, c);
 }
 
-// Split-18: with neither a `split` input nor num_outputs the node is invalid; opset 13-17's equal split into
-// as many parts as there are outputs is num_outputs = that count (ceil(dim/n) chunks equal dim/n when n
-// divides dim, which 13-17 required).
+// Split-18: with neither a `split` input nor num_outputs the node is invalid. Opset 13-17's equal split into as
+// many parts as there are outputs becomes the sizes as a constant input when the dimension is static (what every
+// opset from 13 reads the same way), else num_outputs = that count (ceil(dim/n) chunks equal dim/n when n divides
+// dim, which 13-17 required).
 void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   if (n.input(1) || n.hasAttr("num_outputs")) return;
   const int64_t parts = static_cast<int64_t>(n.outputs().size());
+  std::optional<int64_t> dim;
   if (auto shape = ctx.staticShape(n.input(0))) {
     int64_t axis = n.attrInt("axis", 0), rank = static_cast<int64_t>(shape->size());
     if (axis < 0) axis += rank;
-    if (axis >= 0 && axis < rank && (*shape)[axis] % parts != 0)
-      throw Unsupported("Split: dimension " + std::to_string((*shape)[axis]) + " does not split into " +
-                        std::to_string(parts) + " equal parts (the source is invalid)");
+    if (axis >= 0 && axis < rank) dim = (*shape)[axis];
   }
-  addNote(ctx, "equal split -> num_outputs=" + std::to_string(parts) + " (Split-18)");
+  if (dim && *dim % parts != 0)
+    throw Unsupported("Split: dimension " + std::to_string(*dim) + " does not split into " + std::to_string(parts) +
+                      " equal parts (the source is invalid)");
+  addNote(ctx, dim ? "equal split -> split sizes input (Split-18)" : "equal split -> num_outputs=" + std::to_string(parts) + " (Split-18)");
   if (!ctx.commit()) return;
-  n.setAttr(ir::Attribute::makeInt("num_outputs", parts));
+  if (dim) n.setInput(1, ctx.constantInt64(baseName(n) + "_split", std::vector<int64_t>(size_t(parts), *dim / parts)));
+  else n.setAttr(ir::Attribute::makeInt("num_outputs", parts));
 }
 
 // DFT-20: axis moves to the third input, and its default changes from 1 to -2: write the old value.
