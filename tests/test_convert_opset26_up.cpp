@@ -138,6 +138,29 @@ class TestConvertOpset26Up : public QObject {
     QVERIFY2(run.ok(), qPrintable(name + ":" + run.failures()));
   }
 
+  // Down between two opsets above 17: kept where the versions in between changed only types (ONNX Runtime
+  // agrees), unsupported with the reason otherwise.
+  void betweenNewOpsets() {
+    auto source = loadModel((smallDir() + "/reducemean_attr_13.onnx").toStdString());
+    auto up = convertTo(*source, 26);
+    QVERIFY2(up.complete(), qPrintable(problems(up)));
+    auto at20 = convertTo(*up.model, 20);
+    QVERIFY2(at20.complete(), qPrintable(problems(at20)));
+    QCOMPARE(at20.model->irVersion, int64_t(9));
+    const QString out = smallDir() + "/reducemean_26_to20.onnx";
+    onnxfmt::writeOnnxFile(*at20.model, out.toStdString());
+    auto run = test::runOracle(smallDir() + "/reducemean_attr_13.onnx", {out});
+    QVERIFY2(run.ok(), qPrintable(run.failures()));
+
+    auto gn = loadModel((smallDir() + "/groupnorm_18.onnx").toStdString());
+    auto gn21 = convertTo(*gn, 21);
+    QVERIFY2(gn21.complete(), qPrintable(problems(gn21)));
+    auto back = convertTo(*gn21.model, 19);
+    QVERIFY(!back.model);
+    QString why = problems(back);
+    QVERIFY2(why.contains("GroupNormalization-21") && why.contains("convert to 17 or below"), qPrintable(why));
+  }
+
   // The structural check judges opset-18+ nodes by the own table, not by libonnx's opset-17 schemas.
   void structuralCheck() {
     auto source = loadModel((smallDir() + "/reducemean_attr_13.onnx").toStdString());
