@@ -196,6 +196,17 @@ class TestConvertOpset26Up : public QObject {
     for (const auto& m : early.messages) all += QString::fromStdString(m.message) + "|";
     QVERIFY2(all.contains("first in opset 20"), qPrintable(all));
     QVERIFY2(all.contains("IR version 8 is older than opset 19 needs (9)"), qPrintable(all));
+    // Element types of a new op: Mish-18 takes float types only.
+    relabelled->setOpsetVersion("", 18);
+    n->opType = "Mish";
+    n->removeAttr("keepdims");
+    auto mish = convert::checkStructure(*relabelled);
+    QVERIFY2(mish.ok, mish.messages.empty() ? "" : mish.messages.front().message.c_str());
+    relabelled->graph().findValue("x")->type.elemType = ir::DataType::Int32;
+    auto ints = convert::checkStructure(*relabelled);
+    QVERIFY(!ints.ok);
+    QVERIFY2(QString::fromStdString(ints.messages.front().message).contains("Mish-18 does not accept int32"),
+             ints.messages.front().message.c_str());
   }
 
   // A OneFlow conversion still targets 7-17; an ONNX target above 26 is refused.

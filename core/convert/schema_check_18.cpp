@@ -70,6 +70,18 @@ std::set<ir::DataType> addedTypes(const std::string& op, int64_t opset) {
   return out;
 }
 
+// Input 0's element types of ops new after 17 whose constraint is a plain list (from onnx's operator docs).
+const std::map<std::string, std::set<ir::DataType>>& newOpFirstInputTypes() {
+  using D = ir::DataType;
+  static const std::set<D> floats{D::Float16, D::Float, D::Double, D::BFloat16};
+  static const std::set<D> ints{D::Int8, D::Int16, D::Int32, D::Int64, D::UInt8, D::UInt16, D::UInt32, D::UInt64};
+  static const std::map<std::string, std::set<D>> m{
+      {"Mish", floats}, {"Gelu", floats}, {"Swish", floats}, {"GroupNormalization", floats},
+      {"RMSNormalization", floats}, {"AffineGrid", floats}, {"RotaryEmbedding", {D::Float, D::Float16, D::BFloat16}},
+      {"BitwiseAnd", ints}, {"BitwiseOr", ints}, {"BitwiseXor", ints}, {"BitwiseNot", ints}};
+  return m;
+}
+
 std::optional<ir::DataType> typeOf(const ir::Value* v, const ElemTypes& types) {
   if (!v) return std::nullopt;
   if (auto it = types.find(v); it != types.end() && it->second != ir::DataType::Undefined) return it->second;
@@ -98,6 +110,13 @@ std::optional<std::string> factMismatch(const ir::Node& node, const SchemaFact& 
     if (auto kind = expectedKind(node.opType, a.name); kind && *kind != a.type)
       return where + ": attribute '" + a.name + "' is " + std::string(ir::attrTypeName(a.type)) + ", the schema wants " +
              std::string(ir::attrTypeName(*kind));
+  }
+  if (auto it = newOpFirstInputTypes().find(node.opType); it != newOpFirstInputTypes().end()) {
+    // Mish-18 lacks bfloat16, which Mish-22 adds.
+    auto t = typeOf(node.input(0), types);
+    if (t && (!it->second.count(*t) || (node.opType == "Mish" && f.since < 22 && *t == ir::DataType::BFloat16)))
+      return where + " does not accept " + std::string(ir::dataTypeName(*t)) + " for input 0";
+    return std::nullopt;
   }
   if (!typesKnownFrom17(node.opType, opset)) return std::nullopt;
   const auto* s17 = onnx::OpSchemaRegistry::Schema(node.opType, static_cast<int>(kLibonnxMaxOpset), "");
