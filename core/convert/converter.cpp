@@ -187,7 +187,12 @@ class NodeConverter {
       if (ctx.sourceOpset > target) return onnx_onnx::stepBetweenNewOpsets(n, ctx);
       if (ctx.sourceOpset < kLibonnxMaxOpset) {
         ctx.targetOpset = kLibonnxMaxOpset;
-        decideDirect(n, ctx);
+        try {
+          decideDirect(n, ctx);
+        } catch (...) {
+          ctx.targetOpset = target;  // a fallback (function body) must aim at the real target
+          throw;
+        }
         ctx.targetOpset = target;
         ctx.sourceOpset = kLibonnxMaxOpset;
         if (ctx.replaced) {
