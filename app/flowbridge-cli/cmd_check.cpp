@@ -21,7 +21,7 @@ void registerCheck(CLI::App& app, Runner& run) {
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("check", "Dry run: what converting to an opset would do to each node, without building it");
   sub->add_option("IN", o->input, "model (.onnx, or a OneFlow job / SavedModel / fixture folder)")->required();
-  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset")->check(CLI::Range(7, 17));
+  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset")->check(CLI::Range(7, 26));
   auto* toOpt = sub->add_option("--to", o->to, "check Python code generation instead: pytorch or oneflow")
                     ->check(CLI::IsMember({"pytorch", "oneflow"}))
                     ->excludes(opsetOpt);

@@ -58,10 +58,10 @@ void registerConvert(CLI::App& app, Runner& run) {
     bool continueOnError = false, externalData = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* sub = app.add_subcommand("convert", "Convert a OneFlow graph to ONNX or retarget an ONNX model (opsets 7-17), run optimizer passes, check, write");
+  auto* sub = app.add_subcommand("convert", "Convert a OneFlow graph to ONNX or retarget an ONNX model (opsets 7-26), run optimizer passes, check, write");
   sub->add_option("IN", o->input, "source model (.onnx, OneFlow job.pb/.prototxt, SavedModel or fixture folder)")->required();
   sub->add_option("-o,--output", o->output, "output model (.onnx), or with --to the folder for the generated code; never the input")->required();
-  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")->check(CLI::Range(7, 17));
+  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")->check(CLI::Range(7, 26));
   sub->add_option("--to", o->to, "generate Python code instead: pytorch or oneflow (model.py, run.py, weights in the -o folder)")
       ->check(CLI::IsMember({"pytorch", "oneflow"}))
       ->excludes(opsetOpt);
@@ -90,7 +90,7 @@ void registerConvert(CLI::App& app, Runner& run) {
       convert::ConvertOptions opts;
       opts.direction = convert::directionFor(*model);
       const bool fromOneflow = opts.direction == "oneflow";
-      opts.targetOpset = o->opset.value_or(fromOneflow ? convert::kMaxOpset
+      opts.targetOpset = o->opset.value_or(fromOneflow ? convert::kMaxDialectOpset
                                                        : std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
       opts.passes = parsePassList(o->passes);
       opts.keepUnconverted = o->continueOnError;

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   using namespace fb::cli;
   CLI::App app{"FlowBridge: inspect and convert ONNX and OneFlow models.", "flowbridge-cli"};
   app.set_version_flag("--version", std::string("flowbridge-cli ") + FLOWBRIDGE_VERSION +
-                                        " (ONNX reader/writer on libonnx 1.12, opsets up to 17)");
+                                        " (ONNX reader/writer on libonnx 1.12; opsets 7-26, schemas after 17 from its own table)");
   app.require_subcommand(1);
   app.footer(
       "Exit codes:\n"

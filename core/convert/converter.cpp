@@ -10,6 +10,8 @@
 #include "convert/handler_registry.h"
 #include "convert/onnx_onnx/function_body.h"
 #include "convert/onnx_onnx/opset18_down.h"
+#include "convert/onnx_onnx/opset18_up.h"
+#include "convert/schema_check_18.h"
 #include "convert/onnx_onnx/version_step.h"
 #include "convert/onnx_schema.h"
 #include "convert/schema_facts_18.h"
@@ -135,6 +137,11 @@ class NodeConverter {
   void validate(ir::Node& n, HandlerContext& ctx) {
     auto check = [&](const ir::Node& m) {
       if (!m.isDefaultDomain()) return;
+      if (ctx.targetOpset > kLibonnxMaxOpset) {
+        if (auto why = structuralMismatch(m, ctx.targetOpset, types_))
+          throw std::runtime_error("handler produced an invalid node: " + *why);
+        return;
+      }
       const auto* s = schemaAt(m.domain, m.opType, ctx.targetOpset);
       if (!s) throw std::runtime_error("handler produced " + m.opType + ", which opset " + std::to_string(ctx.targetOpset) + " lacks");
       if (auto why = schemaMismatch(m, *s, types_)) throw std::runtime_error("handler produced an invalid node: " + *why);
@@ -177,6 +184,29 @@ class NodeConverter {
     const bool defaultDomain = n.isDefaultDomain();
     // A model-local function's body is written against its own opset imports: expanded, it converts.
     if (retargetOnnx_ && onnx_onnx::expandLocalFunction(n, ctx)) return;
+    // Targets 18-26: the node's opset-17 form first (the 7-17 chain, or the step down for a newer source),
+    // then the adapters up from 17; between two opsets above 17 going down, only unchanged schemas pass.
+    if (retargetOnnx_ && defaultDomain && ctx.targetOpset > kLibonnxMaxOpset) {
+      const int64_t target = ctx.targetOpset;
+      if (ctx.sourceOpset > target) return onnx_onnx::stepBetweenNewOpsets(n, ctx);
+      if (ctx.sourceOpset < kLibonnxMaxOpset) {
+        ctx.targetOpset = kLibonnxMaxOpset;
+        try {
+          decideDirect(n, ctx);
+        } catch (...) {
+          ctx.targetOpset = target;  // a fallback (function body) must aim at the real target
+          throw;
+        }
+        ctx.targetOpset = target;
+        ctx.sourceOpset = kLibonnxMaxOpset;
+        if (ctx.replaced) {
+          for (ir::Node* m : std::vector<ir::Node*>(ctx.created))
+            if (m->isDefaultDomain()) onnx_onnx::stepUpFrom17(*m, ctx);
+          return;
+        }
+      }
+      return onnx_onnx::stepUpFrom17(n, ctx);
+    }
     // Opsets 18-26 first step down to 17 (own adapters), then the 7-17 chain goes on from there.
     if (retargetOnnx_ && defaultDomain && ctx.sourceOpset > kLibonnxMaxOpset && ctx.targetOpset <= kLibonnxMaxOpset) {
       if (onnx_onnx::stepDownTo17(n, ctx)) return;
@@ -283,6 +313,9 @@ void validateOptions(const ConvertOptions& o) {
   if (o.targetOpset < kMinOpset || o.targetOpset > kMaxOpset)
     throw std::invalid_argument("target opset " + std::to_string(o.targetOpset) + " is outside " +
                                 std::to_string(kMinOpset) + ".." + std::to_string(kMaxOpset));
+  if (!o.direction.empty() && o.direction != "onnx" && o.targetOpset > kMaxDialectOpset)
+    throw std::invalid_argument("target opset " + std::to_string(o.targetOpset) + ": conversions from " + o.direction +
+                                " write opsets " + std::to_string(kMinOpset) + ".." + std::to_string(kMaxDialectOpset));
 }
 
 std::vector<std::string> passNames(const ConvertOptions& o) {
@@ -360,7 +393,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();
-    res.check = checkModel(*work);
+    // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
+    res.check = opts.targetOpset > kLibonnxMaxOpset ? checkStructure(*work) : checkModel(*work);
     res.checkMs = msSince(tc);
   }
   res.model = std::move(copy);
@@ -396,7 +430,12 @@ int64_t irVersionForOpset(int64_t opset) {
   if (opset == 10) return 5;
   if (opset == 11) return 6;
   if (opset <= 14) return 7;
-  return 8;
+  if (opset <= 18) return 8;
+  if (opset <= 20) return 9;
+  if (opset <= 22) return 10;
+  if (opset == 23) return 11;
+  if (opset == 24) return 12;
+  return 13;
 }
 
 std::string directionFor(const ir::Model& source) {

@@ -64,11 +64,14 @@ ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
 // The direction for a source model: "oneflow" for graphs the OneFlow reader produced, "onnx" otherwise.
 std::string directionFor(const ir::Model& source);
 
-// IR version that goes with a default-domain opset (opset 17 <-> IR 8, 13 <-> 7, 11 <-> 6, 9 <-> 4, ...).
+// IR version that goes with a default-domain opset (26 <-> IR 13, 23 <-> 11, 21 <-> 10, 19 <-> 9, 17 <-> 8,
+// 13 <-> 7, 11 <-> 6, 9 <-> 4, ...).
 int64_t irVersionForOpset(int64_t opset);
 
-// Supported target range for ONNX opsets.
+// Supported target range for ONNX opsets (18-26 through FlowBridge's own schema table and adapters).
 inline constexpr int64_t kMinOpset = 7;
-inline constexpr int64_t kMaxOpset = 17;
+inline constexpr int64_t kMaxOpset = 26;
+// Dialect conversions (OneFlow -> ONNX) write the ops of opsets up to 17, which libonnx checks.
+inline constexpr int64_t kMaxDialectOpset = 17;
 
 }  // namespace fb::convert

@@ -1,5 +1,7 @@
 #include "inspect/model_summary.h"
 
+#include "inspect/tensor_values.h"
+
 #include <sstream>
 
 namespace fb {
@@ -63,6 +65,11 @@ ModelSummary summarize(const Model& m) {
   for (const auto& t : g.initializers()) {
     s.parameters += static_cast<uint64_t>(t->numElements());
     s.parameterBytes += t->dtype == DataType::String ? 0 : t->expectedBytes();
+    auto& w = s.weightTypes[std::string(dataTypeName(t->dtype))];
+    ++w.tensors;
+    w.elements += static_cast<uint64_t>(t->numElements());
+    w.bytes += t->dtype == DataType::String ? 0 : t->expectedBytes();
+    w.storage = storageDescription(t->dtype);
   }
   return s;
 }
@@ -92,6 +99,10 @@ nlohmann::json toJson(const ModelSummary& s) {
   j["parameter_bytes"] = s.parameterBytes;
   j["subgraphs"] = s.subgraphs;
   j["functions"] = s.functions;
+  json types = json::object();
+  for (const auto& [name, w] : s.weightTypes)
+    types[name] = {{"tensors", w.tensors}, {"elements", w.elements}, {"bytes", w.bytes}, {"storage", w.storage}};
+  j["weight_types"] = types;
   return j;
 }
 
@@ -121,6 +132,9 @@ std::string toText(const ModelSummary& s) {
      << (s.parameterBytes >= (1 << 20) ? std::to_string(s.parameterBytes >> 20) + " MB"
                                        : std::to_string(s.parameterBytes) + " bytes")
      << "\n";
+  for (const auto& [name, w] : s.weightTypes)
+    os << "  weights     " << name << ": " << w.tensors << " tensors, " << w.elements << " elements, " << w.bytes
+       << " bytes (" << w.storage << ")\n";
   if (s.functions) os << "  functions   " << s.functions << "\n";
   os << "  operators\n";
   std::vector<std::pair<size_t, std::string>> sorted;

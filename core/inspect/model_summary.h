@@ -26,6 +26,14 @@ struct ModelSummary {
   size_t nodes = 0, subgraphNodes = 0, subgraphs = 0, functions = 0, initializers = 0;
   std::map<std::string, size_t> ops;  // over the top-level graph; "domain::Op" outside the default domain
   uint64_t parameters = 0, parameterBytes = 0;
+  // Initializers of the top-level graph by element type: how many, their elements and stored bytes, and how the
+  // type is stored (bits, packing of the sub-byte types).
+  struct WeightType {
+    size_t tensors = 0;
+    uint64_t elements = 0, bytes = 0;
+    std::string storage;
+  };
+  std::map<std::string, WeightType> weightTypes;
 };
 
 ModelSummary summarize(const ir::Model& m);

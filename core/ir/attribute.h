@@ -31,6 +31,9 @@ struct Attribute {
   AttrType type = AttrType::Undefined;
   std::string refAttrName;  // set inside function bodies: the value comes from the caller
   std::string docString;
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  std::string unknownFields;
 
   // Scalar kinds use the first field; Tensor/Graph/SparseTensor/TypeProto use element 0 of their list.
   float f = 0.f;

@@ -236,6 +236,7 @@ std::shared_ptr<Graph> Graph::clone(std::shared_ptr<IdSource> ids) const {
   g->name = name;
   g->docString = docString;
   g->quantizationAnnotations = quantizationAnnotations;
+  g->unknownFields = unknownFields;
   g->uniqueCounter_ = uniqueCounter_;
   std::unordered_map<const Value*, Value*> map;
   map.reserve(values_.size());
@@ -243,6 +244,7 @@ std::shared_ptr<Graph> Graph::clone(std::shared_ptr<IdSource> ids) const {
     Value* c = g->getOrCreateValue(v->name_);
     c->type = v->type;
     c->docString = v->docString;
+    c->unknownFields = v->unknownFields;
     c->outerScope_ = v->outerScope_;
     map[v.get()] = c;
   }
@@ -259,6 +261,7 @@ std::shared_ptr<Graph> Graph::clone(std::shared_ptr<IdSource> ids) const {
     c->id_ = n->id_;
     c->name = n->name;
     c->docString = n->docString;
+    c->unknownFields = n->unknownFields;
     c->origins = n->origins;
     c->attributes = n->attributes;
     for (auto& a : c->attributes)

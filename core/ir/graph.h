@@ -37,6 +37,9 @@ class Graph {
   std::string name;
   std::string docString;
   std::vector<TensorAnnotation> quantizationAnnotations;
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  std::string unknownFields;
 
   // --- values
   Value* findValue(const std::string& name) const;

@@ -24,6 +24,9 @@ struct Function {
   std::vector<OpsetImport> opsets;
   // Body: its inputs and outputs are the function's formal parameters (untyped values).
   std::shared_ptr<Graph> body;
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  std::string unknownFields;
 };
 
 class Model {
@@ -41,6 +44,9 @@ class Model {
   std::vector<Function> functions;
   // TrainingInfoProto entries kept as serialized bytes: FlowBridge does not edit them, only carries them.
   std::vector<std::string> trainingInfo;
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  std::string unknownFields;
 
   std::string sourcePath;  // where it was read from, if anywhere
   std::string sourceFormat = "onnx";

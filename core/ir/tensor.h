@@ -51,6 +51,9 @@ class Tensor {
   std::optional<std::pair<int64_t, int64_t>> segment;
   std::optional<ExternalRef> external;  // set when the data is (or was) in a side file
   std::vector<std::string> strings;    // for DataType::String
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  std::string unknownFields;
 
   int64_t numElements() const;
   // Expected byte size from dtype and dims (0 for strings).

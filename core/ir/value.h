@@ -40,6 +40,9 @@ class Value {
 
   TypeInfo type;
   std::string docString;
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  std::string unknownFields;  // of its ValueInfoProto
 
  private:
   friend class Graph;

@@ -37,7 +37,7 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
     factsModel_ = nullptr;
     invalidate();
     if (const ir::Model* m = doc_->model()) {
-      const int64_t own = convert::directionFor(*m) == "onnx" ? m->opsetVersion("") : convert::kMaxOpset;
+      const int64_t own = convert::directionFor(*m) == "onnx" ? m->opsetVersion("") : convert::kMaxDialectOpset;
       const int target = int(std::clamp<int64_t>(own, convert::kMinOpset, convert::kMaxOpset));
       if (target != opset_) {
         opset_ = target;

@@ -2,12 +2,30 @@
 
 #include <onnx/defs/schema.h>
 
+#include "convert/schema_facts_18.h"
+
+#include <algorithm>
+
 namespace fb::ui {
 
 std::optional<OpSchemaFacts> lookupOpSchema(const QString& opType, const QString& domain, int opsetVersion) {
   try {
     const std::string d = domain == QLatin1String("ai.onnx") ? std::string() : domain.toStdString();
-    const auto* schema = onnx::OpSchemaRegistry::Schema(opType.toStdString(), opsetVersion, d);
+    // Versions after 17 come from FlowBridge's own table; libonnx would name the opset-17 version.
+    const convert::SchemaFact* newer = d.empty() ? convert::schemaFact18(opType.toStdString(), opsetVersion) : nullptr;
+    if (d.empty() && opsetVersion > convert::kLibonnxMaxOpset && !newer) {
+      const int64_t first = convert::firstOpset18(opType.toStdString());
+      if (first > opsetVersion) return std::nullopt;  // not an op of this opset yet
+    }
+    const int libonnxOpset = std::min<int>(opsetVersion, int(convert::kLibonnxMaxOpset));
+    const auto* schema = onnx::OpSchemaRegistry::Schema(opType.toStdString(), libonnxOpset, d);
+    if (newer) {
+      OpSchemaFacts facts;
+      facts.sinceVersion = int(newer->since);
+      facts.doc = QString::fromStdString(opType.toStdString() + "-" + std::to_string(newer->since) + ": " + newer->change + ".");
+      if (schema) facts.doc += " " + QString::fromUtf8(schema->doc() ? schema->doc() : "").simplified().section(QLatin1String(". "), 0, 0) + ".";
+      return facts;
+    }
     if (!schema) return std::nullopt;
     OpSchemaFacts facts;
     facts.sinceVersion = schema->SinceVersion();

@@ -10,7 +10,8 @@ struct OpSchemaFacts {
   QString doc;  // first sentence of the op's documentation
 };
 
-// nullopt for ops the registry does not know (custom domains, typos, opsets above 17).
+// nullopt for ops the registry does not know (custom domains, typos, ops newer than the opset). Versions after
+// opset 17 come from FlowBridge's own table (convert/schema_facts_18.h).
 std::optional<OpSchemaFacts> lookupOpSchema(const QString& opType, const QString& domain, int opsetVersion);
 
 }  // namespace fb::ui

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "inspect/tensor_values.h"
 #include "ir/tensor.h"
 #include "ir/value.h"
 #include "ui/document.h"
@@ -33,31 +34,26 @@ void TensorPanel::refresh() {
   for (auto d : init->dims) dims << QString::number(d);
   model_->addRow(general, tr("shape"), "[" + dims.join(", ") + "]");
   model_->addRow(general, tr("elements"), QString::number(init->numElements()));
+  model_->addRow(general, tr("storage"), QString::fromStdString(storageDescription(init->dtype)));
+  if (init->dtype != ir::DataType::String) model_->addRow(general, tr("bytes"), QString::number(init->expectedBytes()));
   auto* stats = model_->addSection(tr("Values"));
   try {
     if (init->dtype == ir::DataType::String) {
       model_->addRow(stats, tr("strings"), QString::number(init->strings.size()));
     } else {
-      // asDouble covers every numeric dtype; statistics over all elements, in one pass.
-      const std::vector<double> values = init->asDouble();
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0, sq = 0;
-      for (double x : values) {
-        lo = std::min(lo, x);
-        hi = std::max(hi, x);
-        sum += x;
-        sq += x * x;
+      // Every numeric dtype, the packed float8/float4/int4/int2 ones included, decoded in core.
+      const ValueStats st = valueStats(*init);
+      if (st.finite) {
+        model_->addRow(stats, tr("min"), QString::number(st.min, 'g', 6));
+        model_->addRow(stats, tr("max"), QString::number(st.max, 'g', 6));
+        model_->addRow(stats, tr("mean"), QString::number(st.mean, 'g', 6));
+        model_->addRow(stats, tr("std"), QString::number(st.std, 'g', 6));
       }
-      const double n = double(values.size());
-      if (!values.empty()) {
-        const double mean = sum / n;
-        model_->addRow(stats, tr("min"), QString::number(lo, 'g', 6));
-        model_->addRow(stats, tr("max"), QString::number(hi, 'g', 6));
-        model_->addRow(stats, tr("mean"), QString::number(mean, 'g', 6));
-        model_->addRow(stats, tr("std"), QString::number(std::sqrt(std::max(0.0, sq / n - mean * mean)), 'g', 6));
-      }
+      if (st.nan) model_->addRow(stats, tr("NaN"), QString::number(st.nan));
+      if (st.inf) model_->addRow(stats, tr("infinite"), QString::number(st.inf));
       QStringList first;
-      for (size_t i = 0; i < values.size() && i < 32; ++i) first << QString::number(values[i], 'g', 5);
-      model_->addRow(stats, tr("first values"), first.join(", ") + (values.size() > 32 ? ", ..." : ""));
+      for (double x : st.first) first << QString::number(x, 'g', 5);
+      model_->addRow(stats, tr("first values"), first.join(", ") + (st.count > st.first.size() ? ", ..." : ""));
     }
   } catch (const std::exception& e) {
     model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));  // e.g. a missing side file

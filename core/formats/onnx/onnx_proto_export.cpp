@@ -4,10 +4,20 @@
 
 #include "ir/packed_types.h"
 
+#include <google/protobuf/unknown_field_set.h>
+
 namespace fb::onnxfmt {
 using namespace fb::ir;
 
 namespace {
+
+// Fields the reader kept as wire bytes because onnx 1.12 does not know them go back as unknown fields, which
+// protobuf serializes after the known ones.
+void restoreUnknownFields(const std::string& bytes, google::protobuf::Message& m) {
+  if (bytes.empty()) return;
+  google::protobuf::UnknownFieldSet set;
+  if (set.ParseFromString(bytes)) m.GetReflection()->MutableUnknownFields(&m)->MergeFrom(set);
+}
 
 template <typename Src, typename Field>
 void unpackTo(std::span<const std::byte> b, Field* field) {
@@ -71,6 +81,7 @@ void exportAttribute(const Attribute& a, onnx::AttributeProto& ap, const Externa
   if (!a.refAttrName.empty()) ap.set_ref_attr_name(a.refAttrName);
   if (!a.docString.empty()) ap.set_doc_string(a.docString);
   ap.set_type(static_cast<onnx::AttributeProto::AttributeType>(a.type));
+  restoreUnknownFields(a.unknownFields, ap);
   switch (a.type) {
     case AttrType::Float: ap.set_f(a.f); break;
     case AttrType::Int: ap.set_i(a.i); break;
@@ -102,6 +113,7 @@ void exportValueInfo(const Value* v, onnx::ValueInfoProto& vi) {
   vi.set_name(v->name());
   if (v->type.kind != TypeInfo::Kind::None) exportType(v->type, *vi.mutable_type());
   if (!v->docString.empty()) vi.set_doc_string(v->docString);
+  restoreUnknownFields(v->unknownFields, vi);
 }
 
 void exportNode(const Node& n, onnx::NodeProto& np, const ExternalizeFn& ext) {
@@ -112,6 +124,7 @@ void exportNode(const Node& n, onnx::NodeProto& np, const ExternalizeFn& ext) {
   if (!n.domain.empty()) np.set_domain(n.domain);
   if (!n.docString.empty()) np.set_doc_string(n.docString);
   for (const auto& a : n.attributes) exportAttribute(a, *np.add_attribute(), ext);
+  restoreUnknownFields(n.unknownFields, np);
 }
 
 void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext) {
@@ -120,6 +133,7 @@ void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext)
   for (const auto& t : g.initializers()) exportTensor(*t, *gp.add_initializer(), ext);
   for (const auto& s : g.sparseInitializers()) exportSparse(s, *gp.add_sparse_initializer(), ext);
   if (!g.docString.empty()) gp.set_doc_string(g.docString);
+  restoreUnknownFields(g.unknownFields, gp);
   for (Value* v : g.inputs()) exportValueInfo(v, *gp.add_input());
   for (Value* v : g.outputs()) exportValueInfo(v, *gp.add_output());
   for (Value* v : g.valueInfos()) exportValueInfo(v, *gp.add_value_info());
@@ -180,6 +194,7 @@ void exportTensor(const Tensor& t, onnx::TensorProto& tp, const ExternalizeFn& e
   }
   if (!t.name.empty()) tp.set_name(t.name);
   if (!t.docString.empty()) tp.set_doc_string(t.docString);
+  restoreUnknownFields(t.unknownFields, tp);
   ExternalRef ref;
   if (ext && t.dtype != DataType::String && ext(t, ref)) {
     tp.set_data_location(onnx::TensorProto::EXTERNAL);
@@ -211,6 +226,7 @@ void exportModel(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext)
   if (m.modelVersion) mp.set_model_version(m.modelVersion);
   if (!m.docString.empty()) mp.set_doc_string(m.docString);
   exportGraph(m.graph(), *mp.mutable_graph(), ext);
+  restoreUnknownFields(m.unknownFields, mp);
   for (const auto& [k, v] : m.metadata) {
     auto* e = mp.add_metadata_props();
     e->set_key(k);
@@ -233,6 +249,7 @@ void exportFunction(const ir::Function& f, onnx::FunctionProto& fp, const Extern
     op->set_version(o.version);
   }
   if (!f.domain.empty()) fp.set_domain(f.domain);
+  restoreUnknownFields(f.unknownFields, fp);
 }
 
 }  // namespace fb::onnxfmt

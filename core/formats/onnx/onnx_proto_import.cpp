@@ -11,6 +11,8 @@
 #include "ir/topo_sort.h"
 #include "util/error.h"
 
+#include <google/protobuf/unknown_field_set.h>
+
 namespace fb::onnxfmt {
 namespace fs = std::filesystem;
 using namespace fb::ir;
@@ -26,6 +28,15 @@ struct Context {
   std::set<std::string> sourceFiles;  // side files, for Model::sourceFiles
   [[noreturn]] void fail(const std::string& reason) const { throw InputError(opts.modelPath, reason); }
 };
+
+// What the generated classes of onnx 1.12 parsed into their unknown-field set (fields of newer onnx.proto
+// versions), as wire bytes; the exporter appends them back.
+std::string unknownFieldsOf(const google::protobuf::Message& m) {
+  const auto& set = m.GetReflection()->GetUnknownFields(m);
+  std::string out;
+  if (!set.empty()) set.SerializeToString(&out);
+  return out;
+}
 
 template <typename Src, typename Dst>
 std::string packAs(const Src& field) {
@@ -74,6 +85,7 @@ Tensor tensorHeader(const onnx::TensorProto& tp) {
   t.dtype = static_cast<DataType>(tp.data_type());
   t.dims.assign(tp.dims().begin(), tp.dims().end());
   t.docString = tp.doc_string();
+  t.unknownFields = unknownFieldsOf(tp);
   if (tp.has_segment()) t.segment = std::make_pair(tp.segment().begin(), tp.segment().end());
   return t;
 }
@@ -175,6 +187,7 @@ Attribute importAttribute(onnx::AttributeProto& ap, Context& ctx, Graph* graph, 
   a.name = ap.name();
   a.refAttrName = ap.ref_attr_name();
   a.docString = ap.doc_string();
+  a.unknownFields = unknownFieldsOf(ap);
   a.type = static_cast<AttrType>(ap.type());
   a.f = ap.f();
   a.i = ap.i();
@@ -203,6 +216,7 @@ Attribute importAttribute(onnx::AttributeProto& ap, Context& ctx, Graph* graph, 
 void importValueInfo(const onnx::ValueInfoProto& vi, Value* v) {
   if (vi.has_type()) v->type = importType(vi.type());
   v->docString = vi.doc_string();
+  if (vi.GetReflection()->GetUnknownFields(vi).field_count() > 0) v->unknownFields = unknownFieldsOf(vi);
 }
 
 std::string nodeLabel(const onnx::NodeProto& np, int index) {
@@ -215,6 +229,7 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
   g->setOwner(parent, owner);
   g->name = gp.name();
   g->docString = gp.doc_string();
+  g->unknownFields = unknownFieldsOf(gp);
   for (const auto& vi : gp.input()) {
     Value* v = g->getOrCreateValue(vi.name());
     importValueInfo(vi, v);
@@ -263,6 +278,7 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
     Node* n = g->addNode(np.op_type(), ins, outs, np.domain());
     n->name = np.name();
     n->docString = np.doc_string();
+    n->unknownFields = unknownFieldsOf(np);
     n->origins = {n->id()};
     n->attributes.reserve(np.attribute_size());
     for (auto& ap : *np.mutable_attribute()) n->attributes.push_back(importAttribute(ap, ctx, g.get(), n));
@@ -359,6 +375,7 @@ std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOpti
   m->domain = proto.domain();
   m->modelVersion = proto.model_version();
   m->docString = proto.doc_string();
+  m->unknownFields = unknownFieldsOf(proto);
   for (const auto& o : proto.opset_import()) {
     // Opsets start at 1; no domain is anywhere near a thousand versions.
     if (o.version() < 1 || o.version() > kMaxOpsetVersion)
@@ -374,6 +391,7 @@ std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOpti
     f.name = fp.name();
     f.domain = fp.domain();
     f.docString = fp.doc_string();
+    f.unknownFields = unknownFieldsOf(fp);
     f.attributeNames.assign(fp.attribute().begin(), fp.attribute().end());
     for (const auto& o : fp.opset_import()) f.opsets.push_back({o.domain(), o.version()});
     onnx::GraphProto body;
