@@ -62,6 +62,118 @@ save("rmsnorm_23", 23, [h.make_node("RMSNormalization", ["x", "scale"], ["y"])],
 save("plain_21", 21, [h.make_node("Add", ["x", "x"], ["s"]), h.make_node("Relu", ["s"], ["y"])],
      [fin("x", [2, 3])], [fout("y", [2, 3])])
 
+
+# --- Op versions of opsets 18-26 that the step down converts (one model each; the test converts each to 17
+# and 13 and compares in ONNX Runtime), and ones it refuses with a reason.
+def f32(name, shape, vals=None):
+    vals = vals if vals is not None else list(np.linspace(-1.0, 1.5, int(np.prod(shape))))
+    return h.make_tensor(name, T.FLOAT, shape, [float(v) for v in vals])
+
+
+def v(name, elem, shape):
+    return h.make_tensor_value_info(name, elem, shape)
+
+
+save("reducemax_axes_20", 20, [h.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=1)],
+     [fin("x", [2, 3, 4])], [fout("y", [2, 1, 4])], [i64("axes", [1])])
+save("pad_axes_18", 18, [h.make_node("Pad", ["x", "pads", "", "axes"], ["y"], mode="reflect")],
+     [fin("x", [2, 3, 4])], [fout("y", [2, 4, 7])], [i64("pads", [1, 0, 2, 1]), i64("axes", [-1, 1])])
+save("pad_axes_constant_18", 18, [h.make_node("Pad", ["x", "pads", "cv", "axes"], ["y"])],
+     [fin("x", [2, 3, 4])], [fout("y", [4, 3, 4])], [i64("pads", [1, 1]), i64("axes", [0]), f32("cv", [], [0.5])])
+save("pad_wrap_axes_19", 19, [h.make_node("Pad", ["x", "pads", "", "axes"], ["y"], mode="wrap")],
+     [fin("x", [2, 3, 4])], [fout("y", [2, 5, 7])], [i64("pads", [1, 3, 1, 0]), i64("axes", [1, 2])])
+save("resize_axes_scales_18", 18, [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", axes=[2, 3])],
+     [fin("x", [1, 2, 3, 4])], [fout("y", [1, 2, 6, 8])], [f32("scales", [2], [2.0, 2.0])])
+save("resize_axes_sizes_18", 18, [h.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="nearest", axes=[-1])],
+     [fin("x", [1, 2, 3, 4])], [fout("y", [1, 2, 3, 7])], [i64("sizes", [7])])
+save("resize_antialias_up_18", 18, [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1)],
+     [fin("x", [1, 1, 3, 4])], [fout("y", [1, 1, 6, 8])], [f32("scales", [4], [1, 1, 2, 2])])
+save("resize_keep_aspect_18", 18,
+     [h.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="linear", keep_aspect_ratio_policy="not_larger", axes=[2, 3])],
+     [fin("x", [1, 1, 2, 3])], [fout("y", [1, 1, 4, 6])], [i64("sizes", [4, 8])])
+save("resize_half_pixel_symmetric_19", 19,
+     [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", coordinate_transformation_mode="half_pixel_symmetric")],
+     [fin("x", [1, 1, 2, 4])], [fout("y", [1, 1, 4, 6])], [f32("scales", [4], [1, 1, 2, 1.5])])
+save("dft_axis_20", 20, [h.make_node("DFT", ["x", "", "axis"], ["y"])],
+     [fin("x", [2, 8, 1])], [fout("y", [2, 8, 2])], [h.make_tensor("axis", T.INT64, [], [1])])
+save("gridsample_linear_20", 20, [h.make_node("GridSample", ["x", "grid"], ["y"], mode="linear", align_corners=1)],
+     [fin("x", [1, 2, 3, 4]), fin("grid", [1, 2, 5, 2])], [fout("y", [1, 2, 2, 5])])
+save("optional_get_18", 18, [h.make_node("OptionalGetElement", ["x"], ["o"]), h.make_node("Relu", ["o"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])])
+save("groupnorm_18", 18, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2, epsilon=1e-3)],
+     [fin("x", [2, 4, 3, 3])], [fout("y", [2, 4, 3, 3])], [f32("s", [2], [1.5, -0.5]), f32("b", [2], [0.1, 0.2])])
+save("groupnorm_21", 21, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)],
+     [fin("x", [2, 4, 5])], [fout("y", [2, 4, 5])], [f32("s", [4], [1.5, -0.5, 2, 1]), f32("b", [4], [0.1, 0.2, 0, -1])])
+save("rmsnorm_axis_23", 23, [h.make_node("RMSNormalization", ["x", "scale"], ["y"], axis=1, epsilon=1e-4)],
+     [fin("x", [2, 3, 4])], [fout("y", [2, 3, 4])], [f32("scale", [3, 4])])
+save("rotary_23", 23, [h.make_node("RotaryEmbedding", ["x", "cos", "sin", "pos"], ["y"])],
+     [fin("x", [1, 2, 3, 8]), v("pos", T.INT64, [1, 3])], [fout("y", [1, 2, 3, 8])],
+     [f32("cos", [5, 4], np.cos(np.arange(20) * 0.3)), f32("sin", [5, 4], np.sin(np.arange(20) * 0.3))])
+save("rotary_interleaved_partial_23", 23,
+     [h.make_node("RotaryEmbedding", ["x", "cos", "sin"], ["y"], interleaved=1, num_heads=2, rotary_embedding_dim=4)],
+     [fin("x", [1, 3, 16]), fin("cos", [1, 3, 2]), fin("sin", [1, 3, 2])], [fout("y", [1, 3, 16])])
+save("affinegrid_20", 20, [h.make_node("AffineGrid", ["theta", "size"], ["grid"])],
+     [fin("theta", [2, 2, 3])], [fout("grid", [2, 3, 4, 2])], [i64("size", [2, 1, 3, 4])])
+save("affinegrid_3d_aligned_20", 20, [h.make_node("AffineGrid", ["theta", "size"], ["grid"], align_corners=1)],
+     [fin("theta", [1, 3, 4])], [fout("grid", [1, 2, 3, 4, 3])], [i64("size", [1, 1, 2, 3, 4])])
+save("centercroppad_18", 18, [h.make_node("CenterCropPad", ["x", "shape"], ["y"])],
+     [fin("x", [5, 4])], [fout("y", [2, 7])], [i64("shape", [2, 7])])
+save("centercroppad_axes_18", 18, [h.make_node("CenterCropPad", ["x", "shape"], ["y"], axes=[-1])],
+     [fin("x", [2, 3, 6])], [fout("y", [2, 3, 3])], [i64("shape", [3])])
+save("bitwisenot_18", 18, [h.make_node("BitwiseNot", ["x"], ["y"])], [v("x", T.INT32, [2, 3])], [v("y", T.INT32, [2, 3])])
+save("bitwisenot_uint8_18", 18, [h.make_node("Cast", ["x"], ["u"], to=T.UINT8), h.make_node("BitwiseNot", ["u"], ["n"]),
+                                 h.make_node("Cast", ["n"], ["y"], to=T.INT32)],
+     [v("x", T.INT32, [4])], [v("y", T.INT32, [4])])
+save("attention_causal_23", 23, [h.make_node("Attention", ["q", "k", "v"], ["y"], is_causal=1)],
+     [fin("q", [1, 2, 4, 8]), fin("k", [1, 2, 4, 8]), fin("v", [1, 2, 4, 8])], [fout("y", [1, 2, 4, 8])])
+save("attention_gqa_mask_23", 23,
+     [h.make_node("Attention", ["q", "k", "v", "m"], ["y"], q_num_heads=4, kv_num_heads=2, scale=0.3)],
+     [fin("q", [2, 3, 16]), fin("k", [2, 5, 8]), fin("v", [2, 5, 6]), v("m", T.BOOL, [3, 5])], [fout("y", [2, 3, 12])])
+save("attention_float_mask_24", 24, [h.make_node("Attention", ["q", "k", "v", "m"], ["y"])],
+     [fin("q", [1, 2, 3, 4]), fin("k", [1, 2, 5, 4]), fin("v", [1, 2, 5, 4]), fin("m", [1, 1, 3, 5])], [fout("y", [1, 2, 3, 4])])
+save("mish_22", 22, [h.make_node("Mish", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y", [3, 5])])
+save("averagepool_dilations1_19", 19,
+     [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[1, 1], strides=[1, 1])],
+     [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 3, 3])])
+save("lppool_defaults_18", 18,
+     [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], ceil_mode=0, dilations=[1, 1], p=2)],
+     [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 3, 3])])
+save("scatterelements_add_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="add")],
+     [fin("x", [2, 4])], [fout("y", [2, 4])],
+     [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])
+save("quantize_output_dtype_21", 21,
+     [h.make_node("QuantizeLinear", ["x", "sc", "zp"], ["q"], output_dtype=T.UINT8),
+      h.make_node("DequantizeLinear", ["q", "sc", "zp"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])], [f32("sc", [], [0.05]), h.make_tensor("zp", T.UINT8, [], [100])])
+save("dequantize_output_dtype_23", 23,
+     [h.make_node("DequantizeLinear", ["w", "sc"], ["wf"], output_dtype=T.FLOAT, axis=0), h.make_node("Add", ["x", "wf"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])],
+     [h.make_tensor("w", T.INT8, [2, 3], [1, -2, 3, 100, -128, 0]), f32("sc", [2], [0.5, 0.25])])
+# Versions that only widened the type lists, at their opset.
+save("types_only_22", 22, [h.make_node("Cos", ["x"], ["c"]), h.make_node("Round", ["c"], ["r"]),
+                           h.make_node("Elu", ["x"], ["e"]), h.make_node("Add", ["r", "e"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])])
+save("types_only_24", 24, [h.make_node("TopK", ["x", "k"], ["y", "i"]), h.make_node("Flatten", ["y"], ["z"]),
+                           h.make_node("IsNaN", ["z"], ["n"]), h.make_node("Not", ["n"], ["nn"]),
+                           h.make_node("Cast", ["nn"], ["nf"], to=T.FLOAT), h.make_node("Mul", ["z", "nf"], ["w"])],
+     [fin("x", [2, 5])], [fout("w", [2, 2])], [i64("k", [2])])
+# Refused, with the reason.
+save("bitwiseand_18", 18, [h.make_node("BitwiseAnd", ["a", "b"], ["y"])],
+     [v("a", T.INT32, [3]), v("b", T.INT32, [3])], [v("y", T.INT32, [3])])
+save("scatterelements_max_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="max")],
+     [fin("x", [2, 4])], [fout("y", [2, 4])],
+     [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])
+save("resize_antialias_down_18", 18, [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1)],
+     [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 2, 2])], [f32("scales", [4], [1, 1, 0.5, 0.5])])
+save("averagepool_dilated_19", 19, [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 2])],
+     [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 2, 2])])
+save("dequantize_blocked_21", 21, [h.make_node("DequantizeLinear", ["w", "sc"], ["wf"], axis=1, block_size=2),
+                                   h.make_node("Add", ["x", "wf"], ["y"])],
+     [fin("x", [2, 4])], [fout("y", [2, 4])],
+     [h.make_tensor("w", T.INT8, [2, 4], [1, 2, 3, 4, 5, 6, 7, 8]), f32("sc", [2, 2], [0.5, 0.25, 1, 2])])
+save("col2im_18", 18, [h.make_node("Col2Im", ["x", "img", "blk"], ["y"])],
+     [fin("x", [1, 4, 4])], [fout("y", [1, 1, 3, 3])], [i64("img", [3, 3]), i64("blk", [2, 2])])
+
 # Narrow-type weights, packed as onnx.proto says (raw_data little-endian; 4-bit two per byte, low nibble first;
 # 2-bit four per byte, lowest bits first), each used through Cast to float and added to x.
 expected = {}

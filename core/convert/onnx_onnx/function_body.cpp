@@ -110,7 +110,7 @@ void renameCaptured(onnx::GraphProto& g, const std::function<std::string(const s
 
 // The body as a model of its own: the node's inputs and outputs keep their names (so splicing needs no
 // renaming at the border); names inside the body get a prefix unique to this node.
-std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema& schema,
+std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema* schema,
                                        int64_t opset, const HandlerContext& ctx) {
   std::map<std::string, std::string> names;  // formal -> actual ("" when an optional input is left out)
   for (int i = 0; i < f.input_size(); ++i) {
@@ -162,7 +162,7 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
       // A reference to the caller's attribute: its value, or the schema's default when it leaves it out.
       std::optional<ir::Attribute> value;
       if (const ir::Attribute* own = n.attr(a.ref_attr_name())) value = *own;
-      else value = schemaDefault(schema, a.ref_attr_name());
+      else if (schema) value = schemaDefault(*schema, a.ref_attr_name());
       if (!value) continue;
       value->name = a.name();
       exportAttribute(*value, *np.add_attribute());
@@ -240,8 +240,11 @@ bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
   } nest;
   auto f = bodyFor(n, *schema, ctx);
   if (!f) return false;
-  const int64_t opset = bodyOpset(*f, *schema);
-  std::unique_ptr<ir::Model> body = instantiate(n, *f, *schema, opset, ctx);
+  return expandBody(n, ctx, *f, bodyOpset(*f, *schema), schema);
+}
+
+bool expandBody(ir::Node& n, HandlerContext& ctx, const onnx::FunctionProto& f, int64_t opset, const onnx::OpSchema* schema) {
+  std::unique_ptr<ir::Model> body = instantiate(n, f, schema, opset, ctx);
   ConvertOptions opts;
   opts.targetOpset = ctx.targetOpset;
   opts.passes = std::vector<std::string>{};

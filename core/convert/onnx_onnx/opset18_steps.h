@@ -1,0 +1,23 @@
+#pragma once
+// The step adapters from opsets 18-26 to 17 that live in their own files (opset18_down.cpp dispatches to them).
+#include "convert/handler.h"
+
+namespace fb::convert::onnx_onnx {
+
+// New ops written as exact opset-17 bodies (opset18_functions.cpp).
+void groupNormalizationTo17(ir::Node& n, HandlerContext& ctx);  // 18 (scale per group) and 21 (per channel)
+void rmsNormalizationTo17(ir::Node& n, HandlerContext& ctx);    // 23
+void rotaryEmbeddingTo17(ir::Node& n, HandlerContext& ctx);     // 23
+void affineGridTo17(ir::Node& n, HandlerContext& ctx);          // 20, constant size
+void centerCropPadTo17(ir::Node& n, HandlerContext& ctx);       // 18, constant shape, static input dims
+void bitwiseNotTo17(ir::Node& n, HandlerContext& ctx);          // 18: all-ones - x
+void attentionTo17(ir::Node& n, HandlerContext& ctx);           // 23-24: plain scaled dot-product attention
+
+// Inputs and attributes that moved or gained values (opset18_inputs.cpp).
+void padTo17(ir::Node& n, HandlerContext& ctx);          // 18 axes input, 19 wrap mode
+void resizeTo17(ir::Node& n, HandlerContext& ctx);       // 18 axes/antialias/keep_aspect_ratio_policy, 19 half_pixel_symmetric
+void dftTo17(ir::Node& n, HandlerContext& ctx);          // 20 axis input -> attribute
+void gridSampleTo17(ir::Node& n, HandlerContext& ctx);   // 20 mode names
+void optionalTo17(ir::Node& n, HandlerContext& ctx);     // 18 Optional* on plain tensors
+
+}  // namespace fb::convert::onnx_onnx
