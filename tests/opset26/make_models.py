@@ -226,5 +226,20 @@ save("dequantize_int4_21", 21,
      [fin("x", [3, 3])], [fout("y", [3, 3])],
      [packed("w4", 22, [3, 3], [v & 15 for v in int4], 4), h.make_tensor("scale", T.FLOAT, [], [0.25]), zp])
 
+# Constant weights whose DequantizeLinear form opset 17 lacks: blocked int4 with an int4 zero point, and float8.
+save("dequantize_blocked_int4_21", 21,
+     [h.make_node("DequantizeLinear", ["w4b", "sc", "zp4"], ["wf"], axis=1, block_size=2),
+      h.make_node("MatMul", ["x", "wf"], ["y"])],
+     [fin("x", [3, 2])], [fout("y", [3, 5])],
+     [packed("w4b", 22, [2, 5], [v & 15 for v in [-8, -3, 0, 1, 7, -1, 5, 2, -5, 3]], 4),
+      f32("sc", [2, 3], [0.5, 0.25, 1, 2, 0.125, 4]), packed("zp4", 22, [2, 3], [v & 15 for v in [1, 0, -1, 2, 0, -3]], 4)])
+save("dequantize_float8_19", 19,
+     [h.make_node("DequantizeLinear", ["w8", "sc"], ["wf"]), h.make_node("Add", ["x", "wf"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])], [packed("w8", 17, [2, 3], list(e4m3), 8), f32("sc", [], [0.5])])
+save("dequantize_blocked_runtime_21", 21,
+     [h.make_node("Cast", ["xi"], ["x8"], to=T.INT8),
+      h.make_node("DequantizeLinear", ["x8", "sc"], ["y"], axis=1, block_size=2)],
+     [v("xi", T.INT32, [2, 4])], [fout("y", [2, 4])], [f32("sc", [2, 2], [0.5, 0.25, 1, 2])])
+
 with open(os.path.join(out, "expected.json"), "w") as f:
     json.dump(expected, f)

@@ -295,7 +295,7 @@ const std::map<std::string, Plan>& plans() {
       {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; others refused"}},
       {"AveragePool", {poolDilations, "dilations 1 dropped; others refused"}},
       {"QuantizeLinear", {quantization, "per-tensor/per-axis as before; default output_dtype/precision/saturate dropped; blocked refused"}},
-      {"DequantizeLinear", {quantization, "per-tensor/per-axis as before (int4 weights widened); default output_dtype dropped; blocked refused"}},
+      {"DequantizeLinear", {quantization, "per-tensor/per-axis as before (int4 weights widened); constant blocked or float8/4-bit/2-bit weights dequantized to float; default output_dtype dropped; blocked run-time data refused"}},
       {"Cast", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
       {"CastLike", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
       {"DFT", {dftTo17, "constant axis input -> attribute"}},
@@ -348,6 +348,8 @@ std::optional<DownPlan> downPlan18(const std::string& op, int64_t since) {
 
 bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
   const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  // Before the narrow weights are widened: a float8 weight widened to float is no DequantizeLinear input.
+  if (fact && n.opType == "DequantizeLinear" && foldConstantDequantize(n, ctx)) return true;
   widenNarrowInputs(n, ctx);
   if (!fact) return ctx.changed && ctx.dryRun;
   auto plan = plans().find(n.opType);
