@@ -128,7 +128,8 @@ class TestOpset26 : public QObject {
                           "attention_gqa_mask_23", "attention_float_mask_24", "mish_22", "averagepool_dilations1_19",
                           "lppool_defaults_18", "quantize_output_dtype_21",
                           "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
-                          "dequantize_blocked_int4_21", "dequantize_float8_19"})
+                          "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
+                          "averagepool_dilated_padded_22"})
       QTest::newRow(n) << QString(n) << QString(n);
     // ORT cannot run the float4 source; the float reference stands in for it.
     QTest::newRow("float4e2m1_weight_23") << QString("float4e2m1_weight_23") << QString("float4e2m1_weight_23_ref");
@@ -201,7 +202,7 @@ class TestOpset26 : public QObject {
     QTest::newRow("bitwise and") << "bitwiseand_18" << "BitwiseAnd" << "no bitwise and";
     QTest::newRow("scatter max") << "scatterelements_max_18" << "ScatterElements" << "reduction='max'";
     QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
-    QTest::newRow("pool dilations") << "averagepool_dilated_19" << "AveragePool" << "dilations other than 1";
+    QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
     QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";
     QTest::newRow("col2im") << "col2im_18" << "Col2Im" << "sums overlapping blocks";
   }

@@ -166,7 +166,13 @@ save("scatterelements_max_18", 18, [h.make_node("ScatterElements", ["x", "idx", 
 save("resize_antialias_down_18", 18, [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1)],
      [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 2, 2])], [f32("scales", [4], [1, 1, 0.5, 0.5])])
 save("averagepool_dilated_19", 19, [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 2])],
-     [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 2, 2])])
+     [fin("x", [1, 3, 5, 6])], [fout("y", [1, 3, 3, 4])])
+save("averagepool_dilated_padded_22", 22,
+     [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3], dilations=[2], pads=[1, 2], strides=[2], count_include_pad=1)],
+     [fin("x", [2, 2, 9])], [fout("y", [2, 2, 4])])
+save("averagepool_dilated_ceil_19", 19,
+     [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 2], ceil_mode=1, strides=[2, 2])],
+     [fin("x", [1, 1, 6, 6])], [fout("y", [1, 1, 2, 2])])
 save("dequantize_blocked_21", 21, [h.make_node("DequantizeLinear", ["w", "sc"], ["wf"], axis=1, block_size=2),
                                    h.make_node("Add", ["x", "wf"], ["y"])],
      [fin("x", [2, 4])], [fout("y", [2, 4])],

@@ -2,6 +2,7 @@
 // Replacing an op of opsets 18-26 by an opset-17 body written for the node at hand (ONNX's function bodies,
 // or an exact older expression), which is then taken down to the target opset node by node like any other
 // opset-17 graph, and spliced in only when every body node converts.
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>

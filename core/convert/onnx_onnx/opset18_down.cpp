@@ -234,8 +234,10 @@ void poolDilations(ir::Node& n, HandlerContext& ctx) {
   if (n.opType == "LpPool") addedAttributesAtDefault(n, ctx, *fact, {"ceil_mode"});
   if (const auto* d = n.attr("dilations")) {
     for (int64_t v : d->ints)
-      if (v != 1)
+      if (v != 1) {
+        if (n.opType == "AveragePool") return averagePoolDilatedTo17(n, ctx);
         throw Unsupported(at(n, fact->since) + ": dilations other than 1 have no opset-17 form (the pooling windows skip inputs)");
+      }
     ctx.note = "dilations of 1 dropped";
     if (ctx.commit()) n.removeAttr("dilations");
   }
@@ -293,7 +295,7 @@ const std::map<std::string, Plan>& plans() {
       {"ScatterElements", {scatterReduction, "reduction none/add/mul as before; max/min refused"}},
       {"ScatterND", {scatterReduction, "reduction none/add/mul as before; max/min refused"}},
       {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; others refused"}},
-      {"AveragePool", {poolDilations, "dilations 1 dropped; others refused"}},
+      {"AveragePool", {poolDilations, "dilations 1 dropped; other dilations -> depthwise Conv of 1/k (no ceil_mode, padding counted or none)"}},
       {"QuantizeLinear", {quantization, "per-tensor/per-axis as before; default output_dtype/precision/saturate dropped; blocked refused"}},
       {"DequantizeLinear", {quantization, "per-tensor/per-axis as before (int4 weights widened); constant blocked or float8/4-bit/2-bit weights dequantized to float; default output_dtype dropped; blocked run-time data refused"}},
       {"Cast", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
