@@ -121,7 +121,7 @@ class TestOpset26 : public QObject {
                           // the step's adapters, one model per op version (make_models.py)
                           "reducemax_axes_20", "pad_axes_18", "pad_axes_constant_18", "pad_wrap_19", "pad_wrap_axes_19",
                           "resize_axes_scales_18", "resize_axes_sizes_18", "resize_antialias_up_18", "resize_keep_aspect_18",
-                          "resize_half_pixel_symmetric_19", "optional_get_18",
+                          "resize_half_pixel_symmetric_19", "optional_get_18", "optional_has_18",
                           "groupnorm_18", "groupnorm_21", "rmsnorm_23", "rmsnorm_axis_23", "rotary_23",
                           "rotary_interleaved_partial_23", "affinegrid_20", "affinegrid_3d_aligned_20", "centercroppad_18",
                           "centercroppad_axes_18", "bitwisenot_18", "bitwisenot_uint8_18", "attention_causal_23",
@@ -204,6 +204,7 @@ class TestOpset26 : public QObject {
     QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
     QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
     QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";
+    QTest::newRow("quantize int4") << "quantize_int4_21" << "QuantizeLinear" << "quantizes to int4";
     QTest::newRow("col2im") << "col2im_18" << "Col2Im" << "sums overlapping blocks";
   }
   void unsupportedWithReason() {
@@ -231,6 +232,8 @@ class TestOpset26 : public QObject {
       auto plan = convert::onnx_onnx::downPlan18(f.op, f.since);
       QVERIFY2(plan, qPrintable(QString::fromStdString(f.op + "-" + std::to_string(f.since) + " (" + f.change + ") has no plan")));
       QVERIFY(!plan->text.empty());
+      if (qEnvironmentVariableIsSet("FB_PRINT_PLANS"))
+        qInfo("PLAN|%s|%lld|%d|%s|%s", f.op.c_str(), (long long)f.since, int(plan->kind), f.change.c_str(), plan->text.c_str());
       if (convert::firstOpset18(f.op) != 0)
         QVERIFY2(plan->kind != convert::onnx_onnx::DownPlan::Kind::SameAs17, f.op.c_str());
       switch (plan->kind) {

@@ -100,6 +100,7 @@ save("gridsample_linear_20", 20, [h.make_node("GridSample", ["x", "grid"], ["y"]
      [fin("x", [1, 2, 3, 4]), fin("grid", [1, 2, 5, 2])], [fout("y", [1, 2, 2, 5])])
 save("optional_get_18", 18, [h.make_node("OptionalGetElement", ["x"], ["o"]), h.make_node("Relu", ["o"], ["y"])],
      [fin("x", [2, 3])], [fout("y", [2, 3])])
+save("optional_has_18", 18, [h.make_node("OptionalHasElement", ["x"], ["y"])], [fin("x", [2, 3])], [v("y", T.BOOL, [])])
 save("groupnorm_18", 18, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2, epsilon=1e-3)],
      [fin("x", [2, 4, 3, 3])], [fout("y", [2, 4, 3, 3])], [f32("s", [2], [1.5, -0.5]), f32("b", [2], [0.1, 0.2])])
 save("groupnorm_21", 21, [h.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)],
@@ -242,6 +243,8 @@ save("dequantize_blocked_int4_21", 21,
 save("dequantize_float8_19", 19,
      [h.make_node("DequantizeLinear", ["w8", "sc"], ["wf"]), h.make_node("Add", ["x", "wf"], ["y"])],
      [fin("x", [2, 3])], [fout("y", [2, 3])], [packed("w8", 17, [2, 3], list(e4m3), 8), f32("sc", [], [0.5])])
+save("quantize_int4_21", 21, [h.make_node("QuantizeLinear", ["x", "sc", "zp"], ["q"]), h.make_node("DequantizeLinear", ["q", "sc", "zp"], ["y"])],
+     [fin("x", [2, 3])], [fout("y", [2, 3])], [f32("sc", [], [0.2]), packed("zp", 22, [], [1], 4)])
 save("dequantize_blocked_runtime_21", 21,
      [h.make_node("Cast", ["xi"], ["x8"], to=T.INT8),
       h.make_node("DequantizeLinear", ["x8", "sc"], ["y"], axis=1, block_size=2)],

@@ -352,6 +352,15 @@ bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
   const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
   // Before the narrow weights are widened: a float8 weight widened to float is no DequantizeLinear input.
   if (fact && n.opType == "DequantizeLinear" && foldConstantDequantize(n, ctx)) return true;
+  if (fact && n.opType == "QuantizeLinear") {
+    // The output type follows the zero point (or output_dtype); widening a float8/int4 zero point would change it.
+    const ir::Value* zp = n.input(2);
+    ir::DataType zt = zp ? (zp->initializer() ? zp->initializer()->dtype : ctx.elemType(zp)) : ir::DataType::Undefined;
+    ir::DataType od = static_cast<ir::DataType>(n.attrInt("output_dtype", 0));
+    if (ir::isNarrowType(zt) || ir::isNarrowType(od))
+      throw Unsupported(at(n, fact->since) + ": quantizes to " + std::string(ir::dataTypeName(ir::isNarrowType(zt) ? zt : od)) +
+                        ", a type opset 17 does not have");
+  }
   widenNarrowInputs(n, ctx);
   if (!fact) return ctx.changed && ctx.dryRun;
   auto plan = plans().find(n.opType);
