@@ -180,6 +180,10 @@ save("dequantize_blocked_21", 21, [h.make_node("DequantizeLinear", ["w", "sc"], 
      [h.make_tensor("w", T.INT8, [2, 4], [1, 2, 3, 4, 5, 6, 7, 8]), f32("sc", [2, 2], [0.5, 0.25, 1, 2])])
 save("col2im_18", 18, [h.make_node("Col2Im", ["x", "img", "blk"], ["y"])],
      [fin("x", [1, 4, 4])], [fout("y", [1, 1, 3, 3])], [i64("img", [3, 3]), i64("blk", [2, 2])])
+save("col2im_strided_18", 18, [h.make_node("Col2Im", ["x", "img", "blk"], ["y"], strides=[2, 1], pads=[1, 0, 1, 1], dilations=[1, 2])],
+     [fin("x", [2, 12, 12])], [fout("y", [2, 2, 5, 5])], [i64("img", [5, 5]), i64("blk", [3, 2])])
+save("col2im_runtime_shape_18", 18, [h.make_node("Col2Im", ["x", "img", "blk"], ["y"])],
+     [fin("x", [1, 4, 4]), v("img", T.INT64, [2])], [fout("y", None)], [i64("blk", [2, 2])])
 
 # Narrow-type weights, packed as onnx.proto says (raw_data little-endian; 4-bit two per byte, low nibble first;
 # 2-bit four per byte, lowest bits first), each used through Cast to float and added to x.

@@ -317,7 +317,7 @@ const std::map<std::string, Plan>& plans() {
       {"BitwiseAnd", {nullptr, "opset 17 has no bitwise and/or/xor, and no exact bit-by-bit form is implemented"}},
       {"BitwiseOr", {nullptr, "opset 17 has no bitwise and/or/xor, and no exact bit-by-bit form is implemented"}},
       {"BitwiseXor", {nullptr, "opset 17 has no bitwise and/or/xor, and no exact bit-by-bit form is implemented"}},
-      {"Col2Im", {nullptr, "opset 17 has no op that sums overlapping blocks back into an image"}},
+      {"Col2Im", {col2ImTo17, "Reshape + ConvTranspose with a one-hot kernel (constant image/block shapes, static input)"}},
       {"DeformConv", {nullptr, "opset 17 has no sampling convolution (and ONNX Runtime's CPU provider has no kernel)"}},
       {"ImageDecoder", {nullptr, "opset 17 has no image decoding"}},
       {"RegexFullMatch", {nullptr, "opset 17 has no regular expressions"}},
