@@ -129,7 +129,7 @@ class TestOpset26 : public QObject {
                           "lppool_defaults_18", "quantize_output_dtype_21",
                           "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
                           "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
-                          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18"})
+                          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22"})
       QTest::newRow(n) << QString(n) << QString(n);
     // ORT cannot run the float4 source; the float reference stands in for it.
     QTest::newRow("float4e2m1_weight_23") << QString("float4e2m1_weight_23") << QString("float4e2m1_weight_23_ref");
@@ -204,6 +204,7 @@ class TestOpset26 : public QObject {
     QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
     QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
     QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";
+    QTest::newRow("lppool ceil") << "lppool_ceil_18" << "LpPool" << "ceil_mode=1";
     QTest::newRow("quantize int4") << "quantize_int4_21" << "QuantizeLinear" << "quantizes to int4";
     QTest::newRow("col2im") << "col2im_runtime_shape_18" << "Col2Im" << "must be constants";
   }

@@ -139,6 +139,11 @@ save("averagepool_dilations1_19", 19,
 save("lppool_defaults_18", 18,
      [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], ceil_mode=0, dilations=[1, 1], p=2)],
      [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 3, 3])])
+save("lppool_dilated_22", 22,
+     [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 1], p=3, strides=[1, 2])],
+     [fin("x", [1, 2, 5, 6])], [fout("y", [1, 2, 3, 3])])
+save("lppool_ceil_18", 18, [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], ceil_mode=1, strides=[2, 2])],
+     [fin("x", [1, 1, 5, 5])], [fout("y", [1, 1, 3, 3])])
 save("scatterelements_add_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="add")],
      [fin("x", [2, 4])], [fout("y", [2, 4])],
      [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])

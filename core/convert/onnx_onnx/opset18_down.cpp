@@ -236,6 +236,7 @@ void poolDilations(ir::Node& n, HandlerContext& ctx) {
     for (int64_t v : d->ints)
       if (v != 1) {
         if (n.opType == "AveragePool") return averagePoolDilatedTo17(n, ctx);
+        if (n.opType == "LpPool") return lpPoolDilatedTo17(n, ctx);
         throw Unsupported(at(n, fact->since) + ": dilations other than 1 have no opset-17 form (the pooling windows skip inputs)");
       }
     ctx.note = "dilations of 1 dropped";
@@ -294,7 +295,7 @@ const std::map<std::string, Plan>& plans() {
       {"Resize", {resizeTo17, "axes spelled out; antialias when upscaling/nearest; keep_aspect_ratio_policy -> scales when whole; half_pixel_symmetric -> half_pixel when whole"}},
       {"ScatterElements", {scatterReduction, "reduction none/add/mul as before; max/min refused"}},
       {"ScatterND", {scatterReduction, "reduction none/add/mul as before; max/min refused"}},
-      {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; others refused"}},
+      {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; other dilations -> Pow + depthwise Conv of ones; ceil_mode 1 refused"}},
       {"AveragePool", {poolDilations, "dilations 1 dropped; other dilations -> depthwise Conv of 1/k (no ceil_mode, padding counted or none)"}},
       {"QuantizeLinear", {quantization, "per-tensor/per-axis as before; default output_dtype/precision/saturate dropped; blocked refused"}},
       {"DequantizeLinear", {quantization, "per-tensor/per-axis as before (int4 weights widened); constant blocked or float8/4-bit/2-bit weights dequantized to float; default output_dtype dropped; blocked run-time data refused"}},
