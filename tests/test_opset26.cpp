@@ -129,7 +129,8 @@ class TestOpset26 : public QObject {
                           "lppool_defaults_18", "quantize_output_dtype_21",
                           "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
                           "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
-                          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22"})
+                          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22",
+                          "scatterelements_max_distinct_18", "scatternd_min_18"})
       QTest::newRow(n) << QString(n) << QString(n);
     // ORT cannot run the float4 source; the float reference stands in for it.
     QTest::newRow("float4e2m1_weight_23") << QString("float4e2m1_weight_23") << QString("float4e2m1_weight_23_ref");
@@ -200,7 +201,7 @@ class TestOpset26 : public QObject {
     QTest::addColumn<QString>("reason");
     QTest::newRow("run-time axes") << "reducemean_runtime_axes_18" << "ReduceMean" << "axes";
     QTest::newRow("bitwise and") << "bitwiseand_18" << "BitwiseAnd" << "no bitwise and";
-    QTest::newRow("scatter max") << "scatterelements_max_18" << "ScatterElements" << "reduction='max'";
+    QTest::newRow("scatter max twice") << "scatterelements_max_18" << "ScatterElements" << "updated twice";
     QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
     QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
     QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";

@@ -147,6 +147,11 @@ save("lppool_ceil_18", 18, [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2,
 save("scatterelements_add_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="add")],
      [fin("x", [2, 4])], [fout("y", [2, 4])],
      [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])
+save("scatterelements_max_distinct_18", 18,
+     [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=-1, reduction="max")],
+     [fin("x", [2, 4]), fin("upd", [2, 2])], [fout("y", [2, 4])], [h.make_tensor("idx", T.INT64, [2, 2], [0, -1, 3, 1])])
+save("scatternd_min_18", 18, [h.make_node("ScatterND", ["x", "idx", "upd"], ["y"], reduction="min")],
+     [fin("x", [3, 4]), fin("upd", [2, 4])], [fout("y", [3, 4])], [h.make_tensor("idx", T.INT64, [2, 1], [2, 0])])
 save("quantize_output_dtype_21", 21,
      [h.make_node("QuantizeLinear", ["x", "sc", "zp"], ["q"], output_dtype=T.UINT8),
       h.make_node("DequantizeLinear", ["q", "sc", "zp"], ["y"])],

@@ -220,12 +220,10 @@ void addedAttributesAtDefault(ir::Node& n, HandlerContext& ctx, const SchemaFact
     for (const auto& name : drop) n.removeAttr(name);
 }
 
-// ScatterElements/ScatterND-18: reduction max/min are new (and have no exact older form with repeated indices).
+// ScatterElements/ScatterND-18: reduction max/min are new (exact older form only for distinct constant indices).
 void scatterReduction(ir::Node& n, HandlerContext& ctx) {
   std::string red = n.attrString("reduction", "none");
-  if (red == "max" || red == "min")
-    throw Unsupported(n.opType + "-18: reduction='" + red + "' is new in opset 18 and has no exact opset-17 form");
-  (void)ctx;
+  if (red == "max" || red == "min") scatterMaxMinTo17(n, ctx);
 }
 
 // AveragePool-19 / LpPool-18: dilations (and LpPool's ceil_mode) at their defaults only.
@@ -293,8 +291,8 @@ const std::map<std::string, Plan>& plans() {
       {"Split", {splitNumOutputs, "num_outputs -> split sizes (static dimension)"}},
       {"Pad", {padTo17, "axes input -> full pads; mode wrap -> Slice/Concat (constant pads, static shape)"}},
       {"Resize", {resizeTo17, "axes spelled out; antialias when upscaling/nearest; keep_aspect_ratio_policy -> scales when whole; half_pixel_symmetric -> half_pixel when whole"}},
-      {"ScatterElements", {scatterReduction, "reduction none/add/mul as before; max/min refused"}},
-      {"ScatterND", {scatterReduction, "reduction none/add/mul as before; max/min refused"}},
+      {"ScatterElements", {scatterReduction, "reduction none/add/mul as before; max/min -> Max/Min + plain scatter when constant indices are distinct, else refused"}},
+      {"ScatterND", {scatterReduction, "reduction none/add/mul as before; max/min -> Max/Min + plain scatter when constant indices are distinct, else refused"}},
       {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; other dilations -> Pow + depthwise Conv of ones; ceil_mode 1 refused"}},
       {"AveragePool", {poolDilations, "dilations 1 dropped; other dilations -> depthwise Conv of 1/k (no ceil_mode, padding counted or none)"}},
       {"QuantizeLinear", {quantization, "per-tensor/per-axis as before; default output_dtype/precision/saturate dropped; blocked refused"}},
