@@ -124,7 +124,8 @@ class TestOpset26 : public QObject {
                           "resize_half_pixel_symmetric_19", "optional_get_18", "optional_has_18",
                           "groupnorm_18", "groupnorm_21", "rmsnorm_23", "rmsnorm_axis_23", "rotary_23",
                           "rotary_interleaved_partial_23", "affinegrid_20", "affinegrid_3d_aligned_20", "centercroppad_18",
-                          "centercroppad_axes_18", "bitwisenot_18", "bitwisenot_uint8_18", "attention_causal_23",
+                          "centercroppad_axes_18", "bitwisenot_18", "bitwisenot_uint8_18", "bitwiseand_18", "bitwiseor_18", "bitwisexor_18",
+                          "bitwisexor_uint8_18", "attention_causal_23",
                           "attention_gqa_mask_23", "attention_float_mask_24", "mish_22", "averagepool_dilations1_19",
                           "lppool_defaults_18", "quantize_output_dtype_21",
                           "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
@@ -200,7 +201,7 @@ class TestOpset26 : public QObject {
     QTest::addColumn<QString>("op");
     QTest::addColumn<QString>("reason");
     QTest::newRow("run-time axes") << "reducemean_runtime_axes_18" << "ReduceMean" << "axes";
-    QTest::newRow("bitwise and") << "bitwiseand_18" << "BitwiseAnd" << "no bitwise and";
+    QTest::newRow("bitwise and int64") << "bitwiseand_int64_18" << "BitwiseAnd" << "up to 32 bits";
     QTest::newRow("scatter max twice") << "scatterelements_max_18" << "ScatterElements" << "updated twice";
     QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
     QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";

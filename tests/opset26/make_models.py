@@ -122,6 +122,16 @@ save("centercroppad_18", 18, [h.make_node("CenterCropPad", ["x", "shape"], ["y"]
 save("centercroppad_axes_18", 18, [h.make_node("CenterCropPad", ["x", "shape"], ["y"], axes=[-1])],
      [fin("x", [2, 3, 6])], [fout("y", [2, 3, 3])], [i64("shape", [3])])
 save("bitwisenot_18", 18, [h.make_node("BitwiseNot", ["x"], ["y"])], [v("x", T.INT32, [2, 3])], [v("y", T.INT32, [2, 3])])
+# The oracle's int32 inputs are 1..3: spread them over the whole range, negatives included.
+spread = h.make_tensor("spread", T.INT32, [4], [-1000003, 77, 2**30 + 5, -9])
+for op in ["BitwiseAnd", "BitwiseOr", "BitwiseXor"]:
+    save(op.lower() + "_18", 18, [h.make_node("Mul", ["a", "spread"], ["as"]), h.make_node("Mul", ["b", "spread"], ["bs_"]),
+                                  h.make_node("Sub", ["bs_", "a"], ["bs"]), h.make_node(op, ["as", "bs"], ["y"])],
+         [v("a", T.INT32, [3, 4]), v("b", T.INT32, [4])], [v("y", T.INT32, [3, 4])], [spread])
+save("bitwisexor_uint8_18", 18, [h.make_node("Mul", ["a", "k"], ["ak"]), h.make_node("Cast", ["ak"], ["u"], to=T.UINT8),
+                                 h.make_node("Cast", ["b"], ["v8"], to=T.UINT8), h.make_node("BitwiseXor", ["u", "v8"], ["x"]),
+                                 h.make_node("Cast", ["x"], ["y"], to=T.INT32)],
+     [v("a", T.INT32, [5]), v("b", T.INT32, [5])], [v("y", T.INT32, [5])], [h.make_tensor("k", T.INT32, [5], [85, 60, 1, 7, 33])])
 save("bitwisenot_uint8_18", 18, [h.make_node("Cast", ["x"], ["u"], to=T.UINT8), h.make_node("BitwiseNot", ["u"], ["n"]),
                                  h.make_node("Cast", ["n"], ["y"], to=T.INT32)],
      [v("x", T.INT32, [4])], [v("y", T.INT32, [4])])
@@ -169,8 +179,8 @@ save("types_only_24", 24, [h.make_node("TopK", ["x", "k"], ["y", "i"]), h.make_n
                            h.make_node("Cast", ["nn"], ["nf"], to=T.FLOAT), h.make_node("Mul", ["z", "nf"], ["w"])],
      [fin("x", [2, 5])], [fout("w", [2, 2])], [i64("k", [2])])
 # Refused, with the reason.
-save("bitwiseand_18", 18, [h.make_node("BitwiseAnd", ["a", "b"], ["y"])],
-     [v("a", T.INT32, [3]), v("b", T.INT32, [3])], [v("y", T.INT32, [3])])
+save("bitwiseand_int64_18", 18, [h.make_node("BitwiseAnd", ["a", "b"], ["y"])],
+     [v("a", T.INT64, [3]), v("b", T.INT64, [3])], [v("y", T.INT64, [3])])
 save("scatterelements_max_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="max")],
      [fin("x", [2, 4])], [fout("y", [2, 4])],
      [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])

@@ -11,6 +11,7 @@ void rotaryEmbeddingTo17(ir::Node& n, HandlerContext& ctx);     // 23
 void affineGridTo17(ir::Node& n, HandlerContext& ctx);          // 20, constant size
 void centerCropPadTo17(ir::Node& n, HandlerContext& ctx);       // 18, constant shape, static input dims
 void bitwiseNotTo17(ir::Node& n, HandlerContext& ctx);          // 18: all-ones - x
+void bitwiseBinaryTo17(ir::Node& n, HandlerContext& ctx);       // 18 And/Or/Xor up to 32 bits (opset18_bitwise.cpp)
 void attentionTo17(ir::Node& n, HandlerContext& ctx);           // 23-24: plain scaled dot-product attention
 
 // Inputs and attributes that moved or gained values (opset18_inputs.cpp).
