@@ -142,6 +142,15 @@ save("attention_gqa_mask_23", 23,
      [fin("q", [2, 3, 16]), fin("k", [2, 5, 8]), fin("v", [2, 5, 6]), v("m", T.BOOL, [3, 5])], [fout("y", [2, 3, 12])])
 save("attention_float_mask_24", 24, [h.make_node("Attention", ["q", "k", "v", "m"], ["y"])],
      [fin("q", [1, 2, 3, 4]), fin("k", [1, 2, 5, 4]), fin("v", [1, 2, 5, 4]), fin("m", [1, 1, 3, 5])], [fout("y", [1, 2, 3, 4])])
+save("attention_cache_causal_23", 23,
+     [h.make_node("Attention", ["q", "k", "v", "", "pk", "pv"], ["y", "presk", "presv"], is_causal=1)],
+     [fin("q", [1, 2, 3, 4]), fin("k", [1, 2, 3, 4]), fin("v", [1, 2, 3, 4]), fin("pk", [1, 2, 5, 4]), fin("pv", [1, 2, 5, 4])],
+     [fout("y", [1, 2, 3, 4]), fout("presk", [1, 2, 8, 4]), fout("presv", [1, 2, 8, 4])])
+save("attention_cache_gqa_3d_24", 24,
+     [h.make_node("Attention", ["q", "k", "v", "m", "pk", "pv"], ["y", "presk", "presv"], q_num_heads=4, kv_num_heads=2)],
+     [fin("q", [2, 1, 16]), fin("k", [2, 1, 8]), fin("v", [2, 1, 8]), fin("m", [2, 1, 1, 4]), fin("pk", [2, 2, 3, 4]),
+      fin("pv", [2, 2, 3, 4])],
+     [fout("y", [2, 1, 16]), fout("presk", [2, 2, 4, 4]), fout("presv", [2, 2, 4, 4])])
 save("mish_22", 22, [h.make_node("Mish", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y", [3, 5])])
 save("averagepool_dilations1_19", 19,
      [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[1, 1], strides=[1, 1])],

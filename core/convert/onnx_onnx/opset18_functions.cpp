@@ -296,18 +296,15 @@ void bitwiseNotTo17(ir::Node& n, HandlerContext& ctx) {
 
 namespace fb::convert::onnx_onnx {
 
-// Attention-23/24 without a KV cache: softmax(Q K^T * scale + mask [+ causal mask]) V, per head, with K/V
-// heads repeated for grouped-query attention. The cache inputs/outputs, softcap and the qk_matmul output are
-// not decomposed (refused by name).
+// Attention-23/24/25: softmax(Q K^T * scale + mask [+ causal mask]) V, per head, with K/V heads repeated for
+// grouped-query attention and the KV cache (past ++ new = present) concatenated along the sequence. softcap,
+// sliding windows, nonpad_kv_seqlen and the qk_matmul output are not decomposed (refused by name).
 void attentionTo17(ir::Node& n, HandlerContext& ctx) {
   requireFloat32(n, ctx);
-  for (size_t i : {4, 5, 6})
-    if (n.input(i)) throw Unsupported("Attention: the " + std::string(i == 6 ? "nonpad_kv_seqlen" : "past key/value cache") +
-                                      " input is not decomposed");
-  for (size_t i : {1, 2, 3})
-    if (isUsed(n.output(i)))
-      throw Unsupported("Attention: the " + std::string(i == 3 ? "qk_matmul_output" : "present key/value") +
-                        " output is used; only Y is decomposed");
+  if (n.input(6)) throw Unsupported("Attention-24: the nonpad_kv_seqlen input is not decomposed");
+  const bool past = n.input(4) != nullptr;
+  if (past != (n.input(5) != nullptr)) throw Unsupported("Attention: past_key and past_value must come together");
+  if (isUsed(n.output(3))) throw Unsupported("Attention: the qk_matmul_output output is used; it is not decomposed");
   if (n.attrFloat("softcap", 0.0f) != 0.0f) throw Unsupported("Attention: softcap is not decomposed");
   if (n.attrInt("left_window_size", -1) != -1 || n.attrInt("right_window_size", -1) != -1)
     throw Unsupported("Attention-25: sliding windows are not decomposed");
@@ -341,16 +338,27 @@ void attentionTo17(ir::Node& n, HandlerContext& ctx) {
     if (!qs || !ks) throw Unsupported("Attention: is_causal needs static sequence lengths for its mask");
     sq = *rank == 4 ? (*qs)[2] : (*qs)[1];
     skv = *rank == 4 ? (*ks)[2] : (*ks)[1];
+    // With a cache, query i sits at position past_len + i: it sees keys up to there.
+    int64_t pastLen = 0;
+    if (past) {
+      auto ps = ctx.staticShape(n.input(4));
+      if (!ps || ps->size() != 4) throw Unsupported("Attention: is_causal with a cache needs the cache's static length");
+      pastLen = (*ps)[2];
+    }
+    skv += pastLen;
     for (int64_t i = 0; i < sq; ++i)
-      for (int64_t j = 0; j < skv; ++j) causalMask.push_back(j <= i ? 0.0f : -INFINITY);
+      for (int64_t j = 0; j < skv; ++j) causalMask.push_back(j <= i + pastLen ? 0.0f : -INFINITY);
   }
   const bool mask = n.input(3) != nullptr;
   const ir::DataType maskType = mask ? ctx.elemType(n.input(3)) : ir::DataType::Undefined;
   if (mask && maskType != ir::DataType::Bool && maskType != ir::DataType::Float)
     throw Unsupported("Attention: the mask's type is unknown or not bool/float");
   std::vector<std::string> ins{"Q", "K", "V"};
-  if (mask) ins.push_back("attn_mask");
-  replaceByBody17(n, ctx, ins, {"Y"}, [&](onnx::FunctionBuilder& b) {
+  if (mask || past) ins.push_back("attn_mask");
+  if (past) ins.insert(ins.end(), {"past_key", "past_value"});
+  const bool present = isUsed(n.output(1)) || isUsed(n.output(2));
+  replaceByBody17(n, ctx, ins, present ? std::vector<std::string>{"Y", "present_key", "present_value"} : std::vector<std::string>{"Y"},
+                  [&](onnx::FunctionBuilder& b) {
     auto heads = [&](const char* in, const char* out, int64_t h) {
       if (*rank == 4) {
         b.Add((std::string(out) + " = Identity(" + in + ")").c_str());
@@ -366,6 +374,16 @@ void attentionTo17(ir::Node& n, HandlerContext& ctx) {
     heads("V", "v4", kvh);
     const char* k = "k4";
     const char* v = "v4";
+    if (past) {
+      b.Add("kc = Concat <axis = 2> (past_key, k4)");
+      b.Add("vc = Concat <axis = 2> (past_value, v4)");
+      k = "kc";
+      v = "vc";
+    }
+    if (present) {
+      b.Add((std::string("present_key = Identity(") + k + ")").c_str());
+      b.Add((std::string("present_value = Identity(") + v + ")").c_str());
+    }
     if (groups > 1) {
       b.Const("head_axis", std::vector<int64_t>{2});
       b.Const("repeat", std::vector<int64_t>{1, 1, groups, 1, 1});
@@ -373,7 +391,7 @@ void attentionTo17(ir::Node& n, HandlerContext& ctx) {
       b.Const("v_heads", std::vector<int64_t>{0, qh, -1, dv});
       for (const char* x : {"k", "v"}) {
         std::string s(x);
-        b.Add((s + "5 = Unsqueeze(" + s + "4, head_axis)").c_str());
+        b.Add((s + "5 = Unsqueeze(" + (s == "k" ? k : v) + ", head_axis)").c_str());
         b.Add((s + "rep = Expand(" + s + "5, repeat)").c_str());
         b.Add((s + "g = Reshape(" + s + "rep, " + s + "_heads)").c_str());
       }
