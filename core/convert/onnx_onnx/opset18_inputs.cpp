@@ -122,8 +122,10 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
   // Scales per axis of the listed axes (what the op uses for coordinates), when known.
   std::optional<std::vector<double>> used;
   std::string scalesNote;
+  if (sizes && sizes->size() != axes.size() && (hasAxes || rank))
+    throw Unsupported("Resize-18: sizes holds " + std::to_string(sizes->size()) + " values for " + std::to_string(axes.size()) + " axes");
   if (!scalesGiven && sizes && policy != "stretch") {
-    if (!shape) throw Unsupported("Resize-18 keep_aspect_ratio_policy=" + policy + ": the input's shape is not static");
+    if (!shape || axes.empty()) throw Unsupported("Resize-18 keep_aspect_ratio_policy=" + policy + ": the input's shape is not static");
     double s = policy == "not_larger" ? INFINITY : 0.0;
     for (size_t k = 0; k < axes.size(); ++k) {
       double r = static_cast<double>(static_cast<float>((*sizes)[k]) / static_cast<float>((*shape)[axes[k]]));
