@@ -127,7 +127,7 @@ class TestOpset26 : public QObject {
                           "centercroppad_axes_18", "bitwisenot_18", "bitwisenot_uint8_18", "bitwiseand_18", "bitwiseor_18", "bitwisexor_18",
                           "bitwisexor_uint8_18", "attention_causal_23",
                           "attention_gqa_mask_23", "attention_float_mask_24", "attention_cache_causal_23",
-                          "attention_cache_gqa_3d_24", "mish_22", "averagepool_dilations1_19",
+                          "attention_cache_gqa_3d_24", "tensorscatter_linear_24", "tensorscatter_circular_24", "mish_22", "averagepool_dilations1_19",
                           "lppool_defaults_18", "quantize_output_dtype_21",
                           "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
                           "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
@@ -208,6 +208,7 @@ class TestOpset26 : public QObject {
     QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
     QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";
     QTest::newRow("lppool ceil") << "lppool_ceil_18" << "LpPool" << "ceil_mode=1";
+    QTest::newRow("tensorscatter run-time") << "tensorscatter_runtime_24" << "TensorScatter" << "computed at run time";
     QTest::newRow("quantize int4") << "quantize_int4_21" << "QuantizeLinear" << "quantizes to int4";
     QTest::newRow("col2im") << "col2im_runtime_shape_18" << "Col2Im" << "must be constants";
   }

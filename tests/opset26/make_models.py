@@ -151,6 +151,11 @@ save("attention_cache_gqa_3d_24", 24,
      [fin("q", [2, 1, 16]), fin("k", [2, 1, 8]), fin("v", [2, 1, 8]), fin("m", [2, 1, 1, 4]), fin("pk", [2, 2, 3, 4]),
       fin("pv", [2, 2, 3, 4])],
      [fout("y", [2, 1, 16]), fout("presk", [2, 2, 4, 4]), fout("presv", [2, 2, 4, 4])])
+for mode, wi in [("linear", [1, 3]), ("circular", [1, 4])]:
+    save("tensorscatter_%s_24" % mode, 24, [h.make_node("TensorScatter", ["past", "upd", "wi"], ["y"], mode=mode)],
+         [fin("past", [2, 2, 5, 3]), fin("upd", [2, 2, 2, 3])], [fout("y", [2, 2, 5, 3])], [i64("wi", wi)])
+save("tensorscatter_runtime_24", 24, [h.make_node("TensorScatter", ["past", "upd", "wi"], ["y"], axis=1)],
+     [fin("past", [2, 5, 3]), fin("upd", [2, 1, 3]), v("wi", T.INT64, [2])], [fout("y", [2, 5, 3])])
 save("mish_22", 22, [h.make_node("Mish", ["x"], ["y"])], [fin("x", [3, 5])], [fout("y", [3, 5])])
 save("averagepool_dilations1_19", 19,
      [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[1, 1], strides=[1, 1])],

@@ -322,7 +322,7 @@ const std::map<std::string, Plan>& plans() {
       {"RegexFullMatch", {nullptr, "opset 17 has no regular expressions"}},
       {"StringConcat", {nullptr, "opset 17 has no string concatenation"}},
       {"StringSplit", {nullptr, "opset 17 has no string splitting"}},
-      {"TensorScatter", {nullptr, "the KV-cache update (write_indices, circular mode) has no opset-17 form"}},
+      {"TensorScatter", {tensorScatterTo17, "ScatterND at constant positions (constant write_indices, static shapes); run-time write_indices refused"}},
       {"BitCast", {nullptr, "opset 17 cannot reinterpret bits"}},
       {"CumProd", {nullptr, "opset 17 has no running product (Exp(CumSum(Log)) is not exact for zeros and signs)"}},
   };
