@@ -241,6 +241,21 @@ class TestOpset26 : public QObject {
         qInfo("PLAN|%s|%lld|%d|%s|%s", f.op.c_str(), (long long)f.since, int(plan->kind), f.change.c_str(), plan->text.c_str());
       if (convert::firstOpset18(f.op) != 0)
         QVERIFY2(plan->kind != convert::onnx_onnx::DownPlan::Kind::SameAs17, f.op.c_str());
+      if (plan->kind == convert::onnx_onnx::DownPlan::Kind::SameAs17)
+        QVERIFY2(convert::schemaVersionAt("", f.op, 17) != 0, f.op.c_str());  // the schema it keeps exists
+      // A refused op version says so, with the plan's reason, on a model that holds it.
+      if (plan->kind == convert::onnx_onnx::DownPlan::Kind::Refused) {
+        QString name = QString("refused_%1_%2").arg(QString::fromStdString(f.op)).arg(f.since);
+        QVERIFY2(QFile::exists(QString::fromStdString(path(name))), qPrintable(name + " is not generated"));
+        auto source = fb::loadModel(path(name));
+        convert::ConvertOptions o;
+        o.targetOpset = 17;
+        auto dry = convert::dryRun(*source, o);
+        const auto* n = reportFor(dry, f.op);
+        QVERIFY(n);
+        QCOMPARE(n->status, convert::NodeStatus::Unsupported);
+        QVERIFY2(n->message.find(plan->text) != std::string::npos, n->message.c_str());
+      }
       switch (plan->kind) {
         case convert::onnx_onnx::DownPlan::Kind::Adapter: ++adapters; break;
         case convert::onnx_onnx::DownPlan::Kind::SameAs17: ++same; break;

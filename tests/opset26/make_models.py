@@ -198,6 +198,21 @@ save("bitwiseand_int64_18", 18, [h.make_node("BitwiseAnd", ["a", "b"], ["y"])],
 save("scatterelements_max_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="max")],
      [fin("x", [2, 4])], [fout("y", [2, 4])],
      [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])
+# One model per op that the step refuses as a whole (the test checks each refused plan against its model).
+S = T.STRING
+save("refused_BitCast_26", 26, [h.make_node("BitCast", ["x"], ["y"], to=T.INT32)], [fin("x", [3])], [v("y", T.INT32, [3])])
+save("refused_CumProd_26", 26, [h.make_node("CumProd", ["x", "ax"], ["y"])], [fin("x", [3])], [fout("y", [3])],
+     [h.make_tensor("ax", T.INT64, [], [0])])
+for opset in (19, 22):
+    save("refused_DeformConv_%d" % opset, opset, [h.make_node("DeformConv", ["x", "w", "off"], ["y"], kernel_shape=[1, 1])],
+         [fin("x", [1, 1, 2, 2]), fin("off", [1, 2, 2, 2])], [fout("y", [1, 1, 2, 2])], [f32("w", [1, 1, 1, 1], [1])])
+save("refused_ImageDecoder_20", 20, [h.make_node("ImageDecoder", ["b"], ["y"])], [v("b", T.UINT8, [16])], [v("y", T.UINT8, None)])
+save("refused_RegexFullMatch_20", 20, [h.make_node("RegexFullMatch", ["s"], ["y"], pattern="a.*")], [v("s", S, [2])],
+     [v("y", T.BOOL, [2])])
+save("refused_StringConcat_20", 20, [h.make_node("StringConcat", ["a", "b"], ["y"])], [v("a", S, [2]), v("b", S, [2])],
+     [v("y", S, [2])])
+save("refused_StringSplit_20", 20, [h.make_node("StringSplit", ["s"], ["y", "c"])], [v("s", S, [2])],
+     [v("y", S, None), v("c", T.INT64, [2])])
 save("resize_antialias_down_18", 18, [h.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1)],
      [fin("x", [1, 1, 4, 4])], [fout("y", [1, 1, 2, 2])], [f32("scales", [4], [1, 1, 0.5, 0.5])])
 save("averagepool_dilated_19", 19, [h.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], dilations=[2, 2])],
