@@ -4,7 +4,7 @@
 
 namespace fb::convert::onnx_onnx {
 
-// New ops written as exact opset-17 bodies (opset18_functions.cpp).
+// New ops written as exact opset-17 bodies (opset18_functions.cpp unless noted).
 void groupNormalizationTo17(ir::Node& n, HandlerContext& ctx);  // 18 (scale per group) and 21 (per channel)
 void rmsNormalizationTo17(ir::Node& n, HandlerContext& ctx);    // 23
 void rotaryEmbeddingTo17(ir::Node& n, HandlerContext& ctx);     // 23
@@ -12,7 +12,7 @@ void affineGridTo17(ir::Node& n, HandlerContext& ctx);          // 20, constant 
 void centerCropPadTo17(ir::Node& n, HandlerContext& ctx);       // 18, constant shape, static input dims
 void bitwiseNotTo17(ir::Node& n, HandlerContext& ctx);          // 18: all-ones - x
 void bitwiseBinaryTo17(ir::Node& n, HandlerContext& ctx);       // 18 And/Or/Xor up to 32 bits (opset18_bitwise.cpp)
-void attentionTo17(ir::Node& n, HandlerContext& ctx);           // 23-24: plain scaled dot-product attention
+void attentionTo17(ir::Node& n, HandlerContext& ctx);           // 23-25: scaled dot-product attention (opset18_attention.cpp)
 
 // Inputs and attributes that moved or gained values (opset18_inputs.cpp).
 void padTo17(ir::Node& n, HandlerContext& ctx);          // 18 axes input, 19 wrap mode
