@@ -5,11 +5,11 @@
 #include "convert/onnx_onnx/opset18_down.h"
 
 #include <cmath>
-#include <functional>
 #include <map>
 #include <sstream>
 
 #include "convert/onnx_onnx/adapter_util.h"
+#include "convert/onnx_onnx/opset18_body.h"
 #include "convert/onnx_onnx/opset18_steps.h"
 #include "convert/schema_facts_18.h"
 #include "ir/graph.h"
@@ -114,86 +114,75 @@ void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   else n.setInput(1, c);
 }
 
-void requireFloatInput(const ir::Node& n, const HandlerContext& ctx) {
+// A scalar constant of the input's floating type (float or double), for the activation bodies below.
+onnx::TensorProto scalarOf(const ir::Node& n, const HandlerContext& ctx, double value) {
   ir::DataType t = ctx.elemType(n.input(0));
-  if (t != ir::DataType::Undefined && t != ir::DataType::Float && t != ir::DataType::Double &&
-      t != ir::DataType::Float16)
-    throw Unsupported(n.opType + " on " + std::string(ir::dataTypeName(t)) + " is not decomposed");
+  onnx::TensorProto c;
+  if (t == ir::DataType::Double) {
+    c.set_data_type(onnx::TensorProto::DOUBLE);
+    c.add_double_data(value);
+  } else if (t == ir::DataType::Float || t == ir::DataType::Undefined) {
+    c.set_data_type(onnx::TensorProto::FLOAT);
+    c.add_float_data(static_cast<float>(value));
+  } else {
+    throw Unsupported(n.opType + " on " + std::string(ir::dataTypeName(t)) + " is not decomposed (float and double only)");
+  }
+  return c;
 }
 
-ir::DataType floatType(const ir::Node& n, const HandlerContext& ctx) {
-  ir::DataType t = ctx.elemType(n.input(0));
-  return t == ir::DataType::Undefined ? ir::DataType::Float : t;
-}
-
-// Builds the replacement of a one-output op: `body` gets x and the output value and inserts nodes.
-void replaceUnary(ir::Node& n, HandlerContext& ctx, const std::string& note,
-                  const std::function<void(ir::Value* x, ir::Value* y, const std::string& b)>& body) {
-  requireFloatInput(n, ctx);
-  ctx.note = note;
-  if (!ctx.commit()) return;
-  std::string b = baseName(n);
-  ir::Value* x = n.input(0);
-  ir::Value* y = n.output(0);
-  ctx.graph.setOutput(&n, 0, ctx.newValue(b + "_replaced"));
-  body(x, y, b);
-  ctx.removeReplaced(n);
-}
-
-// Mish (18): x * tanh(softplus(x)).
+// Mish (18, 22): x * tanh(softplus(x)).
 void mish(ir::Node& n, HandlerContext& ctx) {
-  replaceUnary(n, ctx, "decomposed into x * Tanh(Softplus(x))", [&](ir::Value* x, ir::Value* y, const std::string& b) {
-    ir::Value* sp = ctx.newValue(b + "_softplus");
-    ctx.insertNode(n, "Softplus", {x}, {sp});
-    ir::Value* th = ctx.newValue(b + "_tanh");
-    ctx.insertNode(n, "Tanh", {sp}, {th});
-    ctx.insertNode(n, "Mul", {x, th}, {y});
-  });
+  scalarOf(n, ctx, 0.0);  // type check
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [](onnx::FunctionBuilder& b) {
+    b.Add("sp = Softplus(X)");
+    b.Add("th = Tanh(sp)");
+    b.Add("Y = Mul(X, th)");
+  }, "decomposed into x * Tanh(Softplus(x))");
 }
 
 // Swish (24): x * sigmoid(alpha * x).
 void swish(ir::Node& n, HandlerContext& ctx) {
-  float alpha = n.attrFloat("alpha", 1.0f);
-  replaceUnary(n, ctx, "decomposed into x * Sigmoid(alpha * x)", [&](ir::Value* x, ir::Value* y, const std::string& b) {
-    ir::Value* in = x;
+  const float alpha = n.attrFloat("alpha", 1.0f);
+  auto alphaC = scalarOf(n, ctx, alpha);
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+    std::string in = "X";
     if (alpha != 1.0f) {
-      in = ctx.newValue(b + "_scaled");
-      ctx.insertNode(n, "Mul", {x, scalarLike(ctx, b + "_alpha", floatType(n, ctx), alpha)}, {in});
+      b.Const("alpha", alphaC);
+      b.Add("scaled = Mul(X, alpha)");
+      in = "scaled";
     }
-    ir::Value* s = ctx.newValue(b + "_sigmoid");
-    ctx.insertNode(n, "Sigmoid", {in}, {s});
-    ctx.insertNode(n, "Mul", {x, s}, {y});
-  });
+    b.Add(("s = Sigmoid(" + in + ")").c_str());
+    b.Add("Y = Mul(X, s)");
+  }, "decomposed into x * Sigmoid(alpha * x)");
 }
 
 // Gelu (20): approximate=none: 0.5 x (1 + erf(x / sqrt 2)); tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 void gelu(ir::Node& n, HandlerContext& ctx) {
-  std::string approx = n.hasAttr("approximate") ? n.attr("approximate")->s : "none";
+  const std::string approx = n.attrString("approximate", "none");
   if (approx != "none" && approx != "tanh") throw Unsupported("Gelu-20: unknown approximate='" + approx + "'");
-  replaceUnary(n, ctx, "decomposed into 0.5 * x * (1 + " + std::string(approx == "none" ? "Erf(x / sqrt(2))" : "Tanh(...)") + ")",
-               [&](ir::Value* x, ir::Value* y, const std::string& b) {
-    ir::DataType t = floatType(n, ctx);
-    auto bin = [&](const char* op, ir::Value* a, ir::Value* c, const std::string& name) {
-      ir::Value* out = ctx.newValue(b + name);
-      ctx.insertNode(n, op, {a, c}, {out});
-      return out;
-    };
-    ir::Value* inner;
+  auto half = scalarOf(n, ctx, 0.5), one = scalarOf(n, ctx, 1.0), rsqrt2 = scalarOf(n, ctx, 1.0 / std::sqrt(2.0)),
+       c = scalarOf(n, ctx, 0.044715), k = scalarOf(n, ctx, std::sqrt(2.0 / M_PI));
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+    b.Const("half", half);
+    b.Const("one", one);
     if (approx == "none") {
-      ir::Value* scaled = bin("Mul", x, scalarLike(ctx, b + "_rsqrt2", t, 1.0 / std::sqrt(2.0)), "_scaled");
-      inner = ctx.newValue(b + "_erf");
-      ctx.insertNode(n, "Erf", {scaled}, {inner});
+      b.Const("rsqrt2", rsqrt2);
+      b.Add("scaled = Mul(X, rsqrt2)");
+      b.Add("inner = Erf(scaled)");
     } else {
-      ir::Value* x3 = bin("Mul", bin("Mul", x, x, "_x2"), x, "_x3");
-      ir::Value* s = bin("Add", x, bin("Mul", x3, scalarLike(ctx, b + "_c", t, 0.044715), "_cx3"), "_sum");
-      ir::Value* arg = bin("Mul", s, scalarLike(ctx, b + "_k", t, std::sqrt(2.0 / M_PI)), "_arg");
-      inner = ctx.newValue(b + "_tanh");
-      ctx.insertNode(n, "Tanh", {arg}, {inner});
+      b.Const("c", c);
+      b.Const("k", k);
+      b.Add("x2 = Mul(X, X)");
+      b.Add("x3 = Mul(x2, X)");
+      b.Add("cx3 = Mul(x3, c)");
+      b.Add("sum = Add(X, cx3)");
+      b.Add("arg = Mul(sum, k)");
+      b.Add("inner = Tanh(arg)");
     }
-    ir::Value* one = bin("Add", inner, scalarLike(ctx, b + "_one", t, 1.0), "_1p");
-    ir::Value* half = bin("Mul", x, scalarLike(ctx, b + "_half", t, 0.5), "_halfx");
-    ctx.insertNode(n, "Mul", {half, one}, {y});
-  });
+    b.Add("onep = Add(inner, one)");
+    b.Add("halfx = Mul(X, half)");
+    b.Add("Y = Mul(halfx, onep)");
+  }, "decomposed into 0.5 * x * (1 + " + std::string(approx == "none" ? "Erf(x / sqrt(2))" : "Tanh(...)") + ")");
 }
 
 // Cast/CastLike (19+): saturate only matters for float8 targets, which are unsupported anyway (outputs).
