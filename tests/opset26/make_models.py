@@ -201,8 +201,10 @@ save("scatterelements_max_18", 18, [h.make_node("ScatterElements", ["x", "idx", 
 # One model per op that the step refuses as a whole (the test checks each refused plan against its model).
 S = T.STRING
 save("refused_BitCast_26", 26, [h.make_node("BitCast", ["x"], ["y"], to=T.INT32)], [fin("x", [3])], [v("y", T.INT32, [3])])
-save("refused_CumProd_26", 26, [h.make_node("CumProd", ["x", "ax"], ["y"])], [fin("x", [3])], [fout("y", [3])],
-     [h.make_tensor("ax", T.INT64, [], [0])])
+save("cumprod_26", 26, [h.make_node("CumProd", ["x", "ax"], ["y"])], [fin("x", [2, 5])], [fout("y", [2, 5])],
+     [h.make_tensor("ax", T.INT64, [], [1])])
+save("cumprod_exclusive_reverse_26", 26, [h.make_node("CumProd", ["x", "ax"], ["y"], exclusive=1, reverse=1)],
+     [fin("x", [4, 3])], [fout("y", [4, 3])], [h.make_tensor("ax", T.INT64, [], [-2])])
 for opset in (19, 22):
     save("refused_DeformConv_%d" % opset, opset, [h.make_node("DeformConv", ["x", "w", "off"], ["y"], kernel_shape=[1, 1])],
          [fin("x", [1, 1, 2, 2]), fin("off", [1, 2, 2, 2])], [fout("y", [1, 1, 2, 2])], [f32("w", [1, 1, 1, 1], [1])])

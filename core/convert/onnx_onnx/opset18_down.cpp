@@ -306,14 +306,14 @@ const std::map<std::string, Plan>& plans() {
       {"BitwiseOr", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
       {"BitwiseXor", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
       {"Col2Im", {col2ImTo17, "Reshape + ConvTranspose with a one-hot kernel (constant image/block shapes, static input)"}},
-      {"DeformConv", {nullptr, "opset 17 has no sampling convolution (and ONNX Runtime's CPU provider has no kernel)"}},
+      {"DeformConv", {nullptr, "opset 17 has no convolution that samples at learned offsets"}},
       {"ImageDecoder", {nullptr, "opset 17 has no image decoding"}},
       {"RegexFullMatch", {nullptr, "opset 17 has no regular expressions"}},
       {"StringConcat", {nullptr, "opset 17 has no string concatenation"}},
       {"StringSplit", {nullptr, "opset 17 has no string splitting"}},
       {"TensorScatter", {tensorScatterTo17, "ScatterND at constant positions (constant write_indices, static shapes); run-time write_indices refused"}},
       {"BitCast", {nullptr, "opset 17 cannot reinterpret bits"}},
-      {"CumProd", {nullptr, "opset 17 has no running product (Exp(CumSum(Log)) is not exact for zeros and signs)"}},
+      {"CumProd", {cumProdTo17, "running products unrolled (Split, Mul per step, Concat; constant axis, static length up to 256)"}},
   };
   return m;
 }

@@ -23,6 +23,7 @@ void optionalTo17(ir::Node& n, HandlerContext& ctx);     // 18 Optional* on plai
 
 void scatterMaxMinTo17(ir::Node& n, HandlerContext& ctx);  // 18 max/min, distinct constant indices (opset18_scatter.cpp)
 void tensorScatterTo17(ir::Node& n, HandlerContext& ctx);  // 24, constant write_indices (opset18_scatter.cpp)
+void cumProdTo17(ir::Node& n, HandlerContext& ctx);  // 26, constant axis, static length: unrolled (opset18_cumprod.cpp)
 void col2ImTo17(ir::Node& n, HandlerContext& ctx);  // 18, constant shapes -> ConvTranspose (opset18_col2im.cpp)
 void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx);  // 18/22 dilations -> Pow + Conv of ones (opset18_pool.cpp)
 void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx);  // 19/22 dilations -> depthwise Conv (opset18_pool.cpp)
