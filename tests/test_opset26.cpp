@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "convert/converter.h"
+#include "convert/onnx_onnx/opset18_down.h"
 #include "convert/onnx_schema.h"
+#include "convert/schema_facts_18.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
@@ -45,6 +47,9 @@ class TestOpset26 : public QObject {
     QProcess p;
     p.start("/usr/bin/python3", {FB_SOURCE_DIR "/tests/opset26/make_models.py", modelDir()});
     QVERIFY(p.waitForFinished(120000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    p.start("/usr/bin/python3", {FB_SOURCE_DIR "/tests/opset26/make_transformer.py", modelDir()});
+    QVERIFY(p.waitForFinished(300000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
   }
 
@@ -112,7 +117,23 @@ class TestOpset26 : public QObject {
                           "reducemean_noaxes_18", "reducelogsum_axes_20", "split_num_outputs_18", "mish_18", "gelu_20",
                           "gelu_tanh_20", "swish_24", "cast_saturate_19", "resize_defaults_19", "plain_21",
                           "int4_weight_21", "uint4_weight_21", "float8e4m3fn_weight_19", "float8e5m2_weight_19",
-                          "int2_weight_25", "uint2_weight_25", "dequantize_int4_21"})
+                          "int2_weight_25", "uint2_weight_25", "dequantize_int4_21",
+                          // the step's adapters, one model per op version (make_models.py)
+                          "reducemax_axes_20", "pad_axes_18", "pad_axes_constant_18", "pad_wrap_19", "pad_wrap_axes_19",
+                          "resize_axes_scales_18", "resize_axes_sizes_18", "resize_antialias_up_18", "resize_keep_aspect_18",
+                          "resize_half_pixel_symmetric_19", "optional_get_18", "optional_has_18",
+                          "groupnorm_18", "groupnorm_21", "rmsnorm_23", "rmsnorm_axis_23", "rotary_23",
+                          "rotary_interleaved_partial_23", "affinegrid_20", "affinegrid_3d_aligned_20", "centercroppad_18",
+                          "centercroppad_axes_18", "bitwisenot_18", "bitwisenot_uint8_18", "bitwiseand_18", "bitwiseor_18", "bitwisexor_18",
+                          "bitwisexor_uint8_18", "attention_causal_23",
+                          "attention_gqa_mask_23", "attention_float_mask_24", "attention_cache_causal_23",
+                          "attention_cache_gqa_3d_24", "tensorscatter_linear_24", "tensorscatter_circular_24", "cumprod_26",
+                          "cumprod_exclusive_reverse_26", "mish_22", "averagepool_dilations1_19",
+                          "lppool_defaults_18", "quantize_output_dtype_21",
+                          "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
+                          "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
+                          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22",
+                          "scatterelements_max_distinct_18", "scatternd_min_18"})
       QTest::newRow(n) << QString(n) << QString(n);
     // ORT cannot run the float4 source; the float reference stands in for it.
     QTest::newRow("float4e2m1_weight_23") << QString("float4e2m1_weight_23") << QString("float4e2m1_weight_23_ref");
@@ -145,14 +166,52 @@ class TestOpset26 : public QObject {
     QVERIFY2(run.ok(), qPrintable(run.failures()));
   }
 
+  // Ops or forms that opset 13 does not have (DFT 17, GridSample 16, ScatterElements reduction 16): converted to 17, and at 13 unsupported with the
+  // opset they need.
+  void convertsTo17Only_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("op");
+    QTest::newRow("dft") << "dft_axis_20" << "DFT";
+    QTest::newRow("gridsample") << "gridsample_linear_20" << "GridSample";
+    QTest::newRow("scatter add") << "scatterelements_add_18" << "ScatterElements";
+  }
+  void convertsTo17Only() {
+    QFETCH(QString, name);
+    QFETCH(QString, op);
+    auto source = fb::loadModel(path(name));
+    convert::ConvertOptions o;
+    o.targetOpset = 17;
+    auto r = convert::convertModel(*source, o);
+    QString why;
+    for (const auto& n : r.nodes) why += QString::fromStdString(" " + n.opType + ": " + n.message);
+    QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
+    QString out = modelDir() + "/" + name + "_to17.onnx";
+    onnxfmt::writeOnnxFile(*r.model, out.toStdString());
+    auto run = fb::test::runOracle(modelDir() + "/" + name + ".onnx", {out});
+    QVERIFY2(run.ok(), qPrintable(run.failures()));
+    o.targetOpset = 13;
+    auto low = convert::convertModel(*source, o);
+    const auto* n = reportFor(low, op.toStdString());
+    QVERIFY(n);
+    QCOMPARE(n->status, convert::NodeStatus::Unsupported);
+    QVERIFY(!low.model);
+  }
+
   // What opset 17 cannot express is unsupported, with the reason, in the dry run and the conversion alike.
   void unsupportedWithReason_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("op");
     QTest::addColumn<QString>("reason");
     QTest::newRow("run-time axes") << "reducemean_runtime_axes_18" << "ReduceMean" << "axes";
-    QTest::newRow("pad wrap") << "pad_wrap_19" << "Pad" << "wrap";
-    QTest::newRow("new op") << "rmsnorm_23" << "RMSNormalization" << "new in opset 23";
+    QTest::newRow("bitwise and int64") << "bitwiseand_int64_18" << "BitwiseAnd" << "up to 32 bits";
+    QTest::newRow("scatter max twice") << "scatterelements_max_18" << "ScatterElements" << "updated twice";
+    QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
+    QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
+    QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";
+    QTest::newRow("lppool ceil") << "lppool_ceil_18" << "LpPool" << "ceil_mode=1";
+    QTest::newRow("tensorscatter run-time") << "tensorscatter_runtime_24" << "TensorScatter" << "computed at run time";
+    QTest::newRow("quantize int4") << "quantize_int4_21" << "QuantizeLinear" << "quantizes to int4";
+    QTest::newRow("col2im") << "col2im_runtime_shape_18" << "Col2Im" << "must be constants";
   }
   void unsupportedWithReason() {
     QFETCH(QString, name);
@@ -169,6 +228,66 @@ class TestOpset26 : public QObject {
       QVERIFY2(QString::fromStdString(n->message).contains(reason), n->message.c_str());
       QVERIFY(!r.model);
     }
+  }
+
+  // Every op version of opsets 18-26 in the schema table has a plan: an adapter, the opset-17 schema (versions
+  // that only widened types) or a refusal with its reason; new ops are never "the opset-17 schema".
+  void everyVersionHasAPlan() {
+    int adapters = 0, same = 0, refused = 0;
+    for (const auto& f : convert::allSchemaFacts18()) {
+      auto plan = convert::onnx_onnx::downPlan18(f.op, f.since);
+      QVERIFY2(plan, qPrintable(QString::fromStdString(f.op + "-" + std::to_string(f.since) + " (" + f.change + ") has no plan")));
+      QVERIFY(!plan->text.empty());
+      if (qEnvironmentVariableIsSet("FB_PRINT_PLANS"))
+        qInfo("PLAN|%s|%lld|%d|%s|%s", f.op.c_str(), (long long)f.since, int(plan->kind), f.change.c_str(), plan->text.c_str());
+      if (convert::firstOpset18(f.op) != 0)
+        QVERIFY2(plan->kind != convert::onnx_onnx::DownPlan::Kind::SameAs17, f.op.c_str());
+      if (plan->kind == convert::onnx_onnx::DownPlan::Kind::SameAs17)
+        QVERIFY2(convert::schemaVersionAt("", f.op, 17) != 0, f.op.c_str());  // the schema it keeps exists
+      // A refused op version says so, with the plan's reason, on a model that holds it.
+      if (plan->kind == convert::onnx_onnx::DownPlan::Kind::Refused) {
+        QString name = QString("refused_%1_%2").arg(QString::fromStdString(f.op)).arg(f.since);
+        QVERIFY2(QFile::exists(QString::fromStdString(path(name))), qPrintable(name + " is not generated"));
+        auto source = fb::loadModel(path(name));
+        convert::ConvertOptions o;
+        o.targetOpset = 17;
+        auto dry = convert::dryRun(*source, o);
+        const auto* n = reportFor(dry, f.op);
+        QVERIFY(n);
+        QCOMPARE(n->status, convert::NodeStatus::Unsupported);
+        QVERIFY2(n->message.find(plan->text) != std::string::npos, n->message.c_str());
+      }
+      switch (plan->kind) {
+        case convert::onnx_onnx::DownPlan::Kind::Adapter: ++adapters; break;
+        case convert::onnx_onnx::DownPlan::Kind::SameAs17: ++same; break;
+        case convert::onnx_onnx::DownPlan::Kind::Refused: ++refused; break;
+      }
+    }
+    qInfo("op versions 18-26: %d by adapter, %d opset-17 schema (types only), %d refused", adapters, same, refused);
+    QVERIFY(adapters > 40);
+  }
+
+  // A transformer block in the form PyTorch writes at opset 18 (make_transformer.py) converts to 17 and 11.
+  void transformerBlock18() {
+    auto source = fb::loadModel(path("transformer_block_18"));
+    QCOMPARE(source->opsetVersion(""), int64_t(18));
+    QStringList outputs;
+    for (int64_t target : {17, 11}) {
+      convert::ConvertOptions o;
+      o.targetOpset = target;
+      auto r = convert::convertModel(*source, o);
+      QString why;
+      for (const auto& n : r.nodes)
+        if (n.status != convert::NodeStatus::Unchanged && n.status != convert::NodeStatus::Converted)
+          why += QString::fromStdString(" " + n.opType + ": " + n.message);
+      QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
+      QCOMPARE(r.model->opsetVersion(""), target);
+      QString out = modelDir() + "/transformer_block_18_to" + QString::number(target) + ".onnx";
+      onnxfmt::writeOnnxFile(*r.model, out.toStdString());
+      outputs << out;
+    }
+    auto run = fb::test::runOracle(modelDir() + "/transformer_block_18.onnx", outputs);
+    QVERIFY2(run.ok(), qPrintable(run.failures()));
   }
 
   // The dry run does not call an opset-18 ReduceMean with an axes input "unchanged" at 17.

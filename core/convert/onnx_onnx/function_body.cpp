@@ -263,8 +263,11 @@ bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
   } nest;
   auto f = bodyFor(n, *schema, ctx);
   if (!f) return false;
-  const int64_t opset = bodyOpset(*f, *schema);
-  std::unique_ptr<ir::Model> body = instantiate(n, *f, schema, {{"", opset}}, {}, ctx);
+  return expandBody(n, ctx, *f, bodyOpset(*f, *schema), schema);
+}
+
+bool expandBody(ir::Node& n, HandlerContext& ctx, const onnx::FunctionProto& f, int64_t opset, const onnx::OpSchema* schema) {
+  std::unique_ptr<ir::Model> body = instantiate(n, f, schema, {{"", opset}}, {}, ctx);
   ConvertResult r = convertBody(*body, ctx);
   ctx.note = "expanded function body (" + std::to_string(r.model->graph().nodeCount()) + " nodes at opset " +
              std::to_string(ctx.targetOpset) + ")";

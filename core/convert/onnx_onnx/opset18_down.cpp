@@ -1,21 +1,24 @@
-// Adapters from opsets 18-26 to 17, one small function per change (see docs/onnx-opsets-after-17.md):
-// Reduce* axes input -> attribute (18), Split num_outputs -> split sizes (18), new attributes at their
-// default values dropped, float8/int4/int2 constant weights widened exactly, and the new activation ops
-// (Mish 18, Gelu 20, Swish 24) written with opset-17 ops. Anything else is unsupported with the reason.
+// The step from opsets 18-26 to 17: one plan per op that changed after 17 (an adapter, or a refusal with its
+// reason), dispatching to small adapters here and in opset18_functions.cpp / opset18_inputs.cpp. Here: Reduce*
+// axes input -> attribute (18), Split num_outputs -> split sizes (18), attributes at values that mean what
+// opset 17 meant dropped, float8/int4/int2 constant weights widened exactly, and Mish/Gelu/Swish.
 #include "convert/onnx_onnx/opset18_down.h"
 
 #include <cmath>
-#include <functional>
 #include <map>
 #include <sstream>
 
 #include "convert/onnx_onnx/adapter_util.h"
+#include "convert/onnx_onnx/opset18_body.h"
+#include "convert/onnx_onnx/opset18_steps.h"
 #include "convert/schema_facts_18.h"
 #include "ir/graph.h"
 #include "ir/packed_types.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
+
+using StepFnPtr = void (*)(ir::Node&, HandlerContext&);
 
 std::string baseName(const ir::Node& n) { return n.name.empty() ? n.opType : n.name; }
 std::string at(const ir::Node& n, int64_t since) { return n.opType + "-" + std::to_string(since); }
@@ -74,6 +77,8 @@ void widenNarrowInputs(ir::Node& n, HandlerContext& ctx) {
 // Reduce* (18): axes became an optional input. A constant one goes back to the attribute; absent axes with
 // noop_with_empty_axes=0 mean "all axes", as an absent attribute did.
 void reduceAxes(ir::Node& n, HandlerContext& ctx) {
+  if (ctx.elemType(n.input(0)) == ir::DataType::Bool)
+    throw Unsupported(n.opType + "-20 on bool: opset 17's " + n.opType + " has no bool form");
   std::optional<std::vector<int64_t>> axes;
   if (n.input(1)) axes = requireConstantInts(n, 1, ctx, "axes");
   if (n.attrInt("noop_with_empty_axes", 0) != 0 && (!axes || axes->empty()))
@@ -109,86 +114,75 @@ void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   else n.setInput(1, c);
 }
 
-void requireFloatInput(const ir::Node& n, const HandlerContext& ctx) {
+// A scalar constant of the input's floating type (float or double), for the activation bodies below.
+onnx::TensorProto scalarOf(const ir::Node& n, const HandlerContext& ctx, double value) {
   ir::DataType t = ctx.elemType(n.input(0));
-  if (t != ir::DataType::Undefined && t != ir::DataType::Float && t != ir::DataType::Double &&
-      t != ir::DataType::Float16)
-    throw Unsupported(n.opType + " on " + std::string(ir::dataTypeName(t)) + " is not decomposed");
+  onnx::TensorProto c;
+  if (t == ir::DataType::Double) {
+    c.set_data_type(onnx::TensorProto::DOUBLE);
+    c.add_double_data(value);
+  } else if (t == ir::DataType::Float || t == ir::DataType::Undefined) {
+    c.set_data_type(onnx::TensorProto::FLOAT);
+    c.add_float_data(static_cast<float>(value));
+  } else {
+    throw Unsupported(n.opType + " on " + std::string(ir::dataTypeName(t)) + " is not decomposed (float and double only)");
+  }
+  return c;
 }
 
-ir::DataType floatType(const ir::Node& n, const HandlerContext& ctx) {
-  ir::DataType t = ctx.elemType(n.input(0));
-  return t == ir::DataType::Undefined ? ir::DataType::Float : t;
-}
-
-// Builds the replacement of a one-output op: `body` gets x and the output value and inserts nodes.
-void replaceUnary(ir::Node& n, HandlerContext& ctx, const std::string& note,
-                  const std::function<void(ir::Value* x, ir::Value* y, const std::string& b)>& body) {
-  requireFloatInput(n, ctx);
-  ctx.note = note;
-  if (!ctx.commit()) return;
-  std::string b = baseName(n);
-  ir::Value* x = n.input(0);
-  ir::Value* y = n.output(0);
-  ctx.graph.setOutput(&n, 0, ctx.newValue(b + "_replaced"));
-  body(x, y, b);
-  ctx.removeReplaced(n);
-}
-
-// Mish (18): x * tanh(softplus(x)).
+// Mish (18, 22): x * tanh(softplus(x)).
 void mish(ir::Node& n, HandlerContext& ctx) {
-  replaceUnary(n, ctx, "decomposed into x * Tanh(Softplus(x))", [&](ir::Value* x, ir::Value* y, const std::string& b) {
-    ir::Value* sp = ctx.newValue(b + "_softplus");
-    ctx.insertNode(n, "Softplus", {x}, {sp});
-    ir::Value* th = ctx.newValue(b + "_tanh");
-    ctx.insertNode(n, "Tanh", {sp}, {th});
-    ctx.insertNode(n, "Mul", {x, th}, {y});
-  });
+  scalarOf(n, ctx, 0.0);  // type check
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [](onnx::FunctionBuilder& b) {
+    b.Add("sp = Softplus(X)");
+    b.Add("th = Tanh(sp)");
+    b.Add("Y = Mul(X, th)");
+  }, "decomposed into x * Tanh(Softplus(x))");
 }
 
 // Swish (24): x * sigmoid(alpha * x).
 void swish(ir::Node& n, HandlerContext& ctx) {
-  float alpha = n.attrFloat("alpha", 1.0f);
-  replaceUnary(n, ctx, "decomposed into x * Sigmoid(alpha * x)", [&](ir::Value* x, ir::Value* y, const std::string& b) {
-    ir::Value* in = x;
+  const float alpha = n.attrFloat("alpha", 1.0f);
+  auto alphaC = scalarOf(n, ctx, alpha);
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+    std::string in = "X";
     if (alpha != 1.0f) {
-      in = ctx.newValue(b + "_scaled");
-      ctx.insertNode(n, "Mul", {x, scalarLike(ctx, b + "_alpha", floatType(n, ctx), alpha)}, {in});
+      b.Const("alpha", alphaC);
+      b.Add("scaled = Mul(X, alpha)");
+      in = "scaled";
     }
-    ir::Value* s = ctx.newValue(b + "_sigmoid");
-    ctx.insertNode(n, "Sigmoid", {in}, {s});
-    ctx.insertNode(n, "Mul", {x, s}, {y});
-  });
+    b.Add(("s = Sigmoid(" + in + ")").c_str());
+    b.Add("Y = Mul(X, s)");
+  }, "decomposed into x * Sigmoid(alpha * x)");
 }
 
 // Gelu (20): approximate=none: 0.5 x (1 + erf(x / sqrt 2)); tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 void gelu(ir::Node& n, HandlerContext& ctx) {
-  std::string approx = n.hasAttr("approximate") ? n.attr("approximate")->s : "none";
+  const std::string approx = n.attrString("approximate", "none");
   if (approx != "none" && approx != "tanh") throw Unsupported("Gelu-20: unknown approximate='" + approx + "'");
-  replaceUnary(n, ctx, "decomposed into 0.5 * x * (1 + " + std::string(approx == "none" ? "Erf(x / sqrt(2))" : "Tanh(...)") + ")",
-               [&](ir::Value* x, ir::Value* y, const std::string& b) {
-    ir::DataType t = floatType(n, ctx);
-    auto bin = [&](const char* op, ir::Value* a, ir::Value* c, const std::string& name) {
-      ir::Value* out = ctx.newValue(b + name);
-      ctx.insertNode(n, op, {a, c}, {out});
-      return out;
-    };
-    ir::Value* inner;
+  auto half = scalarOf(n, ctx, 0.5), one = scalarOf(n, ctx, 1.0), rsqrt2 = scalarOf(n, ctx, 1.0 / std::sqrt(2.0)),
+       c = scalarOf(n, ctx, 0.044715), k = scalarOf(n, ctx, std::sqrt(2.0 / M_PI));
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+    b.Const("half", half);
+    b.Const("one", one);
     if (approx == "none") {
-      ir::Value* scaled = bin("Mul", x, scalarLike(ctx, b + "_rsqrt2", t, 1.0 / std::sqrt(2.0)), "_scaled");
-      inner = ctx.newValue(b + "_erf");
-      ctx.insertNode(n, "Erf", {scaled}, {inner});
+      b.Const("rsqrt2", rsqrt2);
+      b.Add("scaled = Mul(X, rsqrt2)");
+      b.Add("inner = Erf(scaled)");
     } else {
-      ir::Value* x3 = bin("Mul", bin("Mul", x, x, "_x2"), x, "_x3");
-      ir::Value* s = bin("Add", x, bin("Mul", x3, scalarLike(ctx, b + "_c", t, 0.044715), "_cx3"), "_sum");
-      ir::Value* arg = bin("Mul", s, scalarLike(ctx, b + "_k", t, std::sqrt(2.0 / M_PI)), "_arg");
-      inner = ctx.newValue(b + "_tanh");
-      ctx.insertNode(n, "Tanh", {arg}, {inner});
+      b.Const("c", c);
+      b.Const("k", k);
+      b.Add("x2 = Mul(X, X)");
+      b.Add("x3 = Mul(x2, X)");
+      b.Add("cx3 = Mul(x3, c)");
+      b.Add("sum = Add(X, cx3)");
+      b.Add("arg = Mul(sum, k)");
+      b.Add("inner = Tanh(arg)");
     }
-    ir::Value* one = bin("Add", inner, scalarLike(ctx, b + "_one", t, 1.0), "_1p");
-    ir::Value* half = bin("Mul", x, scalarLike(ctx, b + "_half", t, 0.5), "_halfx");
-    ctx.insertNode(n, "Mul", {half, one}, {y});
-  });
+    b.Add("onep = Add(inner, one)");
+    b.Add("halfx = Mul(X, half)");
+    b.Add("Y = Mul(halfx, onep)");
+  }, "decomposed into 0.5 * x * (1 + " + std::string(approx == "none" ? "Erf(x / sqrt(2))" : "Tanh(...)") + ")");
 }
 
 // Cast/CastLike (19+): saturate only matters for float8 targets, which are unsupported anyway (outputs).
@@ -200,83 +194,171 @@ void castSaturate(ir::Node& n, HandlerContext& ctx) {
   n.removeAttr("round_mode");
 }
 
-using StepFn = void (*)(ir::Node&, HandlerContext&);
+// Attributes a version after 17 added; held at their default they mean what opset 17 meant.
+void addedAttributesAtDefault(ir::Node& n, HandlerContext& ctx, const SchemaFact& fact, const std::vector<std::string>& names) {
+  std::vector<std::string> drop;
+  for (const auto& name : names)
+    if (const auto* a = n.attr(name)) {
+      if (!sameAsDefault(*a, attributeDefault(fact, name).value_or("")))
+        throw Unsupported(at(n, fact.since) + ": " + name + "=" + attrText(*a) + " has no equivalent at opset 17");
+      drop.push_back(name);
+    }
+  if (drop.empty()) return;
+  ctx.note = "attribute(s) at their default dropped";
+  if (!ctx.changed && !ctx.replaced) ctx.attributesOnly = true;
+  if (ctx.commit())
+    for (const auto& name : drop) n.removeAttr(name);
+}
 
-const std::map<std::string, StepFn>& steps() {
-  static const std::map<std::string, StepFn> m{
-      {"ReduceL1", reduceAxes}, {"ReduceL2", reduceAxes}, {"ReduceLogSum", reduceAxes},
-      {"ReduceLogSumExp", reduceAxes}, {"ReduceMax", reduceAxes}, {"ReduceMean", reduceAxes},
-      {"ReduceMin", reduceAxes}, {"ReduceProd", reduceAxes}, {"ReduceSumSquare", reduceAxes},
-      {"Split", splitNumOutputs}, {"Mish", mish}, {"Gelu", gelu}, {"Swish", swish},
-      {"Cast", castSaturate}, {"CastLike", castSaturate},
+// ScatterElements/ScatterND-18: reduction max/min are new (exact older form only for distinct constant indices).
+void scatterReduction(ir::Node& n, HandlerContext& ctx) {
+  std::string red = n.attrString("reduction", "none");
+  if (red == "max" || red == "min") scatterMaxMinTo17(n, ctx);
+}
+
+// AveragePool-19 / LpPool-18: dilations (and LpPool's ceil_mode) at their defaults only.
+void poolDilations(ir::Node& n, HandlerContext& ctx) {
+  const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  if (n.opType == "LpPool") addedAttributesAtDefault(n, ctx, *fact, {"ceil_mode"});
+  if (const auto* d = n.attr("dilations")) {
+    for (int64_t v : d->ints)
+      if (v != 1) {
+        if (n.opType == "AveragePool") return averagePoolDilatedTo17(n, ctx);
+        if (n.opType == "LpPool") return lpPoolDilatedTo17(n, ctx);
+        throw Unsupported(at(n, fact->since) + ": dilations other than 1 have no opset-17 form (the pooling windows skip inputs)");
+      }
+    ctx.note = "dilations of 1 dropped";
+    if (ctx.commit()) n.removeAttr("dilations");
+  }
+}
+
+// QuantizeLinear/DequantizeLinear-19..25: per-tensor and per-axis forms as before; blocked forms refused;
+// output_dtype/precision only at values that mean what opset 17 computes.
+void quantization(ir::Node& n, HandlerContext& ctx) {
+  const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  if (n.attrInt("block_size", 0) != 0)
+    throw Unsupported(at(n, fact->since) + ": blocked quantization (block_size=" + std::to_string(n.attrInt("block_size", 0)) +
+                      ") has no opset-17 form (opset 17 has per-tensor and per-axis scales only)");
+  ir::DataType scaleType = ctx.elemType(n.input(1));
+  if (scaleType != ir::DataType::Undefined && scaleType != ir::DataType::Float)
+    throw Unsupported(at(n, fact->since) + ": scale of type " + std::string(ir::dataTypeName(scaleType)) +
+                      "; opset 17 takes float scales only");
+  std::vector<std::string> drop;
+  for (const char* name : {"output_dtype", "precision"})
+    if (const auto* a = n.attr(name)) {
+      // 0 = the default type; FLOAT (1) is what opset 17 produces/computes in with float scales.
+      bool same = a->i == 0 || (a->i == 1 && (n.opType == "DequantizeLinear" || std::string(name) == "precision"));
+      if (n.opType == "QuantizeLinear" && std::string(name) == "output_dtype") {
+        ir::DataType zp = n.input(2) ? ctx.elemType(n.input(2)) : ir::DataType::UInt8;
+        same = a->i == 0 || a->i == static_cast<int64_t>(zp);
+      }
+      if (!same) throw Unsupported(at(n, fact->since) + ": " + name + "=" + std::to_string(a->i) + " has no opset-17 form");
+      drop.push_back(name);
+    }
+  if (n.opType == "QuantizeLinear" && n.hasAttr("saturate")) drop.push_back("saturate");  // only for float8 outputs
+  if (drop.empty()) return;
+  ctx.note = "attribute(s) meaning opset 17's behaviour dropped";
+  if (ctx.commit())
+    for (const auto& name : drop) n.removeAttr(name);
+}
+
+struct Plan {
+  StepFnPtr fn;      // nullptr: the op version is refused with `how` as the reason
+  const char* how;   // one line for reports and the README table
+};
+
+const std::map<std::string, Plan>& plans() {
+  static const std::map<std::string, Plan> m{
+      {"ReduceL1", {reduceAxes, "constant axes input -> attribute"}},
+      {"ReduceL2", {reduceAxes, "constant axes input -> attribute"}},
+      {"ReduceLogSum", {reduceAxes, "constant axes input -> attribute"}},
+      {"ReduceLogSumExp", {reduceAxes, "constant axes input -> attribute"}},
+      {"ReduceMax", {reduceAxes, "constant axes input -> attribute (bool inputs: type check)"}},
+      {"ReduceMean", {reduceAxes, "constant axes input -> attribute"}},
+      {"ReduceMin", {reduceAxes, "constant axes input -> attribute (bool inputs: type check)"}},
+      {"ReduceProd", {reduceAxes, "constant axes input -> attribute"}},
+      {"ReduceSumSquare", {reduceAxes, "constant axes input -> attribute"}},
+      {"Split", {splitNumOutputs, "num_outputs -> split sizes (static dimension)"}},
+      {"Pad", {padTo17, "axes input -> full pads; mode wrap -> Slice/Concat (constant pads, static shape)"}},
+      {"Resize", {resizeTo17, "axes spelled out; antialias when upscaling/nearest; keep_aspect_ratio_policy -> scales when whole; half_pixel_symmetric -> half_pixel when whole"}},
+      {"ScatterElements", {scatterReduction, "reduction none/add/mul as before; max/min -> Max/Min + plain scatter when constant indices are distinct, else refused"}},
+      {"ScatterND", {scatterReduction, "reduction none/add/mul as before; max/min -> Max/Min + plain scatter when constant indices are distinct, else refused"}},
+      {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; other dilations -> Pow + depthwise Conv of ones; ceil_mode 1 refused"}},
+      {"AveragePool", {poolDilations, "dilations 1 dropped; other dilations -> depthwise Conv of 1/k (no ceil_mode, padding counted or none)"}},
+      {"QuantizeLinear", {quantization, "per-tensor/per-axis as before; default output_dtype/precision/saturate dropped; blocked refused"}},
+      {"DequantizeLinear", {quantization, "per-tensor/per-axis as before (int4 weights widened); constant blocked or float8/4-bit/2-bit weights dequantized to float; default output_dtype dropped; blocked run-time data refused"}},
+      {"Cast", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
+      {"CastLike", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
+      {"DFT", {dftTo17, "constant axis input -> attribute"}},
+      {"GridSample", {gridSampleTo17, "mode linear/cubic -> bilinear/bicubic (4-D only)"}},
+      {"OptionalGetElement", {optionalTo17, "plain tensor -> Identity; optional as opset 15"}},
+      {"OptionalHasElement", {optionalTo17, "plain tensor -> true, no input -> false; optional as opset 15"}},
+      {"Mish", {mish, "x * Tanh(Softplus(x))"}},
+      {"Gelu", {gelu, "Erf or Tanh form, as approximate says"}},
+      {"Swish", {swish, "x * Sigmoid(alpha x)"}},
+      {"GroupNormalization", {groupNormalizationTo17, "Reshape/ReduceMean/Sqrt/Div, scale per group (18) or per channel (21)"}},
+      {"RMSNormalization", {rmsNormalizationTo17, "x / Sqrt(ReduceMean(x^2) + eps) * scale"}},
+      {"RotaryEmbedding", {rotaryEmbeddingTo17, "Slice/Split/Mul/Concat, halves or interleaved"}},
+      {"AffineGrid", {affineGridTo17, "constant base grid MatMul theta (constant size)"}},
+      {"CenterCropPad", {centerCropPadTo17, "Slice/Pad with constant amounts (static shape)"}},
+      {"BitwiseNot", {bitwiseNotTo17, "(all ones) - x"}},
+      {"Attention", {attentionTo17, "MatMul/Softmax/MatMul with masks and GQA; KV cache, softcap, windows refused"}},
+      {"BitwiseAnd", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
+      {"BitwiseOr", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
+      {"BitwiseXor", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
+      {"Col2Im", {col2ImTo17, "Reshape + ConvTranspose with a one-hot kernel (constant image/block shapes, static input)"}},
+      {"DeformConv", {nullptr, "opset 17 has no convolution that samples at learned offsets"}},
+      {"ImageDecoder", {nullptr, "opset 17 has no image decoding"}},
+      {"RegexFullMatch", {nullptr, "opset 17 has no regular expressions"}},
+      {"StringConcat", {nullptr, "opset 17 has no string concatenation"}},
+      {"StringSplit", {nullptr, "opset 17 has no string splitting"}},
+      {"TensorScatter", {tensorScatterTo17, "ScatterND at constant positions (constant write_indices, static shapes); run-time write_indices refused"}},
+      {"BitCast", {nullptr, "opset 17 cannot reinterpret bits"}},
+      {"CumProd", {cumProdTo17, "running products unrolled (Split, Mul per step, Concat; constant axis, static length up to 256)"}},
   };
   return m;
 }
 
-// Attributes a version after 17 added; held at their default they mean what opset 17 meant.
-const std::map<std::string, std::vector<std::string>>& addedAttributes() {
-  static const std::map<std::string, std::vector<std::string>> m{
-      {"Resize", {"antialias", "keep_aspect_ratio_policy"}},
-      {"ScatterElements", {}}, {"ScatterND", {}},
-      {"LpPool", {"ceil_mode"}},
-      {"AveragePool", {}},
-      {"QuantizeLinear", {"saturate", "block_size", "output_dtype", "precision"}},
-      {"DequantizeLinear", {"block_size", "output_dtype"}},
-  };
-  return m;
+// Versions that only widened the type lists: the opset-17 schema, with types opset 17 lacks refused.
+bool typesOnly(const SchemaFact& f) {
+  return f.change.rfind("types only", 0) == 0 || f.change.rfind("adds ", 0) == 0 || f.change.rfind("float8", 0) == 0;
 }
 
 }  // namespace
 
+std::optional<DownPlan> downPlan18(const std::string& op, int64_t since) {
+  const SchemaFact* fact = nullptr;
+  for (const auto& f : allSchemaFacts18())
+    if (f.op == op && f.since == since) fact = &f;
+  if (!fact) return std::nullopt;
+  if (auto it = plans().find(op); it != plans().end())
+    return DownPlan{it->second.fn ? DownPlan::Kind::Adapter : DownPlan::Kind::Refused, it->second.how};
+  if (typesOnly(*fact)) return DownPlan{DownPlan::Kind::SameAs17, "opset-17 schema; types opset 17 lacks refused"};
+  return std::nullopt;
+}
+
 bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
   const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  // Before the narrow weights are widened: a float8 weight widened to float is no DequantizeLinear input.
+  if (fact && n.opType == "DequantizeLinear" && foldConstantDequantize(n, ctx)) return true;
+  if (fact && n.opType == "QuantizeLinear") {
+    // The output type follows the zero point (or output_dtype); widening a float8/int4 zero point would change it.
+    const ir::Value* zp = n.input(2);
+    ir::DataType zt = zp ? (zp->initializer() ? zp->initializer()->dtype : ctx.elemType(zp)) : ir::DataType::Undefined;
+    ir::DataType od = static_cast<ir::DataType>(n.attrInt("output_dtype", 0));
+    if (ir::isNarrowType(zt) || ir::isNarrowType(od))
+      throw Unsupported(at(n, fact->since) + ": quantizes to " + std::string(ir::dataTypeName(ir::isNarrowType(zt) ? zt : od)) +
+                        ", a type opset 17 does not have");
+  }
   widenNarrowInputs(n, ctx);
   if (!fact) return ctx.changed && ctx.dryRun;
-  if (auto first = firstOpset18(n.opType); first != 0 && !steps().count(n.opType))
-    throw Unsupported(n.opType + " is new in opset " + std::to_string(first) +
+  auto plan = plans().find(n.opType);
+  if (plan != plans().end() && !plan->second.fn)
+    throw Unsupported(at(n, fact->since) + " has no opset-17 form: " + plan->second.how);
+  if (plan == plans().end() && firstOpset18(n.opType) != 0)
+    throw Unsupported(n.opType + " is new in opset " + std::to_string(firstOpset18(n.opType)) +
                       "; no exact opset-17 form is implemented");
-  if (auto it = steps().find(n.opType); it != steps().end()) {
-    it->second(n, ctx);
-  } else if (auto added = addedAttributes().find(n.opType); added != addedAttributes().end()) {
-    std::vector<std::string> drop;
-    for (const auto& name : added->second)
-      if (const auto* a = n.attr(name)) {
-        if (!sameAsDefault(*a, attributeDefault(*fact, name).value_or("")))
-          throw Unsupported(at(n, fact->since) + ": " + name + "=" + attrText(*a) + " has no equivalent at opset 17");
-        drop.push_back(name);
-      }
-    if (!drop.empty()) {
-      ctx.note = "attribute(s) at their default dropped";
-      if (!ctx.changed && !ctx.replaced) ctx.attributesOnly = true;
-      if (ctx.commit())
-        for (const auto& name : drop) n.removeAttr(name);
-    }
-  }
-  // Value changes the attributes alone do not show.
-  if (n.opType == "ScatterElements" || n.opType == "ScatterND") {
-    std::string red = n.hasAttr("reduction") ? n.attr("reduction")->s : "none";
-    if (red == "max" || red == "min") throw Unsupported(at(n, fact->since) + ": reduction='" + red + "' is new in opset 18");
-  }
-  if (n.opType == "Pad" && n.input(3)) throw Unsupported("Pad-18 axes input: not converted yet");
-  if (n.opType == "Pad" && n.hasAttr("mode") && n.attr("mode")->s == "wrap")
-    throw Unsupported("Pad-19 mode='wrap' has no equivalent at opset 17");
-  if (n.opType == "Resize") {
-    if (n.hasAttr("axes")) throw Unsupported("Resize-18 axes attribute: not converted yet");
-    if (n.hasAttr("coordinate_transformation_mode") && n.attr("coordinate_transformation_mode")->s == "half_pixel_symmetric")
-      throw Unsupported("Resize-19 half_pixel_symmetric has no equivalent at opset 17");
-  }
-  if (n.opType == "AveragePool" || n.opType == "LpPool")
-    if (const auto* d = n.attr("dilations")) {
-      for (int64_t v : d->ints)
-        if (v != 1) throw Unsupported(at(n, fact->since) + ": dilations other than 1 are new; not converted");
-      if (ctx.commit()) n.removeAttr("dilations");
-    }
-  if ((n.opType == "QuantizeLinear" || n.opType == "DequantizeLinear") && n.attrInt("block_size", 0) != 0)
-    throw Unsupported(at(n, fact->since) + ": blocked quantization (block_size) is not converted yet");
-  if (n.opType == "GridSample") throw Unsupported("GridSample-20: mode names and N-D semantics are not converted yet");
-  if (n.opType == "DFT") throw Unsupported("DFT-20: axis input -> attribute is not converted yet");
-  if (n.opType == "Attention" || n.opType == "RotaryEmbedding" || n.opType == "GroupNormalization")
-    throw Unsupported(n.opType + ": no opset-17 form implemented yet");
+  if (plan != plans().end()) plan->second.fn(n, ctx);
   if (ctx.replaced) return true;
   return ctx.changed && ctx.dryRun;
 }

@@ -1,0 +1,82 @@
+// AveragePool-19/22 with dilations other than 1: opset 17's AveragePool has no dilations, but a depthwise Conv
+// with every weight 1/|kernel| and the same dilations sums the same window elements and divides by the same
+// count, whenever that count does not vary (no padding, or padding counted).
+#include "convert/onnx_onnx/opset18_body.h"
+#include "convert/onnx_onnx/opset18_steps.h"
+
+namespace fb::convert::onnx_onnx {
+
+void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
+  requireFloat32(n, ctx);
+  if (n.attrInt("ceil_mode", 0) != 0)
+    throw Unsupported("AveragePool-19 dilations with ceil_mode=1: windows past the end have no Conv form");
+  const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  auto pads = n.attrInts("pads");
+  const bool padded = (autoPad != "NOTSET" && autoPad != "VALID") ||
+                      std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; });
+  if (padded && n.attrInt("count_include_pad", 0) == 0)
+    throw Unsupported("AveragePool-19 dilations with padding not counted: the divisor varies per window; no Conv form");
+  auto shape = ctx.staticShape(n.input(0));
+  if (!shape || shape->size() < 3) throw Unsupported("AveragePool-19 dilations: the channel count must be static");
+  const int64_t channels = (*shape)[1];
+  auto kernel = n.attrInts("kernel_shape");
+  int64_t count = 1;
+  for (auto k : kernel) count *= k;
+  if (count <= 0) throw Unsupported("AveragePool-19: empty kernel");
+  onnx::TensorProto w;
+  w.set_data_type(onnx::TensorProto::FLOAT);
+  w.add_dims(channels);
+  w.add_dims(1);
+  for (auto k : kernel) w.add_dims(k);
+  for (int64_t i = 0; i < channels * count; ++i) w.add_float_data(1.0f / static_cast<float>(count));
+  std::string attrs = "kernel_shape = " + intList(kernel) + ", group = " + std::to_string(channels) +
+                      ", dilations = " + intList(n.attrInts("dilations"));
+  if (n.hasAttr("strides")) attrs += ", strides = " + intList(n.attrInts("strides"));
+  if (n.hasAttr("pads")) attrs += ", pads = " + intList(pads);
+  if (autoPad != "NOTSET") attrs += ", auto_pad = \"" + autoPad + "\"";
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+    b.Const("mean_weights", w);
+    b.Add(("Y = Conv <" + attrs + "> (X, mean_weights)").c_str());
+  }, "AveragePool with dilations written as a depthwise Conv of 1/" + std::to_string(count));
+}
+
+}  // namespace fb::convert::onnx_onnx
+
+namespace fb::convert::onnx_onnx {
+
+// LpPool-18/22 with dilations other than 1: (sum over the dilated window of |x|^p)^(1/p), the sum being a
+// depthwise Conv of ones with the same dilations.
+void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
+  requireFloat32(n, ctx);
+  if (n.attrInt("ceil_mode", 0) != 0) throw Unsupported("LpPool-18 ceil_mode=1 has no opset-17 form");
+  auto shape = ctx.staticShape(n.input(0));
+  if (!shape || shape->size() < 3) throw Unsupported("LpPool-18 dilations: the channel count must be static");
+  const int64_t channels = (*shape)[1];
+  const int64_t p = n.attrInt("p", 2);
+  auto kernel = n.attrInts("kernel_shape");
+  int64_t count = 1;
+  for (auto k : kernel) count *= k;
+  onnx::TensorProto w;
+  w.set_data_type(onnx::TensorProto::FLOAT);
+  w.add_dims(channels);
+  w.add_dims(1);
+  for (auto k : kernel) w.add_dims(k);
+  for (int64_t i = 0; i < channels * count; ++i) w.add_float_data(1.0f);
+  std::string attrs = "kernel_shape = " + intList(kernel) + ", group = " + std::to_string(channels) +
+                      ", dilations = " + intList(n.attrInts("dilations"));
+  if (n.hasAttr("strides")) attrs += ", strides = " + intList(n.attrInts("strides"));
+  if (n.hasAttr("pads")) attrs += ", pads = " + intList(n.attrInts("pads"));
+  const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET") attrs += ", auto_pad = \"" + autoPad + "\"";
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+    b.Add("ax = Abs(X)");
+    b.Add(("p = Constant <value_float = " + floatText(static_cast<double>(p)) + "> ()").c_str());
+    b.Add(("inv_p = Constant <value_float = " + floatText(1.0 / static_cast<double>(p)) + "> ()").c_str());
+    b.Add("powered = Pow(ax, p)");
+    b.Const("ones", w);
+    b.Add(("summed = Conv <" + attrs + "> (powered, ones)").c_str());
+    b.Add("Y = Pow(summed, inv_p)");
+  }, "LpPool with dilations written as Abs/Pow + depthwise Conv of ones + Pow(1/p)");
+}
+
+}  // namespace fb::convert::onnx_onnx
