@@ -226,7 +226,7 @@ void Document::revealInCurrent(const ir::Node* n) {
   }
 }
 
-void Document::selectNodes(const QList<const ir::Node*>& nodes) {
+void Document::selectNodes(const QList<const ir::Node*>& nodes, bool bringIntoView) {
   if (!hasGraph()) return;
   selectedNodes_.clear();
   for (const ir::Node* n : nodes)
@@ -234,11 +234,21 @@ void Document::selectNodes(const QList<const ir::Node*>& nodes) {
   if (selectedNodes_.size() == 1) revealInCurrent(selectedNodes_.first());
   selectedValue_ = nullptr;
   emit selectionChanged();
-  if (!selectedNodes_.isEmpty()) emit focusRequested(selectedNodes_.first());
+  if (!selectedNodes_.isEmpty() && bringIntoView) emit focusRequested(selectedNodes_.first());
 }
 
 void Document::selectValue(const ir::Value* v) {
   if (!hasGraph() || !v) return;
+  const auto& folding = currentLevel().layout->folding();
+  const bool drawnProducer = v->producer() && !folding.folded.count(v->producer());
+  if (!drawnProducer && focusNode()) {
+    for (const auto& use : v->uses())
+      if (folding.shownAs(use.node) == focusNode()) {
+        selectedValue_ = v;
+        emit selectionChanged();
+        return;
+      }
+  }
   const ir::Node* n = v->producer();
   if (!n && !v->uses().empty()) n = v->uses().front().node;
   selectedNodes_.clear();

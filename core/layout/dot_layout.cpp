@@ -27,7 +27,8 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
   if (!gvc) return std::nullopt;
   Agraph_t* g = agopen(const_cast<char*>("g"), Agdirected, nullptr);
   set(g, "rankdir", request.leftToRight ? "LR" : "TB");
-  set(g, "splines", "false");
+  const bool route = request.edges.size() <= kMaxRoutedEdges;
+  set(g, "splines", route ? "spline" : "false");
   set(g, "nslimit", "0.2");
   set(g, "nslimit1", "0.2");
   set(g, "mclimit", "0.1");
@@ -45,9 +46,13 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
     set(n, "height", inches(request.boxes[i].height));
     nodes.push_back(n);
   }
-  for (auto [from, to] : request.edges) {
+  // Arrowheads are drawn by the UI: without them the route ends on the head box itself.
+  agattr(g, AGEDGE, const_cast<char*>("arrowhead"), const_cast<char*>("none"));
+  std::vector<Agedge_t*> edges(request.edges.size(), nullptr);
+  for (size_t i = 0; i < request.edges.size(); ++i) {
+    auto [from, to] = request.edges[i];
     if (from < 0 || to < 0 || size_t(from) >= nodes.size() || size_t(to) >= nodes.size() || from == to) continue;
-    agedge(g, nodes[from], nodes[to], nullptr, 1);
+    edges[i] = agedge(g, nodes[from], nodes[to], nullptr, 1);
   }
   if (gvLayout(gvc, g, "dot") != 0) {
     agclose(g);
@@ -61,6 +66,17 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
     const pointf p = ND_coord(n);
     // Graphviz puts y upwards; the UI and SVG want it downwards.
     result.centers.push_back({p.x - bb.LL.x, bb.UR.y - p.y});
+  }
+  result.edgePaths.resize(edges.size());
+  for (size_t i = 0; route && i < edges.size(); ++i) {
+    if (!edges[i] || !ED_spl(edges[i])) continue;
+    const splines* spl = ED_spl(edges[i]);
+    auto& path = result.edgePaths[i];
+    for (int b = 0; b < spl->size; ++b) {
+      const bezier& bz = spl->list[b];
+      for (int k = (b == 0 ? 0 : 1); k < bz.size; ++k) path.push_back({bz.list[k].x - bb.LL.x, bb.UR.y - bz.list[k].y});
+    }
+    if (path.size() < 4 || (path.size() - 1) % 3 != 0) path.clear();
   }
   result.byDot = true;
   gvFreeLayout(gvc, g);

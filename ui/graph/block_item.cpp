@@ -54,7 +54,7 @@ void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   p->drawText(rect_.adjusted(6, 4, -6, -rect_.height() / 2), Qt::AlignCenter,
               p->fontMetrics().elidedText(label_, Qt::ElideMiddle, int(rect_.width() - 12)));
   f.setBold(false);
-  f.setPointSizeF(7.5);
+  f.setPointSizeF(8);
   p->setFont(f);
   p->drawText(rect_.adjusted(6, rect_.height() / 2, -6, -4), Qt::AlignCenter, QObject::tr("%1 nodes").arg(nodeCount_));
 }

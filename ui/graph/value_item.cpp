@@ -31,7 +31,7 @@ void ValueItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   else p->drawRoundedRect(rect_, rect_.height() / 2, rect_.height() / 2);
   if (lod < kTextLevelOfDetail) return;
   QFont f = p->font();
-  f.setPointSizeF(role_ == Role::Initializer ? 6.5 : 8.5);
+  f.setPointSizeF(role_ == Role::Initializer ? 8 : 8.5);
   p->setFont(f);
   p->setPen(Qt::black);
   p->drawText(rect_.adjusted(6, 0, -6, 0), Qt::AlignCenter,
