@@ -207,6 +207,17 @@ void Document::setShowInitializers(bool on) {
   emit selectionChanged();
 }
 
+void Document::setShowFoldedValues(bool on) {
+  if (settings_.layout.showFoldedValues == on) return;
+  settings_.layout.showFoldedValues = on;
+  for (auto& lvl : levels_) {
+    lvl.layout->setOptions(settings_.layout);
+    lvl.placed = lvl.layout->compute();
+  }
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
 void Document::setHorizontal(bool on) {
   if (settings_.layout.leftToRight == on) return;
   settings_.layout.leftToRight = on;

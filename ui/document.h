@@ -50,6 +50,9 @@ class Document : public QObject {
   void collapseAll();
   bool showInitializers() const { return settings_.layout.showInitializers; }
   void setShowInitializers(bool on);
+  // Constants and weights listed inside the nodes that read them ("W 256×256", "axes = [1]").
+  bool showFoldedValues() const { return settings_.layout.showFoldedValues; }
+  void setShowFoldedValues(bool on);
   bool horizontal() const { return settings_.layout.leftToRight; }
   void setHorizontal(bool on);
 

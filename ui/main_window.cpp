@@ -174,6 +174,11 @@ void MainWindow::buildMenus() {
   weights->setCheckable(true);
   weights->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
   connect(weights, &QAction::toggled, doc_, &Document::setShowInitializers);
+  auto* folded = view->addAction(tr("Show &Constants and Weights on Nodes"));
+  folded->setObjectName(QStringLiteral("showFoldedValues"));
+  folded->setCheckable(true);
+  folded->setChecked(doc_->showFoldedValues());
+  connect(folded, &QAction::toggled, doc_, &Document::setShowFoldedValues);
   auto* horizontal = view->addAction(tr("&Horizontal Layout"));
   horizontal->setCheckable(true);
   connect(horizontal, &QAction::toggled, this, [this](bool on) {

@@ -54,6 +54,29 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
     if (from < 0 || to < 0 || size_t(from) >= nodes.size() || size_t(to) >= nodes.size() || from == to) continue;
     edges[i] = agedge(g, nodes[from], nodes[to], nullptr, 1);
   }
+  // Pinned boxes: invisible edges (weight 0, so that they do not pull) above every box nothing enters, or
+  // below every box nothing leaves. Rank constraints on subgraphs would say the same but crash dot's
+  // mincross on some graphs (Graphviz 2.43).
+  if (!request.firstRank.empty() || !request.lastRank.empty()) {
+    std::vector<char> pinned(nodes.size(), 0), hasIn(nodes.size(), 0), hasOut(nodes.size(), 0);
+    for (int b : request.firstRank) pinned[size_t(b)] = 1;
+    for (int b : request.lastRank) pinned[size_t(b)] = 1;
+    for (auto [from, to] : request.edges)
+      if (from != to && !pinned[size_t(from)] && !pinned[size_t(to)]) hasIn[size_t(to)] = hasOut[size_t(from)] = 1;
+    auto invisible = [&](size_t from, size_t to) {
+      if (agedge(g, nodes[from], nodes[to], nullptr, 0)) return;  // a real edge says it already
+      Agedge_t* e = agedge(g, nodes[from], nodes[to], nullptr, 1);
+      set(e, "style", "invis");
+      set(e, "weight", "0");
+    };
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (pinned[i]) continue;
+      if (!hasIn[i])
+        for (int b : request.firstRank) invisible(size_t(b), i);
+      if (!hasOut[i])
+        for (int b : request.lastRank) invisible(i, size_t(b));
+    }
+  }
   if (gvLayout(gvc, g, "dot") != 0) {
     agclose(g);
     return std::nullopt;

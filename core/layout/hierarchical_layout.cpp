@@ -155,10 +155,26 @@ void HierarchicalLayout::prepare() {
     std::stable_sort(units.begin(), units.end(), [&](int a, int b) { return orderKey(a) < orderKey(b); });
     for (size_t i = 0; i < units.size(); ++i) localIndex_[units[i]] = int(i);
   }
-  // Each value edge shapes the layout of the innermost block holding both ends.
+  // Each value edge shapes the layout of the innermost block holding both ends. Where an end lies inside a
+  // child block, that block gets a port (a point on its top rank for what comes in, on its bottom rank for
+  // what goes out) and an edge between the port and the unit, so that dot routes the edge inside the
+  // block too: the whole route is the pieces from the tail's block up to the common block and down again.
   localEdges_.assign(B, {});
-  routeOf_.assign(valueEdges_.size(), {-1, -1});
+  portsOf_.assign(B, {});
+  routeOf_.assign(valueEdges_.size(), {});
   std::vector<std::unordered_map<uint64_t, int>> seen(B);
+  std::vector<std::unordered_map<int, int>> portOf(B);  // per block: local unit * 2 + (in ? 1 : 0) -> port
+  auto edgeIn = [&](int block, int from, int to) {
+    const uint64_t key = (uint64_t(uint32_t(from)) << 32) | uint32_t(to);
+    auto [at, fresh] = seen[block].emplace(key, int(localEdges_[block].size()));
+    if (fresh) localEdges_[block].push_back({from, to});
+    return at->second;
+  };
+  auto portIn = [&](int block, int local, bool in) {
+    auto [at, fresh] = portOf[block].emplace(local * 2 + (in ? 1 : 0), int(portsOf_[block].size()));
+    if (fresh) portsOf_[block].push_back({local, in});
+    return int(unitsOf_[block].size()) + at->second;
+  };
   auto ancestors = [&](int block) {
     std::vector<int> chain;
     for (int b = block; b >= 0; b = tree_.blocks[b].parent) chain.push_back(b);
@@ -171,16 +187,25 @@ void HierarchicalLayout::prepare() {
     std::unordered_set<int> inS(as.begin(), as.end());
     int lca = ht;
     while (!inS.count(lca)) lca = tree_.blocks[lca].parent;
-    auto unitIn = [&](int endpoint, int home) {
-      if (home == lca) return endpoint;
-      return E + tree_.childTowards(lca, home);
+    // The unit of `block` on the way to an endpoint living in `home`.
+    auto unitIn = [&](int block, int endpoint, int home) {
+      if (home == block) return endpoint;
+      return E + tree_.childTowards(block, home);
     };
-    const int us = unitIn(ve.from, hs), ut = unitIn(ve.to, ht);
+    const int us = unitIn(lca, ve.from, hs), ut = unitIn(lca, ve.to, ht);
     if (us == ut) continue;
-    const uint64_t key = (uint64_t(uint32_t(localIndex_[us])) << 32) | uint32_t(localIndex_[ut]);
-    auto [at, fresh] = seen[lca].emplace(key, int(localEdges_[lca].size()));
-    if (fresh) localEdges_[lca].push_back({localIndex_[us], localIndex_[ut]});
-    routeOf_[vi] = {lca, at->second};
+    auto& pieces = routeOf_[vi];
+    for (int x = hs; x != lca; x = tree_.blocks[x].parent) {
+      const int local = localIndex_[unitIn(x, ve.from, hs)];
+      pieces.push_back({x, edgeIn(x, local, portIn(x, local, false))});
+    }
+    pieces.push_back({lca, edgeIn(lca, localIndex_[us], localIndex_[ut])});
+    std::vector<std::pair<int, int>> down;
+    for (int x = ht; x != lca; x = tree_.blocks[x].parent) {
+      const int local = localIndex_[unitIn(x, ve.to, ht)];
+      down.push_back({x, edgeIn(x, portIn(x, local, true), local)});
+    }
+    pieces.insert(pieces.end(), down.rbegin(), down.rend());
   }
   current_.assign(B, {});
 }
@@ -256,6 +281,12 @@ Size HierarchicalLayout::blockSize(int block, const std::atomic<bool>* cancel, L
     std::snprintf(buf, sizeof buf, ",%.0fx%.0f", s.width, s.height);
     key += buf;
   }
+  constexpr double kPortSize = 2;
+  for (const Port& port : portsOf_[block]) {
+    (port.in ? req.firstRank : req.lastRank).push_back(int(req.boxes.size()));
+    req.boxes.push_back({kPortSize, kPortSize});
+  }
+  key += "p" + std::to_string(portsOf_[block].size());
   req.edges = localEdges_[block];
   auto hit = cache_.find(key);
   if (hit != cache_.end()) {
@@ -301,24 +332,36 @@ bool inside(const PlacedItem& it, Point p) {
 
 }  // namespace
 
+bool HierarchicalLayout::contentVisible(int block) const {
+  for (int b = block; b >= 0; b = tree_.blocks[b].parent)
+    if (!expanded_[b]) return false;
+  return true;
+}
+
 std::vector<Point> HierarchicalLayout::routeFor(size_t valueEdge, const PlacedItem& tail, const PlacedItem& head,
                                                 const std::vector<Point>& originOf) const {
-  auto [block, index] = routeOf_[valueEdge];
-  if (block < 0 || index < 0 || size_t(index) >= current_[block].edgePaths.size()) return {};
-  const auto& local = current_[block].edgePaths[index];
-  if (local.empty()) return {};
-  const Point o = originOf[block];
   std::vector<Point> route;
-  route.reserve(local.size() + 6);
-  // An end inside an expanded block: dot routed to the block's frame; the last stretch runs straight.
-  const Point start{local.front().x + o.x, local.front().y + o.y};
-  if (!inside(tail, start)) {
-    route.push_back(port(tail, true, options_.leftToRight));
-    appendStraight(route, start);
-  } else {
-    route.push_back(start);
+  for (auto [block, index] : routeOf_[valueEdge]) {
+    // Pieces inside collapsed blocks are not drawn: the edge starts or ends at the collapsed box.
+    if (!contentVisible(block)) continue;
+    if (size_t(index) >= current_[block].edgePaths.size() || current_[block].edgePaths[index].empty()) return {};
+    const auto& local = current_[block].edgePaths[index];
+    const Point o = originOf[block];
+    const Point start{local.front().x + o.x, local.front().y + o.y};
+    if (route.empty()) {
+      if (!inside(tail, start)) {
+        route.push_back(port(tail, true, options_.leftToRight));
+        appendStraight(route, start);
+      } else {
+        route.push_back(start);
+      }
+    } else {
+      // From a port to the frame (or the frame to a port): a short hop through the frame's margin.
+      appendStraight(route, start);
+    }
+    for (size_t i = 1; i < local.size(); ++i) route.push_back({local[i].x + o.x, local[i].y + o.y});
   }
-  for (size_t i = 1; i < local.size(); ++i) route.push_back({local[i].x + o.x, local[i].y + o.y});
+  if (route.empty()) return {};
   if (!inside(head, route.back())) appendStraight(route, port(head, false, options_.leftToRight));
   return route;
 }

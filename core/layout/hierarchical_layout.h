@@ -107,6 +107,7 @@ class HierarchicalLayout {
   void prepare();
   Size blockSize(int block, const std::atomic<bool>* cancel, LayoutStats& stats, bool& cancelled);
   int visibleUnit(int unit) const;
+  bool contentVisible(int block) const;
   std::vector<Point> routeFor(size_t valueEdge, const PlacedItem& tail, const PlacedItem& head,
                               const std::vector<Point>& originOf) const;
 
@@ -128,8 +129,13 @@ class HierarchicalLayout {
     const ir::Value* value;
   };
   std::vector<ValueEdge> valueEdges_;
-  // Per value edge: the block whose layout routes it and the index of its edge there (-1: none).
-  std::vector<std::pair<int, int>> routeOf_;
+  // Per value edge: the pieces of its route, in order of travel, as (block, index of the edge there).
+  std::vector<std::vector<std::pair<int, int>>> routeOf_;
+  struct Port {
+    int unit;  // local index of the unit inside the block the port connects
+    bool in;   // on the top rank (from outside to the unit) or the bottom rank (from the unit outwards)
+  };
+  std::vector<std::vector<Port>> portsOf_;  // per block, laid out after its units
   std::vector<LayoutResult> current_;  // per block, from the last compute()
   std::unordered_map<std::string, LayoutResult> cache_;
 };

@@ -162,9 +162,12 @@ void GraphScene::toggleBlockKeepingPlace(int block, QGraphicsView* view) {
   const QPoint was = view->mapFromScene(before->box().topLeft());
   doc_->toggleBlock(block);  // rebuilds the scene
   if (BlockItem* after = blockItems_.value(block, nullptr)) {
-    const QPoint now = view->mapFromScene(after->box().topLeft());
-    view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->value() + now.x() - was.x());
-    view->verticalScrollBar()->setValue(view->verticalScrollBar()->value() + now.y() - was.y());
+    // Show the scene so that the block's corner is where it was on screen; near the edge of the graph
+    // that needs room beyond it, so the scene grows to allow it.
+    const QPointF shift = after->box().topLeft() - view->mapToScene(was);
+    const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect().translated(shift);
+    if (!sceneRect().contains(visible)) setSceneRect(sceneRect().united(visible));
+    view->centerOn(visible.center());
   }
 }
 
