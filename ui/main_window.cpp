@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QBuffer>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -25,6 +26,8 @@
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/preview/preview_split.h"
+#include "ui/widgets/panel_layout.h"
 #include "ui/widgets/breadcrumb_bar.h"
 #include "ui/widgets/convert_panel.h"
 #include "ui/widgets/find_panel.h"
@@ -56,10 +59,12 @@ MainWindow::MainWindow(QWidget* parent)
   box->setContentsMargins(0, 0, 0, 0);
   box->setSpacing(0);
   box->addWidget(new BreadcrumbBar(doc_, central));
-  box->addWidget(view_, 1);
+  split_ = new PreviewSplit(view_);
+  box->addWidget(split_, 1);
   setCentralWidget(central);
   buildDocks();
   buildMenus();
+  restorePanelLayout(this);
 
   progress_->setRange(0, 100);
   progress_->setMaximumWidth(220);
@@ -139,6 +144,8 @@ void MainWindow::buildDocks() {
   conversion_ = new ConversionDocks(this, doc_, scene_);
   connect(conversion_->controller(), &ConversionController::logMessage, logPanel_, &LogPanel::append);
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
+  split_->setPreviewPane(conversion_->previewPane(), conversion_->previewView());
+  split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
@@ -169,6 +176,9 @@ void MainWindow::buildMenus() {
   view->addAction(tr("Zoom &In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] { view_->zoomBy(1.25); });
   view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this, [this] { view_->zoomBy(0.8); });
   view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view_, &GraphView::fitAll);
+  auto* fitBoth = view->addAction(tr("Fit &Both (source and preview)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0), split_,
+                                  &PreviewSplit::fitBoth);
+  fitBoth->setObjectName(QStringLiteral("fitBoth"));
   view->addSeparator();
   auto* weights = view->addAction(tr("Show &Initializers"));
   weights->setCheckable(true);
@@ -194,8 +204,12 @@ void MainWindow::buildMenus() {
   });
   view->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
     findPanel_->parentWidget()->show();
+    findPanel_->parentWidget()->raise();  // in front of the Convert tab
     findPanel_->focusSearch();
   });
+  auto* panels = view->addMenu(tr("&Panels"));
+  panels->setObjectName(QStringLiteral("panelsMenu"));
+  fillPanelsMenu(this, panels);
 
   auto* convert = menuBar()->addMenu(tr("&Convert"));
   convert->addAction(conversion_->panel()->previewAction());
@@ -300,6 +314,11 @@ bool MainWindow::exportImage(const QString& path) {
     emit doc_->logMessage(tr("Error: %1").arg(QString::fromStdString(e.what())));
     return false;
   }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  savePanelLayout(this);
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

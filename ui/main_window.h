@@ -22,6 +22,7 @@ class OperatorsPanel;
 class FindPanel;
 class LogPanel;
 class ConversionDocks;
+class PreviewSplit;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -52,11 +53,13 @@ class MainWindow : public QMainWindow {
   FindPanel* findPanel() const { return findPanel_; }
   LogPanel* logPanel() const { return logPanel_; }
   ConversionDocks* conversion() const { return conversion_; }
+  PreviewSplit* split() const { return split_; }
   QString lastError() const;
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();
@@ -75,6 +78,7 @@ class MainWindow : public QMainWindow {
   FindPanel* findPanel_;
   LogPanel* logPanel_;
   ConversionDocks* conversion_ = nullptr;
+  PreviewSplit* split_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   ChooseSavePath choosePath_ = fileDialogChooser();
   QProgressBar* progress_;

@@ -20,7 +20,7 @@ void BlockItem::setHighlight(Highlight h) {
 
 void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::None ? QColor("#7a86a8") : QColor("#ff7f0e"));
+  QPen pen(highlight_ == Highlight::None ? QColor("#7a86a8") : QColor("#3a6fd8"));
   pen.setCosmetic(true);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   if (expanded_) {

@@ -77,6 +77,8 @@ void GraphView::zoomBy(double factor) {
 void GraphView::fitAll() {
   if (!scene()) return;
   fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  // Scroll bars that the first fit made unnecessary give the viewport a new size: fit again to it.
+  fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
   // A small graph fitted would be blown up: beyond 100 % nothing more is readable.
   if (zoom() > kMaxFitZoom) {
     resetTransform();

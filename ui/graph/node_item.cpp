@@ -28,7 +28,7 @@ void NodeItem::setHighlight(Highlight h) {
 
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::Selected ? QColor("#d62728") : highlight_ == Highlight::Neighbour ? QColor("#ff7f0e") : QColor("#444444"));
+  QPen pen(highlight_ == Highlight::Selected ? QColor("#d62728") : highlight_ == Highlight::Neighbour ? QColor("#3a6fd8") : QColor("#444444"));
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 3.0);
   pen.setCosmetic(highlight_ == Highlight::None);
   if (lod < kTextLevelOfDetail) {

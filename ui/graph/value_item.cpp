@@ -22,7 +22,7 @@ void ValueItem::setHighlight(Highlight h) {
 
 void ValueItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::None ? QColor("#333333") : QColor("#ff7f0e"));
+  QPen pen(highlight_ == Highlight::None ? QColor("#333333") : QColor("#3a6fd8"));
   pen.setCosmetic(true);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   p->setPen(pen);

@@ -21,6 +21,14 @@ NodePanel::NodePanel(Document* doc, QWidget* parent) : PropertyPanel(doc, parent
   connect(doc_, &Document::selectionChanged, this, &NodePanel::refresh);
 }
 
+void NodePanel::setDocument(Document* doc) {
+  if (!doc || doc == doc_) return;
+  disconnect(doc_, &Document::selectionChanged, this, &NodePanel::refresh);
+  doc_ = doc;
+  connect(doc_, &Document::selectionChanged, this, &NodePanel::refresh);
+  refresh();
+}
+
 void NodePanel::refresh() {
   model_->reset();
   const ir::Node* n = doc_->focusNode();

@@ -9,6 +9,9 @@ class NodePanel : public PropertyPanel {
   Q_OBJECT
  public:
   explicit NodePanel(Document* doc, QWidget* parent = nullptr);
+  // Shows the selection of another document (the converted preview when its view has focus).
+  void setDocument(Document* doc);
+  Document* document() const { return doc_; }
 
  private:
   void refresh();
