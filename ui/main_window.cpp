@@ -146,6 +146,12 @@ void MainWindow::buildDocks() {
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
   split_->setPreviewPane(conversion_->previewPane(), conversion_->previewView());
   split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
+  // Beside a preview the panels make room for the two graphs; both start at their first view.
+  connect(split_, &PreviewSplit::previewShown, this, [this, find, node] {
+    resizeDocks({find, node}, {240, 240}, Qt::Horizontal);
+    view_->showStart();
+    conversion_->previewView()->showStart();
+  });
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);

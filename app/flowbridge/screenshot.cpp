@@ -2,6 +2,8 @@
 
 #include <QBuffer>
 #include <QCoreApplication>
+#include <QDockWidget>
+#include <QSpinBox>
 #include <QFileInfo>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -9,7 +11,10 @@
 #include <cstdio>
 
 #include "ir/graph.h"
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
+#include "ui/widgets/convert_panel.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "util/atomic_file.h"
@@ -38,7 +43,8 @@ QByteArray encode(ui::MainWindow& w, const QString& output) {
     p.end();
   } else {
     const QPixmap shot = w.grab();
-    if (shot.isNull() || !shot.save(&buffer, "PNG")) throw OutputError(output.toStdString() + ": cannot encode PNG");
+    // Quality 0: the strongest zlib compression (screenshots go into the repository).
+    if (shot.isNull() || !shot.save(&buffer, "PNG", 0)) throw OutputError(output.toStdString() + ": cannot encode PNG");
   }
   return bytes;
 }
@@ -62,8 +68,8 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       w.document()->selectNode(chosen);
     }
     // Let the scene be rebuilt and painted once before grabbing.
-    QTimer::singleShot(50, &w, [&w, output = options.screenshot] {
-      w.view()->fitAll();
+    auto grab = [&w, output = options.screenshot, keepView = options.opset > 0] {
+      if (!keepView) w.view()->fitAll();
       try {
         fb::AtomicFile out(output.toStdString());
         const QByteArray bytes = encode(w, output);
@@ -73,7 +79,36 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       } catch (const std::exception& e) {
         failAndExit(kFileError, QString::fromStdString(e.what()));
       }
+    };
+    if (!options.opset) {
+      QTimer::singleShot(50, &w, grab);
+      return;
+    }
+    // Statuses (and the preview) come from workers: grab once they are on screen, with the status table in front.
+    w.conversion()->convertDock()->show();
+    w.conversion()->convertDock()->raise();
+    auto* controller = w.conversion()->controller();
+    auto* previewDoc = w.conversion()->previewDocument();
+    auto later = [&w, grab] { QTimer::singleShot(100, &w, grab); };
+    QObject::connect(controller, &ui::ConversionController::conversionFailed, &w, [](const QString& message) {
+      failAndExit(kFileError, QStringLiteral("--preview: %1").arg(message));
     });
+    if (options.preview) {
+      QObject::connect(previewDoc, &ui::Document::modelChanged, &w, [previewDoc, later] {
+        if (previewDoc->model()) later();
+      });
+      QObject::connect(
+          controller, &ui::ConversionController::dryRunFinished, &w,
+          [controller] {
+            if (!controller->isConverting() && !controller->hasConversion()) controller->convert();
+          },
+          Qt::SingleShotConnection);
+    } else {
+      QObject::connect(controller, &ui::ConversionController::dryRunFinished, &w, later, Qt::SingleShotConnection);
+    }
+    // Through the panel, so that it shows the opset the statuses are for.
+    if (controller->targetOpset() == options.opset) controller->refresh();
+    else w.conversion()->panel()->opsetBox()->setValue(options.opset);
   });
 }
 

@@ -79,6 +79,14 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   layout->addWidget(previewView_, 1);
   previewPane_->hide();
   link_ = new PreviewLink(source, previewDoc_, controller_, this);
+  // Each new preview starts at its first view, like the source (once its scene is built).
+  auto startPending = std::make_shared<bool>(false);
+  connect(previewDoc_, &Document::modelChanged, this, [startPending] { *startPending = true; });
+  connect(previewScene_, &GraphScene::rebuilt, this, [this, startPending] {
+    if (!*startPending) return;
+    *startPending = false;
+    previewView_->showStart();
+  });
   codePreview_ = new CodePreview(window, source, controller_, this);
 }
 

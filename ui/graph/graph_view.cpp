@@ -106,8 +106,14 @@ void GraphView::showStart() {
     if (v && v->role() == ValueItem::Role::Input) inputs = inputs.isNull() ? v->sceneBoundingRect() : inputs.united(v->sceneBoundingRect());
   }
   const double halfW = viewport()->width() / (2 * z), halfH = viewport()->height() / (2 * z);
-  const double x = inputs.isNull() ? r.center().x() : std::clamp(inputs.center().x(), r.left() + halfW, std::max(r.left() + halfW, r.right() - halfW));
   const double top = inputs.isNull() ? r.top() : std::max(r.top(), inputs.top() - 40);
+  // Horizontally: what the first screenful holds (inputs and the nodes just below them), from its left
+  // edge when it is wider than the view.
+  QRectF band = inputs;
+  for (QGraphicsItem* item : scene()->items(QRectF(r.left(), top, r.width(), 2 * halfH)))
+    if (item->type() == NodeItem::Type) band = band.isNull() ? item->sceneBoundingRect() : band.united(item->sceneBoundingRect());
+  double x = band.isNull() ? r.center().x() : band.center().x();
+  if (!band.isNull() && band.width() > 2 * halfW) x = band.left() - 20 + halfW;
   centerOn(x, top + halfH);
   updateRenderHints();
   emit zoomChanged(zoom());

@@ -41,6 +41,7 @@ bool PreviewSplit::eventFilter(QObject* watched, QEvent* event) {
     QTimer::singleShot(0, this, [this] {
       const int half = std::max(1, (width() - handleWidth()) / 2);
       setSizes({half, half});
+      emit previewShown();
     });
   } else if (watched == pane_ && event->type() == QEvent::Hide) {
     // The source view takes the whole width again; the Node panel goes back to it.

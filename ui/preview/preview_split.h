@@ -22,6 +22,10 @@ class PreviewSplit : public QSplitter {
   GraphView* sourceView() const { return source_; }
   GraphView* previewView() const { return preview_; }
 
+ signals:
+  // The preview pane was shown and given half the width.
+  void previewShown();
+
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
