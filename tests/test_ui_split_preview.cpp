@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QSettings>
 #include <QSpinBox>
+#include <QProcess>
 #include <QThreadPool>
 
 #include "ir/graph.h"
@@ -156,6 +157,26 @@ class SplitPreviewTest : public QObject {
           ++modifiedPixels;
       }
     QCOMPARE(modifiedPixels, 0);
+  }
+
+  // The README's pictures: --screenshot --opset N [--preview] on the corpus transformer.
+  void screenshotOfThePreview() {
+    const QString app = QFileInfo(QStringLiteral(FB_CLI_PATH)).dir().filePath(QStringLiteral("flowbridge"));
+    const QString model = test::corpusModel("transformer_encoder_op17.onnx");
+    const QString out = QStringLiteral(FB_TEST_TMP "/split_preview_shot.png");
+    QFile::remove(out);
+    QProcess p;
+    p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    p.start(app, {"-platform", "offscreen", "--screenshot", out, "--preview", model});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 1);  // --preview needs --opset
+    QVERIFY(!QFile::exists(out));
+    p.start(app, {"-platform", "offscreen", "--screenshot", out, "--size", "1200x740", "--opset", "11", "--preview", model});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 0);
+    QImage shot(out);
+    QCOMPARE(shot.size(), QSize(1200, 740));
+    QVERIFY(QFileInfo(out).size() < 200 * 1024);
   }
 
   void panelLayoutIsKept() {

@@ -75,6 +75,15 @@ std::string describeTensor(const ir::Tensor& t) {
   return out.empty() ? std::string("scalar") : out;
 }
 
+const ir::Tensor* initializerOf(const ir::Value* v) {
+  if (!v) return nullptr;
+  if (v->initializer()) return v->isGraphInput() ? nullptr : v->initializer();
+  if (!v->isOuterScope() || !v->graph()) return nullptr;
+  for (const ir::Graph* g = v->graph()->parent(); g; g = g->parent())
+    if (const ir::Value* outer = g->findValue(v->name())) return initializerOf(outer);
+  return nullptr;
+}
+
 const ir::Node* ConstantFolding::shownAs(const ir::Node* n) const {
   auto it = consumerOf.find(n);
   return it == consumerOf.end() ? n : it->second;
@@ -91,8 +100,8 @@ ConstantFolding foldConstantsForView(const ir::Graph& g) {
       foldedText[n->output(0)] = describeConstantNode(*n);
     } else if (n->opType == "Identity" && n->inputs().size() == 1 && n->input(0)) {
       const ir::Value* in = n->input(0);
-      if (in->initializer() && !in->isGraphInput()) {
-        foldedText[n->output(0)] = describeTensor(*in->initializer());
+      if (const ir::Tensor* weight = initializerOf(in)) {
+        foldedText[n->output(0)] = describeTensor(*weight);
       } else if (auto it = foldedText.find(in); it != foldedText.end()) {
         foldedText[n->output(0)] = it->second;
       } else {
@@ -116,8 +125,8 @@ ConstantFolding foldConstantsForView(const ir::Graph& g) {
         // This node and the folded chain that produced the value.
         for (const ir::Node* p = v->producer(); p && out.folded.count(p); p = p->inputs().empty() ? nullptr : p->input(0)->producer())
           out.consumerOf.emplace(p, n);
-      } else if (v->initializer() && !v->isGraphInput()) {
-        text = describeTensor(*v->initializer());
+      } else if (const ir::Tensor* weight = initializerOf(v)) {
+        text = describeTensor(*weight);
       } else {
         continue;
       }

@@ -34,6 +34,10 @@ struct ConstantFolding {
 // Folds what can be folded in `g` (its own nodes; subgraphs are graphs of their own).
 ConstantFolding foldConstantsForView(const ir::Graph& g);
 
+// The weight a value stands for: its initializer, or for a value a body reads from the graphs around it,
+// the initializer it names there (nullptr for anything computed, or a graph input).
+const ir::Tensor* initializerOf(const ir::Value* v);
+
 // "= 0.5", "= [1, -1]" for a small numeric tensor, "256×256" otherwise.
 std::string describeTensor(const ir::Tensor& t);
 

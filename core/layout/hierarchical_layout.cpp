@@ -97,6 +97,13 @@ void HierarchicalLayout::prepare() {
     sourceOf[v] = int(endpoints_.size());
     endpoints_.push_back({PlacedItem::Kind::Input, nullptr, v, 0, valueBoxSize(*v, false)});
   }
+  // A body (If/Loop/Scan) reads values of the graphs around it by name: each is drawn as a stub input.
+  for (const ir::Node* n : tree_.nodes)
+    for (const ir::Value* v : n->inputs())
+      if (v && v->isOuterScope() && !sourceOf.count(v) && !initializerOf(v)) {
+        sourceOf[v] = int(endpoints_.size());
+        endpoints_.push_back({PlacedItem::Kind::Input, nullptr, v, 0, valueBoxSize(*v, false)});
+      }
   std::vector<std::pair<const ir::Value*, int>> outputUnits;
   for (const ir::Value* v : graph_.outputs()) {
     outputUnits.push_back({v, int(endpoints_.size())});

@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsView>
+#include <QMenu>
 #include <QScrollBar>
 
 #include "ir/graph.h"
@@ -202,9 +203,24 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
     if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
       const ir::Node* node = n->node();
       const QString title = QString::fromStdString(node->name.empty() ? node->opType : node->name);
-      const auto subs = node->subgraphs();
-      if (!subs.empty()) doc_->enterSubgraph(subs.front(), title);
-      else if (const ir::Graph* body = doc_->functionBody(node)) doc_->enterSubgraph(body, title);
+      // Each graph attribute is a body: If has two (then/else), Loop and Scan one. With more than one, a
+      // menu offers them; the breadcrumb names the one entered ("If_0: else_branch").
+      QList<QPair<QString, const ir::Graph*>> bodies;
+      for (const auto& a : node->attributes)
+        for (const auto& g : a.graphs)
+          if (g) bodies.append({QString::fromStdString(a.name), g.get()});
+      if (bodies.size() == 1) {
+        doc_->enterSubgraph(bodies.front().second, title);
+      } else if (bodies.size() > 1) {
+        auto* menu = new QMenu(event->widget());
+        menu->setObjectName(QStringLiteral("bodyMenu"));
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        for (const auto& [name, body] : bodies)
+          menu->addAction(name, this, [this, title, name = name, body = body] { doc_->enterSubgraph(body, title + QStringLiteral(": ") + name); });
+        menu->popup(event->screenPos());
+      } else if (const ir::Graph* body = doc_->functionBody(node)) {
+        doc_->enterSubgraph(body, title);
+      }
       event->accept();
       return;
     }
