@@ -57,7 +57,9 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
   // Pinned boxes: invisible edges (weight 0, so that they do not pull) above every box nothing enters, or
   // below every box nothing leaves. Rank constraints on subgraphs would say the same but crash dot's
   // mincross on some graphs (Graphviz 2.43).
-  if (!request.firstRank.empty() || !request.lastRank.empty()) {
+  // Only worth it where the edges are routed, and only while the extra edges stay few.
+  const size_t pinned = request.firstRank.size() + request.lastRank.size();
+  if (route && pinned > 0 && pinned * request.boxes.size() <= 4 * kMaxRoutedEdges) {
     std::vector<char> pinned(nodes.size(), 0), hasIn(nodes.size(), 0), hasOut(nodes.size(), 0);
     for (int b : request.firstRank) pinned[size_t(b)] = 1;
     for (int b : request.lastRank) pinned[size_t(b)] = 1;
