@@ -9,6 +9,7 @@
 #include "layout/block_tree.h"
 #include "layout/dot_layout.h"
 #include "layout/hierarchical_layout.h"
+#include "layout/constant_folding_view.h"
 #include "layout/layered_layout.h"
 #include "resources/synthetic_graph.h"
 #include "support/helpers.h"
@@ -130,17 +131,21 @@ class LayoutTest : public QObject {
     lay.expandAll();
     auto pg = lay.compute();
     QVERIFY(!pg.cancelled);
-    QCOMPARE(countKind(pg, PlacedItem::Kind::Node), m->graph().nodeCount());
+    QCOMPARE(countKind(pg, PlacedItem::Kind::Node) + lay.folding().folded.size(), m->graph().nodeCount());
     QCOMPARE(countKind(pg, PlacedItem::Kind::Output), m->graph().outputs().size());
     QVERIFY(countKind(pg, PlacedItem::Kind::Initializer) == 0);
     const QString overlap = firstOverlap(pg);
     QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
-    // Every node input produced by another node of this graph is an edge between their items.
+    // Every node input produced by another node of this graph is an edge between their items (folded
+    // constants are drawn inside their consumers: no edge).
     size_t expected = 0;
+    const auto& folded = lay.folding().folded;
     for (const auto& n : m->graph().nodes()) {
+      if (folded.count(n.get())) continue;
       std::set<const ir::Node*> producers;
       for (const ir::Value* v : n->inputs())
-        if (v && v->producer() && v->producer()->graph() == &m->graph() && v->producer() != n.get()) producers.insert(v->producer());
+        if (v && v->producer() && v->producer()->graph() == &m->graph() && v->producer() != n.get() && !folded.count(v->producer()))
+          producers.insert(v->producer());
       expected += producers.size();
     }
     size_t nodeToNode = 0;
@@ -197,7 +202,7 @@ class LayoutTest : public QObject {
     layout::HierarchicalLayout lay(m->graph());
     lay.expandAll();
     auto pg = lay.compute();
-    QCOMPARE(countKind(pg, PlacedItem::Kind::Node), m->graph().nodeCount());
+    QCOMPARE(countKind(pg, PlacedItem::Kind::Node) + lay.folding().folded.size(), m->graph().nodeCount());
     QVERIFY(firstOverlap(pg).isEmpty());
   }
 
@@ -210,8 +215,68 @@ class LayoutTest : public QObject {
     auto pg = lay.compute();
     QCOMPARE(pg.stats.dotCalls, 0);
     QVERIFY(pg.stats.layeredCalls > 0);
-    QCOMPARE(countKind(pg, PlacedItem::Kind::Node), m->graph().nodeCount());
+    QCOMPARE(countKind(pg, PlacedItem::Kind::Node) + lay.folding().folded.size(), m->graph().nodeCount());
     QVERIFY(firstOverlap(pg).isEmpty());
+  }
+
+  // Issue 12 point 11: Constant nodes and Identity aliases of initializers are folded into their
+  // consumers; each folded node has a drawn consumer that lists it, and no edge leads to a folded node.
+  void constantsFoldedOnCorpus_data() { blockTreeOnCorpus_data(); }
+  void constantsFoldedOnCorpus() {
+    QFETCH(QString, file);
+    auto m = loadModel(test::corpusModel(file).toStdString());
+    const auto folding = layout::foldConstantsForView(m->graph());
+    size_t constants = 0, aliases = 0;
+    for (const auto& n : m->graph().nodes()) {
+      if (n->opType == "Constant" && !n->output(0)->isGraphOutput() && !n->output(0)->uses().empty()) {
+        ++constants;
+        QVERIFY2(folding.folded.count(n.get()), n->name.c_str());
+      }
+      if (n->opType == "Identity" && n->input(0) && n->input(0)->initializer() && !n->input(0)->isGraphInput() && !n->output(0)->isGraphOutput() && !n->output(0)->uses().empty()) ++aliases;
+    }
+    QVERIFY(folding.folded.size() >= constants + aliases);
+    for (const ir::Node* f : folding.folded) {
+      const ir::Node* c = folding.shownAs(f);
+      QVERIFY(c && c != f && !folding.folded.count(c));
+      QVERIFY(folding.inputsOf.count(c));
+    }
+    layout::HierarchicalLayout lay(m->graph());
+    lay.expandAll();
+    auto pg = lay.compute();
+    for (const auto& it : pg.items) QVERIFY(it.kind != PlacedItem::Kind::Node || !folding.folded.count(it.node));
+    QVERIFY(firstOverlap(pg).isEmpty());
+    layout::LayoutOptions raw;
+    raw.foldConstants = false;
+    layout::HierarchicalLayout rawLay(m->graph(), raw);
+    rawLay.expandAll();
+    const auto rawPg = rawLay.compute();
+    QCOMPARE(countKind(rawPg, PlacedItem::Kind::Node), m->graph().nodeCount());
+    if (file == "transformer_encoder_op17.onnx") {
+      qInfo("transformer_encoder_op17 expanded: %zu boxes raw, %zu folded; %zu x %zu pt raw, %.0f x %.0f pt folded",
+            rawPg.items.size(), pg.items.size(), size_t(rawPg.width), size_t(rawPg.height), pg.width, pg.height);
+      QCOMPARE(folding.folded.size(), size_t(78 + 63));
+    }
+  }
+
+  // Issue 12 point 12: edges placed by dot carry dot's route, from the tail box to the head box.
+  void edgesCarryDotRoutes() {
+    auto m = loadModel(test::corpusModel("squeezenet1_0_op11.onnx").toStdString());
+    layout::HierarchicalLayout lay(m->graph());
+    lay.expandAll();
+    auto pg = lay.compute();
+    QVERIFY(pg.stats.dotCalls > 0);
+    size_t routed = 0;
+    for (const auto& e : pg.edges) {
+      if (e.path.empty()) continue;
+      ++routed;
+      QCOMPARE((e.path.size() - 1) % 3, size_t(0));
+      auto near = [](const PlacedItem& it, layout::Point p) {
+        return std::abs(p.x - it.center.x) <= it.size.width / 2 + 2 && std::abs(p.y - it.center.y) <= it.size.height / 2 + 2;
+      };
+      QVERIFY(near(pg.items[e.from], e.path.front()));
+      QVERIFY(near(pg.items[e.to], e.path.back()));
+    }
+    QCOMPARE(routed, pg.edges.size());
   }
 
   void cancelStopsEarly() {

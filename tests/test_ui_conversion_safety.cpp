@@ -177,7 +177,7 @@ class UiConversionSafety : public QObject {
     QVERIFY(openAndWait(w, test::corpusModel("squeezenet1_0_op11.onnx")));
     panel->opsetBox()->setValue(9);
     QVERIFY(previewAndWait(w));
-    QVERIFY(w.conversion()->previewDock()->isVisible());
+    QVERIFY(w.conversion()->previewPane()->isVisible());
     QVERIFY(w.conversion()->previewScene()->nodeItemCount() > 0);
     QVERIFY(panel->saveAction()->isEnabled());
 
@@ -185,7 +185,7 @@ class UiConversionSafety : public QObject {
     settle();
     QVERIFY(!w.conversion()->previewDocument()->model());
     QCOMPARE(w.conversion()->previewScene()->nodeItemCount(), 0);
-    QVERIFY(!w.conversion()->previewDock()->isVisible());
+    QVERIFY(!w.conversion()->previewPane()->isVisible());
     QVERIFY(!panel->saveAction()->isEnabled());
     QVERIFY(!panel->saveButton()->isEnabled());
     QVERIFY(!w.conversion()->controller()->hasConversion());

@@ -207,6 +207,17 @@ void Document::setShowInitializers(bool on) {
   emit selectionChanged();
 }
 
+void Document::setShowFoldedValues(bool on) {
+  if (settings_.layout.showFoldedValues == on) return;
+  settings_.layout.showFoldedValues = on;
+  for (auto& lvl : levels_) {
+    lvl.layout->setOptions(settings_.layout);
+    lvl.placed = lvl.layout->compute();
+  }
+  emit layoutChanged();
+  emit selectionChanged();
+}
+
 void Document::setHorizontal(bool on) {
   if (settings_.layout.leftToRight == on) return;
   settings_.layout.leftToRight = on;
@@ -226,7 +237,7 @@ void Document::revealInCurrent(const ir::Node* n) {
   }
 }
 
-void Document::selectNodes(const QList<const ir::Node*>& nodes) {
+void Document::selectNodes(const QList<const ir::Node*>& nodes, bool bringIntoView) {
   if (!hasGraph()) return;
   selectedNodes_.clear();
   for (const ir::Node* n : nodes)
@@ -234,11 +245,21 @@ void Document::selectNodes(const QList<const ir::Node*>& nodes) {
   if (selectedNodes_.size() == 1) revealInCurrent(selectedNodes_.first());
   selectedValue_ = nullptr;
   emit selectionChanged();
-  if (!selectedNodes_.isEmpty()) emit focusRequested(selectedNodes_.first());
+  if (!selectedNodes_.isEmpty() && bringIntoView) emit focusRequested(selectedNodes_.first());
 }
 
 void Document::selectValue(const ir::Value* v) {
   if (!hasGraph() || !v) return;
+  const auto& folding = currentLevel().layout->folding();
+  const bool drawnProducer = v->producer() && !folding.folded.count(v->producer());
+  if (!drawnProducer && focusNode()) {
+    for (const auto& use : v->uses())
+      if (folding.shownAs(use.node) == focusNode()) {
+        selectedValue_ = v;
+        emit selectionChanged();
+        return;
+      }
+  }
   const ir::Node* n = v->producer();
   if (!n && !v->uses().empty()) n = v->uses().front().node;
   selectedNodes_.clear();

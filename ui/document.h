@@ -50,6 +50,9 @@ class Document : public QObject {
   void collapseAll();
   bool showInitializers() const { return settings_.layout.showInitializers; }
   void setShowInitializers(bool on);
+  // Constants and weights listed inside the nodes that read them ("W 256×256", "axes = [1]").
+  bool showFoldedValues() const { return settings_.layout.showFoldedValues; }
+  void setShowFoldedValues(bool on);
   bool horizontal() const { return settings_.layout.leftToRight; }
   void setHorizontal(bool on);
 
@@ -58,9 +61,11 @@ class Document : public QObject {
   const ir::Node* focusNode() const { return selectedNodes_.isEmpty() ? nullptr : selectedNodes_.first(); }
   const ir::Value* selectedValue() const { return selectedValue_; }
   // Selects nodes; the first is the one the Node panel shows. Expands blocks that hide it.
-  void selectNodes(const QList<const ir::Node*>& nodes);
+  // `bringIntoView`: views scroll to it (not for a click on the canvas, where it already is).
+  void selectNodes(const QList<const ir::Node*>& nodes, bool bringIntoView = true);
   void selectNode(const ir::Node* n) { selectNodes(n ? QList<const ir::Node*>{n} : QList<const ir::Node*>{}); }
-  // Selects a tensor: shows it in the Tensor panel and selects its producer (or first consumer).
+  // Selects a tensor: shows it in the Tensor panel and selects its producer (or first consumer). A tensor
+  // without a drawn producer (an initializer, a folded constant) read by the current node keeps that node.
   void selectValue(const ir::Value* v);
   void clearSelection();
   // Any node of the model (subgraphs included) by its id; nullptr when there is none.

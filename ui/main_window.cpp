@@ -1,6 +1,8 @@
 #include "ui/main_window.h"
 
 #include <QAction>
+#include <QBuffer>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -26,6 +28,8 @@
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/preview/preview_split.h"
+#include "ui/widgets/panel_layout.h"
 #include "ui/widgets/breadcrumb_bar.h"
 #include "ui/widgets/convert_panel.h"
 #include "ui/widgets/find_panel.h"
@@ -58,10 +62,12 @@ MainWindow::MainWindow(QWidget* parent)
   box->setContentsMargins(0, 0, 0, 0);
   box->setSpacing(0);
   box->addWidget(new BreadcrumbBar(doc_, central));
-  box->addWidget(view_, 1);
+  split_ = new PreviewSplit(view_);
+  box->addWidget(split_, 1);
   setCentralWidget(central);
   buildDocks();
   buildMenus();
+  restorePanelLayout(this);
 
   progress_->setRange(0, 100);
   progress_->setMaximumWidth(220);
@@ -154,6 +160,14 @@ void MainWindow::buildDocks() {
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
   connect(conversion_->passStepper(), &PassStepper::logMessage, logPanel_, &LogPanel::append);
   conversion_->annotate(nodePanel_);
+  split_->setPreviewPane(conversion_->previewPane(), conversion_->previewView());
+  split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
+  // Beside a preview the panels make room for the two graphs; both start at their first view.
+  connect(split_, &PreviewSplit::previewShown, this, [this, find, node] {
+    resizeDocks({find, node}, {240, 240}, Qt::Horizontal);
+    view_->showStart();
+    conversion_->previewView()->showStart();
+  });
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
   resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
@@ -187,11 +201,19 @@ void MainWindow::buildMenus() {
   view->addAction(tr("Zoom &In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] { view_->zoomBy(1.25); });
   view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this, [this] { view_->zoomBy(0.8); });
   view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view_, &GraphView::fitAll);
+  auto* fitBoth = view->addAction(tr("Fit &Both (source and preview)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0), split_,
+                                  &PreviewSplit::fitBoth);
+  fitBoth->setObjectName(QStringLiteral("fitBoth"));
   view->addSeparator();
   auto* weights = view->addAction(tr("Show &Initializers"));
   weights->setCheckable(true);
   weights->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
   connect(weights, &QAction::toggled, doc_, &Document::setShowInitializers);
+  auto* folded = view->addAction(tr("Show &Constants and Weights on Nodes"));
+  folded->setObjectName(QStringLiteral("showFoldedValues"));
+  folded->setCheckable(true);
+  folded->setChecked(doc_->showFoldedValues());
+  connect(folded, &QAction::toggled, doc_, &Document::setShowFoldedValues);
   auto* horizontal = view->addAction(tr("&Horizontal Layout"));
   horizontal->setCheckable(true);
   connect(horizontal, &QAction::toggled, this, [this](bool on) {
@@ -207,8 +229,12 @@ void MainWindow::buildMenus() {
   });
   view->addAction(tr("&Find..."), QKeySequence::Find, this, [this] {
     findPanel_->parentWidget()->show();
+    findPanel_->parentWidget()->raise();  // in front of the Convert tab
     findPanel_->focusSearch();
   });
+  auto* panels = view->addMenu(tr("&Panels"));
+  panels->setObjectName(QStringLiteral("panelsMenu"));
+  fillPanelsMenu(this, panels);
 
   auto* convert = menuBar()->addMenu(tr("&Convert"));
   convert->addAction(conversion_->panel()->previewAction());
@@ -310,6 +336,11 @@ void MainWindow::startExport(const QString& path) {
   connect(exporter_, &SceneExporter::finished, dialog, done);
   connect(exporter_, &SceneExporter::failed, dialog, done);
   if (!exporter_->start(path, exportOptions())) dialog->close();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  savePanelLayout(this);
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

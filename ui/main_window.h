@@ -23,6 +23,7 @@ class OperatorsPanel;
 class FindPanel;
 class LogPanel;
 class ConversionDocks;
+class PreviewSplit;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -57,11 +58,13 @@ class MainWindow : public QMainWindow {
   FindPanel* findPanel() const { return findPanel_; }
   LogPanel* logPanel() const { return logPanel_; }
   ConversionDocks* conversion() const { return conversion_; }
+  PreviewSplit* split() const { return split_; }
   QString lastError() const;
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void buildMenus();
@@ -82,6 +85,7 @@ class MainWindow : public QMainWindow {
   FindPanel* findPanel_;
   LogPanel* logPanel_;
   ConversionDocks* conversion_ = nullptr;
+  PreviewSplit* split_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* plainExport_ = nullptr;
   SceneExporter* exporter_ = nullptr;

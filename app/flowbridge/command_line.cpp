@@ -77,8 +77,9 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
                                    "screenshot cannot be written.");
   parser.addHelpOption();
   parser.addVersionOption();
-  QCommandLineOption screenshot("screenshot", "Open the model, lay it out, fit it, write the window to <picture> "
-                                "(.png or .svg) and exit.", "picture");
+  QCommandLineOption screenshot("screenshot", "Open the model, lay it out, fit it (with --opset: its first view, "
+                                "the inputs at a readable zoom), write the window to <picture> (.png or .svg) and exit.",
+                                "picture");
   QCommandLineOption size("size", "Window size for --screenshot (default 1400x900).", "WxH");
   QCommandLineOption select("select", "With --screenshot: select this node first (fills the Node panel) and centre "
                             "the picture on it at 100 %.", "node");
@@ -88,6 +89,11 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   parser.addOption(size);
   parser.addOption(select);
   parser.addOption(graphOnly);
+  QCommandLineOption opset("opset", "With --screenshot: mark what converting to opset <N> does to each node.", "N");
+  QCommandLineOption preview("preview", "With --screenshot and --opset: convert and show the converted graph "
+                                        "beside the source.");
+  parser.addOption(opset);
+  parser.addOption(preview);
   parser.addPositionalArgument("model", "Model to open (default: the bundled sample).", "[model]");
 
   CommandLine out;
@@ -114,8 +120,8 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   AppOptions& o = out.options;
   o.model = positional.isEmpty() ? defaultModel : positional.first();
   if (!parser.isSet(screenshot)) {
-    if (parser.isSet(size) || parser.isSet(select) || parser.isSet(graphOnly)) {
-      fail(QStringLiteral("--size, --select and --graph-only apply only with --screenshot"));
+    if (parser.isSet(size) || parser.isSet(select) || parser.isSet(graphOnly) || parser.isSet(opset) || parser.isSet(preview)) {
+      fail(QStringLiteral("--size, --select, --graph-only, --opset and --preview apply only with --screenshot"));
       out.exitCode = kUsage;
     }
     return out;
@@ -123,6 +129,21 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   o.screenshot = parser.value(screenshot);
   o.select = parser.value(select);
   o.graphOnly = parser.isSet(graphOnly);
+  if (parser.isSet(opset)) {
+    bool ok = false;
+    o.opset = parser.value(opset).toInt(&ok);
+    if (!ok || o.opset < 1 || o.opset > 99) {
+      fail(QStringLiteral("--opset %1: expected an opset number").arg(parser.value(opset)));
+      out.exitCode = kUsage;
+      return out;
+    }
+  }
+  o.preview = parser.isSet(preview);
+  if (o.preview && !o.opset) {
+    fail(QStringLiteral("--preview needs --opset"));
+    out.exitCode = kUsage;
+    return out;
+  }
   if (parser.isSet(size)) {
     static const QRegularExpression wxh(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
     const auto m = wxh.match(parser.value(size));

@@ -2,7 +2,8 @@
 // The desktop app's command line, read before any QApplication exists: --help, --version and bad arguments
 // are answered without a display. Exit codes (README, "Desktop inspector"):
 //   0  success, --help, --version
-//   1  usage error: unknown option, bad --size, --size/--select/--graph-only without --screenshot, a --select name
+//   1  usage error: unknown option, bad --size, --size/--select/--graph-only/--opset/--preview without
+//      --screenshot, bad --opset, --preview without --opset, a --select name
 //      that is not a node of the model, more than one model
 //   2  the model cannot be opened, or the screenshot cannot be written: it is the model, it exists and is
 //      not a picture, it does not end in .png or .svg, or writing failed (nothing is left behind)
@@ -21,6 +22,8 @@ struct AppOptions {
   QSize size{1400, 900};
   QString select;      // node to select before the screenshot; the picture is centred on it at 100 %
   bool graphOnly = false;  // the graph view alone, at the first view (or on --select), instead of the window
+  int opset = 0;       // target opset to mark statuses for before the screenshot (0: none)
+  bool preview = false;  // with opset: convert and show the preview beside the source
 };
 
 struct CommandLine {

@@ -5,6 +5,7 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QSpinBox>
 #include <QFileInfo>
 #include <QPainter>
 #include <QSvgGenerator>
@@ -12,7 +13,10 @@
 #include <cstdio>
 
 #include "ir/graph.h"
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
+#include "ui/widgets/convert_panel.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "util/atomic_file.h"
@@ -44,7 +48,8 @@ QByteArray encode(ui::MainWindow& w, const QString& output, bool graphOnly) {
     p.end();
   } else {
     const QPixmap shot = source->grab();
-    if (shot.isNull() || !shot.save(&buffer, "PNG")) throw OutputError(output.toStdString() + ": cannot encode PNG");
+    // Quality 0: the strongest zlib compression (screenshots go into the repository).
+    if (shot.isNull() || !shot.save(&buffer, "PNG", 0)) throw OutputError(output.toStdString() + ": cannot encode PNG");
   }
   return bytes;
 }
@@ -74,14 +79,14 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       w.document()->selectNode(chosen);
     }
     // Let the scene be rebuilt and painted once before grabbing.
-    QTimer::singleShot(50, &w, [&w, output = options.screenshot, graphOnly = options.graphOnly, chosen] {
+    auto grab = [&w, output = options.screenshot, graphOnly = options.graphOnly, keepView = options.opset > 0, chosen] {
       if (chosen) {
         // The selected node in the middle, at 100 %: readable, whatever the graph's size.
         w.view()->zoomBy(1.0 / w.view()->zoom());
         w.view()->centerOnNode(chosen);
       } else if (graphOnly) {
         w.view()->showStart();
-      } else {
+      } else if (!keepView) {
         w.view()->fitAll();
       }
       try {
@@ -93,7 +98,38 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       } catch (const std::exception& e) {
         failAndExit(kFileError, QString::fromStdString(e.what()));
       }
+    };
+    if (!options.opset) {
+      QTimer::singleShot(50, &w, grab);
+      return;
+    }
+    // Statuses (and the preview) come from workers: grab once they are on screen, with the status table in front.
+    if (!options.graphOnly) {
+      w.conversion()->convertDock()->show();
+      w.conversion()->convertDock()->raise();
+    }
+    auto* controller = w.conversion()->controller();
+    auto* previewDoc = w.conversion()->previewDocument();
+    auto later = [&w, grab] { QTimer::singleShot(100, &w, grab); };
+    QObject::connect(controller, &ui::ConversionController::conversionFailed, &w, [](const QString& message) {
+      failAndExit(kFileError, QStringLiteral("--preview: %1").arg(message));
     });
+    if (options.preview) {
+      QObject::connect(previewDoc, &ui::Document::modelChanged, &w, [previewDoc, later] {
+        if (previewDoc->model()) later();
+      });
+      QObject::connect(
+          controller, &ui::ConversionController::dryRunFinished, &w,
+          [controller] {
+            if (!controller->isConverting() && !controller->hasConversion()) controller->convert();
+          },
+          Qt::SingleShotConnection);
+    } else {
+      QObject::connect(controller, &ui::ConversionController::dryRunFinished, &w, later, Qt::SingleShotConnection);
+    }
+    // Through the panel, so that it shows the opset the statuses are for.
+    if (controller->targetOpset() == options.opset) controller->refresh();
+    else w.conversion()->panel()->opsetBox()->setValue(options.opset);
   });
 }
 

@@ -88,6 +88,18 @@ struct Builder {
     }
   }
 
+  std::vector<const ir::Node*> nodesUnder(int b) const {
+    std::vector<const ir::Node*> out;
+    std::vector<int> stack{b};
+    while (!stack.empty()) {
+      const Block& blk = t.blocks[stack.back()];
+      stack.pop_back();
+      for (int n : blk.nodes) out.push_back(t.nodes[n]);
+      stack.insert(stack.end(), blk.childBlocks.begin(), blk.childBlocks.end());
+    }
+    return out;
+  }
+
   int firstNode(int b) {
     Block& blk = t.blocks[b];
     int first = blk.nodes.empty() ? int(t.nodes.size()) : blk.nodes.front();
@@ -113,7 +125,6 @@ struct Builder {
         Block g;
         g.parent = b;
         g.firstNode = kids[start].first;
-        g.label = "#" + std::to_string(kids[start].first) + "-" + std::to_string(kids[end - 1].first);
         t.blocks.push_back(g);
         int gid = int(t.blocks.size()) - 1;
         t.blocks[b].childBlocks.push_back(gid);
@@ -127,6 +138,7 @@ struct Builder {
             t.blocks[c].parent = gid;
           }
         }
+        t.blocks[gid].label = opSummaryLabel(nodesUnder(gid));
       }
     }
   }
@@ -164,12 +176,30 @@ struct Builder {
 
 }  // namespace
 
-BlockTree buildBlockTree(const ir::Graph& g, size_t maxChildren) {
+std::string opSummaryLabel(const std::vector<const ir::Node*>& nodes) {
+  std::map<std::string, int> counts;
+  for (const ir::Node* n : nodes) ++counts[n->opType];
+  std::vector<std::pair<int, std::string>> byCount;
+  for (const auto& [op, c] : counts) byCount.push_back({-c, op});
+  std::sort(byCount.begin(), byCount.end());
+  std::string out;
+  constexpr size_t kShown = 2;
+  for (size_t i = 0; i < byCount.size() && i < kShown; ++i) {
+    if (i) out += ", ";
+    out += byCount[i].second;
+    if (byCount[i].first < -1) out += " \xC3\x97" + std::to_string(-byCount[i].first);  // ×
+  }
+  if (byCount.size() > kShown) out += ", +" + std::to_string(byCount.size() - kShown) + " ops";
+  return out.empty() ? std::string("(empty)") : out;
+}
+
+BlockTree buildBlockTree(const ir::Graph& g, size_t maxChildren, const std::unordered_set<const ir::Node*>* leaveOut) {
   BlockTree t;
   t.blocks.push_back(Block{.label = g.name});
   Builder b{t, std::max<size_t>(maxChildren, 2), {}};
   b.childByName.emplace_back();
   for (const auto& n : g.nodes()) {
+    if (leaveOut && leaveOut->count(n.get())) continue;
     int idx = int(t.nodes.size());
     t.nodes.push_back(n.get());
     int block = 0;

@@ -5,6 +5,7 @@
 // which is topological for valid models) become blocks, so every block has a bounded number of children.
 #include <cstddef>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace fb::ir {
@@ -15,7 +16,7 @@ class Node;
 namespace fb::layout {
 
 struct Block {
-  std::string label;  // "layer.3", "attn", or "#120-167" for a structural group
+  std::string label;  // "layer.3", "attn", or what a structural group holds: "MatMul ×12, Add ×8, +3 ops"
   int parent = -1;    // -1 for the root
   int depth = 0;
   std::vector<int> childBlocks;
@@ -38,6 +39,11 @@ struct BlockTree {
 // Name scopes of a node name: "/a/b/Conv" -> {"a", "b"}; names without '/' have none.
 std::vector<std::string> nameScopes(const std::string& nodeName);
 
-BlockTree buildBlockTree(const ir::Graph& g, size_t maxChildren = 40);
+// Nodes in `leaveOut` (folded into their consumers for display) get no place in the tree.
+BlockTree buildBlockTree(const ir::Graph& g, size_t maxChildren = 40,
+                         const std::unordered_set<const ir::Node*>* leaveOut = nullptr);
+
+// The label of a structural group: its most frequent op types, "MatMul ×12, Add ×8, +3 ops".
+std::string opSummaryLabel(const std::vector<const ir::Node*>& nodes);
 
 }  // namespace fb::layout

@@ -27,7 +27,8 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
   if (!gvc) return std::nullopt;
   Agraph_t* g = agopen(const_cast<char*>("g"), Agdirected, nullptr);
   set(g, "rankdir", request.leftToRight ? "LR" : "TB");
-  set(g, "splines", "false");
+  const bool route = request.edges.size() <= kMaxRoutedEdges;
+  set(g, "splines", route ? "spline" : "false");
   set(g, "nslimit", "0.2");
   set(g, "nslimit1", "0.2");
   set(g, "mclimit", "0.1");
@@ -45,9 +46,38 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
     set(n, "height", inches(request.boxes[i].height));
     nodes.push_back(n);
   }
-  for (auto [from, to] : request.edges) {
+  // Arrowheads are drawn by the UI: without them the route ends on the head box itself.
+  agattr(g, AGEDGE, const_cast<char*>("arrowhead"), const_cast<char*>("none"));
+  std::vector<Agedge_t*> edges(request.edges.size(), nullptr);
+  for (size_t i = 0; i < request.edges.size(); ++i) {
+    auto [from, to] = request.edges[i];
     if (from < 0 || to < 0 || size_t(from) >= nodes.size() || size_t(to) >= nodes.size() || from == to) continue;
-    agedge(g, nodes[from], nodes[to], nullptr, 1);
+    edges[i] = agedge(g, nodes[from], nodes[to], nullptr, 1);
+  }
+  // Pinned boxes: invisible edges (weight 0, so that they do not pull) above every box nothing enters, or
+  // below every box nothing leaves. Rank constraints on subgraphs would say the same but crash dot's
+  // mincross on some graphs (Graphviz 2.43).
+  // Only worth it where the edges are routed, and only while the extra edges stay few.
+  const size_t pinned = request.firstRank.size() + request.lastRank.size();
+  if (route && pinned > 0 && pinned * request.boxes.size() <= 4 * kMaxRoutedEdges) {
+    std::vector<char> pinned(nodes.size(), 0), hasIn(nodes.size(), 0), hasOut(nodes.size(), 0);
+    for (int b : request.firstRank) pinned[size_t(b)] = 1;
+    for (int b : request.lastRank) pinned[size_t(b)] = 1;
+    for (auto [from, to] : request.edges)
+      if (from != to && !pinned[size_t(from)] && !pinned[size_t(to)]) hasIn[size_t(to)] = hasOut[size_t(from)] = 1;
+    auto invisible = [&](size_t from, size_t to) {
+      if (agedge(g, nodes[from], nodes[to], nullptr, 0)) return;  // a real edge says it already
+      Agedge_t* e = agedge(g, nodes[from], nodes[to], nullptr, 1);
+      set(e, "style", "invis");
+      set(e, "weight", "0");
+    };
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (pinned[i]) continue;
+      if (!hasIn[i])
+        for (int b : request.firstRank) invisible(size_t(b), i);
+      if (!hasOut[i])
+        for (int b : request.lastRank) invisible(i, size_t(b));
+    }
   }
   if (gvLayout(gvc, g, "dot") != 0) {
     agclose(g);
@@ -61,6 +91,17 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
     const pointf p = ND_coord(n);
     // Graphviz puts y upwards; the UI and SVG want it downwards.
     result.centers.push_back({p.x - bb.LL.x, bb.UR.y - p.y});
+  }
+  result.edgePaths.resize(edges.size());
+  for (size_t i = 0; route && i < edges.size(); ++i) {
+    if (!edges[i] || !ED_spl(edges[i])) continue;
+    const splines* spl = ED_spl(edges[i]);
+    auto& path = result.edgePaths[i];
+    for (int b = 0; b < spl->size; ++b) {
+      const bezier& bz = spl->list[b];
+      for (int k = (b == 0 ? 0 : 1); k < bz.size; ++k) path.push_back({bz.list[k].x - bb.LL.x, bb.UR.y - bz.list[k].y});
+    }
+    if (path.size() < 4 || (path.size() - 1) % 3 != 0) path.clear();
   }
   result.byDot = true;
   gvFreeLayout(gvc, g);

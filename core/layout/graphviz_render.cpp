@@ -43,7 +43,10 @@ RenderReport renderModel(const ir::Model& m, const std::string& outputPath, cons
     ensureWritableOutput(outputPath, inputs);
   }
 
-  HierarchicalLayout layout(m.graph(), options.layout);
+  // This renderer's boxes name the op only and do not list folded inputs: every node gets its own box.
+  LayoutOptions layoutOptions = options.layout;
+  layoutOptions.foldConstants = false;
+  HierarchicalLayout layout(m.graph(), layoutOptions);
   layout.expandWithin(options.maxVisibleBoxes);
   PlacedGraph placed = layout.compute();
   const auto shapes = inferShapes(m);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <deque>
 #include <unordered_set>
@@ -31,7 +32,17 @@ Size collapsedBlockSize(const Block& b) { return {textWidth(b.label.size(), 110,
 
 }  // namespace
 
-Size nodeBoxSize(const ir::Node& n) { return {textWidth(n.opType.size(), 64, 220), 34}; }
+Size nodeBoxSize(const ir::Node& n, const std::vector<FoldedInput>* details) {
+  Size s{textWidth(n.opType.size(), 64, 220), kNodeHeaderHeight};
+  if (!details || details->empty()) return s;
+  const size_t lines = std::min(details->size(), kMaxDetailLines);
+  size_t longest = 0;
+  for (size_t i = 0; i < lines; ++i) longest = std::max(longest, (*details)[i].text.size());
+  // Detail lines use an 8 pt font: about 6.2 points per character.
+  s.width = std::max(s.width, std::clamp(double(longest) * 6.2 + 16, 64.0, 260.0));
+  s.height += double(lines) * kDetailLineHeight;
+  return s;
+}
 
 struct HierarchicalLayout::Endpoint {
   PlacedItem::Kind kind;
@@ -41,23 +52,32 @@ struct HierarchicalLayout::Endpoint {
   Size size;
 };
 
-HierarchicalLayout::HierarchicalLayout(const ir::Graph& g, LayoutOptions options)
-    : graph_(g), options_(options), tree_(buildBlockTree(g, options.maxChildrenPerBlock)) {
+HierarchicalLayout::HierarchicalLayout(const ir::Graph& g, LayoutOptions options) : graph_(g), options_(options) {
+  buildTree();
+  prepare();
+}
+
+void HierarchicalLayout::buildTree() {
+  const bool fold = options_.foldConstants && !options_.showInitializers;
+  folding_ = fold ? foldConstantsForView(graph_) : ConstantFolding{};
+  tree_ = buildBlockTree(graph_, options_.maxChildrenPerBlock, &folding_.folded);
   expanded_.assign(tree_.blocks.size(), 0);
   expanded_[0] = 1;
-  prepare();
+}
+
+const std::vector<FoldedInput>* HierarchicalLayout::foldedInputs(const ir::Node* n) const {
+  if (!options_.showFoldedValues) return nullptr;
+  auto it = folding_.inputsOf.find(n);
+  return it == folding_.inputsOf.end() ? nullptr : &it->second;
 }
 
 HierarchicalLayout::~HierarchicalLayout() = default;
 
 void HierarchicalLayout::setOptions(const LayoutOptions& o) {
-  const bool rebuild = o.maxChildrenPerBlock != options_.maxChildrenPerBlock;
+  const bool rebuild = o.maxChildrenPerBlock != options_.maxChildrenPerBlock || o.foldConstants != options_.foldConstants ||
+                       o.showInitializers != options_.showInitializers;
   options_ = o;
-  if (rebuild) {
-    tree_ = buildBlockTree(graph_, o.maxChildrenPerBlock);
-    expanded_.assign(tree_.blocks.size(), 0);
-    expanded_[0] = 1;
-  }
+  if (rebuild) buildTree();
   cache_.clear();
   prepare();
 }
@@ -69,7 +89,7 @@ void HierarchicalLayout::prepare() {
   for (size_t i = 0; i < tree_.nodes.size(); ++i) {
     const ir::Node* n = tree_.nodes[i];
     nodeIndex_[n] = int(i);
-    endpoints_.push_back({PlacedItem::Kind::Node, n, nullptr, tree_.blockOfNode[i], nodeBoxSize(*n)});
+    endpoints_.push_back({PlacedItem::Kind::Node, n, nullptr, tree_.blockOfNode[i], nodeBoxSize(*n, foldedInputs(n))});
   }
   std::unordered_map<const ir::Value*, int> sourceOf;
   for (const ir::Value* v : graph_.inputs()) {
@@ -77,6 +97,13 @@ void HierarchicalLayout::prepare() {
     sourceOf[v] = int(endpoints_.size());
     endpoints_.push_back({PlacedItem::Kind::Input, nullptr, v, 0, valueBoxSize(*v, false)});
   }
+  // A body (If/Loop/Scan) reads values of the graphs around it by name: each is drawn as a stub input.
+  for (const ir::Node* n : tree_.nodes)
+    for (const ir::Value* v : n->inputs())
+      if (v && v->isOuterScope() && !sourceOf.count(v) && !initializerOf(v)) {
+        sourceOf[v] = int(endpoints_.size());
+        endpoints_.push_back({PlacedItem::Kind::Input, nullptr, v, 0, valueBoxSize(*v, false)});
+      }
   std::vector<std::pair<const ir::Value*, int>> outputUnits;
   for (const ir::Value* v : graph_.outputs()) {
     outputUnits.push_back({v, int(endpoints_.size())});
@@ -135,28 +162,57 @@ void HierarchicalLayout::prepare() {
     std::stable_sort(units.begin(), units.end(), [&](int a, int b) { return orderKey(a) < orderKey(b); });
     for (size_t i = 0; i < units.size(); ++i) localIndex_[units[i]] = int(i);
   }
-  // Each value edge shapes the layout of the innermost block holding both ends.
+  // Each value edge shapes the layout of the innermost block holding both ends. Where an end lies inside a
+  // child block, that block gets a port (a point on its top rank for what comes in, on its bottom rank for
+  // what goes out) and an edge between the port and the unit, so that dot routes the edge inside the
+  // block too: the whole route is the pieces from the tail's block up to the common block and down again.
   localEdges_.assign(B, {});
-  std::vector<std::unordered_set<uint64_t>> seen(B);
+  portsOf_.assign(B, {});
+  routeOf_.assign(valueEdges_.size(), {});
+  std::vector<std::unordered_map<uint64_t, int>> seen(B);
+  std::vector<std::unordered_map<int, int>> portOf(B);  // per block: local unit * 2 + (in ? 1 : 0) -> port
+  auto edgeIn = [&](int block, int from, int to) {
+    const uint64_t key = (uint64_t(uint32_t(from)) << 32) | uint32_t(to);
+    auto [at, fresh] = seen[block].emplace(key, int(localEdges_[block].size()));
+    if (fresh) localEdges_[block].push_back({from, to});
+    return at->second;
+  };
+  auto portIn = [&](int block, int local, bool in) {
+    auto [at, fresh] = portOf[block].emplace(local * 2 + (in ? 1 : 0), int(portsOf_[block].size()));
+    if (fresh) portsOf_[block].push_back({local, in});
+    return int(unitsOf_[block].size()) + at->second;
+  };
   auto ancestors = [&](int block) {
     std::vector<int> chain;
     for (int b = block; b >= 0; b = tree_.blocks[b].parent) chain.push_back(b);
     return chain;
   };
-  for (const auto& ve : valueEdges_) {
+  for (size_t vi = 0; vi < valueEdges_.size(); ++vi) {
+    const auto& ve = valueEdges_[vi];
     const int hs = endpoints_[ve.from].homeBlock, ht = endpoints_[ve.to].homeBlock;
     auto as = ancestors(hs);
     std::unordered_set<int> inS(as.begin(), as.end());
     int lca = ht;
     while (!inS.count(lca)) lca = tree_.blocks[lca].parent;
-    auto unitIn = [&](int endpoint, int home) {
-      if (home == lca) return endpoint;
-      return E + tree_.childTowards(lca, home);
+    // The unit of `block` on the way to an endpoint living in `home`.
+    auto unitIn = [&](int block, int endpoint, int home) {
+      if (home == block) return endpoint;
+      return E + tree_.childTowards(block, home);
     };
-    const int us = unitIn(ve.from, hs), ut = unitIn(ve.to, ht);
+    const int us = unitIn(lca, ve.from, hs), ut = unitIn(lca, ve.to, ht);
     if (us == ut) continue;
-    const uint64_t key = (uint64_t(uint32_t(localIndex_[us])) << 32) | uint32_t(localIndex_[ut]);
-    if (seen[lca].insert(key).second) localEdges_[lca].push_back({localIndex_[us], localIndex_[ut]});
+    auto& pieces = routeOf_[vi];
+    for (int x = hs; x != lca; x = tree_.blocks[x].parent) {
+      const int local = localIndex_[unitIn(x, ve.from, hs)];
+      pieces.push_back({x, edgeIn(x, local, portIn(x, local, false))});
+    }
+    pieces.push_back({lca, edgeIn(lca, localIndex_[us], localIndex_[ut])});
+    std::vector<std::pair<int, int>> down;
+    for (int x = ht; x != lca; x = tree_.blocks[x].parent) {
+      const int local = localIndex_[unitIn(x, ve.to, ht)];
+      down.push_back({x, edgeIn(x, portIn(x, local, true), local)});
+    }
+    pieces.insert(pieces.end(), down.rbegin(), down.rend());
   }
   current_.assign(B, {});
 }
@@ -185,7 +241,7 @@ void HierarchicalLayout::expandWithin(size_t maxVisible) {
 }
 
 int HierarchicalLayout::hidingBlock(const ir::Node* n) const {
-  auto it = nodeIndex_.find(n);
+  auto it = nodeIndex_.find(folding_.shownAs(n));
   if (it == nodeIndex_.end()) return -1;
   int hidden = -1;
   for (int b = tree_.blockOfNode[it->second]; b >= 0; b = tree_.blocks[b].parent)
@@ -194,7 +250,7 @@ int HierarchicalLayout::hidingBlock(const ir::Node* n) const {
 }
 
 void HierarchicalLayout::reveal(const ir::Node* n) {
-  auto it = nodeIndex_.find(n);
+  auto it = nodeIndex_.find(folding_.shownAs(n));
   if (it == nodeIndex_.end()) return;
   for (int b = tree_.blockOfNode[it->second]; b >= 0; b = tree_.blocks[b].parent) expanded_[b] = 1;
 }
@@ -232,6 +288,12 @@ Size HierarchicalLayout::blockSize(int block, const std::atomic<bool>* cancel, L
     std::snprintf(buf, sizeof buf, ",%.0fx%.0f", s.width, s.height);
     key += buf;
   }
+  constexpr double kPortSize = 2;
+  for (const Port& port : portsOf_[block]) {
+    (port.in ? req.firstRank : req.lastRank).push_back(int(req.boxes.size()));
+    req.boxes.push_back({kPortSize, kPortSize});
+  }
+  key += "p" + std::to_string(portsOf_[block].size());
   req.edges = localEdges_[block];
   auto hit = cache_.find(key);
   if (hit != cache_.end()) {
@@ -255,6 +317,62 @@ Size HierarchicalLayout::blockSize(int block, const std::atomic<bool>* cancel, L
   return {current_[block].width, current_[block].height};
 }
 
+namespace {
+
+// Where an edge leaves its tail box (bottom or right side) and enters its head box (top or left side).
+Point port(const PlacedItem& it, bool tail, bool leftToRight) {
+  const double sign = tail ? 1 : -1;
+  return leftToRight ? Point{it.center.x + sign * it.size.width / 2, it.center.y}
+                     : Point{it.center.x, it.center.y + sign * it.size.height / 2};
+}
+
+void appendStraight(std::vector<Point>& path, Point to) {
+  const Point from = path.back();
+  path.push_back({from.x + (to.x - from.x) / 3, from.y + (to.y - from.y) / 3});
+  path.push_back({from.x + 2 * (to.x - from.x) / 3, from.y + 2 * (to.y - from.y) / 3});
+  path.push_back(to);
+}
+
+bool inside(const PlacedItem& it, Point p) {
+  return std::abs(p.x - it.center.x) <= it.size.width / 2 + 1 && std::abs(p.y - it.center.y) <= it.size.height / 2 + 1;
+}
+
+}  // namespace
+
+bool HierarchicalLayout::contentVisible(int block) const {
+  for (int b = block; b >= 0; b = tree_.blocks[b].parent)
+    if (!expanded_[b]) return false;
+  return true;
+}
+
+std::vector<Point> HierarchicalLayout::routeFor(size_t valueEdge, const PlacedItem& tail, const PlacedItem& head,
+                                                const std::vector<Point>& originOf) const {
+  std::vector<Point> route;
+  for (auto [block, index] : routeOf_[valueEdge]) {
+    // Pieces inside collapsed blocks are not drawn: the edge starts or ends at the collapsed box.
+    if (!contentVisible(block)) continue;
+    if (size_t(index) >= current_[block].edgePaths.size() || current_[block].edgePaths[index].empty()) return {};
+    const auto& local = current_[block].edgePaths[index];
+    const Point o = originOf[block];
+    const Point start{local.front().x + o.x, local.front().y + o.y};
+    if (route.empty()) {
+      if (!inside(tail, start)) {
+        route.push_back(port(tail, true, options_.leftToRight));
+        appendStraight(route, start);
+      } else {
+        route.push_back(start);
+      }
+    } else {
+      // From a port to the frame (or the frame to a port): a short hop through the frame's margin.
+      appendStraight(route, start);
+    }
+    for (size_t i = 1; i < local.size(); ++i) route.push_back({local[i].x + o.x, local[i].y + o.y});
+  }
+  if (route.empty()) return {};
+  if (!inside(head, route.back())) appendStraight(route, port(head, false, options_.leftToRight));
+  return route;
+}
+
 PlacedGraph HierarchicalLayout::compute(const std::atomic<bool>* cancel) {
   PlacedGraph out;
   bool cancelled = false;
@@ -273,9 +391,11 @@ PlacedGraph HierarchicalLayout::compute(const std::atomic<bool>* cancel) {
     Point origin;
   };
   std::vector<Pending> stack{{0, {0, 0}}};
+  std::vector<Point> originOf(tree_.blocks.size());
   while (!stack.empty()) {
     auto [block, origin] = stack.back();
     stack.pop_back();
+    originOf[block] = origin;
     const auto& placed = current_[block];
     const auto& units = unitsOf_[block];
     for (size_t i = 0; i < units.size() && i < placed.centers.size(); ++i) {
@@ -306,7 +426,8 @@ PlacedGraph HierarchicalLayout::compute(const std::atomic<bool>* cancel) {
     }
   }
   std::unordered_set<uint64_t> blockPairs;
-  for (const auto& ve : valueEdges_) {
+  for (size_t vi = 0; vi < valueEdges_.size(); ++vi) {
+    const auto& ve = valueEdges_[vi];
     const int a = visibleUnit(ve.from), b = visibleUnit(ve.to);
     if (a == b) continue;
     const int ia = itemOfUnit[a], ib = itemOfUnit[b];
@@ -316,7 +437,7 @@ PlacedGraph HierarchicalLayout::compute(const std::atomic<bool>* cancel) {
       const uint64_t key = (uint64_t(uint32_t(ia)) << 32) | uint32_t(ib);
       if (!blockPairs.insert(key).second) continue;
     }
-    out.edges.push_back({ia, ib, ve.value});
+    out.edges.push_back({ia, ib, ve.value, routeFor(vi, out.items[ia], out.items[ib], originOf)});
   }
   return out;
 }

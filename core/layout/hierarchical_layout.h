@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "layout/block_tree.h"
+#include "layout/constant_folding_view.h"
 #include "layout/layout_types.h"
 
 namespace fb::ir {
@@ -23,7 +24,10 @@ namespace fb::layout {
 
 struct LayoutOptions {
   bool leftToRight = false;
-  bool showInitializers = false;  // initializers as their own small boxes (hidden by default, like Netron)
+  bool showInitializers = false;  // initializers as their own small boxes (hidden by default, like Netron);
+                                  // shows Constant and Identity nodes as boxes too
+  bool foldConstants = true;      // Constant / Identity-of-initializer nodes folded into their consumers
+  bool showFoldedValues = true;   // consumers list their folded inputs ("W 256×256") inside their box
   double dotBudgetMs = 1500;      // once dot has used this much in one compute(), the rest is layered
   size_t dotMaxBoxes = 300;       // a block with more children than this is never given to dot
   size_t maxChildrenPerBlock = 40;
@@ -44,6 +48,9 @@ struct PlacedEdge {
   int from = -1;  // indices into PlacedGraph::items
   int to = -1;
   const ir::Value* value = nullptr;  // the tensor carried (the first one when a collapsed block merges many)
+  // The route, as cubic Bézier control points (p0 c1 c2 p1 ...) from the tail box to the head box; empty
+  // when the block was placed without routing (then a straight line is all there is).
+  std::vector<Point> path;
 };
 
 struct LayoutStats {
@@ -62,8 +69,12 @@ struct PlacedGraph {
   bool cancelled = false;
 };
 
-// Sizes the UI and the renderers agree on (points).
-Size nodeBoxSize(const ir::Node& n);
+// Sizes the UI and the renderers agree on (points). `details`: the lines listing folded inputs.
+Size nodeBoxSize(const ir::Node& n, const std::vector<FoldedInput>* details = nullptr);
+// Detail lines a node box shows at most (the last one says how many more there are).
+constexpr size_t kMaxDetailLines = 5;
+constexpr double kNodeHeaderHeight = 40;  // op type and node name
+constexpr double kDetailLineHeight = 12;
 
 class HierarchicalLayout {
  public:
@@ -71,6 +82,9 @@ class HierarchicalLayout {
   ~HierarchicalLayout();
 
   const BlockTree& tree() const { return tree_; }
+  const ConstantFolding& folding() const { return folding_; }
+  // The inputs a drawn node shows inside its box (nullptr when none, or when the option is off).
+  const std::vector<FoldedInput>* foldedInputs(const ir::Node* n) const;
   const ir::Graph& graph() const { return graph_; }
   const LayoutOptions& options() const { return options_; }
   void setOptions(const LayoutOptions& o);
@@ -93,9 +107,15 @@ class HierarchicalLayout {
   void prepare();
   Size blockSize(int block, const std::atomic<bool>* cancel, LayoutStats& stats, bool& cancelled);
   int visibleUnit(int unit) const;
+  bool contentVisible(int block) const;
+  std::vector<Point> routeFor(size_t valueEdge, const PlacedItem& tail, const PlacedItem& head,
+                              const std::vector<Point>& originOf) const;
+
+  void buildTree();
 
   const ir::Graph& graph_;
   LayoutOptions options_;
+  ConstantFolding folding_;
   BlockTree tree_;
   std::vector<char> expanded_;
   // Units: endpoints (nodes, then inputs, outputs, initializers) followed by blocks.
@@ -109,6 +129,13 @@ class HierarchicalLayout {
     const ir::Value* value;
   };
   std::vector<ValueEdge> valueEdges_;
+  // Per value edge: the pieces of its route, in order of travel, as (block, index of the edge there).
+  std::vector<std::vector<std::pair<int, int>>> routeOf_;
+  struct Port {
+    int unit;  // local index of the unit inside the block the port connects
+    bool in;   // on the top rank (from outside to the unit) or the bottom rank (from the unit outwards)
+  };
+  std::vector<std::vector<Port>> portsOf_;  // per block, laid out after its units
   std::vector<LayoutResult> current_;  // per block, from the last compute()
   std::unordered_map<std::string, LayoutResult> cache_;
 };

@@ -67,6 +67,8 @@ class ConversionController : public QObject {
   const convert::ConvertResult* conversion() const { return conversion_.get(); }
   bool hasConversion() const { return converted_ != nullptr || code_ != nullptr; }
   std::shared_ptr<const ir::Model> convertedModel() const { return converted_; }
+  // The passes of the current settings, as the Log names them ("default passes", "none", a list).
+  QString passesDescription() const { return passesName(); }
   DiffKind sourceDiff(uint64_t nodeId) const { return sourceDiff_.value(nodeId, DiffKind::Same); }
   DiffKind previewDiff(uint64_t nodeId) const { return previewDiff_.value(nodeId, DiffKind::Same); }
   // The converted model written to a temporary file, for a second Document to display (empty if that failed).

@@ -17,6 +17,7 @@
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/preview/preview_link.h"
 #include "ui/widgets/convert_panel.h"
 
 namespace fb::ui {
@@ -46,7 +47,7 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   // A preview belongs to the conversion it shows: when that is dropped (other model, opset or passes), so is
   // the preview, and a new model also closes the dock.
   connect(controller_, &ConversionController::conversionInvalidated, previewDoc_, &Document::close);
-  connect(source, &Document::modelChanged, this, [this] { previewDock_->hide(); });
+  connect(source, &Document::modelChanged, this, [this] { previewPane_->hide(); });
   connect(previewDoc_, &Document::modelChanged, this, [this, diffMap] {
     const ir::Model* shown = previewDoc_->model();
     *diffMap = shown ? controller_->diffForLoadedPreview(*shown) : QHash<quint64, DiffKind>{};
@@ -58,16 +59,16 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
     }
     int added = 0, modified = 0;
     for (DiffKind k : *diffMap) (k == DiffKind::Added ? added : modified)++;
-    legend_->setText(tr("Opset %6 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
+    legend_->setText(tr("Opset %6, %7 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
                         "modified (%4) &nbsp; %5 nodes")
                          .arg(ConversionController::diffColor(DiffKind::Added).name())
                          .arg(added)
                          .arg(ConversionController::diffColor(DiffKind::Modified).name())
                          .arg(modified)
                          .arg(shown->graph().nodeCount())
-                         .arg(shown->opsetVersion("")));
-    previewDock_->show();
-    previewDock_->raise();
+                         .arg(shown->opsetVersion(""))
+                         .arg(controller_->passesDescription().toHtmlEscaped()));
+    previewPane_->show();
   });
 
   convertDock_ = new QDockWidget(tr("Convert"), window);
@@ -75,16 +76,23 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   convertDock_->setWidget(panel_);
   window->addDockWidget(Qt::LeftDockWidgetArea, convertDock_);
 
-  auto* previewBox = new QWidget;
-  auto* layout = new QVBoxLayout(previewBox);
+  legend_->setWordWrap(true);  // a long legend must not hold the pane wider than half the window
+  previewPane_ = new QWidget;
+  previewPane_->setObjectName("PreviewPane");
+  auto* layout = new QVBoxLayout(previewPane_);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(legend_);
   layout->addWidget(previewView_, 1);
-  previewDock_ = new QDockWidget(tr("Preview (converted)"), window);
-  previewDock_->setObjectName("PreviewDock");
-  previewDock_->setWidget(previewBox);
-  window->addDockWidget(Qt::RightDockWidgetArea, previewDock_);
-  previewDock_->hide();
+  previewPane_->hide();
+  link_ = new PreviewLink(source, previewDoc_, controller_, this);
+  // Each new preview starts at its first view, like the source (once its scene is built).
+  auto startPending = std::make_shared<bool>(false);
+  connect(previewDoc_, &Document::modelChanged, this, [startPending] { *startPending = true; });
+  connect(previewScene_, &GraphScene::rebuilt, this, [this, startPending] {
+    if (!*startPending) return;
+    *startPending = false;
+    previewView_->showStart();
+  });
   codePreview_ = new CodePreview(window, source, controller_, this);
 
   passStepper_ = new PassStepper(source, controller_);

@@ -1,7 +1,8 @@
 #pragma once
 // Puts the conversion UI into a main window: the Convert dock (opset, passes, per-node verdicts), halos on
-// the source graph for nodes the chosen opset would change or cannot take, and a Preview dock beside the
-// source that shows the converted graph with added and modified nodes marked.
+// the source graph for nodes the chosen opset would change or cannot take, and a Preview pane (the main
+// window puts it beside the source view, see preview/preview_split.h) that shows the converted graph with
+// added and modified nodes marked, its selection linked to the source's (preview/preview_link.h).
 #include <QObject>
 
 class QMainWindow;
@@ -21,6 +22,7 @@ class CodePreview;
 class NodePanel;
 class StatusBadges;
 class PassStepper;
+class PreviewLink;
 
 class ConversionDocks : public QObject {
   Q_OBJECT
@@ -32,7 +34,11 @@ class ConversionDocks : public QObject {
   Document* previewDocument() const { return previewDoc_; }
   GraphScene* previewScene() const { return previewScene_; }
   QDockWidget* convertDock() const { return convertDock_; }
-  QDockWidget* previewDock() const { return previewDock_; }
+  // Legend and view of the converted graph; hidden while there is no preview.
+  QWidget* previewPane() const { return previewPane_; }
+  GraphView* previewView() const { return previewView_; }
+  QLabel* legend() const { return legend_; }
+  PreviewLink* link() const { return link_; }
   StatusOverlay* sourceOverlay() const { return sourceOverlay_; }
   StatusOverlay* previewOverlay() const { return previewOverlay_; }
   // The generated code of a PyTorch/OneFlow target, linked to the source graph.
@@ -53,7 +59,8 @@ class ConversionDocks : public QObject {
   GraphView* previewView_;
   QLabel* legend_;
   QDockWidget* convertDock_;
-  QDockWidget* previewDock_;
+  QWidget* previewPane_;
+  PreviewLink* link_;
   StatusOverlay* sourceOverlay_;
   StatusOverlay* previewOverlay_;
   CodePreview* codePreview_;

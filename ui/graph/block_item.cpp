@@ -22,7 +22,7 @@ void BlockItem::setHighlight(Highlight h) {
 
 void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::None ? QColor("#7a86a8") : QColor("#ff7f0e"));
+  QPen pen(highlight_ == Highlight::None ? QColor("#7a86a8") : QColor("#3a6fd8"));
   pen.setCosmetic(true);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   if (expanded_) {
@@ -56,7 +56,7 @@ void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   p->drawText(rect_.adjusted(6, 4, -6, -rect_.height() / 2), Qt::AlignCenter,
               p->fontMetrics().elidedText(label_, Qt::ElideMiddle, int(rect_.width() - 12)));
   f.setBold(false);
-  f.setPointSizeF(7.5);
+  f.setPointSizeF(8);
   p->setFont(f);
   p->drawText(rect_.adjusted(6, rect_.height() / 2, -6, -4), Qt::AlignCenter, QObject::tr("%1 nodes").arg(nodeCount_));
 }

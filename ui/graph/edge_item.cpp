@@ -23,34 +23,62 @@ QPointF exitPoint(const QRectF& r, const QPointF& outside) {
 
 }  // namespace
 
-EdgeItem::EdgeItem(const QRectF& from, const QRectF& to, const QString& label) : label_(label) {
-  constexpr double kLongEdge = 90;  // about two ranks
-  const QPointF a0 = exitPoint(from, to.center());
-  const QPointF b0 = exitPoint(to, from.center());
-  const double length = QLineF(a0, b0).length();
-  QPointF a = a0, b = b0, towardsEnd = a0;
-  if (length > kLongEdge) {
-    // Bow to the right of the direction of travel, by a share of the length.
-    const QLineF straight(from.center(), to.center());
-    const QPointF normal(-straight.dy() / straight.length(), straight.dx() / straight.length());
-    const QPointF control = straight.center() + normal * std::min(0.18 * straight.length(), 160.0) * -1.0;
-    a = exitPoint(from, control);
-    b = exitPoint(to, control);
-    curve_.moveTo(a);
-    curve_.quadTo(control, b);
-    towardsEnd = control;
-    labelAt_ = curve_.pointAtPercent(0.5);
+EdgeItem::EdgeItem(const QRectF& from, const QRectF& to, const QString& label, const std::vector<QPointF>& route)
+    : label_(label) {
+  QPointF b, towardsEnd;
+  if (route.size() >= 4 && (route.size() - 1) % 3 == 0) {
+    routed_ = true;
+    path_.moveTo(route.front());
+    for (size_t i = 1; i + 2 < route.size(); i += 3) path_.cubicTo(route[i], route[i + 1], route[i + 2]);
+    b = route.back();
+    // The direction of arrival: the last control point that differs from the end.
+    towardsEnd = route.front();
+    for (size_t i = route.size() - 1; i-- > 0;)
+      if (QLineF(route[i], b).length() > 0.5) {
+        towardsEnd = route[i];
+        break;
+      }
+    line_ = QLineF(route.front(), b);
   } else {
-    labelAt_ = QLineF(a, b).center();
+    constexpr double kLongEdge = 90;  // about two ranks
+    const QPointF a0 = exitPoint(from, to.center());
+    const QPointF b0 = exitPoint(to, from.center());
+    QPointF a = a0;
+    b = b0;
+    towardsEnd = a0;
+    if (QLineF(a0, b0).length() > kLongEdge) {
+      // Bow to the right of the direction of travel, by a share of the length.
+      const QLineF straight(from.center(), to.center());
+      const QPointF normal(-straight.dy() / straight.length(), straight.dx() / straight.length());
+      const QPointF control = straight.center() + normal * std::min(0.18 * straight.length(), 160.0) * -1.0;
+      a = exitPoint(from, control);
+      b = exitPoint(to, control);
+      path_.moveTo(a);
+      path_.quadTo(control, b);
+      towardsEnd = control;
+    } else {
+      path_.moveTo(a);
+      path_.lineTo(b);
+    }
+    line_ = QLineF(a, b);
   }
-  line_ = QLineF(a, b);
   const double angle = std::atan2(towardsEnd.y() - b.y(), towardsEnd.x() - b.x());
   const double size = 7;
   arrow_ << b << b + QPointF(std::cos(angle + 0.4) * size, std::sin(angle + 0.4) * size)
          << b + QPointF(std::cos(angle - 0.4) * size, std::sin(angle - 0.4) * size);
-  bounds_ = (curve_.isEmpty() ? QRectF(a, b).normalized() : curve_.boundingRect()).united(arrow_.boundingRect()).adjusted(-4, -4, 4, 4);
-  if (!label_.isEmpty()) bounds_ = bounds_.united(QRectF(labelAt_.x() + 3, labelAt_.y() - 7, label_.size() * 5.0 + 6, 14));
+  updateBounds();
   setZValue(1);
+}
+
+void EdgeItem::updateBounds() {
+  prepareGeometryChange();
+  bounds_ = path_.boundingRect().united(arrow_.boundingRect()).adjusted(-4, -4, 4, 4);
+  if (!labelRect_.isEmpty()) bounds_ = bounds_.united(labelRect_);
+}
+
+void EdgeItem::setLabelRect(const QRectF& r) {
+  labelRect_ = r;
+  updateBounds();
 }
 
 void EdgeItem::setHighlighted(bool on) {
@@ -62,25 +90,22 @@ void EdgeItem::setHighlighted(bool on) {
 
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  const QColor color = highlighted_ ? QColor("#d62728") : canvasTheme().edge;
+  // Emphasis is a darker, thicker line: red is what the preview uses for changed nodes.
+  const QColor color = highlighted_ ? QColor("#1f4e9c") : canvasTheme().edge;
   QPen pen(color, highlighted_ ? 2.5 : 1.0);
   pen.setCosmetic(true);
   p->setPen(pen);
-  if (curve_.isEmpty()) {
-    p->drawLine(line_);
-  } else {
-    p->setBrush(Qt::NoBrush);
-    p->drawPath(curve_);
-  }
+  p->setBrush(Qt::NoBrush);
+  p->drawPath(path_);
   if (lod < kTextLevelOfDetail) return;
   p->setBrush(color);
   p->drawPolygon(arrow_);
-  if (lod >= kDetailLevelOfDetail && !label_.isEmpty()) {
+  if (lod >= kDetailLevelOfDetail && !label_.isEmpty() && !labelRect_.isEmpty()) {
     QFont f = p->font();
-    f.setPointSizeF(6);
+    f.setPointSizeF(kMinTextPointSize);
     p->setFont(f);
     p->setPen(canvasTheme().edgeLabel);
-    p->drawText(labelAt_ + QPointF(4, 3), label_);
+    p->drawText(labelRect_, Qt::AlignLeft | Qt::AlignVCenter, label_);
   }
 }
 

@@ -1,12 +1,17 @@
 #include "ui/graph/graph_scene.h"
 
+#include <QFontMetricsF>
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsView>
+#include <QMenu>
+#include <QScrollBar>
 
 #include "ir/graph.h"
+#include "layout/type_label.h"
 #include "ui/document.h"
 #include "ui/graph/block_item.h"
 #include "ui/graph/edge_item.h"
+#include "ui/graph/edge_label_placer.h"
 #include "ui/graph/node_item.h"
 #include "ui/graph/value_item.h"
 #include "ui/theme/canvas_theme.h"
@@ -41,6 +46,8 @@ void GraphScene::rebuild() {
   clear();
   items_.clear();
   nodeItems_.clear();
+  blockItems_.clear();
+  placedLabels_ = 0;
   indexOf_.clear();
   links_.clear();
   edges_.clear();
@@ -57,15 +64,20 @@ void GraphScene::rebuild() {
     const QRectF r = boxOf(it);
     switch (it.kind) {
       case layout::PlacedItem::Kind::Node: {
-        auto* n = new NodeItem(it.node, r);
+        QStringList details;
+        if (const auto* folded = level.layout->foldedInputs(it.node))
+          for (const auto& f : *folded) details << QString::fromStdString(f.text);
+        auto* n = new NodeItem(it.node, r, details);
         nodeItems_.insert(it.node, n);
         item = n;
         break;
       }
       case layout::PlacedItem::Kind::Block: {
         const auto& b = tree.blocks[it.block];
-        item = new BlockItem(it.block, QString::fromStdString(b.label), QString::fromStdString(tree.path(it.block)),
-                             b.totalNodes, it.expanded, r);
+        auto* bi = new BlockItem(it.block, QString::fromStdString(b.label), QString::fromStdString(tree.path(it.block)),
+                                 b.totalNodes, it.expanded, r);
+        blockItems_.insert(it.block, bi);
+        item = bi;
         break;
       }
       case layout::PlacedItem::Kind::Input:
@@ -84,16 +96,28 @@ void GraphScene::rebuild() {
     items_.push_back(item);
   }
   links_.assign(items_.size(), {});
+  std::vector<QPointF> route;
   for (const auto& e : placed.edges) {
-    QString label;
-    if (const ir::TypeInfo* t = doc_->typeOf(e.value); t && t->isTensor()) label = QString::fromStdString(t->toString());
-    auto* edge = new EdgeItem(boxOf(placed.items[e.from]), boxOf(placed.items[e.to]), label);
-    edge->setToolTip(e.value ? QString::fromStdString(e.value->name()) + (label.isEmpty() ? QString() : "\n" + label) : QString());
+    QString label, full;
+    if (const ir::TypeInfo* t = doc_->typeOf(e.value); t && t->isTensor()) {
+      label = QString::fromStdString(layout::shortTypeLabel(*t));
+      full = QString::fromStdString(t->toString());
+    }
+    route.clear();
+    for (const auto& p : e.path) route.emplace_back(p.x, p.y);
+    auto* edge = new EdgeItem(boxOf(placed.items[e.from]), boxOf(placed.items[e.to]), label, route);
+    edge->setToolTip(e.value ? QString::fromStdString(e.value->name()) + (full.isEmpty() ? QString() : "\n" + full) : QString());
     addItem(edge);
     edges_.append(edge);
     links_[e.from].push_back({e.to, edge});
     links_[e.to].push_back({e.from, edge});
   }
+  std::vector<QRectF> boxes;
+  for (const auto& it : placed.items)
+    if (!(it.kind == layout::PlacedItem::Kind::Block && it.expanded)) boxes.push_back(boxOf(it));
+  QFont labelFont;
+  labelFont.setPointSizeF(kMinTextPointSize);
+  placedLabels_ = placeEdgeLabels(edges_, boxes, QFontMetricsF(labelFont));
   setItemIndexMethod(BspTreeIndex);
   setSceneRect(QRectF(-40, -40, placed.width + 80, placed.height + 80));
   applySelection();
@@ -113,7 +137,7 @@ void GraphScene::applySelection() {
   // Many selected nodes (an op type of thousands): mark them, skip the neighbourhoods.
   const bool withNeighbours = sel.size() <= 64;
   for (const ir::Node* n : sel) {
-    NodeItem* item = nodeItems_.value(n, nullptr);
+    NodeItem* item = itemForNode(n);
     if (!item) continue;
     const int i = indexOf_.value(item, -1);
     if (i < 0) continue;
@@ -126,6 +150,31 @@ void GraphScene::applySelection() {
     }
   }
   for (int i : highlighted_) setItemHighlight(items_[i], Highlight::Selected);
+}
+
+NodeItem* GraphScene::itemForNode(const ir::Node* n) const {
+  if (NodeItem* own = nodeItems_.value(n, nullptr)) return own;
+  if (!n || !doc_->hasGraph()) return nullptr;
+  return nodeItems_.value(doc_->currentLevel().layout->folding().shownAs(n), nullptr);
+}
+
+void GraphScene::deselectAll() {
+  if (!doc_->selectedNodes().isEmpty() || doc_->selectedValue()) doc_->clearSelection();
+}
+
+void GraphScene::toggleBlockKeepingPlace(int block, QGraphicsView* view) {
+  BlockItem* before = blockItems_.value(block, nullptr);
+  if (!before || !view) return doc_->toggleBlock(block);
+  const QPoint was = view->mapFromScene(before->box().topLeft());
+  doc_->toggleBlock(block);  // rebuilds the scene
+  if (BlockItem* after = blockItems_.value(block, nullptr)) {
+    // Show the scene so that the block's corner is where it was on screen; near the edge of the graph
+    // that needs room beyond it, so the scene grows to allow it.
+    const QPointF shift = after->box().topLeft() - view->mapToScene(was);
+    const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect().translated(shift);
+    if (!sceneRect().contains(visible)) setSceneRect(sceneRect().united(visible));
+    view->centerOn(visible.center());
+  }
 }
 
 QGraphicsItem* GraphScene::pickable(const QPointF& pos) const {
@@ -141,7 +190,7 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return QGraphicsScene::mousePressEvent(event);
   QGraphicsItem* item = pickable(event->scenePos());
   if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
-    doc_->selectNode(n->node());
+    doc_->selectNodes({n->node()}, /*bringIntoView=*/false);  // it is under the pointer already
     event->accept();
   } else if (auto* v = qgraphicsitem_cast<ValueItem*>(item)) {
     doc_->selectValue(v->value());
@@ -159,14 +208,30 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
     if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
       const ir::Node* node = n->node();
       const QString title = QString::fromStdString(node->name.empty() ? node->opType : node->name);
-      const auto subs = node->subgraphs();
-      if (!subs.empty()) doc_->enterSubgraph(subs.front(), title);
-      else if (const ir::Graph* body = doc_->functionBody(node)) doc_->enterSubgraph(body, title);
+      // Each graph attribute is a body: If has two (then/else), Loop and Scan one. With more than one, a
+      // menu offers them; the breadcrumb names the one entered ("If_0: else_branch").
+      QList<QPair<QString, const ir::Graph*>> bodies;
+      for (const auto& a : node->attributes)
+        for (const auto& g : a.graphs)
+          if (g) bodies.append({QString::fromStdString(a.name), g.get()});
+      if (bodies.size() == 1) {
+        doc_->enterSubgraph(bodies.front().second, title);
+      } else if (bodies.size() > 1) {
+        auto* menu = new QMenu(event->widget());
+        menu->setObjectName(QStringLiteral("bodyMenu"));
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        for (const auto& [name, body] : bodies)
+          menu->addAction(name, this, [this, title, name = name, body = body] { doc_->enterSubgraph(body, title + QStringLiteral(": ") + name); });
+        menu->popup(event->screenPos());
+      } else if (const ir::Graph* body = doc_->functionBody(node)) {
+        doc_->enterSubgraph(body, title);
+      }
       event->accept();
       return;
     }
     if (auto* b = qgraphicsitem_cast<BlockItem*>(item)) {
-      doc_->toggleBlock(b->block());
+      auto* view = event->widget() ? qobject_cast<QGraphicsView*>(event->widget()->parentWidget()) : nullptr;
+      toggleBlockKeepingPlace(b->block(), view ? view : views().value(0));
       event->accept();
       return;
     }

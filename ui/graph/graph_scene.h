@@ -15,6 +15,7 @@ namespace fb::ui {
 class Document;
 class NodeItem;
 class EdgeItem;
+class BlockItem;
 
 class GraphScene : public QGraphicsScene {
   Q_OBJECT
@@ -22,7 +23,17 @@ class GraphScene : public QGraphicsScene {
   explicit GraphScene(Document* doc, QObject* parent = nullptr);
 
   int nodeItemCount() const { return int(nodeItems_.size()); }
-  NodeItem* itemForNode(const ir::Node* n) const { return nodeItems_.value(n, nullptr); }
+  // The item that shows a node: its own, or that of the consumer a folded constant is drawn in.
+  NodeItem* itemForNode(const ir::Node* n) const;
+  BlockItem* itemForBlock(int block) const { return blockItems_.value(block, nullptr); }
+  // Edge labels that found a free place (the others are left out).
+  int placedLabelCount() const { return placedLabels_; }
+  // Clicking empty canvas or pressing Esc: nothing selected.
+  void deselectAll();
+  // The node, value or collapsed block under a scene position (nullptr over empty canvas, edges, frames).
+  QGraphicsItem* pickable(const QPointF& pos) const;
+  // Expands or collapses a block and scrolls `view` so that the block stays where it was on screen.
+  void toggleBlockKeepingPlace(int block, QGraphicsView* view);
   const QList<EdgeItem*>& edgeItems() const { return edges_; }
 
  signals:
@@ -35,11 +46,12 @@ class GraphScene : public QGraphicsScene {
  private:
   void rebuild();
   void applySelection();
-  QGraphicsItem* pickable(const QPointF& pos) const;
 
   Document* doc_;
   std::vector<QGraphicsItem*> items_;  // by placed item index
   QHash<const ir::Node*, NodeItem*> nodeItems_;
+  QHash<int, BlockItem*> blockItems_;
+  int placedLabels_ = 0;
   QHash<QGraphicsItem*, int> indexOf_;
   std::vector<std::vector<std::pair<int, EdgeItem*>>> links_;  // per item: (other item, edge)
   QList<EdgeItem*> edges_;

@@ -1,11 +1,15 @@
 #include "ui/graph/graph_view.h"
 
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/block_item.h"
 #include "ui/graph/node_item.h"
+#include "ui/graph/value_item.h"
 
 namespace fb::ui {
 
@@ -73,6 +77,14 @@ void GraphView::zoomBy(double factor) {
 void GraphView::fitAll() {
   if (!scene()) return;
   fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  // Scroll bars that the first fit made unnecessary give the viewport a new size: fit again to it.
+  fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  // A small graph fitted would be blown up: beyond 100 % nothing more is readable.
+  if (zoom() > kMaxFitZoom) {
+    resetTransform();
+    scale(kMaxFitZoom, kMaxFitZoom);
+    centerOn(scene()->sceneRect().center());
+  }
   updateRenderHints();
   emit zoomChanged(zoom());
 }
@@ -81,13 +93,28 @@ void GraphView::showStart() {
   if (!scene()) return;
   fitAll();
   if (zoom() >= kReadableZoom) return;
-  // Fitted whole, a deep graph is a thin strip without text: start readable at its top instead, as
+  // Fitted whole, a deep graph is a thin strip without text: start readable at its inputs instead, as
   // wide as the view allows; Ctrl+0 still shows everything.
   const QRectF r = scene()->sceneRect();
   const double z = std::clamp(viewport()->width() / r.width(), kReadableZoom, 1.0);
   resetTransform();
   scale(z, z);
-  centerOn(r.center().x(), r.top() + viewport()->height() / (2 * z));
+  // Where the data enters: the graph inputs (the topmost ones when there are many), else the top.
+  QRectF inputs;
+  for (QGraphicsItem* item : scene()->items()) {
+    auto* v = qgraphicsitem_cast<ValueItem*>(item);
+    if (v && v->role() == ValueItem::Role::Input) inputs = inputs.isNull() ? v->sceneBoundingRect() : inputs.united(v->sceneBoundingRect());
+  }
+  const double halfW = viewport()->width() / (2 * z), halfH = viewport()->height() / (2 * z);
+  const double top = inputs.isNull() ? r.top() : std::max(r.top(), inputs.top() - 40);
+  // Horizontally: what the first screenful holds (inputs and the nodes just below them), from its left
+  // edge when it is wider than the view.
+  QRectF band = inputs;
+  for (QGraphicsItem* item : scene()->items(QRectF(r.left(), top, r.width(), 2 * halfH)))
+    if (item->type() == NodeItem::Type) band = band.isNull() ? item->sceneBoundingRect() : band.united(item->sceneBoundingRect());
+  double x = band.isNull() ? r.center().x() : band.center().x();
+  if (!band.isNull() && band.width() > 2 * halfW) x = band.left() - 20 + halfW;
+  centerOn(x, top + halfH);
   updateRenderHints();
   emit zoomChanged(zoom());
 }
@@ -102,6 +129,29 @@ void GraphView::centerOnNode(const ir::Node* n) {
     }
     centerOn(item);
   }
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_Escape) {
+    graphScene_->deselectAll();
+    event->accept();
+    return;
+  }
+  QGraphicsView::keyPressEvent(event);
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event) {
+  pressedAt_ = event->pos();
+  QGraphicsView::mousePressEvent(event);
+  // The scene accepts presses on what can be picked; the rest pans (and, without a drag, deselects).
+  pressedOnEmpty_ = event->button() == Qt::LeftButton && !graphScene_->pickable(mapToScene(event->pos()));
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event) {
+  QGraphicsView::mouseReleaseEvent(event);
+  if (pressedOnEmpty_ && event->button() == Qt::LeftButton && (event->pos() - pressedAt_).manhattanLength() < 4)
+    graphScene_->deselectAll();
+  pressedOnEmpty_ = false;
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {

@@ -1,5 +1,6 @@
 #pragma once
-// The view on a GraphScene: drag or arrow keys to pan, wheel and Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit.
+// The view on a GraphScene: drag or arrow keys to pan, wheel and Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit
+// (never beyond 100 %). A click on empty canvas or Esc clears the selection.
 // Zoomed far out, where thousands of items are in view, the scene is painted once into an overview pixmap
 // at the current zoom and panning only copies from it; the pixmap is redrawn when the zoom or the scene
 // changes. Antialiasing is off there too: it costs most and shows least.
@@ -20,9 +21,11 @@ class GraphView : public QGraphicsView {
   explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
   void zoomBy(double factor);
   void fitAll();
-  // The first view of a new graph: fitted when that stays readable, else the top at a readable zoom.
+  // The first view of a new graph: fitted when that stays readable, else its inputs at a zoom where node
+  // names and shapes show.
   void showStart();
-  static constexpr double kReadableZoom = 0.6;
+  static constexpr double kReadableZoom = 0.8;
+  static constexpr double kMaxFitZoom = 1.0;
   static constexpr double kOverviewZoom = 0.3;
   bool overviewActive() const { return !overview_.isNull(); }
   void centerOnNode(const ir::Node* n);
@@ -33,6 +36,9 @@ class GraphView : public QGraphicsView {
 
  protected:
   void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
 
  private:
@@ -42,6 +48,8 @@ class GraphView : public QGraphicsView {
   QPixmap overview_;
   double overviewZoom_ = 0;
   bool overviewStale_ = true;
+  QPoint pressedAt_;
+  bool pressedOnEmpty_ = false;
 };
 
 }  // namespace fb::ui

@@ -4,16 +4,19 @@
 #include <QStyleOptionGraphicsItem>
 
 #include "ir/node.h"
+#include "layout/hierarchical_layout.h"
 #include "layout/op_category.h"
 
 namespace fb::ui {
 
-NodeItem::NodeItem(const ir::Node* node, const QRectF& rect) : node_(node), rect_(rect) {
+NodeItem::NodeItem(const ir::Node* node, const QRectF& rect, const QStringList& details)
+    : node_(node), rect_(rect), details_(details) {
   const auto category = layout::opCategory(node->opType, node->domain);
   fill_ = QColor(QString::fromUtf8(layout::opCategoryColor(category).data(), int(layout::opCategoryColor(category).size())));
   op_ = QString::fromStdString(node->opType);
   name_ = QString::fromStdString(node->name);
-  setToolTip(QStringLiteral("%1\n%2").arg(name_.isEmpty() ? QStringLiteral("(unnamed)") : name_, op_));
+  setToolTip(QStringLiteral("%1\n%2").arg(name_.isEmpty() ? QStringLiteral("(unnamed)") : name_, op_) +
+             (details_.isEmpty() ? QString() : QStringLiteral("\n") + details_.join(QLatin1Char('\n'))));
   setZValue(2);
 }
 
@@ -25,7 +28,7 @@ void NodeItem::setHighlight(Highlight h) {
 
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::Selected ? QColor("#d62728") : highlight_ == Highlight::Neighbour ? QColor("#ff7f0e") : QColor("#444444"));
+  QPen pen(highlight_ == Highlight::Selected ? QColor("#d62728") : highlight_ == Highlight::Neighbour ? QColor("#3a6fd8") : QColor("#444444"));
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 3.0);
   pen.setCosmetic(highlight_ == Highlight::None);
   if (lod < kTextLevelOfDetail) {
@@ -44,17 +47,31 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   QFont f = p->font();
   f.setPointSizeF(9);
   f.setBold(true);
+  // The header holds the op type (and the name); folded inputs are listed below it, one per line.
+  const QRectF header(rect_.left(), rect_.top(), rect_.width(), std::min(rect_.height(), layout::kNodeHeaderHeight));
   if (lod >= kDetailLevelOfDetail && !name_.isEmpty()) {
     p->setFont(f);
-    p->drawText(rect_.adjusted(4, 2, -4, -rect_.height() / 2), Qt::AlignCenter, op_);
-    f.setPointSizeF(5.5);
+    p->drawText(header.adjusted(4, 2, -4, -header.height() / 2), Qt::AlignCenter, op_);
+    f.setPointSizeF(kMinTextPointSize);
     f.setBold(false);
     p->setFont(f);
-    const QRectF nameRect = rect_.adjusted(4, rect_.height() / 2, -4, -2);
+    const QRectF nameRect = header.adjusted(4, header.height() / 2, -4, -2);
     p->drawText(nameRect, Qt::AlignCenter, p->fontMetrics().elidedText(name_, Qt::ElideLeft, int(nameRect.width())));
   } else {
     p->setFont(f);
-    p->drawText(rect_, Qt::AlignCenter, op_);
+    p->drawText(header, Qt::AlignCenter, op_);
+  }
+  if (details_.isEmpty() || lod < kDetailLevelOfDetail) return;
+  f.setPointSizeF(kMinTextPointSize);
+  f.setBold(false);
+  p->setFont(f);
+  p->setPen(QColor("#202020"));
+  const int shown = int(std::min<size_t>(size_t(details_.size()), layout::kMaxDetailLines));
+  for (int i = 0; i < shown; ++i) {
+    const QRectF line(rect_.left() + 6, header.bottom() + i * layout::kDetailLineHeight - 2, rect_.width() - 12,
+                      layout::kDetailLineHeight);
+    const QString text = i == shown - 1 && details_.size() > shown ? QObject::tr("+%1 more").arg(details_.size() - shown + 1) : details_[i];
+    p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(text, Qt::ElideRight, int(line.width())));
   }
 }
 

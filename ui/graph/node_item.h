@@ -1,7 +1,9 @@
 #pragma once
 // One graph node: a rounded box coloured by op category, labelled with the op type (and the node name
-// when zoomed in). Double-clicking a node with a body (If/Loop/Scan) opens it.
+// when zoomed in), and below them the constants and weights folded into it ("W 256×256"). Double-clicking
+// a node with a body (If/Loop/Scan) opens it.
 #include <QGraphicsItem>
+#include <QStringList>
 
 #include "ui/graph/item_highlight.h"
 
@@ -14,12 +16,13 @@ namespace fb::ui {
 class NodeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 1 };
-  NodeItem(const ir::Node* node, const QRectF& rect);
+  NodeItem(const ir::Node* node, const QRectF& rect, const QStringList& details = {});
   int type() const override { return Type; }
   QRectF boundingRect() const override { return rect_.adjusted(-3, -3, 3, 3); }
   void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
   const ir::Node* node() const { return node_; }
   QRectF box() const { return rect_; }
+  const QStringList& details() const { return details_; }
   void setHighlight(Highlight h);
 
  private:
@@ -27,6 +30,7 @@ class NodeItem : public QGraphicsItem {
   QRectF rect_;
   QColor fill_;
   QString op_, name_;
+  QStringList details_;
   Highlight highlight_ = Highlight::None;
 };
 

@@ -22,7 +22,7 @@ void ValueItem::setHighlight(Highlight h) {
 
 void ValueItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::None ? QColor("#333333") : QColor("#ff7f0e"));
+  QPen pen(highlight_ == Highlight::None ? QColor("#333333") : QColor("#3a6fd8"));
   pen.setCosmetic(true);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   p->setPen(pen);
@@ -31,7 +31,7 @@ void ValueItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   else p->drawRoundedRect(rect_, rect_.height() / 2, rect_.height() / 2);
   if (lod < kTextLevelOfDetail) return;
   QFont f = p->font();
-  f.setPointSizeF(role_ == Role::Initializer ? 6.5 : 8.5);
+  f.setPointSizeF(role_ == Role::Initializer ? 8 : 8.5);
   p->setFont(f);
   p->setPen(Qt::black);
   p->drawText(rect_.adjusted(6, 0, -6, 0), Qt::AlignCenter,

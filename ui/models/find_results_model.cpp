@@ -1,5 +1,7 @@
 #include "ui/models/find_results_model.h"
 
+#include <functional>
+
 #include "ir/graph.h"
 
 namespace fb::ui {
@@ -21,15 +23,26 @@ void FindResultsModel::search(const ir::Graph* g, const QString& text, int limit
     ++total_;
     if (int(matches_.size()) < limit) matches_.push_back(std::move(m));
   };
-  if (g && !needle.empty()) {
-    for (const auto& n : g->nodes()) {
+  std::function<void(const ir::Graph&, const QString&)> searchIn = [&](const ir::Graph& graph, const QString& where) {
+    const QString suffix = where.isEmpty() ? QString() : QObject::tr("  in %1").arg(where);
+    for (const auto& n : graph.nodes()) {
       if (contains(n->name) || contains(n->opType))
-        add({n.get(), nullptr, QStringLiteral("%1  [%2]").arg(QString::fromStdString(n->name), QString::fromStdString(n->opType))});
+        add({n.get(), nullptr,
+             QStringLiteral("%1  [%2]").arg(QString::fromStdString(n->name), QString::fromStdString(n->opType)) + suffix});
     }
-    for (const ir::Value* v : g->values()) {
-      if (contains(v->name())) add({nullptr, v, QObject::tr("tensor %1").arg(QString::fromStdString(v->name()))});
+    for (const ir::Value* v : graph.values()) {
+      if (contains(v->name()) && !v->isOuterScope())
+        add({nullptr, v, QObject::tr("tensor %1").arg(QString::fromStdString(v->name())) + suffix});
     }
-  }
+    for (const auto& n : graph.nodes())
+      for (const auto& a : n->attributes)
+        for (const auto& body : a.graphs)
+          if (body) {
+            const QString owner = QString::fromStdString(n->name.empty() ? n->opType : n->name);
+            searchIn(*body, (where.isEmpty() ? QString() : where + '/') + owner + '/' + QString::fromStdString(a.name));
+          }
+  };
+  if (g && !needle.empty()) searchIn(*g, {});
   endResetModel();
 }
 

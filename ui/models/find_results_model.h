@@ -1,5 +1,6 @@
 #pragma once
-// Matches of a search over node names, op types and tensor names in one graph.
+// Matches of a search over node names, op types and tensor names in a graph and every subgraph in it
+// (If/Loop/Scan bodies); matches inside a body name it ("in If_0/then_branch").
 #include <QAbstractListModel>
 #include <vector>
 

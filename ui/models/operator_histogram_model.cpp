@@ -16,15 +16,19 @@ void OperatorHistogramModel::setGraph(const ir::Graph* g) {
   rows_.clear();
   if (g) {
     QHash<QString, size_t> rowOf;
-    for (const auto& n : g->nodes()) {
-      const QString op = QString::fromStdString(n->qualifiedOp());
-      auto it = rowOf.find(op);
-      if (it == rowOf.end()) {
-        it = rowOf.insert(op, rows_.size());
-        rows_.push_back({op, {}});
+    // Bodies of If/Loop/Scan count too: an op only used inside a branch is still in the model.
+    std::vector<const ir::Graph*> graphs{g};
+    for (size_t i = 0; i < graphs.size(); ++i)
+      for (const auto& n : graphs[i]->nodes()) {
+        const QString op = QString::fromStdString(n->qualifiedOp());
+        auto it = rowOf.find(op);
+        if (it == rowOf.end()) {
+          it = rowOf.insert(op, rows_.size());
+          rows_.push_back({op, {}});
+        }
+        rows_[*it].nodes.append(n.get());
+        for (const ir::Graph* body : n->subgraphs()) graphs.push_back(body);
       }
-      rows_[*it].nodes.append(n.get());
-    }
     std::stable_sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) { return a.nodes.size() > b.nodes.size(); });
   }
   maxCount_ = rows_.empty() ? 1 : int(rows_.front().nodes.size());

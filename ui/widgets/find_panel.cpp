@@ -5,6 +5,7 @@
 #include <QListView>
 #include <QVBoxLayout>
 
+#include "ir/graph.h"
 #include "ui/document.h"
 #include "ui/models/find_results_model.h"
 
@@ -25,13 +26,8 @@ FindPanel::FindPanel(Document* doc, QWidget* parent)
   connect(edit_, &QLineEdit::textChanged, this, &FindPanel::runSearch);
   connect(edit_, &QLineEdit::returnPressed, this, &FindPanel::goToNext);
   connect(list_, &QListView::clicked, this, [this](const QModelIndex& i) { goTo(i.row()); });
-  connect(doc_, &Document::layoutChanged, this, [this] {
-    // A different graph on the breadcrumb: the old matches point elsewhere.
-    if (!doc_->hasGraph() || results_->rowCount() == 0) return;
-    const auto& m = results_->matchAt(0);
-    const ir::Graph* g = doc_->currentLevel().graph;
-    if ((m.node && m.node->graph() != g) || (m.value && m.value->graph() != g)) runSearch();
-  });
+  // The search covers the whole model (every body): navigating keeps the matches valid; a new model does not.
+  connect(doc_, &Document::modelChanged, this, &FindPanel::runSearch);
 }
 
 void FindPanel::focusSearch() {
@@ -42,7 +38,7 @@ void FindPanel::focusSearch() {
 void FindPanel::setQuery(const QString& text) { edit_->setText(text); }
 
 void FindPanel::runSearch() {
-  results_->search(doc_->hasGraph() ? doc_->currentLevel().graph : nullptr, edit_->text());
+  results_->search(doc_->hasGraph() ? doc_->level(0).graph : nullptr, edit_->text());
   current_ = -1;
   status_->setText(edit_->text().isEmpty() ? QString() : tr("%n match(es)", nullptr, results_->totalMatches()));
 }
@@ -58,8 +54,15 @@ void FindPanel::goTo(int row) {
   current_ = row;
   list_->setCurrentIndex(results_->index(row));
   const auto& m = results_->matchAt(row);
-  if (m.node) doc_->selectNode(m.node);
-  else if (m.value) doc_->selectValue(m.value);
+  // Matches inside a body open it (through its owners) first.
+  if (m.node) {
+    doc_->showNode(m.node);
+  } else if (m.value) {
+    const ir::Node* near = m.value->producer();
+    if (!near && !m.value->uses().empty()) near = m.value->uses().front().node;
+    if (near && doc_->hasGraph() && near->graph() != doc_->currentLevel().graph) doc_->showNode(near);
+    doc_->selectValue(m.value);
+  }
 }
 
 }  // namespace fb::ui

@@ -27,6 +27,14 @@ void NodePanel::setAnnotation(const QString& section, Annotation rows) {
   refresh();
 }
 
+void NodePanel::setDocument(Document* doc) {
+  if (!doc || doc == doc_) return;
+  disconnect(doc_, &Document::selectionChanged, this, &NodePanel::refresh);
+  doc_ = doc;
+  connect(doc_, &Document::selectionChanged, this, &NodePanel::refresh);
+  refresh();
+}
+
 void NodePanel::refresh() {
   model_->reset();
   const ir::Node* n = doc_->focusNode();

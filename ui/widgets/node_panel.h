@@ -17,6 +17,9 @@ class NodePanel : public PropertyPanel {
   Q_OBJECT
  public:
   explicit NodePanel(Document* doc, QWidget* parent = nullptr);
+  // Shows the selection of another document (the converted preview when its view has focus).
+  void setDocument(Document* doc);
+  Document* document() const { return doc_; }
 
   // Rows about the node from elsewhere (the conversion's verdict on it), in a section of their own after the
   // node's general facts; no section when it returns none.

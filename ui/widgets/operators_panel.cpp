@@ -4,6 +4,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ir/graph.h"
 #include "ui/document.h"
 #include "ui/models/operator_histogram_model.h"
 
@@ -20,12 +21,19 @@ OperatorsPanel::OperatorsPanel(Document* doc, QWidget* parent)
   view_->verticalHeader()->hide();
   view_->horizontalHeader()->setStretchLastSection(true);
   view_->setShowGrid(false);
-  connect(doc_, &Document::layoutChanged, this, [this] {
-    model_->setGraph(doc_->hasGraph() ? doc_->currentLevel().graph : nullptr);
+  connect(doc_, &Document::modelChanged, this, [this] {
+    model_->setGraph(doc_->hasGraph() ? doc_->level(0).graph : nullptr);
     view_->resizeColumnsToContents();
   });
   connect(view_, &QTableView::clicked, this, [this](const QModelIndex& i) {
-    if (i.isValid()) doc_->selectNodes(model_->nodesAt(i.row()));
+    if (!i.isValid() || !doc_->hasGraph()) return;
+    // The nodes of the op in the graph shown; when it has none, the first one wherever it is (a body).
+    const auto nodes = model_->nodesAt(i.row());
+    QList<const ir::Node*> here;
+    for (const ir::Node* n : nodes)
+      if (n->graph() == doc_->currentLevel().graph) here.append(n);
+    if (!here.isEmpty()) doc_->selectNodes(here);
+    else if (!nodes.isEmpty()) doc_->showNode(nodes.first());
   });
 }
 

@@ -1,0 +1,44 @@
+#pragma once
+// What the drawn graph leaves out, as Netron does: Constant nodes, and Identity nodes that only alias an
+// initializer (or such a constant), are folded into the nodes that consume them. The consumer then lists
+// the folded inputs (and its initializer inputs) as short lines: "W 256×256", "axes = [1]". Only the
+// picture changes; the model keeps every node.
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace fb::ir {
+class Graph;
+class Node;
+class Tensor;
+class Value;
+}  // namespace fb::ir
+
+namespace fb::layout {
+
+struct FoldedInput {
+  int input = 0;                      // index among the consumer's inputs
+  const ir::Value* value = nullptr;   // the tensor the consumer reads
+  std::string text;                   // "W 256×256", "axes = [1]"
+};
+
+struct ConstantFolding {
+  std::unordered_set<const ir::Node*> folded;                           // not drawn
+  std::unordered_map<const ir::Node*, const ir::Node*> consumerOf;      // folded node -> a drawn consumer
+  std::unordered_map<const ir::Node*, std::vector<FoldedInput>> inputsOf;  // drawn node -> folded inputs
+  // The drawn node that shows `n`: itself, or the consumer it is folded into.
+  const ir::Node* shownAs(const ir::Node* n) const;
+};
+
+// Folds what can be folded in `g` (its own nodes; subgraphs are graphs of their own).
+ConstantFolding foldConstantsForView(const ir::Graph& g);
+
+// The weight a value stands for: its initializer, or for a value a body reads from the graphs around it,
+// the initializer it names there (nullptr for anything computed, or a graph input).
+const ir::Tensor* initializerOf(const ir::Value* v);
+
+// "= 0.5", "= [1, -1]" for a small numeric tensor, "256×256" otherwise.
+std::string describeTensor(const ir::Tensor& t);
+
+}  // namespace fb::layout
