@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "check/onnx_check.h"
 #include "convert/converter.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
@@ -192,6 +193,18 @@ int childConvert(const std::string& path) {
   return 0;
 }
 
+// libonnx's share: whole-graph shape inference (as the pass manager runs it) and the checker + strict inference.
+int childLibonnx(const std::string& path) {
+  auto m = loadModel(path);
+  auto t0 = Clock::now();
+  auto types = inferShapes(*m);
+  double infer = msSince(t0);
+  auto t1 = Clock::now();
+  auto c = checkModel(*m);
+  std::printf("%.3f %.3f %zu %d\n", infer, msSince(t1), types.size(), c.ok ? 1 : 0);
+  return 0;
+}
+
 struct Column {
   std::string name;
   std::vector<double> ms;
@@ -203,6 +216,7 @@ struct Column {
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--read") return childRead(argv[2]);
   if (argc == 3 && std::string(argv[1]) == "--convert") return childConvert(argv[2]);
+  if (argc == 3 && std::string(argv[1]) == "--libonnx") return childLibonnx(argv[2]);
   if (argc < 3) {
     std::fprintf(stderr, "usage: bench_scale SCRATCH_DIR FLOWBRIDGE_CLI [SIZES, e.g. 1000,3000,10000]\n");
     return 1;

@@ -31,6 +31,25 @@ void dropStaleValueInfo(ir::Graph& g) {
   for (ir::Value* v : keep) g.addValueInfo(v);
 }
 
+bool incomplete(const ir::TypeInfo& t) {
+  if (t.kind == ir::TypeInfo::Kind::None) return true;
+  if (!t.isTensor()) return false;
+  if (!t.shape) return true;
+  for (const auto& d : *t.shape)
+    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.rfind("unk__", 0) == 0)) return true;
+  return false;
+}
+
+// Whether shape inference could still tell the passes something: some node output of the main graph (the
+// graph refreshValueTypes types) lacks a type, a rank or a dim. When every type is complete, a round of
+// rewrites that preserve meaning leaves every remaining type true, so inference would only repeat itself.
+bool typesIncomplete(const ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (const ir::Value* v : n->outputs())
+      if (v && incomplete(v->type)) return true;
+  return false;
+}
+
 void cleanUp(ir::Graph& g) {
   for (const auto& n : g.nodes())
     for (ir::Graph* sg : n->subgraphs()) cleanUp(*sg);
@@ -53,11 +72,18 @@ PassManagerResult PassManager::run(ir::Model& m) {
     r.nodesAfter = r.nodesBefore;
     return r;  // a cyclic graph is not rewritten
   }
+  bool changedLastRound = true;
   while (r.iterations < maxIterations_) {
     ++r.iterations;
-    auto t0 = Clock::now();
-    refreshValueTypes(m);
-    r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    // Whole-graph inference costs more than all the passes of a round: it runs before the first round, and
+    // later only when the last round changed something and some type is still incomplete (new nodes'
+    // outputs, shapes that folded constants may now fix).
+    if (r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph()))) {
+      auto t0 = Clock::now();
+      refreshValueTypes(m);
+      ++r.typeInferenceRuns;
+      r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    }
     bool any = false;
     for (size_t i = 0; i < passes_.size(); ++i) {
       auto t1 = Clock::now();
@@ -76,6 +102,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
           s.total.warnings.push_back(std::move(w));
       any |= c.changed();
     }
+    changedLastRound = any;
     if (!any) {
       r.reachedFixpoint = true;
       break;
