@@ -25,6 +25,7 @@ class EliminateDuplicateInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_duplicate_initializer"; }
   std::string_view description() const override { return "Merge initializers with identical type, dims and bytes"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     // Graph inputs can be fed other data and outputs must keep their names: neither takes part.

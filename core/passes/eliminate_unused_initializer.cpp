@@ -10,6 +10,7 @@ class EliminateUnusedInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_unused_initializer"; }
   std::string_view description() const override { return "Remove initializers that no node or output reads"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     std::vector<ir::Value*> unused, inputs;

@@ -16,7 +16,19 @@ PassManager::PassManager(const std::vector<std::string>& names, size_t maxIterat
     const PassInfo* info = PassRegistry::instance().find(n);
     if (!info) throw std::invalid_argument("unknown pass '" + n + "' (flowbridge-cli passes lists them)");
     passes_.push_back(info->create());
+    TypeNeeds needs = passes_.back()->typeNeeds();
+    typesReadAnywhere_ |= needs.anywhere;
+    opsReadingTypes_.insert(opsReadingTypes_.end(), needs.ops.begin(), needs.ops.end());
   }
+  std::sort(opsReadingTypes_.begin(), opsReadingTypes_.end());
+}
+
+bool PassManager::needsTypes(const ir::Graph& g) const {
+  if (typesReadAnywhere_) return true;
+  if (opsReadingTypes_.empty()) return false;
+  for (const auto& n : g.nodes())
+    if (std::binary_search(opsReadingTypes_.begin(), opsReadingTypes_.end(), n->opType)) return true;
+  return false;
 }
 
 namespace {
@@ -78,7 +90,8 @@ PassManagerResult PassManager::run(ir::Model& m) {
     // Whole-graph inference costs more than all the passes of a round: it runs before the first round, and
     // later only when the last round changed something and some type is still incomplete (new nodes'
     // outputs, shapes that folded constants may now fix).
-    if (r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph()))) {
+    // And only when some node is one a pass reads types for (a graph of Conv/BatchNormalization/Relu/Add never is).
+    if ((r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph()))) && needsTypes(m.graph())) {
       auto t0 = Clock::now();
       refreshValueTypes(m);
       ++r.typeInferenceRuns;

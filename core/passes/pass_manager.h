@@ -35,6 +35,10 @@ class PassManager {
   PassManagerResult run(ir::Model& m);
 
  private:
+  bool typesReadAnywhere_ = false;
+  std::vector<std::string> opsReadingTypes_;  // sorted
+  bool needsTypes(const ir::Graph& g) const;
+
   std::vector<std::unique_ptr<Pass>> passes_;
   size_t maxIterations_;
 };
