@@ -28,7 +28,7 @@ std::string nodeFrom(const std::string& what) {
 constexpr size_t kStubBytes = 4096;
 constexpr const char* kStubLocation = "flowbridge-stub";
 
-// Empties the raw_data of the tensors the export marked: what the checker and inference look at (name, type,
+// Replaces the bytes of the tensors the export marked by a placeholder: what the checker and inference look at (name, type,
 // dims) stays, the bytes go. libonnx 1.12's checker does not compare raw_data with the dims, and inference
 // reads only small (shape-like) tensors.
 void unmarkStubs(onnx::TensorProto& t) {
@@ -37,7 +37,7 @@ void unmarkStubs(onnx::TensorProto& t) {
     return;
   t.clear_external_data();
   t.clear_data_location();
-  t.set_raw_data(std::string());
+  t.set_raw_data(std::string(8, '\0'));  // the checker wants a value field; 1.12 does not compare its size
 }
 
 void unmarkStubs(onnx::SparseTensorProto& t) {
