@@ -59,6 +59,7 @@ class MergeDuplicates final : public GraphPass {
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     std::unordered_map<std::string, ir::Node*> seen;
+    seen.reserve(g.nodeCount());
     for (ir::Node* n : nodeList(g)) {
       std::string key = keyOf(*n);
       if (key.empty()) continue;
