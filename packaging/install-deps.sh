@@ -10,6 +10,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler    # protobuf runtime; protoc for OneFlow's .proto
   libgraphviz-dev graphviz             # graph layout (libgvc) and renderers
   nlohmann-json3-dev libcli11-dev      # JSON output, command-line parsing
+  libjemalloc-dev                      # the executables' allocator (node-heavy graphs: 2-2.5x faster than glibc's)
   zlib1g-dev                           # CRC-32 of the zip entries in PyTorch checkpoints (codegen weights)
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
   xvfb xauth                           # a display for the app on machines without one

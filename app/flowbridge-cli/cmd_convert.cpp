@@ -119,6 +119,8 @@ void registerConvert(CLI::App& app, Runner& run) {
                 << r.count(convert::NodeStatus::Unsupported) << " unsupported, " << r.count(convert::NodeStatus::Failed)
                 << " failed";
       if (r.passesRan) std::cout << "; passes: " << r.passStats.nodesBefore << " -> " << r.passStats.nodesAfter << " nodes";
+      if (r.passesRan && !r.passStats.reachedFixpoint)
+        std::cout << " (stopped at the safety cap of " << r.passStats.iterations << " rounds before a fixpoint)";
       std::cout << "; " << static_cast<int64_t>(r.totalMs + 0.5) << " ms";
       if (r.model && (complete || o->continueOnError)) std::cout << "; written to " << o->output;
       else std::cout << "; nothing written";

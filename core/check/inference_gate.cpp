@@ -114,20 +114,28 @@ onnx::ModelProto exportForInference(const ir::Model& m) {
   return p;
 }
 
-std::optional<std::string> inferenceHazard(const onnx::ModelProto& p) {
-  try {
-    onnx::ModelProto forChecker = p;
-    // The checker wants a shape on every main-graph output; inference does not need one, and exporters often
-    // leave outputs untyped. Those outputs are left out of the checker's copy only.
-    auto* outs = forChecker.mutable_graph()->mutable_output();
-    for (int i = outs->size() - 1; i >= 0; --i) {
-      const auto& t = outs->Get(i).type();
-      if (!t.has_tensor_type() || !t.tensor_type().has_shape() || !t.tensor_type().has_elem_type()) outs->DeleteSubrange(i, 1);
-    }
-    onnx::checker::check_model(forChecker);
-  } catch (const std::exception& e) {
-    return "the model fails the ONNX checker: " + firstLine(e.what());
+namespace {
+
+// The checker on `p` with untyped main-graph outputs left out: the checker wants a shape on every main-graph
+// output; inference does not need one, and exporters often leave outputs untyped. The outputs are put back.
+void checkWithoutUntypedOutputs(onnx::ModelProto& p) {
+  auto* outs = p.mutable_graph()->mutable_output();
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> all;
+  all.Swap(outs);
+  for (const auto& o : all) {
+    const auto& t = o.type();
+    if (t.has_tensor_type() && t.tensor_type().has_shape() && t.tensor_type().has_elem_type()) *outs->Add() = o;
   }
+  try {
+    onnx::checker::check_model(p);
+  } catch (...) {
+    outs->Swap(&all);
+    throw;
+  }
+  outs->Swap(&all);
+}
+
+std::optional<std::string> hazardsBesidesChecker(const onnx::ModelProto& p) {
   std::optional<std::string> why;
   findHazards(p.graph(), why);
   for (const auto& f : p.functions())
@@ -140,5 +148,24 @@ std::optional<std::string> inferenceHazard(const onnx::ModelProto& p) {
   if (why) return why;
   return recursiveFunction(p);
 }
+
+
+}  // namespace
+
+std::optional<std::string> inferenceHazard(const onnx::ModelProto& p) {
+  onnx::ModelProto copy = p;
+  return inferenceHazard(copy);
+}
+
+std::optional<std::string> inferenceHazard(onnx::ModelProto& p) {
+  try {
+    checkWithoutUntypedOutputs(p);
+  } catch (const std::exception& e) {
+    return "the model fails the ONNX checker: " + firstLine(e.what());
+  }
+  return hazardsBesidesChecker(p);
+}
+
+std::optional<std::string> inferenceHazardAfterCheck(const onnx::ModelProto& p) { return hazardsBesidesChecker(p); }
 
 }  // namespace fb

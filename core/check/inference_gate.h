@@ -21,5 +21,9 @@ onnx::ModelProto exportForInference(const ir::Model& m);
 // Why libonnx's shape inference must not run on `p` (the checker's first message, or the hazard found);
 // nullopt when it may. Never throws.
 std::optional<std::string> inferenceHazard(const onnx::ModelProto& p);
+// The same without copying `p` (it is changed only while the checker runs).
+std::optional<std::string> inferenceHazard(onnx::ModelProto& p);
+// The hazards the checker lets through, for a model the checker has just accepted.
+std::optional<std::string> inferenceHazardAfterCheck(const onnx::ModelProto& p);
 
 }  // namespace fb

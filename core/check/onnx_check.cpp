@@ -25,9 +25,59 @@ std::string nodeFrom(const std::string& what) {
   return what.substr(p, e == std::string::npos ? std::string::npos : e - p);
 }
 
+constexpr size_t kStubBytes = 4096;
+constexpr const char* kStubLocation = "flowbridge-stub";
+
+// Replaces the bytes of the tensors the export marked by a placeholder: what the checker and inference look at (name, type,
+// dims) stays, the bytes go. libonnx 1.12's checker does not compare raw_data with the dims, and inference
+// reads only small (shape-like) tensors.
+void unmarkStubs(onnx::TensorProto& t) {
+  if (t.data_location() != onnx::TensorProto::EXTERNAL || t.external_data_size() == 0 ||
+      t.external_data(0).value() != kStubLocation)
+    return;
+  t.clear_external_data();
+  t.clear_data_location();
+  t.set_raw_data(std::string(8, '\0'));  // the checker wants a value field; 1.12 does not compare its size
+}
+
+void unmarkStubs(onnx::SparseTensorProto& t) {
+  unmarkStubs(*t.mutable_values());
+  unmarkStubs(*t.mutable_indices());
+}
+
+void unmarkStubs(onnx::GraphProto& g) {
+  for (auto& t : *g.mutable_initializer()) unmarkStubs(t);
+  for (auto& t : *g.mutable_sparse_initializer()) unmarkStubs(t);
+  for (auto& n : *g.mutable_node())
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_t()) unmarkStubs(*a.mutable_t());
+      for (auto& t : *a.mutable_tensors()) unmarkStubs(t);
+      if (a.has_sparse_tensor()) unmarkStubs(*a.mutable_sparse_tensor());
+      for (auto& t : *a.mutable_sparse_tensors()) unmarkStubs(t);
+      if (a.has_g()) unmarkStubs(*a.mutable_g());
+      for (auto& sg : *a.mutable_graphs()) unmarkStubs(sg);
+    }
+}
+
+// The model for the checker: every non-integer tensor of 4 KB and more (weights) without its bytes, so the check costs
+// what the graph costs, not what the weights weigh (ResNet-50: 105 of 115 ms went to copying them).
 onnx::ModelProto toProto(const ir::Model& m) {
   onnx::ModelProto p;
-  onnxfmt::exportModel(m, p);  // no externalize callback: every tensor inline
+  bool stubbed = false;
+  onnxfmt::exportModel(m, p, [&](const ir::Tensor& t, ir::ExternalRef& ref) {
+    // Integer tensors keep their bytes: sparse indices and shape-like inputs are read by the checker and inference.
+    if (t.expectedBytes() < kStubBytes || t.dtype == ir::DataType::Int64 || t.dtype == ir::DataType::Int32) return false;
+    ref.entries = {{"location", kStubLocation}};
+    stubbed = true;
+    return true;
+  });
+  if (stubbed) {
+    unmarkStubs(*p.mutable_graph());
+    for (auto& f : *p.mutable_functions())
+      for (auto& n : *f.mutable_node())
+        for (auto& a : *n.mutable_attribute())
+          if (a.has_t()) unmarkStubs(*a.mutable_t());
+  }
   return p;
 }
 
@@ -60,7 +110,7 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
   guarded(r, [&] { onnx::checker::check_model(p); });
   // Strict inference only on what the checker accepted, and never on what would crash it.
   if (!r.ok) return r;
-  if (auto why = inferenceHazard(p)) {
+  if (auto why = inferenceHazardAfterCheck(p)) {
     r.ok = false;
     r.messages.push_back({"", *why});
     return r;

@@ -128,6 +128,11 @@ void Graph::removeInput(Value* v) {
   v->graphInput_ = false;
 }
 
+void Graph::removeInputs(const std::vector<Value*>& vs) {
+  for (Value* v : vs) v->graphInput_ = false;
+  std::erase_if(inputs_, [](const Value* v) { return !v->graphInput_; });
+}
+
 void Graph::addOutput(Value* v) {
   ++v->graphOutputs_;
   outputs_.push_back(v);
@@ -177,6 +182,15 @@ void Graph::removeInitializer(Value* v) {
                          [&](const std::unique_ptr<Tensor>& t) { return t.get() == v->initializer_; });
   if (it != initializers_.end()) initializers_.erase(it);
   v->initializer_ = nullptr;
+}
+
+void Graph::removeInitializers(const std::vector<Value*>& vs) {
+  std::unordered_set<const Tensor*> gone;
+  gone.reserve(vs.size());
+  for (Value* v : vs)
+    if (v->initializer_) gone.insert(std::exchange(v->initializer_, nullptr));
+  if (gone.empty()) return;
+  std::erase_if(initializers_, [&](const std::unique_ptr<Tensor>& t) { return gone.count(t.get()) != 0; });
 }
 
 Value* Graph::addSparseInitializer(SparseTensor t) {

@@ -71,6 +71,7 @@ class Graph {
   const std::vector<Value*>& outputs() const { return outputs_; }
   void addInput(Value* v);
   void removeInput(Value* v);
+  void removeInputs(const std::vector<Value*>& vs);  // in one sweep
   void addOutput(Value* v);
   void setGraphOutput(size_t i, Value* v);
   void clearOutputs();
@@ -84,6 +85,8 @@ class Graph {
   const std::vector<std::unique_ptr<Tensor>>& initializers() const { return initializers_; }
   Value* addInitializer(Tensor t);
   void removeInitializer(Value* v);
+  // Removes many at once in one sweep (removing one at a time is linear per call).
+  void removeInitializers(const std::vector<Value*>& vs);
   const std::vector<SparseTensor>& sparseInitializers() const { return sparse_; }
   Value* addSparseInitializer(SparseTensor t);
 

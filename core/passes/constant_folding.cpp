@@ -52,6 +52,7 @@ class ConstantFolding final : public GraphPass {
   std::string_view description() const override {
     return "Evaluate nodes with constant inputs (and known shapes) into initializers";
   }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Shape", "Size"}); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

@@ -11,6 +11,7 @@ class EliminateDeadEnd final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_deadend"; }
   std::string_view description() const override { return "Remove nodes whose outputs nothing reads"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     auto nodes = nodeList(g);

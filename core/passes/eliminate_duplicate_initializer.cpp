@@ -1,5 +1,5 @@
 // Byte-identical initializers (same type, dims and data) are one constant: readers of the later ones
-// read the first. Only same-type-and-dims groups are hashed, so big distinct weights cost a compare of dims.
+// read the first. Tensors are hashed by type, dims and sampled bytes, so distinct weights are never compared whole.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -25,41 +25,42 @@ class EliminateDuplicateInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_duplicate_initializer"; }
   std::string_view description() const override { return "Merge initializers with identical type, dims and bytes"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     // Graph inputs can be fed other data and outputs must keep their names: neither takes part.
-    std::map<std::pair<int32_t, std::vector<int64_t>>, std::vector<ir::Value*>> groups;
-    for (const auto& t : g.initializers()) {
-      ir::Value* v = g.findValue(t->name);
-      if (!v || v->isGraphInput() || rw.pinned(v) || t->dtype == ir::DataType::String) continue;
-      groups[{static_cast<int32_t>(t->dtype), t->dims}].push_back(v);
-    }
+    // One hash table keyed by type, dims and a fingerprint of a few sampled bytes (weights of equal shape
+    // almost always differ early): only tensors that agree on all three are compared in full.
+    std::unordered_map<uint64_t, std::vector<ir::Value*>> candidates;
+    candidates.reserve(g.initializers().size());
     std::vector<ir::Value*> dropped;
-    for (auto& [key, vals] : groups) {
-      if (vals.size() < 2) continue;
-      // Weights of equal shape almost always differ early: a fingerprint of a few sampled bytes sorts
-      // them apart, and only equal fingerprints are compared in full.
-      std::unordered_map<uint64_t, std::vector<ir::Value*>> byPrint;
-      for (ir::Value* v : vals) {
-        auto b = v->initializer()->bytes();
-        auto& same = byPrint[fingerprint(b)];
-        ir::Value* match = nullptr;
-        for (ir::Value* u : same) {
-          auto c = u->initializer()->bytes();
-          if (c.size() == b.size() && std::memcmp(c.data(), b.data(), b.size()) == 0) match = u;
+    for (const auto& t : g.initializers()) {
+      if (t->dtype == ir::DataType::String) continue;
+      ir::Value* v = g.findValue(t->name);
+      if (!v || v->isGraphInput() || rw.pinned(v)) continue;
+      auto b = t->bytes();
+      uint64_t key = fingerprint(b) ^ (static_cast<uint64_t>(t->dtype) * 0x9E3779B97F4A7C15ull);
+      for (auto d : t->dims) key = (key ^ static_cast<uint64_t>(d)) * 1099511628211ull;
+      auto& same = candidates[key];
+      ir::Value* match = nullptr;
+      for (ir::Value* u : same) {
+        const ir::Tensor* o = u->initializer();
+        if (o->dtype != t->dtype || o->dims != t->dims) continue;
+        auto c = o->bytes();
+        if (c.size() == b.size() && std::memcmp(c.data(), b.data(), b.size()) == 0) {
+          match = u;
+          break;
         }
-        if (!match) {
-          same.push_back(v);
-          continue;
-        }
-        g.replaceAllUses(v, match);
-        dropped.push_back(v);
       }
+      if (!match) {
+        same.push_back(v);
+        continue;
+      }
+      g.replaceAllUses(v, match);
+      dropped.push_back(v);
     }
-    for (ir::Value* v : dropped) {
-      g.removeInitializer(v);
-      ++rw.change.initializersRemoved;
-    }
+    g.removeInitializers(dropped);
+    rw.change.initializersRemoved += dropped.size();
     return rw.change;
   }
 };

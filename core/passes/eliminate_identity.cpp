@@ -9,6 +9,7 @@ class EliminateIdentity final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_identity"; }
   std::string_view description() const override { return "Remove Identity nodes (graph outputs keep their names)"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g))

@@ -16,6 +16,7 @@ class EliminateNopCast final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_cast"; }
   std::string_view description() const override { return "Remove Cast to the element type its input already has"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Cast", "CastLike"}); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

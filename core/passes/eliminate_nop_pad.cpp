@@ -12,6 +12,7 @@ class EliminateNopPad final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_pad"; }
   std::string_view description() const override { return "Remove Pad whose pads are all zero"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

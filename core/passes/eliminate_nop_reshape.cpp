@@ -12,6 +12,7 @@ class EliminateNopReshape final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_reshape"; }
   std::string_view description() const override { return "Remove Reshape to the shape its input already has"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Reshape"}); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

@@ -15,6 +15,7 @@ class EliminateNopTranspose final : public GraphPass {
  public:
   std::string_view name() const override { return "eliminate_nop_transpose"; }
   std::string_view description() const override { return "Remove Transpose with the identity permutation"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

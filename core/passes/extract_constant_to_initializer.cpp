@@ -21,6 +21,7 @@ class ExtractConstantToInitializer final : public GraphPass {
  public:
   std::string_view name() const override { return "extract_constant_to_initializer"; }
   std::string_view description() const override { return "Turn Constant nodes into initializers of the same name"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

@@ -26,6 +26,7 @@ class FuseAddBiasIntoConv final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_add_bias_into_conv"; }
   std::string_view description() const override { return "Fold an Add of a per-channel constant into Conv's bias"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* add : nodeList(g)) {

@@ -49,6 +49,7 @@ class FuseBnIntoConv final : public GraphPass {
   std::string_view description() const override {
     return "Fold inference BatchNormalization into the preceding Conv's weights and bias";
   }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* bn : nodeList(g)) {

@@ -22,6 +22,7 @@ class FuseConsecutiveSqueezes final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_consecutive_squeezes"; }
   std::string_view description() const override { return "Merge Squeeze of Squeeze into one Squeeze"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Squeeze"}); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* s2 : nodeList(g)) {

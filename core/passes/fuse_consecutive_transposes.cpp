@@ -10,6 +10,7 @@ class FuseConsecutiveTransposes final : public GraphPass {
  public:
   std::string_view name() const override { return "fuse_consecutive_transposes"; }
   std::string_view description() const override { return "Compose Transpose of Transpose into one (or none)"; }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* t2 : nodeList(g)) {

@@ -55,9 +55,11 @@ class MergeDuplicates final : public GraphPass {
   std::string_view description() const override {
     return "Merge nodes with the same op, inputs and attributes (common subexpressions)";
   }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     std::unordered_map<std::string, ir::Node*> seen;
+    seen.reserve(g.nodeCount());
     for (ir::Node* n : nodeList(g)) {
       std::string key = keyOf(*n);
       if (key.empty()) continue;

@@ -23,11 +23,23 @@ struct PassChange {
   std::vector<std::string> warnings;
 };
 
+// Where a pass reads value types (which the pass manager refreshes from shape inference): anywhere (the
+// default), or only when rewriting nodes of the listed ops (none: it never reads them). The manager skips
+// whole-graph inference, its largest cost on big graphs, when the graph holds no node any pass would read
+// types for. Under-declaring costs only rewrites (passes treat an unknown type as "leave it"), never meaning.
+struct TypeNeeds {
+  bool anywhere = true;
+  std::vector<std::string_view> ops;
+  static TypeNeeds none() { return {false, {}}; }
+  static TypeNeeds forOps(std::vector<std::string_view> ops) { return {false, std::move(ops)}; }
+};
+
 class Pass {
  public:
   virtual ~Pass() = default;
   virtual std::string_view name() const = 0;
   virtual std::string_view description() const = 0;
+  virtual TypeNeeds typeNeeds() const { return {}; }
   // Rewrites `m` in place; returns what it changed. Must leave the graph valid and sorted.
   virtual PassChange run(ir::Model& m) = 0;
 };

@@ -16,7 +16,19 @@ PassManager::PassManager(const std::vector<std::string>& names, size_t maxIterat
     const PassInfo* info = PassRegistry::instance().find(n);
     if (!info) throw std::invalid_argument("unknown pass '" + n + "' (flowbridge-cli passes lists them)");
     passes_.push_back(info->create());
+    TypeNeeds needs = passes_.back()->typeNeeds();
+    typesReadAnywhere_ |= needs.anywhere;
+    opsReadingTypes_.insert(opsReadingTypes_.end(), needs.ops.begin(), needs.ops.end());
   }
+  std::sort(opsReadingTypes_.begin(), opsReadingTypes_.end());
+}
+
+bool PassManager::needsTypes(const ir::Graph& g) const {
+  if (typesReadAnywhere_) return true;
+  if (opsReadingTypes_.empty()) return false;
+  for (const auto& n : g.nodes())
+    if (std::binary_search(opsReadingTypes_.begin(), opsReadingTypes_.end(), n->opType)) return true;
+  return false;
 }
 
 namespace {
@@ -29,6 +41,25 @@ void dropStaleValueInfo(ir::Graph& g) {
   if (keep.size() == g.valueInfos().size()) return;
   g.clearValueInfo();
   for (ir::Value* v : keep) g.addValueInfo(v);
+}
+
+bool incomplete(const ir::TypeInfo& t) {
+  if (t.kind == ir::TypeInfo::Kind::None) return true;
+  if (!t.isTensor()) return false;
+  if (!t.shape) return true;
+  for (const auto& d : *t.shape)
+    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.rfind("unk__", 0) == 0)) return true;
+  return false;
+}
+
+// Whether shape inference could still tell the passes something: some node output of the main graph (the
+// graph refreshValueTypes types) lacks a type, a rank or a dim. When every type is complete, a round of
+// rewrites that preserve meaning leaves every remaining type true, so inference would only repeat itself.
+bool typesIncomplete(const ir::Graph& g) {
+  for (const auto& n : g.nodes())
+    for (const ir::Value* v : n->outputs())
+      if (v && incomplete(v->type)) return true;
+  return false;
 }
 
 void cleanUp(ir::Graph& g) {
@@ -54,11 +85,19 @@ PassManagerResult PassManager::run(ir::Model& m) {
     return r;  // a cyclic graph is not rewritten
   }
   if (recordSteps_) r.initial = m.clone();
+  bool changedLastRound = true;
   while (r.iterations < maxIterations_) {
     ++r.iterations;
-    auto t0 = Clock::now();
-    refreshValueTypes(m);
-    r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    // Whole-graph inference costs more than all the passes of a round: it runs before the first round, and
+    // later only when the last round changed something and some type is still incomplete (new nodes'
+    // outputs, shapes that folded constants may now fix).
+    // And only when some node is one a pass reads types for (a graph of Conv/BatchNormalization/Relu/Add never is).
+    if ((r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph()))) && needsTypes(m.graph())) {
+      auto t0 = Clock::now();
+      refreshValueTypes(m);
+      ++r.typeInferenceRuns;
+      r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    }
     bool any = false;
     for (size_t i = 0; i < passes_.size(); ++i) {
       auto t1 = Clock::now();
@@ -79,6 +118,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
       if (recordSteps_ && c.changed()) r.steps.push_back({s.name, r.iterations, ms, c, m.clone()});
       any |= c.changed();
     }
+    changedLastRound = any;
     if (!any) {
       r.reachedFixpoint = true;
       break;

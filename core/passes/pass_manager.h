@@ -1,6 +1,8 @@
 #pragma once
-// Runs a list of passes over a model repeatedly until none changes anything (capped), with statistics.
-// Before each round it refreshes value types from shape inference, so passes can ask for static shapes.
+// Runs a list of passes over a model repeatedly until none changes anything, with statistics. The round cap is
+// a safety net against passes that undo each other (reachedFixpoint says when it was hit). Value types come
+// from shape inference before the first round and again only when a round changed the graph while some
+// type is still incomplete, so passes can ask for static shapes.
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +34,8 @@ struct PassManagerResult {
   bool reachedFixpoint = true;
   size_t nodesBefore = 0, nodesAfter = 0;
   double milliseconds = 0;
-  double typeInferenceMilliseconds = 0;  // libonnx shape inference before each iteration (part of the total)
+  double typeInferenceMilliseconds = 0;  // libonnx shape inference between rounds (part of the total)
+  size_t typeInferenceRuns = 0;
   // Only when recordSteps(true): the model before the first pass, and each run that changed it, in order.
   std::shared_ptr<const ir::Model> initial;
   std::vector<PassStep> steps;
@@ -41,12 +44,17 @@ struct PassManagerResult {
 class PassManager {
  public:
   // Throws std::invalid_argument naming an unknown pass.
-  explicit PassManager(const std::vector<std::string>& passNames, size_t maxIterations = 16);
+  explicit PassManager(const std::vector<std::string>& passNames, size_t maxIterations = kDefaultMaxIterations);
+  static constexpr size_t kDefaultMaxIterations = 100;
   PassManagerResult run(ir::Model& m);
   // Keep a copy of the model after every run that changed it (PassManagerResult::steps); off by default.
   void recordSteps(bool on) { recordSteps_ = on; }
 
  private:
+  bool typesReadAnywhere_ = false;
+  std::vector<std::string> opsReadingTypes_;  // sorted
+  bool needsTypes(const ir::Graph& g) const;
+
   std::vector<std::unique_ptr<Pass>> passes_;
   size_t maxIterations_;
   bool recordSteps_ = false;

@@ -41,6 +41,7 @@ class PushTransposesThroughElementwise final : public GraphPass {
   std::string_view description() const override {
     return "Cancel a Transpose and its inverse across a chain of elementwise ops";
   }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     std::unordered_set<const ir::Node*> removed;  // the walk's snapshot still lists them

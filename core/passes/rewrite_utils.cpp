@@ -76,10 +76,16 @@ std::vector<ir::Node*> nodeList(const ir::Graph& g) {
   return out;
 }
 
-Rewriter::Rewriter(ir::Model& m, ir::Graph& g) : model_(m), graph_(g), opset_(onnxOpset(m)) {
-  for (const auto& n : g.nodes())
-    for (ir::Graph* sg : n->subgraphs())
-      for (const auto& name : sg->capturedNames()) captured_.insert(name);
+Rewriter::Rewriter(ir::Model& m, ir::Graph& g) : model_(m), graph_(g), opset_(onnxOpset(m)) {}
+
+bool Rewriter::captured(const ir::Value* v) const {
+  if (!captured_) {
+    captured_.emplace();
+    for (const auto& n : graph_.nodes())
+      for (ir::Graph* sg : n->subgraphs())
+        for (const auto& name : sg->capturedNames()) captured_->insert(name);
+  }
+  return !captured_->empty() && captured_->count(v->name()) != 0;
 }
 
 bool Rewriter::pinned(const ir::Value* v) const { return v->isGraphOutput() || captured(v); }

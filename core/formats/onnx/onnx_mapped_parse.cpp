@@ -121,8 +121,13 @@ bool parseMappedModel(const std::string& path, MappedModelProto& out) {
     }
   }
   if (!sawGraph) return false;
-  if (!out.proto.ParseFromString(modelRest)) return false;
-  onnx::GraphProto* graph = out.proto.mutable_graph();
+  google::protobuf::ArenaOptions arenaOptions;
+  arenaOptions.start_block_size = 64 << 10;
+  arenaOptions.max_block_size = 4 << 20;
+  out.arena = std::make_unique<google::protobuf::Arena>(arenaOptions);
+  out.proto = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(out.arena.get());
+  if (!out.proto->ParseFromString(modelRest)) return false;
+  onnx::GraphProto* graph = out.proto->mutable_graph();
   if (!graph->ParseFromString(graphRest)) return false;
   for (const auto& bytes : initializers)
     if (!graph->add_initializer()->ParseFromString(bytes)) return false;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <google/protobuf/arena.h>
 #include <onnx/onnx_pb.h>
 
 #include "util/mapped_file.h"
@@ -14,7 +15,10 @@
 namespace fb::onnxfmt {
 
 struct MappedModelProto {
-  onnx::ModelProto proto;  // complete except for the raw_data of the initializers listed in `rawData`
+  // The parsed messages live in an arena: a node-heavy graph is hundreds of thousands of small messages, which
+  // the arena allocates in blocks and frees at once.
+  std::unique_ptr<google::protobuf::Arena> arena;
+  onnx::ModelProto* proto = nullptr;  // in `arena`; complete except for the raw_data of the initializers in `rawData`
   std::shared_ptr<const MappedFile> file;
   // Per graph initializer (by index): where its raw_data lies in the file; length 0 when it was parsed normally.
   struct Span {

@@ -183,15 +183,16 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
                                    const std::vector<std::shared_ptr<const Buffer>>* initializerData = nullptr);
 
 Attribute importAttribute(onnx::AttributeProto& ap, Context& ctx, Graph* graph, Node* owner) {
+  // Strings are moved out of the message (it is not read again): one allocation less per string.
   Attribute a;
-  a.name = ap.name();
-  a.refAttrName = ap.ref_attr_name();
-  a.docString = ap.doc_string();
+  a.name = std::move(*ap.mutable_name());
+  if (ap.has_ref_attr_name()) a.refAttrName = std::move(*ap.mutable_ref_attr_name());
+  if (ap.has_doc_string()) a.docString = std::move(*ap.mutable_doc_string());
   a.unknownFields = unknownFieldsOf(ap);
   a.type = static_cast<AttrType>(ap.type());
   a.f = ap.f();
   a.i = ap.i();
-  a.s = ap.s();
+  if (ap.has_s()) a.s = std::move(*ap.mutable_s());
   a.floats.assign(ap.floats().begin(), ap.floats().end());
   a.ints.assign(ap.ints().begin(), ap.ints().end());
   a.strings.assign(ap.strings().begin(), ap.strings().end());
@@ -275,9 +276,10 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
         ctx.fail("value '" + out + "' is defined twice (again as an output of node " + nodeLabel(np, index) + ")");
       outs.push_back(v);
     }
-    Node* n = g->addNode(np.op_type(), ins, outs, np.domain());
-    n->name = np.name();
-    n->docString = np.doc_string();
+    Node* n = g->addNode(std::move(*np.mutable_op_type()), ins, outs,
+                         np.has_domain() ? std::move(*np.mutable_domain()) : std::string());
+    n->name = std::move(*np.mutable_name());
+    if (np.has_doc_string()) n->docString = std::move(*np.mutable_doc_string());
     n->unknownFields = unknownFieldsOf(np);
     n->origins = {n->id()};
     n->attributes.reserve(np.attribute_size());

@@ -1,5 +1,6 @@
 #pragma once
-// ModelProto -> ir::Model. Tensor bytes are moved out of the proto, not copied.
+// ModelProto -> ir::Model. Tensor bytes and long strings (names, attributes) are moved out of the proto, not
+// copied: the proto is consumed.
 #include <memory>
 #include <string>
 

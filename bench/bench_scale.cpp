@@ -1,0 +1,330 @@
+// Growth on node-heavy graphs: synthetic residual networks (Conv -> BatchNormalization -> Relu -> Conv ->
+// BatchNormalization -> Add -> Relu, seven nodes a block, names in scopes as PyTorch exports them) of about 1k,
+// 3k, 10k, 30k and 100k nodes, written into the build folder. For each size: opening the model and the whole
+// default conversion in-process (each in a fresh child, peak RSS from wait4), `flowbridge-cli inspect`, `check`
+// and `convert --passes default` as processes, and python's onnx.load in-process and as a process, in the same
+// run. Between sizes it prints the growth exponent log(t2/t1)/log(n2/n1).
+// Targets (issue #14): convert of 100k nodes within 4x onnx.load in-process; exponent 30k -> 100k <= 1.15;
+// peak memory of convert on 100k <= 400 MB; opening 100k nodes <= 0.7x onnx.load; `inspect` as a process faster
+// than `python3 -c "import onnx; onnx.load(f)"`.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "check/onnx_check.h"
+#include "convert/converter.h"
+#include "formats/model_io.h"
+#include "formats/onnx/onnx_writer.h"
+#include "ir/model.h"
+
+namespace fs = std::filesystem;
+using namespace fb;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr int64_t kChannels = 8;
+constexpr int kNodesPerBlock = 7;
+
+// A residual network of `blocks` blocks, scoped like torch.onnx's exports ("/layer3/layer3.12/conv1/Conv").
+std::string makeResidualModel(const fs::path& dir, size_t targetNodes) {
+  const size_t blocks = std::max<size_t>(1, targetNodes / kNodesPerBlock);
+  std::string path = (dir / ("residual_" + std::to_string(targetNodes) + ".onnx")).string();
+  if (fs::exists(path)) return path;
+  ir::Model m;
+  m.opsets = {{"", 13}};
+  m.producerName = "pytorch";
+  m.producerVersion = "1.13.1";
+  ir::Graph& g = m.graph();
+  g.name = "torch_jit";
+  ir::Value* x = g.getOrCreateValue("input");
+  x->type = ir::TypeInfo::tensor(ir::DataType::Float,
+                                 ir::Shape{ir::Dim::of(1), ir::Dim::of(kChannels), ir::Dim::of(16), ir::Dim::of(16)});
+  g.addInput(x);
+  std::mt19937 rng(11);
+  auto randoms = [&](size_t n, float lo, float hi) {
+    std::uniform_real_distribution<float> d(lo, hi);
+    std::vector<float> v(n);
+    for (auto& f : v) f = d(rng);
+    return v;
+  };
+  auto param = [&](const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
+    size_t n = 1;
+    for (auto d : dims) n *= static_cast<size_t>(d);
+    return g.addInitializer(ir::Tensor::fromValues(name, ir::DataType::Float, dims, randoms(n, lo, hi)));
+  };
+  auto node = [&](const std::string& scope, const std::string& op, std::vector<ir::Value*> ins) {
+    ir::Value* out = g.getOrCreateValue(scope + "/" + op + "_output_0");
+    ir::Node* n = g.addNode(op, ins, {out});
+    n->name = scope + "/" + op;
+    return n;
+  };
+  ir::Value* acc = x;
+  for (size_t b = 0; b < blocks; ++b) {
+    const std::string layer = "layer" + std::to_string(b / 100 + 1);
+    const std::string module = layer + "." + std::to_string(b % 100);
+    const std::string scope = "/" + layer + "/" + module;
+    ir::Value* h = acc;
+    for (int k = 1; k <= 2; ++k) {
+      const std::string conv = "conv" + std::to_string(k), bn = "bn" + std::to_string(k);
+      ir::Node* c = node(scope + "/" + conv, "Conv",
+                         {h, param(module + "." + conv + ".weight", {kChannels, kChannels, 3, 3}, -0.2f, 0.2f)});
+      c->attributes.push_back(ir::Attribute::makeInts("dilations", {1, 1}));
+      c->attributes.push_back(ir::Attribute::makeInt("group", 1));
+      c->attributes.push_back(ir::Attribute::makeInts("kernel_shape", {3, 3}));
+      c->attributes.push_back(ir::Attribute::makeInts("pads", {1, 1, 1, 1}));
+      c->attributes.push_back(ir::Attribute::makeInts("strides", {1, 1}));
+      ir::Node* n = node(scope + "/" + bn, "BatchNormalization",
+                         {c->output(0), param(module + "." + bn + ".weight", {kChannels}, 0.5f, 1.5f),
+                          param(module + "." + bn + ".bias", {kChannels}, -0.1f, 0.1f),
+                          param(module + "." + bn + ".running_mean", {kChannels}, -0.1f, 0.1f),
+                          param(module + "." + bn + ".running_var", {kChannels}, 0.5f, 1.5f)});
+      n->attributes.push_back(ir::Attribute::makeFloat("epsilon", 1e-5f));
+      n->attributes.push_back(ir::Attribute::makeFloat("momentum", 0.9f));
+      h = n->output(0);
+      if (k == 1) h = node(scope + "/relu", "Relu", {h})->output(0);
+    }
+    ir::Value* sum = node(scope + "/add", "Add", {h, acc})->output(0);
+    acc = node(scope + "/relu_1", "Relu", {sum})->output(0);
+  }
+  g.addOutput(acc);
+  acc->type = x->type;
+  fs::create_directories(dir);
+  onnxfmt::writeOnnxFile(m, path);
+  return path;
+}
+
+struct Run {
+  bool ok = false;
+  double wallMs = 0;
+  long peakKb = 0;
+  std::vector<double> reported;  // numbers the child printed on stdout
+};
+
+// Runs argv in a child; peak RSS (ru_maxrss of wait4) belongs to that child alone.
+Run runChild(const std::vector<std::string>& argv, bool quiet) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) return {};
+  auto t0 = Clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(pipefd[1], 1);
+    close(pipefd[0]);
+    if (quiet) {
+      FILE* null = std::fopen("/dev/null", "w");
+      if (null) dup2(fileno(null), 2);
+    }
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  close(pipefd[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(pipefd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(pipefd[0]);
+  int status = 0;
+  struct rusage ru {};
+  wait4(pid, &status, 0, &ru);
+  Run r;
+  r.wallMs = msSince(t0);
+  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  r.peakKb = ru.ru_maxrss;
+  if (!quiet) {
+    std::istringstream in(out);
+    double x;
+    while (in >> x) r.reported.push_back(x);
+  }
+  return r;
+}
+
+// Best time of `reps` runs (reported[0] when the child reports its own time, wall time otherwise), largest peak.
+Run best(const std::vector<std::string>& argv, int reps, bool selfTimed) {
+  Run b;
+  for (int i = 0; i < reps; ++i) {
+    Run r = runChild(argv, !selfTimed);
+    if (!r.ok) return r;
+    double t = selfTimed && !r.reported.empty() ? r.reported[0] : r.wallMs;
+    double bt = selfTimed && !b.reported.empty() ? b.reported[0] : b.wallMs;
+    long peak = std::max(b.peakKb, r.peakKb);
+    if (!b.ok || t < bt) b = r;
+    b.peakKb = peak;
+  }
+  return b;
+}
+
+double timeOf(const Run& r, bool selfTimed) { return selfTimed && !r.reported.empty() ? r.reported[0] : r.wallMs; }
+
+int childRead(const std::string& path) {
+  auto t0 = Clock::now();
+  auto m = loadModel(path);
+  std::printf("%.3f %zu\n", msSince(t0), m->graph().nodeCount());
+  return 0;
+}
+
+int childConvert(const std::string& path) {
+  auto m = loadModel(path);
+  convert::ConvertOptions o;
+  o.targetOpset = 17;
+  auto t0 = Clock::now();
+  auto r = convert::convertModel(*m, o);
+  double total = msSince(t0);
+  if (!r.model) return 2;
+  std::printf("%.3f %.3f %.3f %zu %zu %d\n", total, r.passesMs, r.checkMs, r.model->graph().nodeCount(),
+              r.passStats.iterations, r.check.ok ? 1 : 0);
+  return 0;
+}
+
+// libonnx's share: whole-graph shape inference (as the pass manager runs it) and the checker + strict inference.
+int childLibonnx(const std::string& path) {
+  auto m = loadModel(path);
+  auto t0 = Clock::now();
+  auto types = inferShapes(*m);
+  double infer = msSince(t0);
+  auto t1 = Clock::now();
+  auto c = checkModel(*m);
+  std::printf("%.3f %.3f %zu %d\n", infer, msSince(t1), types.size(), c.ok ? 1 : 0);
+  return 0;
+}
+
+struct Column {
+  std::string name;
+  std::vector<double> ms;
+  std::vector<long> peakKb;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--read") return childRead(argv[2]);
+  if (argc == 3 && std::string(argv[1]) == "--convert") return childConvert(argv[2]);
+  if (argc == 3 && std::string(argv[1]) == "--libonnx") return childLibonnx(argv[2]);
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: bench_scale SCRATCH_DIR FLOWBRIDGE_CLI [SIZES, e.g. 1000,3000,10000]\n");
+    return 1;
+  }
+  const fs::path dir = argv[1];
+  const std::string cli = argv[2];
+  std::vector<size_t> sizes = {1000, 3000, 10000, 30000, 100000};
+  if (argc > 3 || std::getenv("FB_BENCH_SCALE_SIZES")) {
+    std::string list = argc > 3 ? argv[3] : std::getenv("FB_BENCH_SCALE_SIZES");
+    sizes.clear();
+    std::istringstream in(list);
+    std::string s;
+    while (std::getline(in, s, ',')) sizes.push_back(std::stoul(s));
+  }
+  const std::string self = fs::canonical("/proc/self/exe").string();
+  const std::string py = "/usr/bin/python3";
+  const std::string pyTimed =
+      "import onnx,sys,time\nt=time.perf_counter()\nm=onnx.load(sys.argv[1])\nprint((time.perf_counter()-t)*1e3)";
+  const bool havePython = std::system("/usr/bin/python3 -c 'import onnx' 2>/dev/null") == 0;
+
+  std::vector<size_t> nodes;
+  std::vector<double> fileMb;
+  std::map<std::string, Column> cols;
+  const std::vector<std::string> order = {"open",        "onnx.load",   "convert",    "passes", "check",
+                                          "cli inspect", "py onnx.load", "cli check", "cli convert"};
+  std::vector<std::string> convertNotes;
+  for (size_t target : sizes) {
+    std::string path = makeResidualModel(dir, target);
+    const int reps = target <= 10000 ? 3 : 1;
+    { std::ifstream warm(path, std::ios::binary); std::vector<char> b(1 << 20); while (warm.read(b.data(), b.size())) {} }
+    Run open = best({self, "--read", path}, reps, true);
+    if (!open.ok || open.reported.size() < 2) {
+      std::fprintf(stderr, "bench_scale: reading %s failed\n", path.c_str());
+      return 1;
+    }
+    nodes.push_back(static_cast<size_t>(open.reported[1]));
+    fileMb.push_back(static_cast<double>(fs::file_size(path)) / 1e6);
+    auto put = [&](const std::string& c, double ms, long kb) {
+      cols[c].ms.push_back(ms);
+      cols[c].peakKb.push_back(kb);
+    };
+    put("open", timeOf(open, true), open.peakKb);
+    Run conv = best({self, "--convert", path}, reps, true);
+    if (conv.ok && conv.reported.size() >= 6) {
+      put("convert", conv.reported[0], conv.peakKb);
+      put("passes", conv.reported[1], 0);
+      put("check", conv.reported[2], 0);
+      convertNotes.push_back(std::to_string(nodes.back()) + " -> " + std::to_string(static_cast<size_t>(conv.reported[3])) +
+                             " nodes in " + std::to_string(static_cast<size_t>(conv.reported[4])) + " rounds" +
+                             (conv.reported[5] > 0 ? "" : ", CHECK FAILED"));
+    } else {
+      put("convert", NAN, 0);
+      put("passes", NAN, 0);
+      put("check", NAN, 0);
+      convertNotes.push_back(std::to_string(nodes.back()) + ": convert FAILED");
+    }
+    Run inspect = best({cli, "inspect", path}, reps, false);
+    put("cli inspect", inspect.ok ? inspect.wallMs : NAN, inspect.peakKb);
+    Run check = best({cli, "check", path, "--opset", "17"}, reps, false);
+    put("cli check", check.ok ? check.wallMs : NAN, check.peakKb);
+    const std::string out = (dir / ("converted_" + std::to_string(target) + ".onnx")).string();
+    Run cconv = best({cli, "convert", path, "-o", out, "--passes", "default"}, reps, false);
+    put("cli convert", cconv.ok ? cconv.wallMs : NAN, cconv.peakKb);
+    fs::remove(out);
+    if (havePython) {
+      Run pin = best({py, "-c", pyTimed, path}, reps, true);
+      put("onnx.load", pin.ok ? timeOf(pin, true) : NAN, pin.peakKb);
+      Run pproc = best({py, "-c", "import onnx,sys; onnx.load(sys.argv[1])", path}, reps, false);
+      put("py onnx.load", pproc.ok ? pproc.wallMs : NAN, pproc.peakKb);
+    } else {
+      put("onnx.load", NAN, 0);
+      put("py onnx.load", NAN, 0);
+    }
+    std::fprintf(stderr, "bench_scale: %zu nodes done\n", nodes.back());
+  }
+
+  std::printf("Synthetic residual graphs (Conv/BatchNormalization/Relu/Add, %lld channels), warm cache; ms (peak MB)\n",
+              static_cast<long long>(kChannels));
+  std::printf("%-14s", "nodes");
+  for (size_t i = 0; i < nodes.size(); ++i) std::printf(" %17zu", nodes[i]);
+  std::printf("   exponent between sizes\n%-14s", "file MB");
+  for (double mb : fileMb) std::printf(" %17.1f", mb);
+  std::printf("\n");
+  for (const auto& c : order) {
+    const Column& col = cols[c];
+    std::printf("%-14s", c.c_str());
+    for (size_t i = 0; i < col.ms.size(); ++i) {
+      char cell[64];
+      if (col.peakKb[i] > 0) std::snprintf(cell, sizeof cell, "%.1f (%ld)", col.ms[i], col.peakKb[i] / 1024);
+      else std::snprintf(cell, sizeof cell, "%.1f", col.ms[i]);
+      std::printf(" %17s", cell);
+    }
+    std::printf("  ");
+    for (size_t i = 1; i < col.ms.size(); ++i)
+      std::printf(" %.2f", std::log(col.ms[i] / col.ms[i - 1]) / std::log(double(nodes[i]) / double(nodes[i - 1])));
+    std::printf("\n");
+  }
+  for (const auto& n : convertNotes) std::printf("convert: %s\n", n.c_str());
+  // Targets on the largest size.
+  const size_t L = nodes.size() - 1;
+  auto at = [&](const std::string& c) { return cols[c].ms[L]; };
+  std::printf("largest (%zu nodes): convert / onnx.load %.2fx (target <= 4); open / onnx.load %.2fx (target <= 0.7);"
+              " cli inspect / python onnx.load process %.2fx (target < 1); convert peak %ld MB (target <= 400)",
+              nodes[L], at("convert") / at("onnx.load"), at("open") / at("onnx.load"),
+              at("cli inspect") / at("py onnx.load"), cols["convert"].peakKb[L] / 1024);
+  if (L > 0)
+    std::printf("; convert exponent %zu -> %zu: %.2f (target <= 1.15)", nodes[L - 1], nodes[L],
+                std::log(cols["convert"].ms[L] / cols["convert"].ms[L - 1]) / std::log(double(nodes[L]) / double(nodes[L - 1])));
+  std::printf("\n");
+  return 0;
+}
