@@ -38,6 +38,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerConstantOfShapeAdapters(onnx);
     onnx_onnx::registerMinMaxAdapters(onnx);
     onnx_onnx::registerArgExtremeAdapters(onnx);
+    onnx_onnx::registerBatchNormTrainingAdapters(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }

@@ -30,5 +30,6 @@ void registerArgExtremeAdapters(HandlerRegistry& r);   // ArgMax/ArgMin select_l
 void registerWhereAdapters(HandlerRegistry& r);        // Where below 9: Gather from the stacked branches
 void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrolled running sums
 void registerScanAdapters(HandlerRegistry& r);         // Scan-8 -> 9+: batch axis of 1 dropped
+void registerBatchNormTrainingAdapters(HandlerRegistry& r);  // BatchNormalization training_mode=1 below 14: written out
 
 }  // namespace fb::convert::onnx_onnx
