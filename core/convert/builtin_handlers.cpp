@@ -39,6 +39,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerMinMaxAdapters(onnx);
     onnx_onnx::registerArgExtremeAdapters(onnx);
     onnx_onnx::registerBatchNormTrainingAdapters(onnx);
+    onnx_onnx::registerEinsumAdapters(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }

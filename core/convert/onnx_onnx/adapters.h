@@ -31,5 +31,6 @@ void registerWhereAdapters(HandlerRegistry& r);        // Where below 9: Gather 
 void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrolled running sums
 void registerScanAdapters(HandlerRegistry& r);         // Scan-8 -> 9+: batch axis of 1 dropped
 void registerBatchNormTrainingAdapters(HandlerRegistry& r);  // BatchNormalization training_mode=1 below 14: written out
+void registerEinsumAdapters(HandlerRegistry& r);       // Einsum below 12: static shapes, Transpose/ReduceSum/MatMul
 
 }  // namespace fb::convert::onnx_onnx
