@@ -40,6 +40,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerArgExtremeAdapters(onnx);
     onnx_onnx::registerBatchNormTrainingAdapters(onnx);
     onnx_onnx::registerEinsumAdapters(onnx);
+    onnx_onnx::registerGatherNDAdapters(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }

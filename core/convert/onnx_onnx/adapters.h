@@ -32,5 +32,6 @@ void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrol
 void registerScanAdapters(HandlerRegistry& r);         // Scan-8 -> 9+: batch axis of 1 dropped
 void registerBatchNormTrainingAdapters(HandlerRegistry& r);  // BatchNormalization training_mode=1 below 14: written out
 void registerEinsumAdapters(HandlerRegistry& r);       // Einsum below 12: static shapes, Transpose/ReduceSum/MatMul
+void registerGatherNDAdapters(HandlerRegistry& r);     // GatherND below 11 / batch_dims below 12: one Gather, static shapes
 
 }  // namespace fb::convert::onnx_onnx
