@@ -41,6 +41,7 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerBatchNormTrainingAdapters(onnx);
     onnx_onnx::registerEinsumAdapters(onnx);
     onnx_onnx::registerGatherNDAdapters(onnx);
+    onnx_onnx::registerGridSampleAdapters(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }

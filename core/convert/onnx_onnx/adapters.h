@@ -33,5 +33,6 @@ void registerScanAdapters(HandlerRegistry& r);         // Scan-8 -> 9+: batch ax
 void registerBatchNormTrainingAdapters(HandlerRegistry& r);  // BatchNormalization training_mode=1 below 14: written out
 void registerEinsumAdapters(HandlerRegistry& r);       // Einsum below 12: static shapes, Transpose/ReduceSum/MatMul
 void registerGatherNDAdapters(HandlerRegistry& r);     // GatherND below 11 / batch_dims below 12: one Gather, static shapes
+void registerGridSampleAdapters(HandlerRegistry& r);   // GridSample below 16: bilinear/nearest, zeros/border, Gather
 
 }  // namespace fb::convert::onnx_onnx
