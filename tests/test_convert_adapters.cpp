@@ -248,14 +248,24 @@ class TestConvertAdapters : public QObject {
         if (n->opType == "BatchNormalization" && r.targetOpset < 14) QVERIFY(!n->hasAttr("training_mode"));
         if (n->opType == "Reshape" && r.targetOpset < 14) QVERIFY(!n->hasAttr("allowzero"));
       }
-    // training_mode=1 has no inference-only equivalent below 14.
-    ir::Node* bn = nullptr;
-    for (const auto& n : b.g.nodes())
-      if (n->opType == "BatchNormalization") bn = n.get();
-    bn->setAttr(I("training_mode", 1));
-    auto r = convert::convertModel(*b.model, {.targetOpset = 13});
-    QCOMPARE(reportFor(r, "BatchNormalization")->status, convert::NodeStatus::Unsupported);
-    QCOMPARE(reportFor(r, "BatchNormalization")->lowestOpset.value_or(-1), int64_t{14});
+    // training_mode=1 (batch statistics) is written out below 14 and computes what ORT's BatchNormalization-15 does.
+    Builder t(15);
+    t.input("x", DataType::Float, {2, 3, 4, 4});
+    t.floats("scale", {1.f, 2.f, 0.5f}, {3});
+    t.floats("bias", {0.f, 0.1f, -0.1f}, {3});
+    t.floats("mean", {0.1f, 0.2f, 0.3f}, {3});
+    t.floats("var", {1.f, 0.5f, 2.f}, {3});
+    t.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"y", "running_mean", "running_var"},
+           {F("epsilon", 1e-3f), F("momentum", 0.8f), I("training_mode", 1)});
+    t.output("y", DataType::Float, {2, 3, 4, 4});
+    t.output("running_mean", DataType::Float, {3});
+    t.output("running_var", DataType::Float, {3});
+    auto training = convertAndCompare(*t.model, "batchnorm_training", {13, 7});
+    QCOMPARE(training.size(), size_t{2});
+    for (const auto& r : training) {
+      QCOMPARE(reportFor(r, "BatchNormalization")->status, convert::NodeStatus::Converted);
+      for (const auto& n : r.model->graph().nodes()) QVERIFY(n->opType != "BatchNormalization");
+    }
   }
 
   void attributesToInputsUp() {

@@ -38,6 +38,10 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerConstantOfShapeAdapters(onnx);
     onnx_onnx::registerMinMaxAdapters(onnx);
     onnx_onnx::registerArgExtremeAdapters(onnx);
+    onnx_onnx::registerBatchNormTrainingAdapters(onnx);
+    onnx_onnx::registerEinsumAdapters(onnx);
+    onnx_onnx::registerGatherNDAdapters(onnx);
+    onnx_onnx::registerGridSampleAdapters(onnx);
     oneflow::registerAllFamilies();  // direction "oneflow"
   });
 }

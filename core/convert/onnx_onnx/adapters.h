@@ -30,5 +30,9 @@ void registerArgExtremeAdapters(HandlerRegistry& r);   // ArgMax/ArgMin select_l
 void registerWhereAdapters(HandlerRegistry& r);        // Where below 9: Gather from the stacked branches
 void registerCumSumAdapters(HandlerRegistry& r);       // CumSum below 11: unrolled running sums
 void registerScanAdapters(HandlerRegistry& r);         // Scan-8 -> 9+: batch axis of 1 dropped
+void registerBatchNormTrainingAdapters(HandlerRegistry& r);  // BatchNormalization training_mode=1 below 14: written out
+void registerEinsumAdapters(HandlerRegistry& r);       // Einsum below 12: static shapes, Transpose/ReduceSum/MatMul
+void registerGatherNDAdapters(HandlerRegistry& r);     // GatherND below 11 / batch_dims below 12: one Gather, static shapes
+void registerGridSampleAdapters(HandlerRegistry& r);   // GridSample below 16: bilinear/nearest, zeros/border, Gather
 
 }  // namespace fb::convert::onnx_onnx

@@ -3,12 +3,14 @@
 
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
+#include "convert/onnx_onnx/small_int_through_float.h"
 #include "convert/onnx_onnx/version_step.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
 
 void inputsToAttributes(ir::Node& n, HandlerContext& ctx) {
+  if (isSmallInteger(ctx.elemType(n.input(0)))) return clipSmallIntThroughFloat(n, ctx);
   if (ctx.sourceOpset < 11) return compatibleVersionStep(n, ctx);
   std::optional<double> lo, hi;
   if (n.input(1)) lo = requireConstantScalar(n, 1, ctx, "min");
@@ -24,6 +26,7 @@ void inputsToAttributes(ir::Node& n, HandlerContext& ctx) {
 }
 
 void attributesToInputs(ir::Node& n, HandlerContext& ctx) {
+  if (ctx.targetOpset < 12 && isSmallInteger(ctx.elemType(n.input(0)))) return clipSmallIntThroughFloat(n, ctx);
   if (ctx.sourceOpset >= 11) return compatibleVersionStep(n, ctx);
   ir::DataType t = ctx.elemType(n.input(0));
   if (t == ir::DataType::Undefined) t = ir::DataType::Float;

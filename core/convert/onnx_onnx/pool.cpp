@@ -3,6 +3,7 @@
 // never reads padded cells.
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
+#include "convert/onnx_onnx/small_int_through_float.h"
 #include "convert/onnx_onnx/version_step.h"
 #include "convert/onnx_schema.h"
 
@@ -16,7 +17,16 @@ bool allOnes(const std::vector<int64_t>& v) {
 }
 
 void toPre10(ir::Node& n, HandlerContext& ctx) {
-  if (ctx.sourceOpset < 10) return compatibleVersionStep(n, ctx);
+  // 8-bit MaxPool exists from 12; below, it runs in float (max picks one of the inputs, which float holds).
+  const bool throughFloat = n.opType == "MaxPool" && ctx.targetOpset < 12 && isSmallInteger(ctx.elemType(n.input(0)));
+  const bool pre10 = ctx.sourceOpset >= 10 && ctx.targetOpset < 10;
+  if (!pre10 && !throughFloat) return compatibleVersionStep(n, ctx);
+  if (!pre10) {
+    ctx.note = std::string(ir::dataTypeName(ctx.elemType(n.input(0)))) + " MaxPool in float between Casts";
+    if (!ctx.commit()) return;
+    runInFloat(n, ctx);
+    return compatibleVersionStep(n, ctx);
+  }
   if (n.hasAttr("dilations") && !allOnes(n.attrInts("dilations")))
     throw Unsupported(n.opType + ": dilations other than 1 need opset 10");
   bool ceil = n.attrInt("ceil_mode", 0) != 0;
@@ -48,13 +58,15 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
   // The element types compatibleVersionStep checks after the edit (uint8/int8 MaxPool exists only from 12),
   // checked before it, so that a dry run (and the search for the lowest working opset) refuses what the
   // conversion refuses. Its other checks have more specific messages there (storage_order...).
-  if (const auto* target = schemaAt("", n.opType, ctx.targetOpset); target && ctx.elemTypes)
+  if (const auto* target = schemaAt("", n.opType, ctx.targetOpset); target && ctx.elemTypes && !throughFloat)
     if (auto why = schemaMismatch(n, *target, *ctx.elemTypes, {"dilations", "ceil_mode", "pads"});
         why && why->find(" does not accept ") != std::string::npos)
       throw Unsupported(*why);
   ctx.note = ceil ? "ceil_mode=1 -> extra end padding" : "attributes of opset 10 at their defaults dropped";
-  ctx.attributesOnly = !ceil;
+  ctx.attributesOnly = !ceil && !throughFloat;
+  if (throughFloat) ctx.note += "; " + std::string(ir::dataTypeName(ctx.elemType(n.input(0)))) + " in float between Casts";
   if (!ctx.commit()) return;
+  if (throughFloat) runInFloat(n, ctx);
   n.removeAttr("dilations");
   n.removeAttr("ceil_mode");
   if (ceil) n.setAttr(ir::Attribute::makeInts("pads", pads));
@@ -64,7 +76,7 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerPoolAdapters(HandlerRegistry& r) {
-  add(r, "MaxPool", 1, "opsets 1-9: dilations of 1 dropped, ceil_mode=1 -> end padding (static shapes)", toPre10);
+  add(r, "MaxPool", 1, "opsets 1-9: dilations of 1 dropped, ceil_mode=1 -> end padding (static shapes); 8/16-bit in float below 12", toPre10);
   add(r, "AveragePool", 1, "opsets 1-9: ceil_mode=0 dropped", toPre10);
 }
 

@@ -138,8 +138,8 @@ const AttributeHistory* attributeHistory(const std::string& op, const std::strin
 const std::vector<SignatureChange>& signatureChanges() {
   using S = SignatureChange::Handling;
   static const std::vector<SignatureChange> table{
-      {"BatchNormalization", 9, 14, S::Checked, "14 renames the statistics inputs and has 3 outputs (training only); "
-                                                "training_mode=1 and extra outputs are refused by the schema check"},
+      {"BatchNormalization", 9, 14, S::Adapter, "14 renames the statistics inputs and has 3 outputs (training only); "
+                                                "training_mode=1 is written out (ReduceMean statistics) below 14"},
       {"BatchNormalization", 14, 15, S::Checked, "15 lets scale/bias types differ from X; types are checked"},
       {"Clip", 6, 11, S::Adapter, "min/max attributes <-> inputs"},
       {"Dropout", 7, 10, S::Adapter, "the mask output is float before 10, bool from 10: refused when used"},
