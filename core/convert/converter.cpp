@@ -101,7 +101,7 @@ class NodeConverter {
     } catch (const Unsupported& e) {
       r.status = NodeStatus::Unsupported;
       r.message = e.what();
-      r.lowestOpset = lowestWorkingOpset(n, g);
+      if (opts_.lowestOpsets) r.lowestOpset = lowestWorkingOpset(n, g);
     } catch (const std::exception& e) {
       r.status = NodeStatus::Failed;
       r.message = e.what();

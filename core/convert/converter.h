@@ -26,6 +26,9 @@ struct ConvertOptions {
   // Build the output even with unsupported/failed nodes, keeping them as they are (--continue-on-error).
   bool keepUnconverted = false;
   bool check = true;  // checker + strict shape inference on the result
+  // For an unsupported node, search the lowest target opset that would take it. Off for the nested conversion of
+  // a function body: only its first refusal is used, and a search per nesting level would multiply.
+  bool lowestOpsets = true;
   // Shape facts of the source (inferShapeFacts), when the caller keeps them: they do not depend on the
   // target, so an app that re-runs the dry run on every opset change computes them once per model.
   // When null they are computed on first need.

@@ -193,6 +193,7 @@ ConvertResult convertBody(const ir::Model& body, const HandlerContext& ctx) {
   opts.targetOpset = ctx.targetOpset;
   opts.passes = std::vector<std::string>{};
   opts.check = false;
+  opts.lowestOpsets = false;
   ConvertResult r = convertModel(body, opts);
   for (const auto& report : r.nodes)
     if (report.status == NodeStatus::Unsupported || report.status == NodeStatus::Failed)
@@ -285,12 +286,15 @@ const ir::Function* localFunction(const ir::Model& m, const ir::Node& n) {
 bool expandLocalFunction(ir::Node& n, HandlerContext& ctx) {
   const ir::Function* fn = localFunction(ctx.model, n);
   if (!fn) return false;
-  thread_local int depth = 0;  // a function calling itself (directly or not) is invalid; refuse, not recurse
-  if (depth > 16) throw Unsupported("model-local function " + n.qualifiedOp() + " calls itself");
+  // A function calling itself (directly or not) is invalid: refuse at the first repeated call, not recurse.
+  thread_local std::vector<std::string> expanding;
+  const std::string called = n.qualifiedOp();
+  if (std::find(expanding.begin(), expanding.end(), called) != expanding.end())
+    throw Unsupported("model-local function " + called + " calls itself");
   struct Nest {
-    Nest() { ++depth; }
-    ~Nest() { --depth; }
-  } nest;
+    explicit Nest(const std::string& name) { expanding.push_back(name); }
+    ~Nest() { expanding.pop_back(); }
+  } nest(called);
   onnx::FunctionProto f;
   onnxfmt::exportFunction(*fn, f);
   if (n.inputs().size() > static_cast<size_t>(f.input_size()) || n.outputs().size() > static_cast<size_t>(f.output_size()))
