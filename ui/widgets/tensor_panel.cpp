@@ -5,6 +5,8 @@
 
 #include "ir/tensor.h"
 #include "ir/value.h"
+#include "util/error.h"
+#include "util/mapped_file.h"
 #include "ui/document.h"
 #include "ui/models/property_tree_model.h"
 
@@ -39,7 +41,11 @@ void TensorPanel::refresh() {
       model_->addRow(stats, tr("strings"), QString::number(init->strings.size()));
     } else {
       // asDouble covers every numeric dtype; statistics over all elements, in one pass.
+      // Weights are read here, lazily: a file truncated since it was opened reads as zeros, which must not be
+      // shown as the tensor's values.
+      const uint64_t faultsBefore = mappedFaultCount();
       const std::vector<double> values = init->asDouble();
+      throwIfMappedFileDamagedSince(faultsBefore);
       double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0, sq = 0;
       for (double x : values) {
         lo = std::min(lo, x);
@@ -59,8 +65,10 @@ void TensorPanel::refresh() {
       for (size_t i = 0; i < values.size() && i < 32; ++i) first << QString::number(values[i], 'g', 5);
       model_->addRow(stats, tr("first values"), first.join(", ") + (values.size() > 32 ? ", ..." : ""));
     }
+  } catch (const InputError& e) {  // e.g. a missing side file, or one truncated since it was opened
+    model_->addRow(stats, tr("error"), QString::fromStdString(e.file().empty() ? e.what() : e.file() + ": " + e.what()));
   } catch (const std::exception& e) {
-    model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));  // e.g. a missing side file
+    model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));
   }
   finish();
 }
