@@ -8,7 +8,7 @@
 
 #include "formats/oneflow/oneflow_types.h"
 #include "formats/tensor_size.h"
-#include "oneflow_job.pb.h"
+#include "formats/oneflow/oneflow_job.pb.h"
 
 namespace fb::fuzz {
 
