@@ -6,7 +6,7 @@
 # built with --target fuzzers (fuzz/README.md). Env: JOBS; ONEFLOW_FIXTURES, a folder written by
 # tests/oneflow/make_fixtures.py (default BUILD_DIR/oneflow-fixtures, generated when missing).
 # Per harness, BUILD_DIR/fuzz-work/<harness>/ holds corpus/ (what the run found), seeds/, log.txt and findings/
-# (crash-*, leak-*, timeout-*, oom-*). Fork mode: a finding is saved and the run goes on for the whole time.
+# (crash-*, leak-*, timeout-*, oom-*). A finding is saved and the harness starts again for the rest of the time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
@@ -24,7 +24,7 @@ node_tests=/usr/share/libonnx-testdata/data/node
 
 # Small ONNX models: the bad inputs, the corpus's small files, ONNX's node tests.
 onnx_seeds() {
-  { find "$cases" "$corpus/models" -name '*.onnx' -type f -size -64k; find "$node_tests" -name model.onnx -size -64k; } 2>/dev/null
+  { find "$cases" "$corpus/models" -name '*.onnx' -type f -size -64k; find "$node_tests" -name model.onnx -size -64k | sort | awk 'NR % 3 == 0'; } 2>/dev/null
 }
 oneflow_seeds() {  # graph files of the fixtures and the bad inputs
   find "$fixtures" "$cases" -type f -size -64k \( -name 'job*.pb' -o -name 'job*.prototxt' -o -name 'saved_model.*' \) 2>/dev/null
@@ -71,22 +71,27 @@ make_seeds() {
   esac
 }
 
+# One libFuzzer process at a time per harness; after a finding (which stops libFuzzer) it starts again on the
+# corpus it has, until SECONDS have passed.
 run_one() {
-  local name=$1 work=$build/fuzz-work/$1
+  local name=$1 work=$build/fuzz-work/$1 end left
   mkdir -p "$work/corpus" "$work/seeds" "$work/findings"
   [ -n "$(ls -A "$work/seeds")" ] || make_seeds "$name" "$work/seeds"
-  (cd "$work" && ASAN_OPTIONS=detect_leaks=1 nice -n 19 "$build/bin/$name" corpus seeds -fork=1 -ignore_crashes=1 \
-     -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-     -artifact_prefix=findings/ > log.txt 2>&1) || true
+  : > "$work/log.txt"
+  end=$(( $(date +%s) + seconds ))
+  while left=$(( end - $(date +%s) )); [ "$left" -gt 5 ]; do
+    (cd "$work" && ASAN_OPTIONS=detect_leaks=1 nice -n 19 "$build/bin/$name" corpus seeds -max_total_time="$left" \
+       -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix=findings/ >> log.txt 2>&1) || true
+  done
 }
 
 summary() {
-  printf '%-26s %10s %7s %8s %8s %s\n' harness executions seconds cov ft "findings (crash/leak/timeout/oom)"
+  printf '%-26s %10s %7s %7s %7s %s\n' harness executions seconds cov ft "findings (crash/leak/timeout/oom)"
   for name in $harnesses; do
-    local work=$build/fuzz-work/$name last
-    last=$(grep -E '^#[0-9]+: cov:' "$work/log.txt" 2>/dev/null | tail -1)
-    printf '%-26s %10s %7s %8s %8s %s/%s/%s/%s\n' "$name" \
-      "$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")" "$(sed -nE 's/.* time: ([0-9]+)s.*/\1/p' <<<"$last")" \
+    local work=$build/fuzz-work/$name last execs
+    last=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$work/log.txt" 2>/dev/null | tail -1)
+    execs=$(sed -nE 's/^stat::number_of_executed_units: ([0-9]+)/\1/p' "$work/log.txt" | awk '{s += $1} END {print s + 0}')
+    printf '%-26s %10s %7s %7s %7s %s/%s/%s/%s\n' "$name" "$execs" "$seconds" \
       "$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")" "$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")" \
       "$(ls "$work/findings" | grep -c '^crash-')" "$(ls "$work/findings" | grep -c '^leak-')" \
       "$(ls "$work/findings" | grep -c '^timeout-')" "$(ls "$work/findings" | grep -c '^oom-')"
