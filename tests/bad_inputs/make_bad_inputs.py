@@ -274,6 +274,19 @@ def onnx_cases(d, corpus):
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
     case("sparse_indices_out_of_range", save(d, "sparse_indices_out_of_range", m), None, readable=True)
 
+    # Found by fuzz_onnx_reader: typed data (float_data) of a sub-byte type (26; int4/float4 are 21-23), which has no
+    # whole element size: the count in the message divided by zero (SIGFPE). As sparse values and as a dense tensor.
+    sv = helper.make_tensor("sv", TensorProto.FLOAT, [2], [0.5, 2.0])
+    sv.data_type = 26
+    sp = helper.make_sparse_tensor(sv, helper.make_tensor("si", TensorProto.INT64, [2], [0, 1]), [4])
+    g = helper.make_graph([helper.make_node("Relu", ["sv"], ["y"])], "g", [], [f32("y", [4])], sparse_initializer=[sp])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    case("sparse_values_subbyte_typed", save(d, "sparse_values_subbyte_typed", m), None)
+    w = helper.make_tensor("w", TensorProto.INT32, [5], [1, 2, 3, 4, 5])
+    w.data_type = 22
+    case("int4_typed_data_wrong_count", save(d, "int4_typed_data_wrong_count", model(
+        [helper.make_node("Identity", ["w"], ["y"])], [], [f32("y", [5])], [w], opset=21, ir=10)), None)
+
 
 def oneflow_cases(d):
     import oneflow_job_builder as ob
