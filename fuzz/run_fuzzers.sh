@@ -54,7 +54,7 @@ make_seeds() {
         seed "$dir/s$n" "$k" "$f"; n=$((n + 1))
       done ;;
     fuzz_oneflow_meta)
-      find "$fixtures" "$cases" -name meta -type f -size -4k 2>/dev/null | head -200 | while read -r f; do cp "$f" "$dir/s$((n++))"; done
+      find "$fixtures" "$cases" -name meta -type f -size -4k 2>/dev/null | awk 'NR <= 200' | while read -r f; do cp "$f" "$dir/s$((n++))"; done
       printf 'shape { dim: 4 dim: 4 }\ndata_type: kFloat\n' > "$dir/ok_text"
       printf 'shape { dim: 4 dim: 4 }\ndata_type: 2\n' > "$dir/ok_number"
       printf '#size 60\nshape { dim: 4 dim: 4 }\ndata_type: 2\n' > "$dir/short_out" ;;
@@ -103,7 +103,7 @@ for name in $harnesses; do
   [ -x "$build/bin/$name" ] || { echo "no $build/bin/$name (build --target fuzzers)" >&2; exit 1; }
   run_one "$name" &
   running=$((running + 1))
-  if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
 done
-wait
+wait || true
 summary

@@ -324,6 +324,17 @@ def oneflow_cases(d):
     case("of_flatten_end_before_start", write_job("of_flatten_end_before_start", net(
         "flatten", {"start_dim": ob.i32(3), "end_dim": ob.i32(1)}, out_shape=(1, 256))), None, readable=True)
 
+    # Found by fuzz_convert_oneflow: var's dim past the rank indexed the input's dims out of bounds (heap overflow).
+    def var_net(dims):
+        jb = ob.JobBuilder("G")
+        x = jb.input(np.zeros((2, 3, 4), np.float32))
+        y = jb.user_op("m", "var", [("input", [x])], [("output", [np.zeros((2,), np.float32)])],
+                       {"dim": ob.li32(dims), "unbiased": ob.b(True), "keepdim": ob.b(False)})[0]
+        jb.output(y, np.zeros((2,), np.float32))
+        return jb
+    case("of_var_dim_past_rank", write_job("of_var_dim_past_rank", var_net([1, 40])), None, readable=True)
+    case("of_var_dim_negative_past_rank", write_job("of_var_dim_negative_past_rank", var_net([-9])), None, readable=True)
+
     # Duplicate identity outputs.
     jb = ob.JobBuilder("G")
     x = jb.input(np.zeros((1, 4), np.float32))
