@@ -14,6 +14,7 @@ PACKAGES=(
   zlib1g-dev                           # CRC-32 of the zip entries in PyTorch checkpoints (codegen weights)
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
   xvfb xauth                           # a display for the app on machines without one
+  dpkg-dev file                        # CPack's .deb: dpkg-shlibdeps works out the package's dependencies
   python3-numpy                        # benchmark reference (python onnx.load)
   libonnx-testdata                     # ONNX's node tests (data/node): test_convert_node_suite
   python3-torch python3-torchvision python3-protobuf  # OneFlow test fixtures (tests/oneflow/make_fixtures.py),

@@ -22,14 +22,10 @@ case "$mode" in
     ;;
   test)
     (cd build && ctest --output-on-failure -j1)
-    # The hostile-input tests again under ASan + UBSan (core, CLI and those tests only), when
-    # FLOWBRIDGE_SANITIZE_TESTS=1: a second build of the core, not yet timed on CI's machine.
-    if [ "${FLOWBRIDGE_SANITIZE_TESTS:-0}" = 1 ]; then
-      cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOWBRIDGE_SANITIZE=ON >/dev/null
-      cmake --build build-sanitize -j"$(nproc)" --target flowbridge-cli test_bad_input_core test_cli_bad_inputs
-      cd build-sanitize && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-        exec ctest --output-on-failure -j1 -R '^(bad_inputs|bad_inputs_generate|test_bad_input_core|test_cli_bad_inputs)$'
-    fi
+    # The hostile-input tests again under ASan + UBSan (a second, -O1 build of the core, the CLI and those tests).
+    bash packaging/sanitize-test.sh build-sanitize
+    # The Debian package: built, installed with apt-get, its programs run (packaging/README.md).
+    bash packaging/deb-test.sh build
     ;;
   *)
     echo "usage: $0 run|test" >&2

@@ -3,11 +3,19 @@
 #include <QtTest>
 
 #include <QDir>
+#include <QFile>
 #include <QProcess>
+#include <QSignalSpy>
 
+#include "ir/graph.h"
+#include "ir/value.h"
 #include "support/helpers.h"
+#include "ui/document.h"
 #include "ui/model_loader.h"
+#include "ui/models/property_tree_model.h"
+#include "ui/widgets/tensor_panel.h"
 #include "util/error.h"
+#include "util/mapped_file.h"
 
 using namespace fb;
 
@@ -57,6 +65,42 @@ class UiBadInputs : public QObject {
       QVERIFY2(!readable, e.what());
       QVERIFY(!std::string(e.what()).empty());
     }
+  }
+
+  // A model cut short on disk while the app has it open (its weights stay in the map until shown): showing a
+  // weight past the new end is an error naming the file in the Tensor panel, not SIGBUS and not zeros shown as
+  // values; and the fault does not fail models opened afterwards.
+  void truncatedWhileOpen() {
+    const QString path = test::scratchDir("ui_truncated_while_open") + "/squeezenet.onnx";
+    QFile::remove(path);
+    QVERIFY(QFile::copy(test::corpusModel("squeezenet1_0_op11.onnx"), path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    ui::Document doc;
+    ui::TensorPanel panel(&doc);
+    QSignalSpy changed(&doc, &ui::Document::modelChanged);
+    doc.open(path);
+    QVERIFY(changed.wait(120000));
+    QVERIFY(doc.model());
+    const ir::Value* last = doc.model()->graph().findValue("classifier.1.weight");
+    QVERIFY(last && last->initializer());
+    QVERIFY2(last->initializer()->storage != ir::Tensor::Storage::External, "expected the weight inside the .onnx file");
+
+    const uint64_t faultsBefore = mappedFaultCount();
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.resize(64 * 1024));  // in place: the map now reaches past the end of the file
+    f.close();
+    doc.selectValue(last);
+    const QString error = panel.model()->valueOf("error");
+    QVERIFY2(error.contains("truncated or changed") && error.contains("squeezenet.onnx"), qPrintable(error));
+    QVERIFY(panel.model()->valueOf("min").isEmpty());
+    QVERIFY(mappedFaultCount() > faultsBefore);
+
+    // The fault was this file's: the original model still opens.
+    std::atomic<bool> cancel{false};
+    auto loaded = ui::loadForDisplay(test::corpusModel("squeezenet1_0_op11.onnx"), ui::LoadSettings{}, cancel,
+                                     [](int, const QString&) {});
+    QVERIFY(loaded.model);
   }
 };
 

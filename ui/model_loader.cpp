@@ -6,6 +6,7 @@
 
 #include "formats/model_io.h"
 #include "util/error.h"
+#include "util/mapped_file.h"
 
 namespace fb::ui {
 
@@ -31,6 +32,9 @@ LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, co
                            const LoadProgress& progress) {
   LoadedModel out;
   out.path = path;
+  // Reads from a file truncated while mapped give zeros instead of SIGBUS; whatever was read from it is not the
+  // model, so such a load fails with the file named.
+  const uint64_t faultsBefore = mappedFaultCount();
   auto t0 = std::chrono::steady_clock::now();
   progress(5, QObject::tr("reading"));
   std::shared_ptr<ir::Model> model;
@@ -67,6 +71,7 @@ LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, co
   out.layoutMs = msSince(t1);
   auto [shapes, warnings, shapesMs] = shapesTask.get();
   if (cancel || out.mainLevel.placed.cancelled) return {};
+  throwIfMappedFileDamagedSince(faultsBefore);
   out.shapes = std::make_shared<const ShapeMap>(std::move(shapes));
   out.shapeWarnings = std::move(warnings);
   out.shapesMs = shapesMs;

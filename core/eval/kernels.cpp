@@ -792,8 +792,8 @@ std::optional<std::vector<int64_t>> resolveReshape(const Dims& in, Dims target, 
       inferAt = static_cast<int64_t>(k);
     } else if (target[k] < 0) {
       return std::nullopt;
-    } else {
-      known *= target[k];
+    } else if (__builtin_mul_overflow(known, target[k], &known)) {
+      return std::nullopt;  // a target shape from the file whose product does not fit: no shape
     }
   }
   const int64_t total = elementCount(in);

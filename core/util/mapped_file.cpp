@@ -26,6 +26,8 @@ struct Region {
 };
 std::array<Region, kSlots> regions;
 std::atomic<bool> anyFault{false};
+std::atomic<uint64_t> faultCount{0};
+std::atomic<int> lastFaultSlot{-1};
 std::mutex slotsMutex;
 std::array<std::string, kSlots> slotPaths;  // for the message; guarded by slotsMutex
 struct sigaction previousBus {};
@@ -41,6 +43,8 @@ void onSigbus(int sig, siginfo_t* info, void* ctx) {
     if (::mmap(at, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) break;
     r.faulted.store(true);
     anyFault.store(true);
+    lastFaultSlot.store(static_cast<int>(&r - regions.data()));
+    faultCount.fetch_add(1);
     return;
   }
   // Not one of ours: behave as if the handler were not there.
@@ -117,6 +121,17 @@ void throwIfMappedFileDamaged() {
   for (int i = 0; i < kSlots; ++i)
     if (regions[i].faulted.load() && !slotPaths[i].empty())
       throw InputError(slotPaths[i], "the file was truncated or changed while it was being read");
+  throw InputError("", "a model file was truncated or changed while it was being read");
+}
+
+uint64_t mappedFaultCount() { return faultCount.load(); }
+
+void throwIfMappedFileDamagedSince(uint64_t count) {
+  if (faultCount.load() <= count) return;
+  std::lock_guard lock(slotsMutex);
+  const int last = lastFaultSlot.load();
+  if (last >= 0 && !slotPaths[last].empty())
+    throw InputError(slotPaths[last], "the file was truncated or changed while it was being read");
   throw InputError("", "a model file was truncated or changed while it was being read");
 }
 

@@ -7,6 +7,7 @@
 // (a command, a write, the app after loading) calls throwIfMappedFileDamaged() before trusting it, so the
 // truncation becomes an error naming the file instead of a crash.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -38,5 +39,12 @@ class MappedFile {
 // Throws InputError(file, "... truncated or changed while it was being read") when a read from any mapped file
 // faulted since the program started.
 void throwIfMappedFileDamaged();
+
+// For a program that goes on after a damaged read (the app): how many faulting reads there were so far, taken
+// before a piece of work (a load, a weight shown), and a check after it that throws the same InputError only for
+// faults since then, so one truncated file does not fail everything opened later. Faults are counted per
+// process: a fault in another thread's read during the same span is reported too (an error, never silent zeros).
+uint64_t mappedFaultCount();
+void throwIfMappedFileDamagedSince(uint64_t count);
 
 }  // namespace fb

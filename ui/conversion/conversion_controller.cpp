@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "formats/onnx/onnx_writer.h"
+#include "util/mapped_file.h"
 #include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_summary.h"
 #include "ui/conversion/model_diff.h"
@@ -169,7 +170,9 @@ void ConversionController::convert() {
   const QString previewFile = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
   auto future = QtConcurrent::run([model, options, previewFile]() -> Outcome {
     try {
+      const uint64_t faultsBefore = mappedFaultCount();
       auto result = std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options));
+      throwIfMappedFileDamagedSince(faultsBefore);  // weights read as zeros from a file truncated since opening
       if (result->model && !previewFile.isEmpty()) {
         // The preview is shown by a second Document, which reads files: hand it one.
         result->model->sourcePath.clear();

@@ -6,6 +6,8 @@
 #include "inspect/tensor_values.h"
 #include "ir/tensor.h"
 #include "ir/value.h"
+#include "util/error.h"
+#include "util/mapped_file.h"
 #include "ui/document.h"
 #include "ui/models/property_tree_model.h"
 
@@ -42,7 +44,11 @@ void TensorPanel::refresh() {
       model_->addRow(stats, tr("strings"), QString::number(init->strings.size()));
     } else {
       // Every numeric dtype, the packed float8/float4/int4/int2 ones included, decoded in core.
+      // Weights are read here, lazily: a file truncated since it was opened reads as zeros, which must not be
+      // shown as the tensor's values.
+      const uint64_t faultsBefore = mappedFaultCount();
       const ValueStats st = valueStats(*init);
+      throwIfMappedFileDamagedSince(faultsBefore);
       if (st.finite) {
         model_->addRow(stats, tr("min"), QString::number(st.min, 'g', 6));
         model_->addRow(stats, tr("max"), QString::number(st.max, 'g', 6));
@@ -55,8 +61,10 @@ void TensorPanel::refresh() {
       for (double x : st.first) first << QString::number(x, 'g', 5);
       model_->addRow(stats, tr("first values"), first.join(", ") + (st.count > st.first.size() ? ", ..." : ""));
     }
+  } catch (const InputError& e) {  // e.g. a missing side file, or one truncated since it was opened
+    model_->addRow(stats, tr("error"), QString::fromStdString(e.file().empty() ? e.what() : e.file() + ": " + e.what()));
   } catch (const std::exception& e) {
-    model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));  // e.g. a missing side file
+    model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));
   }
   finish();
 }

@@ -12,11 +12,15 @@ std::vector<int64_t> axesOf(OneflowOp& op, const char* name, ir::Value* x) {
   auto r = op.rank(x);
   if (axes.empty() && r)  // an empty axis list reduces everything
     for (int64_t k = 0; k < *r; ++k) axes.push_back(k);
-  for (auto& a : axes)
+  for (auto& a : axes) {
     if (a < 0) {
       if (!r) throw std::runtime_error("negative axes need the input rank");
       a += *r;
     }
+    // Axes come from the file; handlers index the input's dims with them.
+    if (r && (a < 0 || a >= *r))
+      throw std::runtime_error("axis " + std::to_string(a) + " is out of range for rank " + std::to_string(*r));
+  }
   return axes;
 }
 
@@ -50,7 +54,9 @@ void variance(OneflowOp& op) {
     auto dims = op.dims(x);
     if (!dims) throw std::runtime_error("unbiased var needs the input shape");
     int64_t n = 1;
-    for (auto a : axes) n *= (*dims)[a];
+    for (auto a : axes)
+      if (a < 0 || a >= static_cast<int64_t>(dims->size()) || __builtin_mul_overflow(n, (*dims)[a], &n))
+        throw std::runtime_error("the reduced axes' sizes are out of range");
     v = op.emit("Mul", {v, op.scalarOf(op.dtype(x), static_cast<double>(n) / static_cast<double>(n - 1))});
   }
   op.finish(v);

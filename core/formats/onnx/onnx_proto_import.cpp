@@ -156,9 +156,14 @@ Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
     t.storage = Tensor::Storage::Raw;
   } else {
     importTypedData(tp, t);
+    // Sub-byte types (int4, float4) have no whole element size: those are counted in bytes.
+    const size_t perValue = elementSize(t.dtype);
     if (ctx && !isString && t.bytes().size() != needed)
-      ctx->fail("tensor '" + tp.name() + "' holds " + std::to_string(t.bytes().size() / elementSize(t.dtype)) +
-                " values, shape " + dimsText(t.dims) + " needs " + std::to_string(needed / elementSize(t.dtype)));
+      ctx->fail("tensor '" + tp.name() + "' holds " +
+                (perValue ? std::to_string(t.bytes().size() / perValue) + " values, shape " + dimsText(t.dims) + " needs " +
+                                std::to_string(needed / perValue)
+                          : std::to_string(t.bytes().size()) + " bytes, shape " + dimsText(t.dims) + " needs " +
+                                std::to_string(needed)));
     if (ctx && isString && t.strings.size() != *checkedElementCount(t.dims))
       ctx->fail("tensor '" + tp.name() + "' holds " + std::to_string(t.strings.size()) + " strings, shape " +
                 dimsText(t.dims) + " needs " + std::to_string(*checkedElementCount(t.dims)));
