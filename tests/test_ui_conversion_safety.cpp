@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QThreadPool>
 
+#include "support/wait_for_ui.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
@@ -35,15 +36,7 @@ using namespace fb::ui;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy changed(w.document(), &Document::modelChanged);
-  QSignalSpy failed(w.document(), &Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
-  return !changed.isEmpty();
-}
+using fb::test::openAndWait;
 
 // Lets every worker finish and delivers what they report.
 void settle() {
@@ -53,15 +46,7 @@ void settle() {
 }
 
 // Preview at the panel's current settings and wait until the converted graph is on screen.
-bool previewAndWait(MainWindow& w) {
-  QSignalSpy shown(w.conversion()->previewDocument(), &Document::modelChanged);
-  QSignalSpy failed(w.conversion()->controller(), &ConversionController::conversionFailed);
-  w.conversion()->panel()->previewAction()->trigger();
-  QElapsedTimer t;
-  t.start();
-  while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
-  return !shown.isEmpty() && w.conversion()->previewDocument()->model();
-}
+using fb::test::previewAndWait;
 
 // Records the dialogs' questions and gives the answers a test chooses.
 struct FakeDialog {

@@ -19,6 +19,7 @@
 #include <QTableView>
 #include <QThreadPool>
 
+#include "support/wait_for_ui.h"
 #include "convert/convert_report.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
@@ -47,15 +48,7 @@ using S = convert::NodeStatus;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy changed(w.document(), &Document::modelChanged);
-  QSignalSpy failed(w.document(), &Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
-  return !changed.isEmpty();
-}
+using fb::test::openAndWait;
 
 // Sets the target and waits for the dry run it starts.
 bool retarget(MainWindow& w, int opset) {
@@ -65,15 +58,7 @@ bool retarget(MainWindow& w, int opset) {
          w.conversion()->controller()->dryRun()->targetOpset == opset;
 }
 
-bool previewAndWait(MainWindow& w) {
-  QSignalSpy shown(w.conversion()->previewDocument(), &Document::modelChanged);
-  QSignalSpy failed(w.conversion()->controller(), &ConversionController::conversionFailed);
-  w.conversion()->panel()->previewAction()->trigger();
-  QElapsedTimer t;
-  t.start();
-  while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
-  return !shown.isEmpty() && w.conversion()->previewDocument()->model();
-}
+using fb::test::previewAndWait;
 
 // A corpus model with one node turned into an op that has no form at older opsets. `inside` picks the node:
 // the first MatMul of the transformer (deep in its name scopes), or the Neg of the control-flow model's else

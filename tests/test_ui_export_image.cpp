@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QSpinBox>
 
+#include "support/wait_for_ui.h"
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
@@ -26,15 +27,7 @@ using namespace fb::ui;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy changed(w.document(), &Document::modelChanged);
-  QSignalSpy failed(w.document(), &Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
-  return !changed.isEmpty();
-}
+using fb::test::openAndWait;
 
 // Pixels within `tolerance` of `c` on every channel, in `area` (the whole image when null).
 int pixelsNear(const QImage& image, const QColor& c, int tolerance = 12, QRect area = {}) {

@@ -10,6 +10,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 
+#include "support/wait_for_ui.h"
 #include "ir/graph.h"
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
@@ -28,25 +29,9 @@ using namespace fb::ui;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy changed(w.document(), &Document::modelChanged);
-  QSignalSpy failed(w.document(), &Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
-  return !changed.isEmpty();
-}
+using fb::test::openAndWait;
 
-bool previewAndWait(MainWindow& w) {
-  QSignalSpy shown(w.conversion()->previewDocument(), &Document::modelChanged);
-  QSignalSpy failed(w.conversion()->controller(), &ConversionController::conversionFailed);
-  w.conversion()->panel()->previewAction()->trigger();
-  QElapsedTimer t;
-  t.start();
-  while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
-  return !shown.isEmpty() && w.conversion()->previewDocument()->model();
-}
+using fb::test::previewAndWait;
 
 // The value of a table cell in the row whose first column is `key`.
 QVariant cell(QTableWidget* t, const QString& key, int column) {

@@ -13,6 +13,7 @@
 #include <QProcess>
 #include <QThreadPool>
 
+#include "support/wait_for_ui.h"
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "support/helpers.h"
@@ -33,15 +34,7 @@ using namespace fb::ui;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy changed(w.document(), &Document::modelChanged);
-  QSignalSpy failed(w.document(), &Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
-  return !changed.isEmpty();
-}
+using fb::test::openAndWait;
 
 bool previewAndWait(MainWindow& w) {
   QSignalSpy shown(w.conversion()->previewDocument(), &Document::modelChanged);

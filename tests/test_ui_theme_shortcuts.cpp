@@ -11,6 +11,7 @@
 #include <QTableWidget>
 #include <QThreadPool>
 
+#include "support/wait_for_ui.h"
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
@@ -29,15 +30,7 @@ using namespace fb::ui;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path) {
-  QSignalSpy changed(w.document(), &Document::modelChanged);
-  QSignalSpy failed(w.document(), &Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
-  return !changed.isEmpty();
-}
+using fb::test::openAndWait;
 
 QPalette paletteWithWindow(const QColor& window, const QColor& text) {
   QPalette p;

@@ -1,0 +1,36 @@
+#pragma once
+// For UI tests: open a model, or run the Preview, in a MainWindow and wait (event loop running) until it is
+// done. True on success; a load or conversion failure, or the time limit, gives false.
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_docks.h"
+#include "ui/document.h"
+#include "ui/main_window.h"
+#include "ui/widgets/convert_panel.h"
+
+namespace fb::test {
+
+inline bool openAndWait(ui::MainWindow& w, const QString& path) {
+  QSignalSpy changed(w.document(), &ui::Document::modelChanged);
+  QSignalSpy failed(w.document(), &ui::Document::loadFailed);
+  w.openFile(path);
+  QElapsedTimer t;
+  t.start();
+  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
+  return !changed.isEmpty();
+}
+
+inline bool previewAndWait(ui::MainWindow& w) {
+  QSignalSpy shown(w.conversion()->previewDocument(), &ui::Document::modelChanged);
+  QSignalSpy failed(w.conversion()->controller(), &ui::ConversionController::conversionFailed);
+  w.conversion()->panel()->previewAction()->trigger();
+  QElapsedTimer t;
+  t.start();
+  while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
+  return !shown.isEmpty() && w.conversion()->previewDocument()->model();
+}
+
+}  // namespace fb::test
