@@ -7,18 +7,6 @@
 #include "convert/onnx_onnx/opset18_steps.h"
 
 namespace fb::convert::onnx_onnx {
-namespace {
-
-onnx::TensorProto floatTensor(const std::vector<int64_t>& dims, const std::vector<float>& values) {
-  onnx::TensorProto t;
-  t.set_data_type(onnx::TensorProto::FLOAT);
-  for (auto d : dims) t.add_dims(d);
-  for (float v : values) t.add_float_data(v);
-  return t;
-}
-
-}  // namespace
-
 // Attention-23/24/25: softmax(Q K^T * scale + mask [+ causal mask]) V, per head, with K/V heads repeated for
 // grouped-query attention and the KV cache (past ++ new = present) concatenated along the sequence. softcap,
 // sliding windows, nonpad_kv_seqlen and the qk_matmul output are not decomposed (refused by name).

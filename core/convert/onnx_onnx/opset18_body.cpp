@@ -42,6 +42,14 @@ std::string floatText(double v) {
   return s;
 }
 
+onnx::TensorProto floatTensor(const std::vector<int64_t>& dims, const std::vector<float>& values) {
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  for (auto d : dims) t.add_dims(d);
+  for (float v : values) t.add_float_data(v);
+  return t;
+}
+
 void requireFloat32(const ir::Node& n, const HandlerContext& ctx) {
   ir::DataType t = ctx.elemType(n.input(0));
   if (t != ir::DataType::Undefined && t != ir::DataType::Float)

@@ -24,6 +24,9 @@ std::string intList(const std::vector<int64_t>& v);
 // A float as text that parses back to the same float.
 std::string floatText(double v);
 
+// A float constant for a body (FunctionBuilder's Const).
+onnx::TensorProto floatTensor(const std::vector<int64_t>& dims, const std::vector<float>& values);
+
 // The element type of input 0 when it is float (or unknown); anything else throws Unsupported naming `op`.
 void requireFloat32(const ir::Node& n, const HandlerContext& ctx);
 

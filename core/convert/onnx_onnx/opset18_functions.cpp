@@ -15,14 +15,6 @@ namespace {
 
 std::string ints(const std::vector<int64_t>& v) { return intList(v); }
 
-onnx::TensorProto floatTensor(const std::vector<int64_t>& dims, const std::vector<float>& values) {
-  onnx::TensorProto t;
-  t.set_data_type(onnx::TensorProto::FLOAT);
-  for (auto d : dims) t.add_dims(d);
-  for (float v : values) t.add_float_data(v);
-  return t;
-}
-
 std::vector<int64_t> requireStaticShape(const ir::Node& n, const HandlerContext& ctx, const char* why) {
   auto s = ctx.staticShape(n.input(0));
   if (!s) throw Unsupported(n.opType + ": the input's shape is not static, and " + why);
