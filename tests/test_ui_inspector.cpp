@@ -12,6 +12,7 @@
 #include <QTableView>
 #include <QTreeView>
 
+#include "support/wait_for_ui.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "resources/synthetic_graph.h"
@@ -39,15 +40,7 @@ using namespace fb;
 
 namespace {
 
-bool openAndWait(ui::MainWindow& w, const QString& path, int timeoutMs = 60000) {
-  QSignalSpy ok(w.document(), &ui::Document::modelChanged);
-  QSignalSpy failed(w.document(), &ui::Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (ok.isEmpty() && failed.isEmpty() && t.elapsed() < timeoutMs) QTest::qWait(10);
-  return !ok.isEmpty();
-}
+using fb::test::openAndWait;
 
 const ir::Node* findNode(const ir::Graph& g, const std::string& name) {
   for (const auto& n : g.nodes())

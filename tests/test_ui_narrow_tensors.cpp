@@ -7,6 +7,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "support/wait_for_ui.h"
 #include "ir/graph.h"
 #include "support/helpers.h"
 #include "ui/document.h"
@@ -19,15 +20,7 @@ using namespace fb;
 
 namespace {
 
-bool openAndWait(ui::MainWindow& w, const QString& path, int timeoutMs = 60000) {
-  QSignalSpy ok(w.document(), &ui::Document::modelChanged);
-  QSignalSpy failed(w.document(), &ui::Document::loadFailed);
-  w.openFile(path);
-  QElapsedTimer t;
-  t.start();
-  while (ok.isEmpty() && failed.isEmpty() && t.elapsed() < timeoutMs) QTest::qWait(10);
-  return !ok.isEmpty();
-}
+using fb::test::openAndWait;
 
 void addCast(onnx::GraphProto* g, const std::string& in, const std::string& out, int64_t n) {
   auto* node = g->add_node();

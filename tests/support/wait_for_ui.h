@@ -13,13 +13,13 @@
 
 namespace fb::test {
 
-inline bool openAndWait(ui::MainWindow& w, const QString& path) {
+inline bool openAndWait(ui::MainWindow& w, const QString& path, int timeoutMs = 60000) {
   QSignalSpy changed(w.document(), &ui::Document::modelChanged);
   QSignalSpy failed(w.document(), &ui::Document::loadFailed);
   w.openFile(path);
   QElapsedTimer t;
   t.start();
-  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < 60000) QTest::qWait(10);
+  while (changed.isEmpty() && failed.isEmpty() && t.elapsed() < timeoutMs) QTest::qWait(10);
   return !changed.isEmpty();
 }
 
