@@ -6,9 +6,8 @@
 
 #include <cstdint>
 
-#include "convert/converter.h"
-#include "formats/onnx/onnx_proto_export.h"
 #include "formats/oneflow/oneflow_reader.h"
+#include "convert_and_serialize.h"
 #include "fuzz_support.h"
 #include "oneflow_weights.h"
 
@@ -44,17 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     auto model = fb::oneflow::readOneflow(path);
     fb::fuzz::touchModel(*model);
-    fb::convert::ConvertOptions opts;
-    opts.direction = fb::convert::directionFor(*model);
-    opts.targetOpset = opsets[(data[0] >> 2) % 4];
-    (void)fb::convert::dryRun(*model, opts);
-    auto result = fb::convert::convertModel(*model, opts);
-    if (result.model) {
-      onnx::ModelProto out;
-      fb::onnxfmt::exportModel(*result.model, out);
-      volatile size_t n = out.SerializeAsString().size();
-      (void)n;
-    }
+    fb::fuzz::convertAndSerialize(*model, opsets[(data[0] >> 2) % 4]);
   } catch (const std::exception&) {
   }
   std::filesystem::remove(path);

@@ -5,9 +5,8 @@
 #include <cstdint>
 
 #include "check/onnx_check.h"
-#include "convert/converter.h"
-#include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_reader.h"
+#include "convert_and_serialize.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -20,17 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fb::fuzz::touchModel(*model);
     (void)fb::inferShapes(*model);
     (void)fb::checkModel(*model);
-    fb::convert::ConvertOptions opts;
-    opts.direction = fb::convert::directionFor(*model);
-    opts.targetOpset = opsets[data[0] % 4];
-    (void)fb::convert::dryRun(*model, opts);
-    auto result = fb::convert::convertModel(*model, opts);
-    if (result.model) {
-      onnx::ModelProto out;
-      fb::onnxfmt::exportModel(*result.model, out);
-      volatile size_t n = out.SerializeAsString().size();
-      (void)n;
-    }
+    fb::fuzz::convertAndSerialize(*model, opsets[data[0] % 4]);
   } catch (const std::exception&) {
   }
   return 0;
