@@ -13,7 +13,20 @@ bool isOneOf(const std::string& op, std::initializer_list<const char*> ops) {
   return false;
 }
 
-std::optional<Dims> broadcast(const std::vector<Dims>& shapes) {
+int64_t axisIn(int64_t a, int64_t rank) { return a < 0 ? a + rank : a; }
+bool validAxis(int64_t a, int64_t rank) { return a >= 0 && a < rank; }
+
+// Product of dims, or nullopt for a negative dim or an overflow (dims come from the file).
+std::optional<int64_t> product(const Dims& d, size_t from = 0, size_t to = SIZE_MAX) {
+  int64_t p = 1;
+  for (size_t i = from; i < std::min(to, d.size()); ++i)
+    if (d[i] < 0 || __builtin_mul_overflow(p, d[i], &p)) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+std::optional<Dims> broadcastDims(const std::vector<Dims>& shapes) {
   size_t rank = 0;
   for (const auto& s : shapes) rank = std::max(rank, s.size());
   Dims out(rank, 1);
@@ -27,19 +40,6 @@ std::optional<Dims> broadcast(const std::vector<Dims>& shapes) {
     }
   return out;
 }
-
-int64_t axisIn(int64_t a, int64_t rank) { return a < 0 ? a + rank : a; }
-bool validAxis(int64_t a, int64_t rank) { return a >= 0 && a < rank; }
-
-// Product of dims, or nullopt for a negative dim or an overflow (dims come from the file).
-std::optional<int64_t> product(const Dims& d, size_t from = 0, size_t to = SIZE_MAX) {
-  int64_t p = 1;
-  for (size_t i = from; i < std::min(to, d.size()); ++i)
-    if (d[i] < 0 || __builtin_mul_overflow(p, d[i], &p)) return std::nullopt;
-  return p;
-}
-
-}  // namespace
 
 std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, const ValuesOf& valuesOf) {
   if (!n.isDefaultDomain() || n.inputs().empty()) return std::nullopt;
@@ -57,7 +57,7 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
       if (!d) return std::nullopt;
       shapes.push_back(*d);
     }
-    return broadcast(shapes);
+    return broadcastDims(shapes);
   }
   if (!in0 || in0->size() > 64) return std::nullopt;
   const int64_t rank = static_cast<int64_t>(in0->size());
@@ -100,7 +100,7 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
     auto b = dimsOf(n.input(1));
     if (!b || in0->size() < 2 || b->size() < 2) return std::nullopt;
     Dims ba(in0->begin(), in0->end() - 2), bb(b->begin(), b->end() - 2);
-    auto batch = broadcast({ba, bb});
+    auto batch = broadcastDims({ba, bb});
     if (!batch) return std::nullopt;
     batch->push_back((*in0)[in0->size() - 2]);
     batch->push_back((*b)[b->size() - 1]);

@@ -15,6 +15,9 @@ using Dims = std::vector<int64_t>;
 using DimsOf = std::function<std::optional<Dims>(const ir::Value*)>;
 using ValuesOf = std::function<const std::vector<int64_t>*(const ir::Value*)>;
 
+// The shape several shapes broadcast to (numpy rules), or nullopt when they do not.
+std::optional<Dims> broadcastDims(const std::vector<Dims>& shapes);
+
 std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, const ValuesOf& valuesOf);
 
 }  // namespace fb::convert

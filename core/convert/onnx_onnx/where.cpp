@@ -9,24 +9,10 @@
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
 #include "convert/onnx_onnx/version_step.h"
+#include "convert/static_shapes.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
-
-std::optional<std::vector<int64_t>> broadcastShape(const std::vector<std::vector<int64_t>>& shapes) {
-  size_t rank = 0;
-  for (const auto& s : shapes) rank = std::max(rank, s.size());
-  std::vector<int64_t> out(rank, 1);
-  for (const auto& s : shapes)
-    for (size_t i = 0; i < s.size(); ++i) {
-      int64_t& o = out[rank - s.size() + i];
-      int64_t d = s[i];
-      if (d == o || d == 1) continue;
-      if (o != 1) return std::nullopt;
-      o = d;
-    }
-  return out;
-}
 
 bool addable(ir::DataType t) {
   return t == ir::DataType::Float || t == ir::DataType::Double || t == ir::DataType::Float16 || t == ir::DataType::Int32 ||
@@ -49,7 +35,7 @@ std::optional<std::string> whyNoSelect(const HandlerContext& ctx, const ir::Valu
   if (ctx.targetOpset >= 9) return std::nullopt;
   auto sc = ctx.staticShape(cond), sx = ctx.staticShape(x), sy = ctx.staticShape(y);
   if (!sc || !sx || !sy) return "Where below opset 9 needs the static shapes of all three inputs";
-  auto s = broadcastShape({*sc, *sx, *sy});
+  auto s = broadcastDims({*sc, *sx, *sy});
   if (!s) return "Where: the shapes do not broadcast";
   ir::DataType t = ctx.elemType(x);
   if ((*sx != *s || *sy != *s) && !addable(t))
@@ -64,7 +50,7 @@ void emitSelect(ir::Node& at, HandlerContext& ctx, ir::Value* cond, ir::Value* x
     return;
   }
   const std::string base = at.name.empty() ? "where" : at.name;
-  auto shape = *broadcastShape({*ctx.staticShape(cond), *ctx.staticShape(x), *ctx.staticShape(y)});
+  auto shape = *broadcastDims({*ctx.staticShape(cond), *ctx.staticShape(x), *ctx.staticShape(y)});
   const int64_t count = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
   ir::DataType t = ctx.elemType(x);
   auto toShape = [&](ir::Value* v, ir::DataType vt, const char* name) {
