@@ -97,11 +97,14 @@ std::string layoutName(BlobDesc::Layout l) {
   return "?";
 }
 
-std::unique_ptr<ir::Model> fromJob(const std::string& path, const ::oneflow::Job& job, const ReadOptions& opt) {
+// Binary and text Jobs differ only in how a blob description is decoded.
+template <typename JobT, typename DecodeBlob>
+std::unique_ptr<ir::Model> importAnyJob(const std::string& path, const JobT& job, const ReadOptions& opt,
+                                        DecodeBlob decode, const char* undecodable) {
   JobSource src = jobSource(path, job.job_conf().job_name(), job.net());
-  for (const auto& [lbn, bytes] : job.helper().lbn2logical_blob_desc()) {
-    auto d = decodeBlobDesc(bytes);
-    if (!d) throw InputError(path, "lbn2logical_blob_desc['" + lbn + "'] is not a BlobDescProto of any known layout");
+  for (const auto& [lbn, desc] : job.helper().lbn2logical_blob_desc()) {
+    auto d = decode(desc);
+    if (!d) throw InputError(path, "lbn2logical_blob_desc['" + lbn + "'] " + undecodable);
     src.metadata["oneflow.blob_desc_layout"] = layoutName(d->layout);
     src.blobs.emplace(lbn, std::move(*d));
   }
@@ -111,18 +114,13 @@ std::unique_ptr<ir::Model> fromJob(const std::string& path, const ::oneflow::Job
   return importJob(src, weights ? &*weights : nullptr);
 }
 
+std::unique_ptr<ir::Model> fromJob(const std::string& path, const ::oneflow::Job& job, const ReadOptions& opt) {
+  return importAnyJob(path, job, opt, [](const auto& bytes) { return decodeBlobDesc(bytes); },
+                      "is not a BlobDescProto of any known layout");
+}
+
 std::unique_ptr<ir::Model> fromJobText(const std::string& path, const ::oneflow::JobText& job, const ReadOptions& opt) {
-  JobSource src = jobSource(path, job.job_conf().job_name(), job.net());
-  for (const auto& [lbn, desc] : job.helper().lbn2logical_blob_desc()) {
-    auto d = blobDescFromText(desc);
-    if (!d) throw InputError(path, "lbn2logical_blob_desc['" + lbn + "'] has no data_type");
-    src.metadata["oneflow.blob_desc_layout"] = layoutName(d->layout);
-    src.blobs.emplace(lbn, std::move(*d));
-  }
-  std::optional<WeightFolder> weights;
-  if (opt.weightDir) weights.emplace(*opt.weightDir);
-  else if (auto dir = findWeightFolder(path)) weights.emplace(*dir, modelFolderOf(path));
-  return importJob(src, weights ? &*weights : nullptr);
+  return importAnyJob(path, job, opt, [](const auto& desc) { return blobDescFromText(desc); }, "has no data_type");
 }
 
 template <typename JobSetT>
