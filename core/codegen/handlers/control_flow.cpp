@@ -81,6 +81,21 @@ void registerLoop(convert::HandlerRegistry& r) {
 
 // Scan as a Python for loop over the scan axis: each step binds the state variables and one slice of every
 // scan input to the body's inputs; the body's scan outputs are collected and stacked afterwards.
+// The end of one scan step: the body's scan outputs are appended to their lists and its carried outputs
+// become the next step's state (one tuple assignment, so a state read later in the body sees the old value).
+void endScanStep(PyNode& p, const std::vector<std::string>& outs, const std::vector<std::string>& state,
+                 const std::vector<std::string>& lists) {
+  const size_t carried = state.size();
+  for (size_t k = 0; k < lists.size(); ++k) p.line(lists[k] + ".append(" + outs[carried + k] + ")");
+  if (!carried) return;
+  std::string lhs, rhs;
+  for (size_t k = 0; k < carried; ++k) {
+    lhs += (k ? ", " : "") + state[k];
+    rhs += (k ? ", " : "") + outs[k];
+  }
+  p.line(lhs + " = " + rhs);
+}
+
 void registerScan(convert::HandlerRegistry& r) {
   addPy(r, "Scan", 9, "for t in range(length): body; scan outputs stacked", [](PyNode& p) {
     const ir::Graph* body = graphAttr(p, "body");
@@ -122,15 +137,7 @@ void registerScan(convert::HandlerRegistry& r) {
       inputs.push_back(inAxes[j] == 0 ? xs[j] + "[" + at + "]" : "T.select(" + xs[j] + ", " + pyInt(inAxes[j]) + ", " + at + ")");
     }
     auto outs = p.body(*body, inputs);
-    for (size_t k = 0; k < scanOut; ++k) p.line(lists[k] + ".append(" + outs[carried + k] + ")");
-    if (carried) {
-      std::string lhs, rhs;
-      for (size_t k = 0; k < carried; ++k) {
-        lhs += (k ? ", " : "") + state[k];
-        rhs += (k ? ", " : "") + outs[k];
-      }
-      p.line(lhs + " = " + rhs);
-    }
+    endScanStep(p, outs, state, lists);
     p.dedent();
     for (size_t k = 0; k < scanOut; ++k) {
       if (!p.outUsed(carried + k)) continue;
@@ -181,15 +188,7 @@ void registerScan(convert::HandlerRegistry& r) {
     for (size_t j = 0; j < scanIn; ++j)
       inputs.push_back(xs[j] + "[" + b + ", " + (dirs[j] ? length + " - 1 - " + t : t) + "]");
     auto outs = p.body(*body, inputs);
-    for (size_t k = 0; k < scanOut; ++k) p.line(lists[k] + ".append(" + outs[carried + k] + ")");
-    if (carried) {
-      std::string lhs, rhs;
-      for (size_t k = 0; k < carried; ++k) {
-        lhs += (k ? ", " : "") + state[k];
-        rhs += (k ? ", " : "") + outs[k];
-      }
-      p.line(lhs + " = " + rhs);
-    }
+    endScanStep(p, outs, state, lists);
     p.dedent();
     for (size_t k = 0; k < carried; ++k) p.line(batches[k] + ".append(" + state[k] + ")");
     for (size_t k = 0; k < scanOut; ++k) p.line(batches[carried + k] + ".append(T.stack(" + lists[k] + "))");
