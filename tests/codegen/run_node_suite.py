@@ -8,7 +8,6 @@ model.py is imported, its weights loaded with load_state_dict(strict=True), run 
 and compared with the expected outputs the way ONNX's backend runner does (rtol 1e-3, atol 1e-7, NaN equal
 to NaN), with the same shapes and element types. OneFlow folders run against tests/oneflow_standin.
 """
-import importlib.util
 import json
 import os
 import signal
@@ -22,6 +21,7 @@ from onnx import numpy_helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "oneflow_standin"))
 import torch  # noqa: E402
+from generated_module import load_generated  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -114,21 +114,7 @@ def compare(i, out, ref):
 
 def run_one(entry, index):
     code = entry["code"]
-    with open(os.path.join(code, "model.py"), encoding="utf-8") as f:
-        oneflow = "import oneflow" in f.read()
-    spec = importlib.util.spec_from_file_location(f"generated_{index}", os.path.join(code, "model.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    classes = [v for k, v in vars(module).items() if isinstance(v, type) and k[0].isupper() and hasattr(v, "forward")]
-    model = classes[0]()
-    if oneflow:
-        import oneflow as flow
-        model.load_state_dict(flow.load(os.path.join(code, "weights")), strict=True)
-        wrap = flow.from_numpy
-    else:
-        model.load_state_dict(torch.load(os.path.join(code, "weights.pt")), strict=True)
-        wrap = torch.from_numpy
-    model.eval()
+    model, wrap = load_generated(code, index)
     inputs, expected = read_inputs(entry["dir"], os.path.join(entry["dir"], "model.onnx"))
     with torch.no_grad():
         outs = model(*[wrap_value(a, wrap) for a in inputs])

@@ -12,7 +12,6 @@ and run in ONNX Runtime. Prints one JSON line per folder; exit 1 on any differen
 """
 import argparse
 import ast
-import importlib.util
 import json
 import os
 import subprocess
@@ -25,6 +24,7 @@ ORACLE = os.path.join(HERE, "..", "oracle")
 STANDIN = os.path.join(HERE, "..", "oneflow_standin")
 sys.path.insert(0, STANDIN)
 import torch  # noqa: E402  (after the stand-in's path: generated OneFlow code imports `oneflow`)
+from generated_module import load_generated  # noqa: E402
 
 torch.set_num_threads(2)
 
@@ -65,21 +65,7 @@ def compare(ref, out):
 
 def run_generated(code, input_paths, index):
     """Imports a generated folder's model.py, loads its weights and runs it on the .npy inputs."""
-    with open(os.path.join(code, "model.py"), encoding="utf-8") as f:
-        oneflow = "import oneflow" in f.read()
-    spec = importlib.util.spec_from_file_location(f"generated_{index}", os.path.join(code, "model.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    cls = [v for k, v in vars(module).items() if isinstance(v, type) and k[0].isupper() and hasattr(v, "forward")][0]
-    model = cls()
-    if oneflow:
-        import oneflow as flow
-        model.load_state_dict(flow.load(os.path.join(code, "weights")), strict=True)
-        wrap = flow.from_numpy
-    else:
-        model.load_state_dict(torch.load(os.path.join(code, "weights.pt")), strict=True)
-        wrap = torch.from_numpy
-    model.eval()
+    model, wrap = load_generated(code, index)
     with torch.no_grad():
         outs = model(*[wrap(np.ascontiguousarray(np.load(p))) for p in input_paths])
     if not isinstance(outs, (tuple, list)):
