@@ -34,6 +34,7 @@
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle_server.h"
 #include "support/helpers.h"
+#include "support/stdout_lines.h"
 
 using namespace fb;
 
@@ -192,7 +193,7 @@ class VersionConverterServer {
 
  private:
   void start() {
-    buffer_.clear();
+    lines_.clear();
     proc_.setProcessChannelMode(QProcess::SeparateChannels);
     proc_.start("/usr/bin/python3", {FB_SOURCE_DIR "/tests/oracle/version_converter_serve.py"});
     started_ = proc_.waitForStarted(30000);
@@ -205,16 +206,9 @@ class VersionConverterServer {
     }
     started_ = false;
   }
-  QByteArray takeLine() {
-    buffer_ += proc_.readAllStandardOutput();
-    int nl = buffer_.indexOf('\n');
-    if (nl < 0) return {};
-    QByteArray line = buffer_.left(nl);
-    buffer_.remove(0, nl + 1);
-    return line;
-  }
+  QByteArray takeLine() { return lines_.take(proc_); }
   QProcess proc_;
-  QByteArray buffer_;
+  test::StdoutLines lines_;
   QString version_;
   bool started_ = false;
 };

@@ -13,6 +13,7 @@
 
 #include "ir/tensor.h"
 #include "oracle/oracle.h"
+#include "support/stdout_lines.h"
 
 namespace fb::test {
 
@@ -63,14 +64,7 @@ class OracleServer {
   }
 
  private:
-  QByteArray takeLine() {
-    buffer_ += proc_.readAllStandardOutput();
-    int nl = buffer_.indexOf('\n');
-    if (nl < 0) return {};
-    QByteArray line = buffer_.left(nl);
-    buffer_.remove(0, nl + 1);
-    return line;
-  }
+  QByteArray takeLine() { return lines_.take(proc_); }
   static QJsonObject encode(const ir::Tensor& t) {
     QJsonArray dims;
     for (auto d : t.dims) dims.append(static_cast<qint64>(d));
@@ -99,7 +93,7 @@ class OracleServer {
   }
 
   QProcess proc_;
-  QByteArray buffer_;
+  StdoutLines lines_;
   bool started_ = false;
   int lastId_ = 0;
 };
