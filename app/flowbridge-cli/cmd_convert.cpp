@@ -103,6 +103,9 @@ void registerConvert(CLI::App& app, Runner& run) {
       }
       const bool complete = r.complete();
       if (!complete) printUnconverted(o->input, r);
+      // Weights the conversion read as zeros from a file truncated meanwhile: nothing is written. (The writer
+      // checks the maps it reads itself.)
+      throwIfMappedFileDamaged();
       // The model first, then the report: a write that fails leaves neither behind.
       if (r.model && (complete || o->continueOnError)) {
         onnxfmt::WriteOptions w;
@@ -111,7 +114,6 @@ void registerConvert(CLI::App& app, Runner& run) {
         r.model->sourceFiles = model->sourceFiles;
         onnxfmt::writeOnnxFile(*r.model, o->output, w);
       }
-      throwIfMappedFileDamaged();
       if (!o->report.empty()) writeReport(o->report, convert::reportJson(r, o->input));
       std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << ": "
                 << r.count(convert::NodeStatus::Unchanged) << " unchanged, " << r.count(convert::NodeStatus::Converted)

@@ -22,6 +22,7 @@ class MappedBuffer final : public Buffer {
   MappedBuffer(std::shared_ptr<const MappedFile> f, size_t off, size_t len) : file_(std::move(f)), off_(off), len_(len) {}
   const std::byte* data() const override { return file_->data() + off_; }
   size_t size() const override { return len_; }
+  const MappedFile* mappedFile() const override { return file_.get(); }
 
  private:
   std::shared_ptr<const MappedFile> file_;
@@ -72,6 +73,12 @@ std::shared_ptr<const Buffer> makeBuffer(std::string bytes) { return std::make_s
 
 std::shared_ptr<const Buffer> makeMappedBuffer(std::shared_ptr<const MappedFile> file, size_t offset, size_t length) {
   return std::make_shared<MappedBuffer>(std::move(file), offset, length);
+}
+
+const MappedFile* Tensor::mappedFile() const {
+  // The same choice as bytes(): a side file's buffer until bytes were set directly.
+  if (!data_ && lazy_) return lazy_->buffer ? lazy_->buffer->mappedFile() : nullptr;
+  return data_ ? data_->mappedFile() : nullptr;
 }
 
 int64_t Tensor::numElements() const {

@@ -25,6 +25,8 @@ class Buffer {
   virtual ~Buffer() = default;
   virtual const std::byte* data() const = 0;
   virtual size_t size() const = 0;
+  // The mapped file the bytes are a window into, if they are.
+  virtual const MappedFile* mappedFile() const { return nullptr; }
 };
 
 std::shared_ptr<const Buffer> makeBuffer(std::string bytes);
@@ -70,6 +72,8 @@ class Tensor {
   bool isLoaded() const;
   // The side file the bytes come from, when they come from one (empty otherwise).
   std::string sourceFile() const { return lazy_ ? lazy_->path : std::string(); }
+  // The mapped file the bytes were read from, when they have been read and live in one (null otherwise).
+  const MappedFile* mappedFile() const;
 
   template <typename T>
   std::vector<T> values() const {

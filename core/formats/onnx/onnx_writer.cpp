@@ -118,8 +118,12 @@ WriteResult writeOnnxFile(const Model& m, const std::string& path, const WriteOp
       throw OutputError(path + ": write failed" +
                         (stream.GetErrno() ? std::string(": ") + std::strerror(stream.GetErrno()) : std::string()));
   }
-  // Weights read from a map that was truncated meanwhile are zeros, not the model's: do not write them.
-  throwIfMappedFileDamaged();
+  // Weights read from a map that was truncated meanwhile are zeros, not the model's: do not write them. Only
+  // this model's maps count: in the app, another file truncated earlier must not fail every later save.
+  forEachTensor(m, [](const Tensor& t) {
+    if (const MappedFile* f = t.mappedFile(); f && f->damaged())
+      throw InputError(f->path(), "the file was truncated or changed while it was being read");
+  });
   if (side) {
     side->commit();
     result.sideFileBytes = sideOffset;
