@@ -11,6 +11,7 @@
 #include "convert/onnx_schema.h"
 #include "convert/schema_facts_18.h"
 #include "convert/schema_check_18.h"
+#include "convert/schema_types_18.h"
 #include "convert/shape_facts.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
@@ -294,6 +295,132 @@ class TestOpset26 : public QObject {
     }
     auto run = fb::test::runOracle(modelDir() + "/transformer_block_18.onnx", outputs);
     QVERIFY2(run.ok(), qPrintable(run.failures()));
+  }
+
+  // Every op version of 18-26 has its complete type constraints: a type variable per formal input and output,
+  // each with the element types it accepts.
+  void typeConstraintsComplete() {
+    int versions = 0;
+    for (const auto& f : convert::allSchemaFacts18()) {
+      const auto* sig = convert::typeSignature18(f.op, f.since);
+      const QString at = QString::fromStdString(f.op + "-" + std::to_string(f.since));
+      QVERIFY2(sig, qPrintable(at + " has no type constraints"));
+      QVERIFY2(!sig->outputs.empty(), qPrintable(at + " has no outputs"));
+      QVERIFY2(sig->inputs.size() >= size_t(f.minInputs) || (!sig->inputs.empty() && sig->inputs.back().variadic),
+               qPrintable(at + ": fewer formal inputs than the version takes"));
+      for (const auto* formals : {&sig->inputs, &sig->outputs})
+        for (const auto& formal : *formals) {
+          auto it = sig->allowed.find(formal.typeVar);
+          // SplitToSequence's output is a sequence, which element-type checks do not cover.
+          if (f.op == "SplitToSequence" && formal.typeVar == "S") continue;
+          QVERIFY2(it != sig->allowed.end() && !it->second.empty(),
+                   qPrintable(at + ": " + QString::fromStdString(formal.name + " (" + formal.typeVar + ")") + " has no types"));
+        }
+      ++versions;
+    }
+    QCOMPARE(versions, int(convert::allSchemaFacts18().size()));
+    // Spot checks against ONNX's operator docs.
+    using namespace ir;
+    auto accepts = [](const char* op, int64_t since, const char* var, DataType t) {
+      const auto* sig = convert::typeSignature18(op, since);
+      return sig && sig->allowed.count(var) && sig->allowed.at(var).count(t);
+    };
+    QVERIFY(accepts("DequantizeLinear", 21, "T1", kInt4) && !accepts("DequantizeLinear", 19, "T1", kInt4));
+    QVERIFY(accepts("DequantizeLinear", 23, "T1", kFloat4E2M1) && !accepts("DequantizeLinear", 21, "T1", kFloat4E2M1));
+    QVERIFY(accepts("DequantizeLinear", 24, "T2", kFloat8E8M0) && !accepts("DequantizeLinear", 23, "T2", kFloat8E8M0));
+    QVERIFY(accepts("DequantizeLinear", 25, "T1", kInt2) && !accepts("DequantizeLinear", 25, "T3", DataType::Double));
+    QVERIFY(accepts("QuantizeLinear", 19, "T1", DataType::BFloat16) && accepts("QuantizeLinear", 19, "T2", kFloat8E5M2));
+    QVERIFY(!accepts("QuantizeLinear", 19, "T2", DataType::Int16) && accepts("QuantizeLinear", 21, "T2", DataType::Int16));
+    QVERIFY(accepts("Cast", 19, "T1", kFloat8E4M3FN) && !accepts("Cast", 19, "T1", kInt4) && accepts("Cast", 21, "T2", kInt4));
+    QVERIFY(!accepts("Cast", 25, "T1", DataType::Complex64) && accepts("CastLike", 25, "T2", kUInt2));
+    QVERIFY(accepts("Reshape", 19, "T", kFloat8E5M2FNUZ) && !accepts("Reshape", 19, "T", kUInt4) && accepts("Reshape", 21, "T", kUInt4));
+    QVERIFY(accepts("Identity", 25, "V", kInt2) && !accepts("Identity", 24, "V", kInt2) && accepts("Identity", 24, "V", kFloat8E8M0));
+    QVERIFY(accepts("Transpose", 21, "T", kFloat8E4M3FN) && accepts("Squeeze", 23, "T", kFloat4E2M1));
+    QVERIFY(accepts("Attention", 23, "U", DataType::Bool) && !accepts("Attention", 23, "T1", DataType::Int32));
+    QVERIFY(accepts("ReduceMax", 20, "T", DataType::Bool) && !accepts("ReduceMax", 18, "T", DataType::Bool));
+    QVERIFY(accepts("Equal", 19, "T", DataType::String) && accepts("Conv", 22, "T", DataType::BFloat16));
+    QVERIFY(!accepts("Mish", 18, "T", DataType::BFloat16) && accepts("Mish", 22, "T", DataType::BFloat16));
+    QVERIFY(accepts("Dropout", 22, "T", kFloat8E5M2) && accepts("ConstantOfShape", 20, "T2", DataType::BFloat16));
+  }
+
+  // Every node of the opset-18..26 test models passes the structural check (arity, attributes, element types
+  // within the constraints, types propagated through the graph).
+  void structuralCheckPassesTestModels() {
+    int models = 0, nodes = 0;
+    for (const QFileInfo& fi : QDir(modelDir()).entryInfoList({"*.onnx"}, QDir::Files, QDir::Name)) {
+      const QString name = fi.completeBaseName();
+      if (name.contains("_to") || name.endsWith("_rt")) continue;  // outputs of the other test functions
+      auto model = fb::loadModel(fi.filePath().toStdString());
+      if (model->opsetVersion("") <= 17) continue;
+      auto r = convert::checkStructure(*model);
+      QString why;
+      for (const auto& m : r.messages) why += QString::fromStdString(" [" + m.node + "] " + m.message);
+      QVERIFY2(r.ok, qPrintable(name + ":" + why));
+      ++models;
+      nodes += int(model->graph().nodeCount());
+    }
+    qInfo("structural check: %d models at opsets 18-26, %d nodes, all pass", models, nodes);
+    QVERIFY(models >= 100);
+  }
+
+  // A wrong element type, one model per op family, is a message on the node that names the input and the type.
+  void structuralCheckWrongTypes_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("value");   // graph input retyped ("to=<n>": the Cast before the node gets that `to`)
+    QTest::addColumn<int>("type");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("QuantizeLinear x") << "quantize_output_dtype_21" << "x" << int(ir::DataType::Int8)
+                                      << "QuantizeLinear-21 does not accept int8 for input 0 (x)";
+    QTest::newRow("DequantizeLinear x through a Cast") << "dequantize_blocked_runtime_21" << "to" << int(ir::DataType::Float)
+                                                       << "DequantizeLinear-21 does not accept float for input 0 (x)";
+    QTest::newRow("Cast complex") << "cast_saturate_19" << "x" << int(ir::DataType::Complex64)
+                                  << "Cast-19 does not accept complex64 for input 0";
+    QTest::newRow("Cast int4 before opset 21") << "cast_saturate_19" << "x" << int(ir::kInt4)
+                                               << "Cast-19 does not accept int4 for input 0";
+    QTest::newRow("Attention Q") << "attention_causal_23" << "q" << int(ir::DataType::Int32)
+                                 << "Attention-23 does not accept int32 for input 0 (Q)";
+    QTest::newRow("Attention mask") << "attention_gqa_mask_23" << "m" << int(ir::DataType::String)
+                                    << "Attention-23 does not accept string for input 3 (attn_mask)";
+    QTest::newRow("Attention K unlike Q") << "attention_causal_23" << "k" << int(ir::DataType::Double)
+                                          << "input 1 (K) is double but input 0 (Q) is float (both T1)";
+    QTest::newRow("ReduceMean string") << "reducemean_axes_18" << "x" << int(ir::DataType::String)
+                                       << "ReduceMean-18 does not accept string for input 0";
+    QTest::newRow("BitwiseNot float") << "bitwisenot_18" << "x" << int(ir::DataType::Float)
+                                      << "BitwiseNot-18 does not accept float for input 0 (X)";
+    QTest::newRow("GroupNormalization int64") << "groupnorm_18" << "x" << int(ir::DataType::Int64)
+                                              << "GroupNormalization-18 does not accept int64";
+    QTest::newRow("Mish-18 bfloat16") << "mish_18" << "x" << int(ir::DataType::BFloat16)
+                                      << "Mish-18 does not accept bfloat16";
+    QTest::newRow("TopK-24 int4") << "types_only_24" << "x" << int(ir::kInt4) << "TopK-24 does not accept int4";
+  }
+  void structuralCheckWrongTypes() {
+    QFETCH(QString, name);
+    QFETCH(QString, value);
+    QFETCH(int, type);
+    QFETCH(QString, expected);
+    auto model = fb::loadModel(path(name));
+    QVERIFY(convert::checkStructure(*model).ok);
+    if (value == "to") {
+      for (const auto& n : model->graph().nodes())
+        if (n->opType == "Cast") n->setAttr(ir::Attribute::makeInt("to", type));
+    } else {
+      ir::Value* v = model->graph().findValue(value.toStdString());
+      QVERIFY(v);
+      v->type.elemType = static_cast<ir::DataType>(type);
+      if (ir::minIrVersionFor(v->type.elemType) > model->irVersion) model->irVersion = ir::minIrVersionFor(v->type.elemType);
+    }
+    auto r = convert::checkStructure(*model);
+    QVERIFY(!r.ok);
+    QString all;
+    bool found = false;
+    for (const auto& m : r.messages) {
+      all += QString::fromStdString(" [" + m.node + "] " + m.message);
+      if (QString::fromStdString(m.message).contains(expected)) {
+        QVERIFY2(!m.node.empty(), "the message names no node");
+        found = true;
+      }
+    }
+    QVERIFY2(found, qPrintable(all));
   }
 
   // Shape facts through op versions after 17, which libonnx 1.12 cannot infer: the opset-17 view lets libonnx
