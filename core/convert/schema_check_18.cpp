@@ -122,12 +122,16 @@ void propagateTypes18(const ir::Node& n, const SchemaFact& f, ElemTypes& types) 
     const ir::Value* o = n.output(i);
     if (!o || types.count(o)) continue;
     ir::DataType t = ir::DataType::Undefined;
-    if (const auto* formal = sig ? sig->outputAt(i) : nullptr; formal && !formal->heterogeneous) {
+    const auto* formal = sig ? sig->outputAt(i) : nullptr;
+    if (formal && formal->heterogeneous) continue;  // If/Loop/Scan values: their bodies decide
+    if (formal) {
       if (auto it = bound.find(formal->typeVar); it != bound.end()) t = it->second;
       else if (auto a = sig->allowed.find(formal->typeVar); a != sig->allowed.end() && a->second.size() == 1)
         t = *a->second.begin();
     }
-    if (t == ir::DataType::Undefined) t = outputElemType18(n, i, known);
+    // Outputs whose type an attribute or another input decides; anything else stays unknown (unchecked).
+    static const std::set<std::string> decided{"Cast", "CastLike", "BitCast", "QuantizeLinear", "DequantizeLinear"};
+    if (t == ir::DataType::Undefined && decided.count(n.opType)) t = outputElemType18(n, i, known);
     if (t != ir::DataType::Undefined) types[o] = t;
   }
 }
