@@ -54,6 +54,9 @@ class TestOpset26 : public QObject {
     p.start("/usr/bin/python3", {FB_SOURCE_DIR "/tests/opset26/make_transformer.py", modelDir()});
     QVERIFY(p.waitForFinished(300000));
     QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    p.start("/usr/bin/python3", {FB_SOURCE_DIR "/tests/opset26/make_dynamo_standin.py", modelDir(), FB_CLI_PATH});
+    QVERIFY(p.waitForFinished(300000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
   }
 
   void elementTypes() {
@@ -458,6 +461,59 @@ class TestOpset26 : public QObject {
     for (const auto& d : *t->shape) dims << (d.isValue() ? QString::number(d.value) : QString("?"));
     QCOMPARE(dims.join(","), shape);
     QCOMPARE(t->elemType, ir::DataType::Float);
+  }
+
+  // A model in the form torch.onnx's dynamo exporter writes (make_dynamo_standin.py: a torch 1.13 export moved to
+  // opset 18 by FlowBridge and rewritten: IR 10, ReduceMean axes input, Split num_outputs, node metadata_props,
+  // val_N / node_Op_N names, torch_lib common functions) opens with its types, passes the structural check, and
+  // converts to 17 and 11 with ONNX Runtime agreeing with torch's own export.
+  void dynamoStandin18() {
+    auto source = fb::loadModel(path("dynamo_standin_18"));
+    QCOMPARE(source->opsetVersion(""), int64_t(18));
+    QCOMPARE(source->irVersion, int64_t(10));
+    QCOMPARE(source->opsetVersion("pkg.onnxscript.torch_lib.common"), int64_t(1));
+    QCOMPARE(source->functions.size(), size_t(2));
+    const auto& inputs = source->graph().inputs();
+    QCOMPARE(inputs.size(), size_t(1));
+    QCOMPARE(inputs[0]->type.elemType, ir::DataType::Float);
+    QVERIFY(inputs[0]->type.shape && (*inputs[0]->type.shape)[0].param == "s0");
+    int withMetadata = 0, split = 0, reduceWithAxesInput = 0;
+    for (const auto& n : source->graph().nodes()) {
+      QVERIFY2(QString::fromStdString(n->name).startsWith("node_" + QString::fromStdString(n->opType) + "_"), n->name.c_str());
+      if (n->unknownFields.find("pkg.torch.onnx.stack_trace") != std::string::npos) ++withMetadata;
+      if (n->opType == "Split" && n->hasAttr("num_outputs")) ++split;
+      if (n->opType == "ReduceMean" && n->input(1)) ++reduceWithAxesInput;
+    }
+    QCOMPARE(withMetadata, int(source->graph().nodeCount()));
+    QVERIFY(split == 1 && reduceWithAxesInput == 1);
+    QVERIFY(convert::checkStructure(*source).ok);
+    // The CLI shows it: opsets, IR version, symbolic input.
+    auto shown = fb::test::runCli({"inspect", QString::fromStdString(path("dynamo_standin_18"))});
+    QCOMPARE(shown.exitCode, 0);
+    QVERIFY2(shown.out.contains("IR version 10") && shown.out.contains("pkg.onnxscript.torch_lib.common=1") &&
+                 shown.out.contains("float[s0, 3, 16, 16]"),
+             shown.out.constData());
+
+    QStringList outputs{modelDir() + "/dynamo_standin_18.onnx"};
+    for (int64_t target : {17, 11}) {
+      convert::ConvertOptions o;
+      o.targetOpset = target;
+      auto r = convert::convertModel(*source, o);
+      QString why;
+      for (const auto& n : r.nodes)
+        if (n.status != convert::NodeStatus::Unchanged && n.status != convert::NodeStatus::Converted)
+          why += QString::fromStdString(" " + n.opType + ": " + n.message);
+      for (const auto& m : r.check.messages) why += QString::fromStdString(" check: " + m.message);
+      QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
+      QCOMPARE(r.model->opsetVersion(""), target);
+      QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
+      QString out = modelDir() + "/dynamo_standin_18_to" + QString::number(target) + ".onnx";
+      onnxfmt::writeOnnxFile(*r.model, out.toStdString());
+      outputs << out;
+    }
+    // The reference is torch 1.13's own opset-17 export of the same module; the stand-in itself runs too.
+    auto run = fb::test::runOracle(modelDir() + "/dynamo_standin_17.onnx", outputs);
+    QVERIFY2(run.ok(), qPrintable(run.failures()));
   }
 
   // The dry run does not call an opset-18 ReduceMean with an axes input "unchanged" at 17.
