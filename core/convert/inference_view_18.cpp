@@ -117,7 +117,8 @@ bool spellAt17(onnx::NodeProto& n, const Consts& consts) {
     return true;
   }
   if (op == "AveragePool" || op == "LpPool") {
-    if (!allOnes(n, "dilations") || (op == "LpPool" && !intAttrIs(n, "ceil_mode", 0))) return false;
+    // ceil_mode: opset 22 drops a last window that would start in the right padding; FlowBridge's rule has it.
+    if (!allOnes(n, "dilations") || !intAttrIs(n, "ceil_mode", 0)) return false;
     removeAttr(n, "dilations");
     if (op == "LpPool") removeAttr(n, "ceil_mode");
     return true;
