@@ -69,8 +69,7 @@ void widen(TypeSignature& sig, bool (*which)(const Types&), const Types& add) {
 }
 
 // Signatures written out: new ops and versions whose formals changed.
-std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t since,
-                                               const std::optional<TypeSignature>& previous) {
+std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t since) {
   TypeSignature s;
   auto io = [&](std::vector<TypeSignature::Formal> ins, std::vector<TypeSignature::Formal> outs,
                 std::map<std::string, Types> allowed) {
@@ -187,15 +186,13 @@ std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t si
   if (op == "CumProd")
     return io({in("x", "T"), in("axis", "T2")}, {in("y", "T")},
               {{"T", kFloats + Types{D::Int32, D::Int64, D::UInt32, D::UInt64}}, {"T2", kIndex}});
-  (void)previous;
   return std::nullopt;
 }
 
 // What a version after 17 added to the previous version's constraints.
 void applyChanges(TypeSignature& sig, const SchemaFact& f) {
   const std::string& op = f.op;
-  const bool typesSweep = f.change == "types only" || f.change.rfind("saturate; float8", 0) == 0 ||
-                          (op == "Pad" && f.since >= 21) || (op == "Cast" || op == "CastLike");
+  const bool typesSweep = f.change == "types only" || (op == "Pad" && f.since >= 21) || op == "Cast" || op == "CastLike";
   if (typesSweep) {
     // The "any type" variables gain the types of the IR version that came with the opset.
     Types add;
@@ -217,7 +214,7 @@ std::map<std::pair<std::string, int64_t>, TypeSignature> buildTable() {
   std::string previousOp;
   for (const auto& f : allSchemaFacts18()) {  // sorted by op, then since
     if (f.op != previousOp) previous.reset();
-    std::optional<TypeSignature> sig = explicitSignature(f.op, f.since, previous);
+    std::optional<TypeSignature> sig = explicitSignature(f.op, f.since);
     if (!sig) {
       sig = previous ? previous : fromLibonnx(f.op);
       if (!sig) continue;
