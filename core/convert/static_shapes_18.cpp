@@ -79,8 +79,9 @@ Shapes split(const ir::Node& n, const Dims& in, const ValuesOf& valuesOf) {
   } else {
     // num_outputs = k: chunks of ceil(dim / k), the last one smaller (without it: equal parts per output).
     const int64_t parts = n.attrInt("num_outputs", static_cast<int64_t>(n.outputs().size()));
-    if (parts <= 0) return out;
-    const int64_t chunk = (dim + parts - 1) / parts;
+    // One output per part (a file can say otherwise; then the shapes are not known, and no loop runs long).
+    if (parts <= 0 || parts != static_cast<int64_t>(n.outputs().size()) || dim < 0) return out;
+    const int64_t chunk = dim / parts + (dim % parts != 0);
     for (int64_t left = dim; left > 0; left -= chunk) sizes.push_back(std::min(chunk, left));
   }
   if (sizes.size() != n.outputs().size()) return out;
@@ -110,8 +111,9 @@ std::optional<Dims> pad(const ir::Node& n, const Dims& in, const ValuesOf& value
   for (size_t k = 0; k < axes.size(); ++k) {
     const int64_t a = axisIn(axes[k], rank);
     if (!validAxis(a, rank)) return std::nullopt;
-    out[static_cast<size_t>(a)] += (*pads)[k] + (*pads)[k + axes.size()];
-    if (out[static_cast<size_t>(a)] < 0) return std::nullopt;
+    int64_t& d = out[static_cast<size_t>(a)];
+    if (__builtin_add_overflow(d, (*pads)[k], &d) || __builtin_add_overflow(d, (*pads)[k + axes.size()], &d) || d < 0)
+      return std::nullopt;
   }
   return out;
 }
@@ -160,14 +162,20 @@ std::optional<Dims> resize(const ir::Node& n, const Dims& in, const ValuesOf& va
       const double s = static_cast<double>((*sizes)[k]) / static_cast<double>(d);
       scale = policy == "not_larger" ? std::min(scale, s) : std::max(scale, s);
     }
-    for (int64_t a : axes) out[static_cast<size_t>(a)] = std::llround(scale * static_cast<double>(in[static_cast<size_t>(a)]));
+    for (int64_t a : axes) {
+      const double d = scale * static_cast<double>(in[static_cast<size_t>(a)]);
+      if (!(d >= 0 && d < 1e15)) return std::nullopt;  // values from the file: not a shape
+      out[static_cast<size_t>(a)] = std::llround(d);
+    }
     return out;
   }
   auto scales = constantDoubles(n.input(2));
   if (!scales || scales->size() != axes.size()) return std::nullopt;
-  for (size_t k = 0; k < axes.size(); ++k)
-    out[static_cast<size_t>(axes[k])] =
-        static_cast<int64_t>(std::floor(static_cast<double>(in[static_cast<size_t>(axes[k])]) * (*scales)[k]));
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const double d = std::floor(static_cast<double>(in[static_cast<size_t>(axes[k])]) * (*scales)[k]);
+    if (!(d >= 0 && d < 1e15)) return std::nullopt;
+    out[static_cast<size_t>(axes[k])] = static_cast<int64_t>(d);
+  }
   return out;
 }
 
@@ -187,8 +195,13 @@ std::optional<Dims> pool(const ir::Node& n, const Dims& in) {
   const bool ceil = n.attrInt("ceil_mode", 0) != 0;
   Dims out(in.begin(), in.begin() + 2);
   for (size_t i = 0; i < sp; ++i) {
-    const int64_t x = in[i + 2], window = (k[i] - 1) * d[i] + 1;
-    if (s[i] <= 0 || window <= 0) return std::nullopt;
+    const int64_t x = in[i + 2];
+    int64_t window = 0;
+    if (k[i] <= 0 || d[i] <= 0 || s[i] <= 0 || __builtin_mul_overflow(k[i] - 1, d[i], &window) || x < 0 ||
+        window > (int64_t(1) << 40) || x > (int64_t(1) << 40) || p[i] < 0 || p[i + sp] < 0 || p[i] > (int64_t(1) << 40) ||
+        p[i + sp] > (int64_t(1) << 40))
+      return std::nullopt;  // values from the file: not a pool
+    ++window;
     int64_t o;
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") o = (x + s[i] - 1) / s[i];
     else if (autoPad == "VALID") o = x >= window ? (x - window) / s[i] + 1 : 0;
@@ -234,9 +247,11 @@ Shapes attention(const ir::Node& n, const DimsOf& dimsOf) {
   Shapes out(n.outputs().size());
   auto q = dimsOf(n.input(0)), k = dimsOf(n.input(1)), v = dimsOf(n.input(2));
   if (!q || !k || !v || q->size() != k->size() || q->size() != v->size()) return out;
+  auto sane = [](const Dims& d) { return std::all_of(d.begin(), d.end(), [](int64_t x) { return x >= 0 && x < (int64_t(1) << 31); }); };
+  if (!sane(*q) || !sane(*k) || !sane(*v)) return out;  // values from the file: keep the arithmetic below in range
   const int64_t past = [&]() -> int64_t {
     auto pk = n.input(4) ? dimsOf(n.input(4)) : std::nullopt;
-    return pk && pk->size() == 4 ? (*pk)[2] : (n.input(4) ? -1 : 0);
+    return pk && pk->size() == 4 && (*pk)[2] >= 0 && (*pk)[2] < (int64_t(1) << 31) ? (*pk)[2] : (n.input(4) ? -1 : 0);
   }();
   if (q->size() == 4) {
     out[0] = Dims{(*q)[0], (*q)[1], (*q)[2], (*v)[3]};
@@ -248,7 +263,7 @@ Shapes attention(const ir::Node& n, const DimsOf& dimsOf) {
   }
   if (q->size() != 3) return out;
   const int64_t qh = n.attrInt("q_num_heads", 0), kvh = n.attrInt("kv_num_heads", 0);
-  if (qh <= 0 || kvh <= 0 || (*v)[2] % kvh != 0 || (*k)[2] % kvh != 0) return out;
+  if (qh <= 0 || kvh <= 0 || qh > (int64_t(1) << 20) || (*v)[2] % kvh != 0 || (*k)[2] % kvh != 0) return out;
   out[0] = Dims{(*q)[0], (*q)[1], qh * ((*v)[2] / kvh)};
   if (past >= 0 && out.size() > 2) {
     out[1] = Dims{(*k)[0], kvh, past + (*k)[1], (*k)[2] / kvh};
@@ -325,7 +340,8 @@ std::vector<std::optional<Dims>> staticOutputShapes18(const ir::Node& n, int64_t
     const auto* block = valuesOf(n.input(2));
     if (image && block && in.size() == 3) {
       int64_t per = 1;
-      for (int64_t b : *block) per *= b;
+      for (int64_t b : *block)
+        if (b <= 0 || __builtin_mul_overflow(per, b, &per)) return out;
       if (per > 0 && in[1] % per == 0) {
         Dims d{in[0], in[1] / per};
         d.insert(d.end(), image->begin(), image->end());
