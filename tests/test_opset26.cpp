@@ -222,6 +222,11 @@ class TestOpset26 : public QObject {
     QTest::newRow("tensorscatter run-time") << "tensorscatter_runtime_24" << "TensorScatter" << "computed at run time";
     QTest::newRow("quantize int4") << "quantize_int4_21" << "QuantizeLinear" << "quantizes to int4";
     QTest::newRow("col2im") << "col2im_runtime_shape_18" << "Col2Im" << "must be constants";
+    // Values from the file that would make an enormous constant or an endless loop (make_models.py, hostile_*).
+    QTest::newRow("hostile col2im") << "hostile_col2im_18" << "Col2Im" << "out of range";
+    QTest::newRow("hostile pool") << "hostile_pool_19" << "AveragePool" << "too large";
+    QTest::newRow("hostile causal mask") << "hostile_attention_23" << "Attention" << "too large";
+    QTest::newRow("hostile split") << "hostile_split_18" << "Split" << "num_outputs=1000000000000 but the node has 2 outputs";
   }
   void unsupportedWithReason() {
     QFETCH(QString, name);

@@ -338,3 +338,16 @@ save("chain_attention_split_23", 23,
       h.make_node("Split", ["r"], ["y0", "y1"], axis=2, num_outputs=2)],
      [fin("q", [1, 3, 8]), fin("k", [1, 4, 8]), fin("v", [1, 4, 8])], [fout("y0", [1, 1, 4]), fout("y1", [1, 1, 4])],
      [i64("axes", [1])])
+
+# Values from the file that would make an adapter write out an enormous constant or loop for ever, now that shape
+# facts reach them through 18+ ops: refused with the reason (the test converts each; none may crash or hang).
+BIG = 2 ** 62
+save("hostile_col2im_18", 18, [h.make_node("Mish", ["x"], ["m"]), h.make_node("Col2Im", ["m", "img", "blk"], ["y"])],
+     [fin("x", [1, 4, 4])], [fout("y", None)], [i64("img", [BIG, BIG]), i64("blk", [BIG, BIG])])
+save("hostile_pool_19", 19, [h.make_node("Mish", ["x"], ["m"]),
+                             h.make_node("AveragePool", ["m"], ["y"], kernel_shape=[BIG], dilations=[BIG])],
+     [fin("x", [1, 1, BIG])], [fout("y", None)])
+save("hostile_attention_23", 23, [h.make_node("Mish", ["q"], ["m"]), h.make_node("Attention", ["m", "k", "v"], ["y"], is_causal=1)],
+     [fin("q", [1, 1, 2 ** 40, 4]), fin("k", [1, 1, 2 ** 40, 4]), fin("v", [1, 1, 2 ** 40, 4])], [fout("y", None)])
+save("hostile_split_18", 18, [h.make_node("Mish", ["x"], ["m"]), h.make_node("Split", ["m"], ["a", "b"], axis=0, num_outputs=10 ** 12)],
+     [fin("x", [BIG, 2])], [fout("a", None), fout("b", None)])
