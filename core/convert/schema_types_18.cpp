@@ -3,7 +3,6 @@
 #include <onnx/defs/schema.h>
 
 #include <algorithm>
-#include <mutex>
 
 #include "convert/converter.h"
 #include "convert/schema_facts_18.h"
