@@ -308,6 +308,53 @@ class TestConvertCli : public QObject {
     QVERIFY(r.out.contains("LayerNormalization") && r.out.contains("Squeeze"));
   }
 
+  // Opsets 18-26 in the table: per op version, its step down to 17 and the rewrite that brings an older node up.
+  void opsListsOpsets18To26() {
+    auto r = test::runCli({"ops", "--opset", "20", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    auto j = QJsonDocument::fromJson(r.out).object();
+    QVERIFY(!j.value("handlers").toArray().isEmpty());  // the 7-17 handlers give each node its opset-17 form
+    auto rows = j.value("opsets_18_26").toArray();
+    QMap<QString, QJsonObject> byOp;
+    for (const auto& row : rows) {
+      auto o = row.toObject();
+      QVERIFY(o.value("since_version").toInt() >= 18 && o.value("since_version").toInt() <= 20);
+      QVERIFY2(!byOp.contains(o.value("op_type").toString()), "one version per op at a target");
+      byOp[o.value("op_type").toString()] = o;
+      QVERIFY(o.value("down_to_17").toObject().value("kind").toString() != "none");
+    }
+    QCOMPARE(byOp.value("ReduceMean").value("since_version").toInt(), 18);
+    QCOMPARE(byOp.value("ReduceMean").value("down_to_17").toObject().value("kind").toString(), QString("adapter"));
+    QVERIFY(byOp.value("ReduceMean").value("up_from_17").toString().contains("axes attribute -> constant axes input"));
+    QVERIFY(byOp.value("ReduceMax").value("up_from_17").toString().contains("18: axes attribute"));  // ReduceMax-20
+    QCOMPARE(byOp.value("Cast").value("since_version").toInt(), 19);
+    QCOMPARE(byOp.value("Gelu").value("down_to_17").toObject().value("kind").toString(), QString("adapter"));
+    QCOMPARE(byOp.value("StringSplit").value("down_to_17").toObject().value("kind").toString(), QString("refused"));
+    QCOMPARE(byOp.value("Reshape").value("down_to_17").toObject().value("kind").toString(), QString("opset-17 schema"));
+    QVERIFY(!byOp.contains("Attention") && !byOp.contains("BitCast"));  // later opsets
+
+    r = test::runCli({"ops", "--opset", "26", "--json"});
+    QCOMPARE(r.exitCode, 0);
+    byOp.clear();
+    for (const auto& row : QJsonDocument::fromJson(r.out).object().value("opsets_18_26").toArray())
+      byOp[row.toObject().value("op_type").toString()] = row.toObject();
+    QCOMPARE(byOp.value("Attention").value("since_version").toInt(), 25);
+    QCOMPARE(byOp.value("Cast").value("since_version").toInt(), 25);
+    QCOMPARE(byOp.value("CumProd").value("down_to_17").toObject().value("kind").toString(), QString("adapter"));
+
+    // A target of 17 or below: every version of 18-26, since a newer source steps down through them.
+    r = test::runCli({"ops", "--opset", "13", "--json"});
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value("opsets_18_26").toArray().size(), 188);
+    r = test::runCli({"ops", "--opset", "22"});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.contains("Opsets 18-26") && r.out.contains("GroupNormalization") && r.out.contains("up: "));
+    // Out of range, or a direction that stops at 17: usage errors.
+    QCOMPARE(test::runCli({"ops", "--opset", "27"}).exitCode, 1);
+    r = test::runCli({"ops", "--opset", "20", "--direction", "oneflow"});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.err.contains("up to 17"));
+  }
+
   void unknownPassIsAUsageError() {
     const QString dir = test::scratchDir("convert_cli/pass");
     auto r = test::runCli({"convert", test::corpusModel("super_resolution_op11.onnx"), "-o", dir + "/o.onnx", "--passes",

@@ -8,6 +8,8 @@
 
 #include "convert/converter.h"
 #include "convert/schema_facts_18.h"
+#include "convert/schema_types_18.h"
+#include "convert/static_shapes_18.h"
 #include "ir/graph.h"
 #include "ir/packed_types.h"
 
@@ -42,46 +44,6 @@ std::optional<ir::AttrType> expectedKind(const std::string& op, const std::strin
   return it == newAttributeKinds().end() ? std::nullopt : std::optional(it->second);
 }
 
-// Versions whose only change is types, or whose changes left the element types of the opset-17 version alone.
-bool typesKnownFrom17(const std::string& op, int64_t opset) {
-  static const std::set<std::string> sameTypes{"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMean",
-                                               "ReduceProd", "ReduceSumSquare", "ReduceMax", "ReduceMin", "Split",
-                                               "Pad", "Resize", "ScatterElements", "ScatterND", "LpPool", "AveragePool"};
-  for (const auto& f : allSchemaFacts18()) {
-    if (f.op != op || f.since > opset) continue;
-    const bool sweep = f.change == "types only" || f.change.rfind("adds ", 0) == 0;
-    if (!sweep && !sameTypes.count(op)) return false;
-  }
-  return true;
-}
-
-// Element types a version after 17 adds to the opset-17 constraint: each sweep's types.
-std::set<ir::DataType> addedTypes(const std::string& op, int64_t opset) {
-  std::set<ir::DataType> out;
-  for (const auto& f : allSchemaFacts18()) {
-    if (f.op != op || f.since > opset) continue;
-    if (f.change == "types only" || f.op == "Pad" || f.op == "Dropout")
-      for (int t = 17; t <= 26; ++t)
-        if (ir::minIrVersionFor(static_cast<ir::DataType>(t)) <= irVersionForOpset(f.since)) out.insert(static_cast<ir::DataType>(t));
-    if (f.change.find("bfloat16") != std::string::npos) out.insert(ir::DataType::BFloat16);
-    if (f.change.find("bool") != std::string::npos) out.insert(ir::DataType::Bool);
-    if (f.change.find("string") != std::string::npos) out.insert(ir::DataType::String);
-  }
-  return out;
-}
-
-// Input 0's element types of ops new after 17 whose constraint is a plain list (from onnx's operator docs).
-const std::map<std::string, std::set<ir::DataType>>& newOpFirstInputTypes() {
-  using D = ir::DataType;
-  static const std::set<D> floats{D::Float16, D::Float, D::Double, D::BFloat16};
-  static const std::set<D> ints{D::Int8, D::Int16, D::Int32, D::Int64, D::UInt8, D::UInt16, D::UInt32, D::UInt64};
-  static const std::map<std::string, std::set<D>> m{
-      {"Mish", floats}, {"Gelu", floats}, {"Swish", floats}, {"GroupNormalization", floats},
-      {"RMSNormalization", floats}, {"AffineGrid", floats}, {"RotaryEmbedding", {D::Float, D::Float16, D::BFloat16}},
-      {"BitwiseAnd", ints}, {"BitwiseOr", ints}, {"BitwiseXor", ints}, {"BitwiseNot", ints}};
-  return m;
-}
-
 std::optional<ir::DataType> typeOf(const ir::Value* v, const ElemTypes& types) {
   if (!v) return std::nullopt;
   if (auto it = types.find(v); it != types.end() && it->second != ir::DataType::Undefined) return it->second;
@@ -96,7 +58,39 @@ size_t presentCount(const std::vector<ir::Value*>& vs) {
   return n;
 }
 
-std::optional<std::string> factMismatch(const ir::Node& node, const SchemaFact& f, int64_t opset, const ElemTypes& types) {
+std::string typeName(ir::DataType t) { return std::string(ir::dataTypeName(t)); }
+
+// Element types against the version's type constraints (schema_types_18): each known input and output type
+// within its variable's types, and the positions that share a variable of one type.
+std::optional<std::string> typeMismatch(const ir::Node& node, const SchemaFact& f, const ElemTypes& types) {
+  const TypeSignature* sig = typeSignature18(f.op, f.since);
+  if (!sig) return std::nullopt;
+  const std::string where = node.opType + "-" + std::to_string(f.since);
+  std::map<std::string, std::pair<ir::DataType, std::string>> bound;
+  auto check = [&](const ir::Value* v, const TypeSignature::Formal* formal, const char* kind, size_t i) -> std::optional<std::string> {
+    if (!v || !formal) return std::nullopt;
+    auto t = typeOf(v, types);
+    if (!t) return std::nullopt;
+    const std::string what = std::string(kind) + " " + std::to_string(i) + " (" + formal->name + ")";
+    auto allowed = sig->allowed.find(formal->typeVar);
+    if (allowed != sig->allowed.end() && !allowed->second.empty() && !allowed->second.count(*t))
+      return where + " does not accept " + typeName(*t) + " for " + what + " ('" + v->name() + "'; " + formal->typeVar +
+             " is one of " + std::to_string(allowed->second.size()) + " types)";
+    if (formal->heterogeneous) return std::nullopt;
+    auto [it, fresh] = bound.emplace(formal->typeVar, std::make_pair(*t, what));
+    if (!fresh && it->second.first != *t)
+      return where + ": " + what + " is " + typeName(*t) + " but " + it->second.second + " is " + typeName(it->second.first) +
+             " (both " + formal->typeVar + ")";
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < node.inputs().size(); ++i)
+    if (auto why = check(node.input(i), sig->inputAt(i), "input", i)) return why;
+  for (size_t i = 0; i < node.outputs().size(); ++i)
+    if (auto why = check(node.output(i), sig->outputAt(i), "output", i)) return why;
+  return std::nullopt;
+}
+
+std::optional<std::string> factMismatch(const ir::Node& node, const SchemaFact& f, const ElemTypes& types) {
   const std::string where = node.opType + "-" + std::to_string(f.since);
   const size_t nIn = presentCount(node.inputs()), nOut = presentCount(node.outputs());
   if (nIn < size_t(f.minInputs) || nIn > size_t(f.maxInputs))
@@ -111,30 +105,38 @@ std::optional<std::string> factMismatch(const ir::Node& node, const SchemaFact& 
       return where + ": attribute '" + a.name + "' is " + std::string(ir::attrTypeName(a.type)) + ", the schema wants " +
              std::string(ir::attrTypeName(*kind));
   }
-  if (auto it = newOpFirstInputTypes().find(node.opType); it != newOpFirstInputTypes().end()) {
-    // Mish-18 lacks bfloat16, which Mish-22 adds.
-    auto t = typeOf(node.input(0), types);
-    if (t && (!it->second.count(*t) || (node.opType == "Mish" && f.since < 22 && *t == ir::DataType::BFloat16)))
-      return where + " does not accept " + std::string(ir::dataTypeName(*t)) + " for input 0";
-    return std::nullopt;
-  }
-  if (!typesKnownFrom17(node.opType, opset)) return std::nullopt;
-  const auto* s17 = onnx::OpSchemaRegistry::Schema(node.opType, static_cast<int>(kLibonnxMaxOpset), "");
-  if (!s17) return std::nullopt;
-  const auto added = addedTypes(node.opType, opset);
-  const auto& formals = s17->inputs();
-  for (size_t i = 0; i < nIn && i < formals.size(); ++i) {
-    auto t = typeOf(node.input(i), types);
-    if (!t || formals[i].GetTypes().empty() || added.count(*t)) continue;
-    bool ok = false;
-    for (const auto* d : formals[i].GetTypes())
-      if (*d == "tensor(" + std::string(ir::dataTypeName(*t)) + ")") ok = true;
-    if (!ok) return where + " does not accept " + std::string(ir::dataTypeName(*t)) + " for input " + formals[i].GetName();
-  }
-  return std::nullopt;
+  return typeMismatch(node, f, types);
 }
 
-void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r) {
+// Output element types of a node checked against FlowBridge's table: bound type variables, fixed types, and
+// the outputs whose type an attribute or another input decides (Cast's `to`, Q/DQ, bool results).
+void propagateTypes18(const ir::Node& n, const SchemaFact& f, ElemTypes& types) {
+  const TypeSignature* sig = typeSignature18(f.op, f.since);
+  std::map<std::string, ir::DataType> bound;
+  if (sig)
+    for (size_t i = 0; i < n.inputs().size(); ++i)
+      if (const auto* formal = sig->inputAt(i); formal && !formal->heterogeneous)
+        if (auto t = typeOf(n.input(i), types)) bound.emplace(formal->typeVar, *t);
+  auto known = [&](const ir::Value* v) { return typeOf(v, types).value_or(ir::DataType::Undefined); };
+  for (size_t i = 0; i < n.outputs().size(); ++i) {
+    const ir::Value* o = n.output(i);
+    if (!o || types.count(o)) continue;
+    ir::DataType t = ir::DataType::Undefined;
+    const auto* formal = sig ? sig->outputAt(i) : nullptr;
+    if (formal && formal->heterogeneous) continue;  // If/Loop/Scan values: their bodies decide
+    if (formal) {
+      if (auto it = bound.find(formal->typeVar); it != bound.end()) t = it->second;
+      else if (auto a = sig->allowed.find(formal->typeVar); a != sig->allowed.end() && a->second.size() == 1)
+        t = *a->second.begin();
+    }
+    // Outputs whose type an attribute or another input decides; anything else stays unknown (unchecked).
+    static const std::set<std::string> decided{"Cast", "CastLike", "BitCast", "QuantizeLinear", "DequantizeLinear"};
+    if (t == ir::DataType::Undefined && decided.count(n.opType)) t = outputElemType18(n, i, known);
+    if (t != ir::DataType::Undefined) types[o] = t;
+  }
+}
+
+void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r, ElemTypes& types) {
   const int64_t opset = m.opsetVersion("");
   const int64_t ir = m.irVersion;
   auto report = [&](const ir::Node& n, const std::string& why) {
@@ -143,19 +145,22 @@ void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r) {
   };
   static const ElemTypes kNone;
   for (const auto& n : g.nodes()) {
-    for (const ir::Graph* sub : n->subgraphs()) checkGraph(*sub, m, r);
+    for (const ir::Graph* sub : n->subgraphs()) checkGraph(*sub, m, r, types);
     for (const ir::Value* v : n->inputs())
       if (auto t = typeOf(v, kNone); t && ir::minIrVersionFor(*t) > ir)
         report(*n, "'" + v->name() + "' is " + std::string(ir::dataTypeName(*t)) + ", which IR " + std::to_string(ir) + " lacks");
     if (!n->isDefaultDomain()) continue;
-    if (auto why = structuralMismatch(*n, opset, kNone)) report(*n, *why);
+    if (auto why = structuralMismatch(*n, opset, types)) report(*n, *why);
+    // Types flow on, so that values without a declared type are checked too.
+    if (const SchemaFact* f = schemaFact18(n->opType, opset)) propagateTypes18(*n, *f, types);
+    else propagateElemTypes(*n, schemaAt("", n->opType, std::min(opset, kLibonnxMaxOpset)), types);
   }
 }
 
 }  // namespace
 
 std::optional<std::string> structuralMismatch(const ir::Node& node, int64_t opset, const ElemTypes& types) {
-  if (const SchemaFact* f = schemaFact18(node.opType, opset)) return factMismatch(node, *f, opset, types);
+  if (const SchemaFact* f = schemaFact18(node.opType, opset)) return factMismatch(node, *f, types);
   if (int64_t first = firstOpset18(node.opType); first > opset)
     return node.opType + " does not exist at opset " + std::to_string(opset) + " (first in opset " + std::to_string(first) + ")";
   const auto* s = schemaAt("", node.opType, std::min(opset, kLibonnxMaxOpset));
@@ -170,9 +175,10 @@ CheckResult checkStructure(const ir::Model& m) {
     r.messages.push_back({"", "IR version " + std::to_string(m.irVersion) + " is older than opset " + std::to_string(opset) +
                                   " needs (" + std::to_string(irVersionForOpset(opset)) + ")"}),
         r.ok = false;
-  checkGraph(m.graph(), m, r);
+  ElemTypes types;
+  checkGraph(m.graph(), m, r, types);
   for (const auto& f : m.functions)
-    if (f.body) checkGraph(*f.body, m, r);
+    if (f.body) checkGraph(*f.body, m, r, types);
   return r;
 }
 

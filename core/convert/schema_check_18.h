@@ -1,9 +1,9 @@
 #pragma once
 // The structural check for default-domain opsets above 17, which libonnx 1.12's checker cannot do (its
 // registry stops at 17 and would judge an opset-18 ReduceMean by ReduceMean-13). Versions after 17 are judged
-// by FlowBridge's own table (schema_facts_18): input/output counts, attribute names and kinds, required
-// attributes, and element types within what the version accepts where the table can say it (the opset-17
-// constraint plus the types the version's type sweep added). Ops unchanged since 17 go to libonnx's schema.
+// by FlowBridge's own tables: input/output counts, attribute names and kinds (schema_facts_18), and every input
+// and output element type against the version's type constraints (schema_types_18), with types propagated
+// through the graph. Ops unchanged since 17 go to libonnx's schema.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -7,7 +7,10 @@
 #include <optional>
 
 #include "check/inference_gate.h"
+#include "convert/inference_view_18.h"
+#include "convert/schema_facts_18.h"
 #include "convert/static_shapes.h"
+#include "convert/static_shapes_18.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
 
@@ -63,6 +66,7 @@ struct Scope {
   ValueMap& values;
   const Scope* outer = nullptr;
   std::string key;
+  int64_t opset = 0;  // the model's default-domain opset (above 17: FlowBridge's own rules for 18+ ops)
 
   const ir::TypeInfo* type(const ir::Value* v) const {
     for (const Scope* s = v->isOuterScope() ? outer : this; s; s = s->outer) {
@@ -80,10 +84,10 @@ struct Scope {
   }
 };
 
-Scope scopeOf(ShapeFacts& f, const std::string& key, const Scope* outer) {
-  if (key.empty()) return Scope{f.types, f.shapeValues, nullptr, key};
+Scope scopeOf(ShapeFacts& f, const std::string& key, const Scope* outer, int64_t opset = 0) {
+  if (key.empty()) return Scope{f.types, f.shapeValues, nullptr, key, opset};
   auto& b = f.bodies[key];
-  return Scope{b.types, b.shapeValues, outer, key};
+  return Scope{b.types, b.shapeValues, outer, key, outer ? outer->opset : opset};
 }
 
 // One forward sweep over a graph (and, at their owners, the bodies inside it) computing the small integer
@@ -122,6 +126,18 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
           added += evaluateShapeArithmetic(*a.graphs[i], f, inner);
         }
     const ir::Value* out = n.output(0);
+    // Op versions after 17 (libonnx 1.12 has no schema for them): every output, by FlowBridge's own rules.
+    if (scope.opset > kLibonnxMaxOpset && n.isDefaultDomain() && schemaFact18(n.opType, scope.opset)) {
+      auto shapes = staticOutputShapes18(n, scope.opset, dimsOf, valuesOf);
+      for (size_t i = 0; i < shapes.size() && i < n.outputs().size(); ++i) {
+        const ir::Value* o = n.output(i);
+        if (!o || !shapes[i] || staticDims(o)) continue;
+        ir::Shape shape;
+        for (auto d : *shapes[i]) shape.push_back(ir::Dim::of(d));
+        scope.types[o->name()] = ir::TypeInfo::tensor(outputElemType18(n, i, elemType), std::move(shape));
+      }
+      if (!shapes.empty()) out = nullptr;  // done; no opset-17 rule applies to this version
+    }
     // Shapes libonnx left open, so that the Shape -> Gather chains further down the same sweep resolve.
     if (out && !staticDims(out))
       if (auto dims = staticOutputShape(n, dimsOf, valuesOf)) {
@@ -133,6 +149,7 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
         for (auto d : *dims) shape.push_back(ir::Dim::of(d));
         scope.types[out->name()] = ir::TypeInfo::tensor(t, std::move(shape));
       }
+    out = n.output(0);
     if (!out || n.outputs().size() != 1 || known(out) || !n.isDefaultDomain()) continue;
     std::optional<Ints> v;
     const std::string& op = n.opType;
@@ -205,7 +222,7 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
 }
 
 size_t evaluateShapeArithmetic(const ir::Model& m, ShapeFacts& f) {
-  Scope main = scopeOf(f, "", nullptr);
+  Scope main = scopeOf(f, "", nullptr, m.opsetVersion(""));
   return evaluateShapeArithmetic(m.graph(), f, main);
 }
 
@@ -278,6 +295,8 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
   {
     // Weights never feed shapes; leaving big ones out keeps this as cheap on large models as on small ones.
     onnx::ModelProto p = exportForInference(m);
+    const bool after17 = m.opsetVersion("") > kLibonnxMaxOpset;
+    if (after17) makeOpset17View(p);
     if (!f.inferenceChecked) {
       f.inferenceChecked = true;
       f.inferenceBlocked = inferenceHazard(p);
@@ -296,6 +315,7 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
     }
     foldKnownInBodies(*p.mutable_graph(), "", f);
     p.mutable_graph()->clear_value_info();
+    if (after17) declareOpaqueOutputs(p, f);
     if (symbolicDim > 0)
       for (auto& in : *p.mutable_graph()->mutable_input())
         if (in.type().has_tensor_type() && in.type().tensor_type().has_shape())

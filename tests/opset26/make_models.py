@@ -307,3 +307,47 @@ save("dequantize_blocked_runtime_21", 21,
 
 with open(os.path.join(out, "expected.json"), "w") as f:
     json.dump(expected, f)
+
+# Chains whose intermediate shapes come only from op versions after 17 (no value_info): the second node's
+# adapter needs the first one's output shape, which libonnx 1.12 cannot infer (shape facts for 18+ ops).
+def sym(name, shape):
+    return h.make_tensor_value_info(name, T.FLOAT, shape)
+
+
+save("chain_mish_split_18", 18, [h.make_node("Mish", ["x"], ["m"]), h.make_node("Split", ["m"], ["a", "b"], axis=1, num_outputs=2)],
+     [fin("x", [2, 6])], [fout("a", [2, 3]), fout("b", [2, 3])])
+save("chain_symbolic_split_18", 18, [h.make_node("Mish", ["x"], ["m"]), h.make_node("Split", ["m"], ["a", "b", "c"], axis=1, num_outputs=3)],
+     [sym("x", ["batch", 7])], [sym("a", ["batch", 3]), sym("b", ["batch", 3]), sym("c", ["batch", 1])])
+save("chain_conv_groupnorm_split_21", 21,
+     [h.make_node("Conv", ["x", "w"], ["c"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+      h.make_node("GroupNormalization", ["c", "s", "b"], ["g"], num_groups=2),
+      h.make_node("Split", ["g"], ["y0", "y1"], axis=1, num_outputs=2)],
+     [fin("x", [1, 2, 5, 5])], [fout("y0", [1, 2, 5, 5]), fout("y1", [1, 2, 5, 5])],
+     [f32("w", [4, 2, 3, 3], np.sin(np.arange(72) * 0.7)), f32("s", [4], [1, 2, 0.5, -1]), f32("b", [4], [0, 0.1, 0.2, 0.3])])
+save("chain_pad_centercroppad_18", 18,
+     [h.make_node("Pad", ["x", "pads", "", "axes"], ["p"]), h.make_node("CenterCropPad", ["p", "shape"], ["y"], axes=[-1, 1])],
+     [fin("x", [2, 3, 4])], [fout("y", [2, 2, 5])], [i64("pads", [1, 2]), i64("axes", [-1]), i64("shape", [5, 2])])
+save("chain_resize_cumprod_26", 26,
+     [h.make_node("Resize", ["x", "", "scales"], ["r"], mode="nearest", axes=[2, 3]),
+      h.make_node("CumProd", ["r", "ax"], ["y"])],
+     [fin("x", [1, 1, 2, 3])], [fout("y", [1, 1, 4, 6])],
+     [f32("scales", [2], [2.0, 2.0]), h.make_tensor("ax", T.INT64, [], [3])])
+save("chain_attention_split_23", 23,
+     [h.make_node("Attention", ["q", "k", "v"], ["att"], q_num_heads=2, kv_num_heads=2),
+      h.make_node("ReduceMean", ["att", "axes"], ["r"], keepdims=1),
+      h.make_node("Split", ["r"], ["y0", "y1"], axis=2, num_outputs=2)],
+     [fin("q", [1, 3, 8]), fin("k", [1, 4, 8]), fin("v", [1, 4, 8])], [fout("y0", [1, 1, 4]), fout("y1", [1, 1, 4])],
+     [i64("axes", [1])])
+
+# Values from the file that would make an adapter write out an enormous constant or loop for ever, now that shape
+# facts reach them through 18+ ops: refused with the reason (the test converts each; none may crash or hang).
+BIG = 2 ** 62
+save("hostile_col2im_18", 18, [h.make_node("Mish", ["x"], ["m"]), h.make_node("Col2Im", ["m", "img", "blk"], ["y"])],
+     [fin("x", [1, 4, 4])], [fout("y", None)], [i64("img", [BIG, BIG]), i64("blk", [BIG, BIG])])
+save("hostile_pool_19", 19, [h.make_node("Mish", ["x"], ["m"]),
+                             h.make_node("AveragePool", ["m"], ["y"], kernel_shape=[BIG], dilations=[BIG])],
+     [fin("x", [1, 1, BIG])], [fout("y", None)])
+save("hostile_attention_23", 23, [h.make_node("Mish", ["q"], ["m"]), h.make_node("Attention", ["m", "k", "v"], ["y"], is_causal=1)],
+     [fin("q", [1, 1, 2 ** 40, 4]), fin("k", [1, 1, 2 ** 40, 4]), fin("v", [1, 1, 2 ** 40, 4])], [fout("y", None)])
+save("hostile_split_18", 18, [h.make_node("Mish", ["x"], ["m"]), h.make_node("Split", ["m"], ["a", "b"], axis=0, num_outputs=10 ** 12)],
+     [fin("x", [BIG, 2])], [fout("a", None), fout("b", None)])

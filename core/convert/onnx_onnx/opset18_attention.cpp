@@ -56,7 +56,10 @@ void attentionTo17(ir::Node& n, HandlerContext& ctx) {
       if (!ps || ps->size() != 4) throw Unsupported("Attention: is_causal with a cache needs the cache's static length");
       pastLen = (*ps)[2];
     }
-    skv += pastLen;
+    int64_t cells = 0;
+    if (sq < 0 || skv < 0 || pastLen < 0 || __builtin_add_overflow(skv, pastLen, &skv) ||
+        __builtin_mul_overflow(sq, skv, &cells) || cells > (int64_t(1) << 24))
+      throw Unsupported("Attention: the causal mask (query length x key length) is too large to write as a constant");
     for (int64_t i = 0; i < sq; ++i)
       for (int64_t j = 0; j < skv; ++j) causalMask.push_back(j <= i + pastLen ? 0.0f : -INFINITY);
   }

@@ -22,19 +22,28 @@ void col2ImTo17(ir::Node& n, HandlerContext& ctx) {
   };
   auto dil = attrOr("dilations", 1, sp), str = attrOr("strides", 1, sp), pads = attrOr("pads", 0, 2 * sp);
   if (dil.size() != sp || str.size() != sp || pads.size() != 2 * sp) throw Unsupported("Col2Im: attribute lengths do not match");
+  // Values from the file: keep the arithmetic below (products, a divisor) in range.
+  constexpr int64_t kLimit = int64_t(1) << 24;
+  for (size_t i = 0; i < sp; ++i)
+    if ((*block)[i] <= 0 || (*block)[i] > kLimit || (*image)[i] < 0 || (*image)[i] > kLimit || dil[i] <= 0 ||
+        dil[i] > kLimit || str[i] <= 0 || str[i] > kLimit || pads[i] < 0 || pads[i] > kLimit || pads[i + sp] < 0 ||
+        pads[i + sp] > kLimit)
+      throw Unsupported("Col2Im: image/block shapes or attributes out of range");
   int64_t k = 1, blocks = 1;
   std::vector<int64_t> perAxis;
   for (size_t i = 0; i < sp; ++i) {
-    k *= (*block)[i];
+    if (__builtin_mul_overflow(k, (*block)[i], &k) || k > kLimit) throw Unsupported("Col2Im: the block is too large");
     int64_t l = ((*image)[i] + pads[i] + pads[i + sp] - dil[i] * ((*block)[i] - 1) - 1) / str[i] + 1;
     if (l <= 0) throw Unsupported("Col2Im: no block fits the image");
     perAxis.push_back(l);
-    blocks *= l;
+    if (__builtin_mul_overflow(blocks, l, &blocks)) throw Unsupported("Col2Im: too many blocks");
   }
   if ((*shape)[1] % k || (*shape)[2] != blocks)
     throw Unsupported("Col2Im: the input's shape does not match image_shape/block_shape");
   const int64_t c = (*shape)[1] / k;
-  if (c * k * k > (int64_t(1) << 24)) throw Unsupported("Col2Im: the one-hot kernel would be too large");
+  int64_t weights = 0;
+  if (__builtin_mul_overflow(c, k * k, &weights) || weights > kLimit)
+    throw Unsupported("Col2Im: the one-hot kernel would be too large");
   onnx::TensorProto w;
   w.set_data_type(onnx::TensorProto::FLOAT);
   w.add_dims(c * k);

@@ -95,13 +95,22 @@ void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   if (!n.hasAttr("num_outputs")) return;
   int64_t parts = n.attrInt("num_outputs", 0);
   if (parts <= 0) throw Unsupported("Split-18: num_outputs must be positive");
-  auto shape = ctx.staticShape(n.input(0));
+  if (parts != static_cast<int64_t>(n.outputs().size()))
+    throw Unsupported("Split-18: num_outputs=" + std::to_string(parts) + " but the node has " +
+                      std::to_string(n.outputs().size()) + " outputs");
+  // Only the split dimension needs to be static (a symbolic batch dimension elsewhere is fine).
+  const ir::TypeInfo* known = n.input(0) && n.input(0)->type.shape ? &n.input(0)->type : ctx.inferredType(n.input(0));
   int64_t axis = n.attrInt("axis", 0);
-  if (!shape) throw Unsupported("Split-18 num_outputs: the split dimension is not static, so the sizes are unknown");
-  int64_t rank = static_cast<int64_t>(shape->size());
+  if (!known || !known->shape) throw Unsupported("Split-18 num_outputs: the input's rank is unknown, so the sizes are unknown");
+  int64_t rank = static_cast<int64_t>(known->shape->size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) throw Unsupported("Split-18: axis out of range");
-  int64_t dim = (*shape)[axis], chunk = (dim + parts - 1) / parts;
+  const ir::Dim& splitDim = (*known->shape)[static_cast<size_t>(axis)];
+  if (!splitDim.isValue())
+    throw Unsupported("Split-18 num_outputs: the split dimension is not static, so the sizes are unknown");
+  int64_t dim = splitDim.value;
+  if (dim < 0) throw Unsupported("Split-18: negative split dimension");
+  int64_t chunk = dim / parts + (dim % parts != 0);
   std::vector<int64_t> sizes;
   for (int64_t left = dim; left > 0; left -= chunk) sizes.push_back(std::min(chunk, left));
   if (static_cast<int64_t>(sizes.size()) != parts)

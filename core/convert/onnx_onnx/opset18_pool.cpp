@@ -6,6 +6,19 @@
 
 namespace fb::convert::onnx_onnx {
 
+// Elements of one channel's kernel; the depthwise weights (channels x that) are written out, so both come
+// from the file and must stay small.
+static int64_t kernelWeightCount(const ir::Node& n, int64_t channels, const std::vector<int64_t>& kernel) {
+  constexpr int64_t kLimit = int64_t(1) << 24;
+  int64_t count = 1, total = 0;
+  for (auto k : kernel)
+    if (k <= 0 || __builtin_mul_overflow(count, k, &count) || count > kLimit)
+      throw Unsupported(n.opType + ": kernel_shape empty or too large for a written-out Conv kernel");
+  if (kernel.empty() || channels <= 0 || __builtin_mul_overflow(channels, count, &total) || total > kLimit)
+    throw Unsupported(n.opType + ": channels x kernel too large for a written-out Conv kernel");
+  return count;
+}
+
 void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   requireFloat32(n, ctx);
   if (n.attrInt("ceil_mode", 0) != 0)
@@ -20,9 +33,7 @@ void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   if (!shape || shape->size() < 3) throw Unsupported("AveragePool-19 dilations: the channel count must be static");
   const int64_t channels = (*shape)[1];
   auto kernel = n.attrInts("kernel_shape");
-  int64_t count = 1;
-  for (auto k : kernel) count *= k;
-  if (count <= 0) throw Unsupported("AveragePool-19: empty kernel");
+  const int64_t count = kernelWeightCount(n, channels, kernel);
   onnx::TensorProto w;
   w.set_data_type(onnx::TensorProto::FLOAT);
   w.add_dims(channels);
@@ -54,8 +65,7 @@ void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   const int64_t channels = (*shape)[1];
   const int64_t p = n.attrInt("p", 2);
   auto kernel = n.attrInts("kernel_shape");
-  int64_t count = 1;
-  for (auto k : kernel) count *= k;
+  const int64_t count = kernelWeightCount(n, channels, kernel);
   onnx::TensorProto w;
   w.set_data_type(onnx::TensorProto::FLOAT);
   w.add_dims(channels);

@@ -77,8 +77,9 @@ void tensorScatterTo17(ir::Node& n, HandlerContext& ctx) {
   const int64_t len = (*cache)[axis], seq = (*update)[axis];
   if (seq > len) throw Unsupported("TensorScatter: the update is longer than the cache");
   int64_t rows = 1;
-  for (int64_t d = 0; d <= axis; ++d) rows *= (*update)[d];
-  if (rows > (int64_t(1) << 20)) throw Unsupported("TensorScatter: too many positions for constant indices");
+  for (int64_t d = 0; d <= axis; ++d)
+    if ((*update)[d] < 0 || __builtin_mul_overflow(rows, (*update)[d], &rows) || rows > (int64_t(1) << 20))
+      throw Unsupported("TensorScatter: too many positions for constant indices");
   std::vector<int64_t> indices;
   for (int64_t r = 0; r < rows; ++r) {
     std::vector<int64_t> at(static_cast<size_t>(axis + 1));

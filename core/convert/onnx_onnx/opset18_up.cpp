@@ -160,6 +160,17 @@ void stepUpFrom17(ir::Node& n, HandlerContext& ctx) {
   if (n.opType == "GroupNormalization" && crosses(from, to, 21)) groupNormPerChannel(n, ctx);
 }
 
+std::string upPlan18(const std::string& op, int64_t since) {
+  if (isReduceWithAxesInputAt18(op) && since == 18) return "axes attribute -> constant axes input";
+  if (op == "Split" && since == 18) return "equal split -> split sizes input (static dimension) or num_outputs";
+  if (op == "DFT" && since == 20) return "axis attribute -> constant axis input (the old default 1 written out)";
+  if (op == "GridSample" && since == 20) return "mode bilinear/bicubic -> linear/cubic";
+  if (op == "GroupNormalization" && since == 21)
+    return "from 18: constant scale/bias per group -> per channel (static channel count), stash_type = input type";
+  if (firstOpsetOf("", op) == since) return "new op: no older node to convert";
+  return "kept: only types widened, or attributes added whose defaults keep the meaning";
+}
+
 void stepBetweenNewOpsets(ir::Node& n, HandlerContext& ctx) {
   requireTypesAt(n, ctx);
   if (int64_t first = firstOpsetOf("", n.opType); first > ctx.targetOpset)
