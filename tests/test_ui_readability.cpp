@@ -180,6 +180,10 @@ GeometryReport checkGeometry(ui::GraphScene* scene) {
       if (extent[size_t(i)].intersects(inner) && pathEntersRect(lines[size_t(i)], inner)) {
         ++r.edgeThroughBox;
         note(QStringLiteral("an edge (%1) through %2").arg(describe(edges[i]), b.name));
+        if (qEnvironmentVariableIsSet("DIAG")) {
+          qInfo("edge/box %s routed=%d len=%.0f box=%s %s", qPrintable(edges[i]->toolTip().replace("\n"," ")), edges[i]->isRouted(), p.length(), qPrintable(b.name), qPrintable(QString("%1,%2 %3x%4").arg(b.rect.x()).arg(b.rect.y()).arg(b.rect.width()).arg(b.rect.height())));
+          for (int k = 0; k < p.elementCount(); ++k) { auto el = p.elementAt(k); if (std::abs(el.y - b.rect.center().y()) < 300) qInfo("   el %d type %d %.1f,%.1f", k, int(el.type), el.x, el.y); }
+        }
       }
     }
   }
