@@ -359,7 +359,9 @@ bool segmentEnters(Point a, Point b, double x0, double y0, double x1, double y1)
 void appendHop(std::vector<Point>& path, Point to, Point contentTopLeft, Size content) {
   const Point from = path.back();
   const double x0 = contentTopLeft.x, y0 = contentTopLeft.y, x1 = x0 + content.width, y1 = y0 + content.height;
-  if (!segmentEnters(from, to, x0 + 1, y0 + 1, x1 - 1, y1 - 1)) return appendStraight(path, to);
+  // Ports lie on the edge of the content, a point or two inside it: only a hop deeper in goes round.
+  constexpr double kSlack = 5;
+  if (!segmentEnters(from, to, x0 + kSlack, y0 + kSlack, x1 - kSlack, y1 - kSlack)) return appendStraight(path, to);
   // A ring half way between the content and the frame, walked clockwise from its top-left corner.
   const double m = 7;
   const double rx0 = x0 - m, ry0 = y0 - m, rx1 = x1 + m, ry1 = y1 + m;
