@@ -54,6 +54,9 @@ class RectGrid {
 
 // Whether the segment a-b has a point strictly inside r (Liang-Barsky clipping).
 bool segmentEntersRect(QPointF a, QPointF b, const QRectF& r) {
+  if (std::max(a.x(), b.x()) <= r.left() || std::min(a.x(), b.x()) >= r.right() || std::max(a.y(), b.y()) <= r.top() ||
+      std::min(a.y(), b.y()) >= r.bottom())
+    return false;
   double t0 = 0, t1 = 1;
   const double dx = b.x() - a.x(), dy = b.y() - a.y();
   const double p[4] = {-dx, dx, -dy, dy};
