@@ -84,19 +84,21 @@ class SegmentGrid {
       forCells(QRectF(line[i], line[i + 1]).normalized(), [&](quint64 key) { cells_[key].push_back(id); });
     }
   }
-  enum class Crossing { None, Own, Other };
-  // Whether segments enter r: of an edge other than `own` (Other), else of `own` itself (Own), else None.
-  Crossing crossing(const QRectF& r, int own) const {
-    Crossing found = Crossing::None;
+  static constexpr int kFrame = -2;  // the id of frame outlines: they cross labels of every edge alike
+  enum Crossing { kOwn = 1, kFrameLine = 2, kOther = 4 };
+  // What enters r, as Crossing bits: the lines of edge `own`, of a frame, of another edge (then it stops looking).
+  int crossing(const QRectF& r, int own) const {
+    int found = 0;
     forCells(r, [&](quint64 key) {
-      if (found == Crossing::Other) return;
+      if (found & kOther) return;
       auto it = cells_.constFind(key);
       if (it == cells_.constEnd()) return;
       for (int id : *it) {
         const Segment& s = segments_[size_t(id)];
-        if ((s.edge == own && found == Crossing::Own) || !segmentEntersRect(s.a, s.b, r)) continue;
-        found = s.edge == own ? Crossing::Own : Crossing::Other;
-        if (found == Crossing::Other) return;
+        const int bit = s.edge == own ? kOwn : s.edge == kFrame ? kFrameLine : kOther;
+        if ((found & bit) || !segmentEntersRect(s.a, s.b, r)) continue;
+        found |= bit;
+        if (bit == kOther) return;
       }
     });
     return found;
@@ -142,7 +144,8 @@ Polyline polylineOf(const QPainterPath& path) {
 
 }  // namespace
 
-int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& obstacles, const QFontMetricsF& metrics) {
+int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& obstacles, const QFontMetricsF& metrics,
+                    const std::vector<QRectF>& frames) {
   constexpr double kGap = 3;  // free space kept around a label
   RectGrid taken;
   for (const QRectF& r : obstacles) taken.add(r.adjusted(-kGap, -kGap, kGap, kGap));
@@ -152,6 +155,7 @@ int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& ob
     lines[size_t(i)] = polylineOf(edges[i]->path());
     drawn.add(i, lines[size_t(i)].points);
   }
+  for (const QRectF& f : frames) drawn.add(SegmentGrid::kFrame, QPolygonF(f) << f.topLeft());
   // Short edges first: they have the fewest places to offer, long ones have room further along.
   std::vector<int> order(size_t(edges.size()));
   std::iota(order.begin(), order.end(), 0);
@@ -177,24 +181,26 @@ int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& ob
       spots.push_back(length / 2 + d);
     }
     // Beside the line (right, left) or, where the line runs sideways, above or below it: the first spot no
-    // edge crosses, or failing that, the first one only the label's own edge crosses.
-    QRectF chosen, crossedByOwn;
+    // line crosses; failing that, one only a frame's outline crosses; failing that, one its own edge crosses.
+    QRectF chosen;
+    int chosenRank = 3;
     for (double s : spots) {
       const QPointF at = line.pointAt(s);
       const QRectF candidates[] = {QRectF(at.x() + 4, at.y() - h / 2, w, h), QRectF(at.x() - 4 - w, at.y() - h / 2, w, h),
                                    QRectF(at.x() - w / 2, at.y() - 3 - h, w, h), QRectF(at.x() - w / 2, at.y() + 3, w, h)};
       for (const QRectF& r : candidates) {
         if (taken.intersects(r)) continue;
-        const auto crossing = drawn.crossing(r.adjusted(-1, -1, 1, 1), i);
-        if (crossing == SegmentGrid::Crossing::None) {
+        const int crossing = drawn.crossing(r.adjusted(-1, -1, 1, 1), i);
+        if (crossing & SegmentGrid::kOther) continue;
+        const int rank = crossing == 0 ? 0 : crossing == SegmentGrid::kFrameLine ? 1 : 2;
+        if (rank < chosenRank) {
           chosen = r;
-          break;
+          chosenRank = rank;
         }
-        if (crossing == SegmentGrid::Crossing::Own && crossedByOwn.isEmpty()) crossedByOwn = r;
+        if (rank == 0) break;
       }
-      if (!chosen.isEmpty()) break;
+      if (chosenRank == 0) break;
     }
-    if (chosen.isEmpty()) chosen = crossedByOwn;
     e->setLabelRect(chosen);
     if (chosen.isEmpty()) continue;
     taken.add(chosen.adjusted(-kGap, -kGap, kGap, kGap));

@@ -15,7 +15,9 @@ namespace fb::ui {
 
 class EdgeItem;
 
-// `obstacles`: the boxes drawn (nodes, collapsed blocks, inputs, outputs) and the titles of frames. Returns how many labels found a place.
-int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& obstacles, const QFontMetricsF& metrics);
+// `obstacles`: the boxes drawn (nodes, collapsed blocks, inputs, outputs) and the titles of frames; `frames`: the
+// outlines of open blocks, which labels do not straddle either. Returns how many labels found a place.
+int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& obstacles, const QFontMetricsF& metrics,
+                    const std::vector<QRectF>& frames = {});
 
 }  // namespace fb::ui
