@@ -333,6 +333,68 @@ void appendStraight(std::vector<Point>& path, Point to) {
   path.push_back(to);
 }
 
+// Whether the segment a-b has a point strictly inside the rectangle [x0,x1]x[y0,y1] (Liang-Barsky).
+bool segmentEnters(Point a, Point b, double x0, double y0, double x1, double y1) {
+  if (x1 <= x0 || y1 <= y0) return false;
+  double t0 = 0, t1 = 1;
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {a.x - x0, x1 - a.x, a.y - y0, y1 - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] <= 0) return false;
+      continue;
+    }
+    const double t = q[i] / p[i];
+    if (p[i] < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 >= t1) return false;
+  }
+  return true;
+}
+
+// The hop between a port on the edge of a block's content and the block's frame. Where dot drew the outer
+// piece from the other side of the frame (the blocks' order was reversed to break a cycle), a straight hop
+// would cut through the block's content: it goes round the content instead, in the frame's margin.
+void appendHop(std::vector<Point>& path, Point to, Point contentTopLeft, Size content) {
+  const Point from = path.back();
+  const double x0 = contentTopLeft.x, y0 = contentTopLeft.y, x1 = x0 + content.width, y1 = y0 + content.height;
+  // Ports lie on the edge of the content, a point or two inside it: only a hop deeper in goes round.
+  constexpr double kSlack = 5;
+  if (!segmentEnters(from, to, x0 + kSlack, y0 + kSlack, x1 - kSlack, y1 - kSlack)) return appendStraight(path, to);
+  // A ring half way between the content and the frame, walked clockwise from its top-left corner.
+  const double m = 7;
+  const double rx0 = x0 - m, ry0 = y0 - m, rx1 = x1 + m, ry1 = y1 + m;
+  const double w = rx1 - rx0, h = ry1 - ry0, perimeter = 2 * (w + h);
+  auto onRing = [&](Point p) {  // the nearest point of the ring and its distance along it
+    p.x = std::clamp(p.x, rx0, rx1);
+    p.y = std::clamp(p.y, ry0, ry1);
+    const double dl = p.x - rx0, dr = rx1 - p.x, dt = p.y - ry0, db = ry1 - p.y;
+    const double least = std::min({dl, dr, dt, db});
+    if (least == dt) return std::pair{Point{p.x, ry0}, p.x - rx0};
+    if (least == dr) return std::pair{Point{rx1, p.y}, w + p.y - ry0};
+    if (least == db) return std::pair{Point{p.x, ry1}, w + h + rx1 - p.x};
+    return std::pair{Point{rx0, p.y}, 2 * w + h + ry1 - p.y};
+  };
+  const auto [a, sa] = onRing(from);
+  const auto [b, sb] = onRing(to);
+  const Point corners[4] = {{rx0, ry0}, {rx1, ry0}, {rx1, ry1}, {rx0, ry1}};
+  const double cornerAt[4] = {0, w, w + h, 2 * w + h};
+  const double forward = std::fmod(sb - sa + perimeter, perimeter);
+  const bool clockwise = forward <= perimeter - forward;
+  appendStraight(path, a);
+  // The corners passed on the way, in order of travel.
+  std::vector<std::pair<double, Point>> passed;
+  for (int i = 0; i < 4; ++i) {
+    const double d = clockwise ? std::fmod(cornerAt[i] - sa + perimeter, perimeter) : std::fmod(sa - cornerAt[i] + perimeter, perimeter);
+    if (d > 0 && d < (clockwise ? forward : perimeter - forward)) passed.push_back({d, corners[i]});
+  }
+  std::sort(passed.begin(), passed.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  for (const auto& [d, c] : passed) appendStraight(path, c);
+  appendStraight(path, b);
+  appendStraight(path, to);
+}
+
 bool inside(const PlacedItem& it, Point p) {
   return std::abs(p.x - it.center.x) <= it.size.width / 2 + 1 && std::abs(p.y - it.center.y) <= it.size.height / 2 + 1;
 }
@@ -348,6 +410,7 @@ bool HierarchicalLayout::contentVisible(int block) const {
 std::vector<Point> HierarchicalLayout::routeFor(size_t valueEdge, const PlacedItem& tail, const PlacedItem& head,
                                                 const std::vector<Point>& originOf) const {
   std::vector<Point> route;
+  int previous = -1;  // the block of the previous piece
   for (auto [block, index] : routeOf_[valueEdge]) {
     // Pieces inside collapsed blocks are not drawn: the edge starts or ends at the collapsed box.
     if (!contentVisible(block)) continue;
@@ -363,10 +426,13 @@ std::vector<Point> HierarchicalLayout::routeFor(size_t valueEdge, const PlacedIt
         route.push_back(start);
       }
     } else {
-      // From a port to the frame (or the frame to a port): a short hop through the frame's margin.
-      appendStraight(route, start);
+      // From a port to the frame (or the frame to a port): a hop through the margin of the inner block's frame.
+      const int inner = previous >= 0 && tree_.blocks[block].parent == previous ? block : previous;
+      if (inner >= 0) appendHop(route, start, originOf[inner], {current_[inner].width, current_[inner].height});
+      else appendStraight(route, start);
     }
     for (size_t i = 1; i < local.size(); ++i) route.push_back({local[i].x + o.x, local[i].y + o.y});
+    previous = block;
   }
   if (route.empty()) return {};
   if (!inside(head, route.back())) appendStraight(route, port(head, false, options_.leftToRight));

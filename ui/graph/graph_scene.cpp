@@ -112,12 +112,23 @@ void GraphScene::rebuild() {
     links_[e.from].push_back({e.to, edge});
     links_[e.to].push_back({e.from, edge});
   }
-  std::vector<QRectF> boxes;
-  for (const auto& it : placed.items)
-    if (!(it.kind == layout::PlacedItem::Kind::Block && it.expanded)) boxes.push_back(boxOf(it));
   QFont labelFont;
   labelFont.setPointSizeF(kMinTextPointSize);
-  placedLabels_ = placeEdgeLabels(edges_, boxes, QFontMetricsF(labelFont));
+  const QFontMetricsF labelMetrics(labelFont);
+  // Labels keep off the boxes and off the titles of open frames (drawn as BlockItem draws them).
+  std::vector<QRectF> boxes, frames;
+  for (const auto& it : placed.items) {
+    const QRectF r = boxOf(it);
+    if (it.kind != layout::PlacedItem::Kind::Block || !it.expanded) {
+      boxes.push_back(r);
+      continue;
+    }
+    frames.push_back(r);
+    const QString title = QString::fromStdString(tree.blocks[it.block].label);
+    const double width = std::min(labelMetrics.horizontalAdvance(title) + 2, r.width() - 16);
+    if (width > 0) boxes.push_back(QRectF(r.left() + 8, r.top() + 3, width, labelMetrics.height()));
+  }
+  placedLabels_ = placeEdgeLabels(edges_, boxes, labelMetrics, frames);
   setItemIndexMethod(BspTreeIndex);
   setSceneRect(QRectF(-40, -40, placed.width + 80, placed.height + 80));
   applySelection();
