@@ -1,5 +1,7 @@
 #include "eval/kernels.h"
 
+#include "eval/kernel_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -513,7 +515,6 @@ Array pad(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-using Kernel = std::function<std::vector<Array>(const ir::Node&, const std::vector<const Array*>&, int64_t)>;
 
 template <typename F>
 Kernel one(F f) {
@@ -761,6 +762,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     });
     for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
       t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });
+    addIndexingKernels(t);
     return t;
   }();
   return table;
