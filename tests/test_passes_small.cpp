@@ -73,7 +73,7 @@ void PassesSmall::registryListsEveryPass() {
       "eliminate_identity", "eliminate_nop_dropout", "eliminate_nop_transpose", "eliminate_nop_pad",
       "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_deadend", "eliminate_unused_initializer",
       "eliminate_duplicate_initializer", "extract_constant_to_initializer", "fuse_bn_into_conv",
-      "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
+      "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_pad_into_pool", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
       "fuse_consecutive_transposes", "fuse_consecutive_squeezes", "fuse_consecutive_unsqueezes",
       "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "push_transposes_through_elementwise"};
   auto& reg = passes::PassRegistry::instance();

@@ -23,6 +23,7 @@ void registerFuseConsecutiveReshapes(bool);
 void registerFuseBnIntoConv(bool);
 void registerFuseAddBiasIntoConv(bool);
 void registerFusePadIntoConv(bool);
+void registerFusePadIntoPool(bool);
 void registerFuseMatMulAddBiasIntoGemm(bool);
 void registerFuseTransposeIntoGemm(bool);
 void registerMergeDuplicates(bool);
@@ -49,6 +50,7 @@ void registerBuiltinPasses() {
     registerFuseBnIntoConv(true);
     registerFuseAddBiasIntoConv(true);
     registerFusePadIntoConv(true);
+    registerFusePadIntoPool(true);
     registerFuseMatMulAddBiasIntoGemm(true);
     registerFuseTransposeIntoGemm(true);
     registerMergeDuplicates(true);
