@@ -66,6 +66,11 @@ class PassesSmall : public QObject {
   void managerReachesFixpointWithStats();
   void managerStopsAtItsCap();
   void subgraphsAreOptimizedAndOuterNamesKept();
+  void eliminateDropoutWithRatioZero();
+  void constantFoldingShiftedWindowMask();
+  void constantFoldingTileSplitGatherElements();
+  void fusePadIntoAveragePool();
+  void foldingInsideLoopBodies();
 };
 
 void PassesSmall::registryListsEveryPass() {
@@ -634,6 +639,149 @@ void PassesSmall::subgraphsAreOptimizedAndOuterNamesKept() {
   QCOMPARE(t->outputs()[0]->name(), std::string("then_out"));
   QVERIFY(t->findValue("two")->initializer());
   QCOMPARE(e->nodeCount(), size_t(1));
+  expectValid(*out);
+}
+
+void PassesSmall::eliminateDropoutWithRatioZero() {
+  // PyTorch exports attention dropout with p=0 as Dropout(x, ratio=0, training_mode=true): the identity.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {4});
+  auto* t = b.g().addInitializer(ir::Tensor::fromValues<uint8_t>("train", DataType::Bool, {}, std::vector<uint8_t>{1}));
+  b.node("Dropout", {x, b.init("zero", {}, {0.f}), t}, {"d"});
+  b.node("Dropout", {b.v("d"), b.init("half", {}, {0.5f}), t}, {"y"});  // ratio 0.5 in training: not a no-op
+  b.output("y", {4});
+  auto out = optimize(*b.model, {"eliminate_nop_dropout"});
+  QCOMPARE(countOp(*out, "Dropout"), size_t(1));
+  QCOMPARE(out->graph().outputs()[0]->producer()->input(0)->name(), std::string("x"));
+  expectValid(*out);
+}
+
+void PassesSmall::constantFoldingShiftedWindowMask() {
+  // swin_t's shifted-window mask: ConstantOfShape, then ScatterND writing region ids into slices, then
+  // Sub/Equal/Not/Where on the result. Every value is fixed, so all of it folds.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 4});
+  auto zero = ir::Tensor::fromValues<float>("", DataType::Float, {1}, std::vector<float>{0.f});
+  b.node("ConstantOfShape", {b.ints("shape", {2, 4})}, {"img"}, {Attribute::makeTensor("value", zero)});
+  b.node("ScatterND", {b.v("img"), b.ints("row1", {1}), b.init("ones", {1, 4}, {1, 1, 1, 1})}, {"regions"});
+  b.v("row1")->initializer()->dims = {1, 1};
+  b.node("ScatterND", {b.v("regions"), b.ints("cell", {0, 3}), b.init("two", {1}, {2.f})}, {"regions2"});
+  b.v("cell")->initializer()->dims = {1, 2};
+  b.node("Sub", {b.v("regions2"), b.init("one", {}, {1.f})}, {"diff"});
+  b.node("Equal", {b.v("diff"), b.init("z", {}, {0.f})}, {"same"});
+  b.node("Not", {b.v("same")}, {"other"});
+  b.node("Where", {b.v("other"), b.init("neg", {}, {-100.f}), b.init("zf", {}, {0.f})}, {"mask"});
+  b.node("Add", {x, b.v("mask")}, {"y"});
+  b.output("y", {2, 4});
+  auto out = optimize(*b.model, {"constant_folding", "eliminate_deadend"});
+  QCOMPARE(out->graph().nodeCount(), size_t(1));
+  const ir::Tensor* mask = passes::constantTensor(out->graph().findValue("mask"));
+  QVERIFY(mask);
+  // Row 0 is region 0 except its last cell (2); row 1 is region 1: only region 1 is "the same".
+  QCOMPARE(mask->values<float>(), (std::vector<float>{-100, -100, -100, -100, 0, 0, 0, 0}));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::constantFoldingTileSplitGatherElements() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 2, 2});
+  b.node("Tile", {b.ints("base", {2, 1}), b.ints("reps", {2})}, {"tiled"});                 // [2,1,2,1]
+  b.node("Split", {b.v("tiled"), b.ints("sizes", {3, 1})}, {"head", "tail"});               // [2,1,2] [1]
+  b.node("GatherElements", {b.v("head"), b.ints("order", {1, 0, 2, 2})}, {"picked"});       // [1,2,2,2]
+  b.node("Mul", {b.v("picked"), b.v("tail")}, {"shape"});
+  b.node("Reshape", {x, b.v("shape")}, {"y"});
+  b.output("y", {1, 2, 2, 2});
+  auto out = optimize(*b.model, {"constant_folding", "eliminate_deadend"});
+  QCOMPARE(out->graph().nodeCount(), size_t(1));
+  QCOMPARE(*passes::constantInts(out->graph().findValue("shape")), (std::vector<int64_t>{1, 2, 2, 2}));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::fusePadIntoAveragePool() {
+  for (int opset : {9, 13}) {
+    GraphBuilder b(opset);
+    auto* x = b.input("x", {1, 2, 5, 5});
+    auto addPad = [&](const char* in, const char* out, std::vector<int64_t> pads) {
+      if (opset < 11)
+        b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads)});
+      else
+        b.node("Pad", {b.v(in), b.ints(std::string(out) + "_p", pads)}, {out});
+    };
+    (void)x;
+    auto pool = [](std::vector<Attribute> more) {
+      std::vector<Attribute> a = {Attribute::makeInts("kernel_shape", {3, 3}), Attribute::makeInts("strides", {1, 1})};
+      a.insert(a.end(), more.begin(), more.end());
+      return a;
+    };
+    addPad("x", "p", {0, 0, 1, 1, 0, 0, 1, 1});  // PyTorch's avg_pool2d(padding=1)
+    b.node("AveragePool", {b.v("p")}, {"a"}, pool({}));
+    // A pool with pads of its own that it does not count: fusing would count them, so it stays.
+    addPad("a", "p2", {0, 0, 1, 0, 0, 0, 0, 1});
+    b.node("AveragePool", {b.v("p2")}, {"a2"}, pool({Attribute::makeInts("pads", {1, 1, 1, 1})}));
+    // MaxPool: a zero Pad can win a max, MaxPool's own pads never do.
+    addPad("a2", "p3", {0, 0, 1, 1, 0, 0, 1, 1});
+    b.node("MaxPool", {b.v("p3")}, {"y"}, pool({}));
+    b.output("y", {1, 2, 6, 6});
+    auto out = optimize(*b.model, {"fuse_pad_into_pool"});
+    QCOMPARE(countOp(*out, "Pad"), size_t(2));
+    const ir::Node* fused = out->graph().findValue("a")->producer();
+    QCOMPARE(fused->input(0)->name(), std::string("x"));
+    QCOMPARE(fused->attrInts("pads"), (std::vector<int64_t>{1, 1, 1, 1}));
+    QCOMPARE(fused->attrInt("count_include_pad", 0), int64_t(1));
+    expectValid(*out);
+    compareOutputs(*b.model, *out);
+  }
+}
+
+void PassesSmall::foldingInsideLoopBodies() {
+  // A Loop body that reads constants of the main graph: arithmetic on them folds inside the body, and an
+  // Identity of one that is a body output becomes a body initializer under the output's name.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2});
+  b.ints("limit", {3}, true);
+  b.g().addInitializer(ir::Tensor::fromValues<uint8_t>("go", DataType::Bool, {}, std::vector<uint8_t>{1}));
+  b.init("step", {2}, {1.f, 2.f});
+  ir::Node* loop = b.node("Loop", {b.v("limit"), b.v("go"), x}, {"y"});
+  auto body = std::make_shared<ir::Graph>(b.g().idSource());
+  body->name = "body";
+  body->setOwner(&b.g(), loop);
+  auto bodyInput = [&](const char* name, ir::TypeInfo t) {
+    ir::Value* v = body->getOrCreateValue(name);
+    v->type = t;
+    body->addInput(v);
+    return v;
+  };
+  bodyInput("i", GraphBuilder::type(DataType::Int64, {}));
+  bodyInput("cond_in", GraphBuilder::type(DataType::Bool, {}));
+  ir::Value* acc = bodyInput("acc", GraphBuilder::type(DataType::Float, {2}));
+  auto outer = [&](const char* name) {
+    ir::Value* v = body->getOrCreateValue(name);
+    body->markOuterScope(v);
+    return v;
+  };
+  auto add = [&](const char* op, std::vector<ir::Value*> ins, const char* out) {
+    ir::Node* n = body->addNode(op, ins, {body->getOrCreateValue(out)});
+    n->origins = {n->id()};
+    return n->output(0);
+  };
+  ir::Value* doubled = add("Add", {outer("step"), outer("step")}, "doubled");
+  ir::Value* next = add("Add", {acc, doubled}, "acc_out");
+  ir::Value* cond = add("Identity", {outer("go")}, "cond_out");
+  cond->type = GraphBuilder::type(DataType::Bool, {});
+  next->type = GraphBuilder::type(DataType::Float, {2});
+  body->addOutput(cond);
+  body->addOutput(next);
+  loop->attributes = {Attribute::makeGraph("body", body)};
+  b.output("y", {2});
+  auto out = optimize(*b.model, passes::PassRegistry::instance().defaultPipeline());
+  const ir::Graph* g = out->graph().nodes().front()->subgraphs().at(0);
+  QCOMPARE(g->nodeCount(), size_t(1));  // acc + doubled
+  QCOMPARE(g->outputs()[0]->name(), std::string("cond_out"));
+  QVERIFY(g->outputs()[0]->initializer());
+  QVERIFY(g->findValue("doubled")->initializer());
+  QCOMPARE(g->findValue("doubled")->initializer()->values<float>(), (std::vector<float>{2.f, 4.f}));
   expectValid(*out);
 }
 
