@@ -71,16 +71,18 @@ class PassesSmall : public QObject {
   void constantFoldingTileSplitGatherElements();
   void fusePadIntoAveragePool();
   void foldingInsideLoopBodies();
+  void eliminateNopArithmetic();
+  void foldReshapeOfOwnDims();
 };
 
 void PassesSmall::registryListsEveryPass() {
   const std::vector<std::string> required = {
       "eliminate_identity", "eliminate_nop_dropout", "eliminate_nop_transpose", "eliminate_nop_pad",
-      "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_deadend", "eliminate_unused_initializer",
+      "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_nop_arithmetic", "eliminate_deadend", "eliminate_unused_initializer",
       "eliminate_duplicate_initializer", "extract_constant_to_initializer", "fuse_bn_into_conv",
       "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_pad_into_pool", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
       "fuse_consecutive_transposes", "fuse_consecutive_squeezes", "fuse_consecutive_unsqueezes",
-      "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "push_transposes_through_elementwise"};
+      "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "fold_reshape_of_own_dims", "push_transposes_through_elementwise"};
   auto& reg = passes::PassRegistry::instance();
   auto pipeline = reg.defaultPipeline();
   for (const auto& name : required) {
@@ -783,6 +785,65 @@ void PassesSmall::foldingInsideLoopBodies() {
   QVERIFY(g->findValue("doubled")->initializer());
   QCOMPARE(g->findValue("doubled")->initializer()->values<float>(), (std::vector<float>{2.f, 4.f}));
   expectValid(*out);
+}
+
+void PassesSmall::eliminateNopArithmetic() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3});
+  b.node("Mul", {x, b.init("one", {}, {1.f})}, {"a"});            // x * 1
+  b.node("Add", {b.init("zero", {1}, {0.f}), b.v("a")}, {"c"});    // [0] + a, a of rank 2: a
+  b.node("Div", {b.v("c"), b.init("one1", {1, 1}, {1.f})}, {"d"}); // rank 2 constant on rank 2: c
+  b.node("Sub", {b.init("zero2", {}, {0.f}), b.v("d")}, {"e"});    // 0 - d is -d: stays
+  b.node("Mul", {b.v("e"), b.init("two", {}, {2.f})}, {"f"});      // not neutral: stays
+  b.node("Add", {b.v("f"), b.init("zeros3", {1, 1, 1}, {0.f})}, {"y"});  // would make the result rank 3: stays
+  b.output("y", {1, 2, 3});
+  auto out = optimize(*b.model, {"eliminate_nop_arithmetic"});
+  QCOMPARE(out->graph().nodeCount(), size_t(3));
+  QCOMPARE(countOp(*out, "Sub"), size_t(1));
+  QCOMPARE(out->graph().findValue("e")->producer()->input(1)->name(), std::string("x"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+  // x + 0 as a graph output: the output keeps its name, now computed by x's producer.
+  GraphBuilder o(13);
+  auto* in = o.input("in", {4});
+  o.node("Relu", {in}, {"r"});
+  o.node("Add", {o.v("r"), o.init("zf", {}, {0.f})}, {"out2"});
+  o.output("out2", {4});
+  auto out2 = optimize(*o.model, {"eliminate_nop_arithmetic", "eliminate_deadend"});
+  QCOMPARE(out2->graph().nodeCount(), size_t(1));
+  QCOMPARE(out2->graph().outputs()[0]->producer()->opType, std::string("Relu"));
+  QCOMPARE(out2->graph().outputs()[0]->name(), std::string("out2"));
+}
+
+void PassesSmall::foldReshapeOfOwnDims() {
+  // x [batch, 4, 6] -> Reshape(x, [Shape(x)[0], 24]) with a symbolic batch: the target becomes [0, 24].
+  GraphBuilder b(13);
+  ir::Value* x = b.g().getOrCreateValue("x");
+  x->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(4), ir::Dim::of(6)});
+  b.g().addInput(x);
+  b.node("Relu", {x}, {"r"});  // r's batch comes from x's by inference
+  b.node("Shape", {x}, {"sh"});
+  b.node("Gather", {b.v("sh"), b.ints("i0", {0}, true)}, {"n"});
+  b.node("Unsqueeze", {b.v("n"), b.ints("ax", {0})}, {"un"});
+  b.node("Concat", {b.v("un"), b.ints("rest", {24})}, {"target"}, {Attribute::makeInt("axis", 0)});
+  b.node("Reshape", {b.v("r"), b.v("target")}, {"y"});
+  // The same target on a tensor whose first dim is another one: must stay computed.
+  ir::Value* z = b.g().getOrCreateValue("z");
+  z->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("other"), ir::Dim::of(24)});
+  b.g().addInput(z);
+  b.node("Reshape", {z, b.v("target")}, {"y2"});
+  for (const char* name : {"y", "y2"}) {
+    ir::Value* y = b.g().getOrCreateValue(name);
+    y->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(24)});
+    b.g().addOutput(y);
+  }
+  auto out = optimize(*b.model, {"fold_reshape_of_own_dims", "eliminate_deadend"});
+  const ir::Node* r1 = out->graph().findValue("y")->producer();
+  QCOMPARE(*passes::constantInts(r1->input(1)), (std::vector<int64_t>{0, 24}));
+  QCOMPARE(out->graph().findValue("y2")->producer()->input(1)->name(), std::string("target"));
+  QCOMPARE(countOp(*out, "Shape"), size_t(1));  // still read by the second Reshape
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
 }
 
 QTEST_GUILESS_MAIN(PassesSmall)
