@@ -1,7 +1,8 @@
 // x + 0, x - 0, x * 1 and x / 1 (either side for + and *) are x, when the constant's broadcast cannot change x's
 // shape: it holds one element and its rank is not above x's. A rank-0 constant never can, so no type is
 // needed for those; a rank-1 [1] needs x's rank (from shape inference, when some pass asked for it). PyTorch's
-// exports compute shapes with such steps (`(n + 2) / 3 * 1`).
+// exports compute shapes with such steps (`(n + 2) / 3 * 1`). Floating x + 0 stays: -0 + 0 is +0, and a later
+// 1/x would tell (x - 0, x * 1 and x / 1 are exact).
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -9,9 +10,10 @@ namespace fb::passes {
 namespace {
 
 // Whether `c` is a one-element constant equal to `neutral` whose broadcast against `x` leaves x's shape.
-bool neutralFor(const ir::Value* c, const ir::Value* x, double neutral) {
+bool neutralFor(const ir::Value* c, const ir::Value* x, double neutral, bool addition) {
   const ir::Tensor* t = constantTensor(c);
   if (!t || t->numElements() != 1 || !isConstantAllEqual(c, neutral)) return false;
+  if (addition && ir::isFloatingPoint(t->dtype)) return false;
   if (t->dims.empty()) return true;
   auto rank = knownRank(x);
   return rank && *rank >= t->dims.size();
@@ -35,8 +37,9 @@ class EliminateNopArithmetic final : public GraphPass {
       ir::Value *a = n->input(0), *b = n->input(1);
       if (!a || !b) continue;
       ir::Value* keep = nullptr;
-      if (neutralFor(b, a, neutral)) keep = a;
-      else if ((op == "Add" || op == "Mul") && neutralFor(a, b, neutral)) keep = b;
+      const bool addition = op == "Add";
+      if (neutralFor(b, a, neutral, addition)) keep = a;
+      else if ((op == "Add" || op == "Mul") && neutralFor(a, b, neutral, addition)) keep = b;
       if (!keep || !rw.replaceValue(n->output(0), keep)) continue;
       rw.erase(n);
     }
