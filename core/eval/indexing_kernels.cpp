@@ -142,8 +142,7 @@ Array tile(const ir::Node& n, const std::vector<const Array*>& ins) {
   if (repeats.isFloat() || repeats.size() != data.dims.size()) unsupported(n, "repeats");
   Dims out = data.dims;
   for (size_t d = 0; d < out.size(); ++d) {
-    if (repeats.i[d] < 0) unsupported(n, "negative repeat");
-    out[d] *= repeats.i[d];
+    if (repeats.i[d] < 0 || __builtin_mul_overflow(out[d], repeats.i[d], &out[d])) unsupported(n, "repeats");
   }
   const Dims strides = stridesOf(data.dims);
   Array r = Array::zeros(data.dtype, out);
@@ -169,15 +168,14 @@ std::vector<Array> split(const ir::Node& n, const std::vector<const Array*>& ins
   if (sizes.empty()) {
     // Equal parts; from opset 18 (num_outputs) the last may be smaller, before it they must divide evenly.
     const int64_t parts = opset >= 18 ? n.attrInt("num_outputs", outputs) : outputs;
-    if (parts <= 0) unsupported(n, "no outputs");
+    if (parts <= 0 || parts != outputs) unsupported(n, "output count");
     const int64_t each = opset >= 18 ? (dim + parts - 1) / parts : dim / parts;
     if (opset < 18 && dim % parts) unsupported(n, "dim does not split evenly");
     for (int64_t k = 0; k < parts; ++k) sizes.push_back(std::max<int64_t>(0, std::min(each, dim - k * each)));
   }
   int64_t sum = 0;
   for (auto s : sizes) {
-    if (s < 0) unsupported(n, "negative split");
-    sum += s;
+    if (s < 0 || __builtin_add_overflow(sum, s, &sum)) unsupported(n, "split sizes");
   }
   if (sum != dim || static_cast<int64_t>(sizes.size()) != outputs) unsupported(n, "split sizes do not match");
   const int64_t outer = elementCount(Dims(data.dims.begin(), data.dims.begin() + axis));
@@ -200,6 +198,7 @@ std::vector<Array> split(const ir::Node& n, const std::vector<const Array*>& ins
 Array trilu(const ir::Node& n, const std::vector<const Array*>& ins) {
   const Array& data = input(n, ins, 0);
   if (data.dims.size() < 2) unsupported(n, "rank below 2");
+  if (present(ins, 1) && ins[1]->size() != 1) unsupported(n, "k");
   const int64_t k = present(ins, 1) ? ins[1]->getI(0) : 0;
   const bool upper = n.attrInt("upper", 1) != 0;
   const int64_t rows = data.dims[data.dims.size() - 2], cols = data.dims.back();
@@ -216,7 +215,8 @@ Array trilu(const ir::Node& n, const std::vector<const Array*>& ins) {
 
 Array cumSum(const ir::Node& n, const std::vector<const Array*>& ins) {
   const Array& data = input(n, ins, 0);
-  const int64_t axis = axisOf(n, input(n, ins, 1).getI(0), data.dims.size());
+  if (input(n, ins, 1).size() != 1) unsupported(n, "axis");
+  const int64_t axis = axisOf(n, ins[1]->getI(0), data.dims.size());
   const bool exclusive = n.attrInt("exclusive", 0) != 0, reverse = n.attrInt("reverse", 0) != 0;
   if (data.dtype == ir::DataType::Bool) unsupported(n, "bool input");
   const int64_t len = data.dims[axis];
