@@ -15,10 +15,12 @@ std::optional<std::string> symbolicDimOf(const ir::Value* v) {
   const ir::Node* p = v ? v->producer() : nullptr;
   if (p && p->opType == "Unsqueeze" && p->isDefaultDomain()) {
     auto axes = p->inputs().size() > 1 ? constantInts(p->input(1)) : std::optional(p->attrInts("axes"));
-    if (!axes || *axes != std::vector<int64_t>{0} || knownRank(p->input(0)).value_or(1) != 0) return std::nullopt;
+    if (!axes || *axes != std::vector<int64_t>{0} || !p->input(0) || knownRank(p->input(0)).value_or(1) != 0)
+      return std::nullopt;
     p = p->input(0)->producer();
   }
-  if (!p || p->opType != "Gather" || !p->isDefaultDomain() || p->attrInt("axis", 0) != 0) return std::nullopt;
+  if (!p || p->opType != "Gather" || !p->isDefaultDomain() || p->attrInt("axis", 0) != 0 || !p->input(0))
+    return std::nullopt;
   auto idx = constantInts(p->input(1));
   const ir::Node* shape = p->input(0)->producer();
   if (!idx || idx->size() != 1 || !shape || shape->opType != "Shape" || !shape->isDefaultDomain()) return std::nullopt;
