@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "eval/kernels.h"
+#include "ir/graph.h"
 #include "ir/node.h"
 
 using namespace fb;
@@ -43,6 +44,9 @@ class EvalKernels : public QObject {
   void broadcastingArithmetic();
   void transposeAndTensorRoundTrip();
   void unsupportedIsReported();
+  void scatterAndGatherByIndexTensors();
+  void tileSplitTriluCumSum();
+  void averagePoolCountsPadsOnlyWhenAsked();
 };
 
 void EvalKernels::gatherAxisAndNegativeIndex() {
@@ -189,6 +193,96 @@ void EvalKernels::unsupportedIsReported() {
   half.dims = {1};
   half.setBytes(std::string(2, '\0'));
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, Array::fromTensor(half));
+}
+
+void EvalKernels::scatterAndGatherByIndexTensors() {
+  // ScatterND, the operator docs' first example: indices [[4],[3],[1],[7]] into an 8-vector.
+  Array data = i64({8}, {1, 2, 3, 4, 5, 6, 7, 8});
+  Array idx = i64({4, 1}, {4, 3, 1, 7});
+  Array upd = i64({4}, {9, 10, 11, 12});
+  QCOMPARE(run("ScatterND", {&data, &idx, &upd})[0].i, (std::vector<int64_t>{1, 11, 3, 10, 9, 6, 7, 12}));
+  // Slices: a [2,2] float data with a whole row replaced, the index counting from the end.
+  Array rows = f32({2, 2}, {1, 2, 3, 4});
+  Array rowIdx = i64({1, 1}, {-1});
+  Array rowUpd = f32({1, 2}, {7, 8});
+  QCOMPARE(run("ScatterND", {&rows, &rowIdx, &rowUpd})[0].f, (std::vector<double>{1, 2, 7, 8}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ScatterND", {&rows, &rowIdx, &rowUpd},
+                                                    {Attribute::makeString("reduction", "add")}, 16));
+  // ScatterElements, the docs' axis=1 example: data [[1,2,3,4,5]], indices [[1,3]], updates [[1.1,2.1]].
+  Array se = f32({1, 5}, {1, 2, 3, 4, 5});
+  Array seIdx = i64({1, 2}, {1, 3});
+  Array seUpd = f32({1, 2}, {1.1, 2.1});
+  QCOMPARE(run("ScatterElements", {&se, &seIdx, &seUpd}, {Attribute::makeInt("axis", 1)})[0].f,
+           (std::vector<double>{1, 1.1, 3, 2.1, 5}));
+  // GatherElements, the docs' example: [[1,2],[3,4]], indices [[0,0],[1,0]], axis 1 -> [[1,1],[4,3]].
+  Array ge = i64({2, 2}, {1, 2, 3, 4});
+  Array geIdx = i64({2, 2}, {0, 0, 1, 0});
+  QCOMPARE(run("GatherElements", {&ge, &geIdx}, {Attribute::makeInt("axis", 1)})[0].i,
+           (std::vector<int64_t>{1, 1, 4, 3}));
+  // GatherND, the docs' examples: [[0,1],[2,3]] with [[0,0],[1,1]] -> [0,3]; with [[1],[0]] -> the rows swapped.
+  Array gn = i64({2, 2}, {0, 1, 2, 3});
+  Array gnIdx = i64({2, 2}, {0, 0, 1, 1});
+  QCOMPARE(run("GatherND", {&gn, &gnIdx})[0].i, (std::vector<int64_t>{0, 3}));
+  Array gnRows = i64({2, 1}, {1, 0});
+  auto gr = run("GatherND", {&gn, &gnRows})[0];
+  QCOMPARE(gr.dims, (std::vector<int64_t>{2, 2}));
+  QCOMPARE(gr.i, (std::vector<int64_t>{2, 3, 0, 1}));
+}
+
+void EvalKernels::tileSplitTriluCumSum() {
+  Array x = i64({2, 2}, {1, 2, 3, 4});
+  Array reps = i64({2}, {1, 2});
+  auto t = run("Tile", {&x, &reps})[0];
+  QCOMPARE(t.dims, (std::vector<int64_t>{2, 4}));
+  QCOMPARE(t.i, (std::vector<int64_t>{1, 2, 1, 2, 3, 4, 3, 4}));
+  // Split: sizes as an input (13), as an attribute (11), equal parts, num_outputs with a smaller last part (18).
+  // Its output count is its node's, so the nodes live in a graph.
+  ir::Graph g;
+  auto splitInto = [&](size_t outputs) -> ir::Node& {
+    std::vector<ir::Value*> outs;
+    for (size_t k = 0; k < outputs; ++k) outs.push_back(g.createUniqueValue("part"));
+    return *g.addNode("Split", {}, outs);
+  };
+  Array six = i64({6}, {1, 2, 3, 4, 5, 6});
+  Array sizes = i64({2}, {2, 4});
+  ir::Node& split = splitInto(2);
+  auto parts = eval::evaluate(split, {&six, &sizes}, 13);
+  QCOMPARE(parts.size(), size_t(2));
+  QCOMPARE(parts[1].i, (std::vector<int64_t>{3, 4, 5, 6}));
+  split.attributes = {Attribute::makeInts("split", {2, 4})};
+  QCOMPARE(eval::evaluate(split, {&six}, 11)[0].i, (std::vector<int64_t>{1, 2}));
+  ir::Node& split3 = splitInto(3);
+  QCOMPARE(eval::evaluate(split3, {&six}, 13)[2].i, (std::vector<int64_t>{5, 6}));
+  Array five = i64({5}, {1, 2, 3, 4, 5});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::evaluate(split3, {&five}, 13));  // 5 does not split in 3
+  split3.attributes = {Attribute::makeInt("num_outputs", 3)};
+  auto uneven = eval::evaluate(split3, {&five}, 18);
+  QCOMPARE(uneven[0].i, (std::vector<int64_t>{1, 2}));
+  QCOMPARE(uneven[2].i, (std::vector<int64_t>{5}));
+  // Trilu: upper with k=1, lower with k=0.
+  Array m = i64({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  Array one = i64({}, {1});
+  QCOMPARE(run("Trilu", {&m, &one}, {}, 14)[0].i, (std::vector<int64_t>{0, 2, 3, 0, 0, 6, 0, 0, 0}));
+  QCOMPARE(run("Trilu", {&m}, {Attribute::makeInt("upper", 0)}, 14)[0].i,
+           (std::vector<int64_t>{1, 0, 0, 4, 5, 0, 7, 8, 9}));
+  // CumSum: plain, and exclusive + reverse, along axis 0 of an int64 vector.
+  Array v = i64({4}, {1, 2, 3, 4});
+  Array axis0 = i64({}, {0});
+  QCOMPARE(run("CumSum", {&v, &axis0})[0].i, (std::vector<int64_t>{1, 3, 6, 10}));
+  QCOMPARE(run("CumSum", {&v, &axis0}, {Attribute::makeInt("exclusive", 1), Attribute::makeInt("reverse", 1)})[0].i,
+           (std::vector<int64_t>{9, 7, 4, 0}));
+}
+
+void EvalKernels::averagePoolCountsPadsOnlyWhenAsked() {
+  // A 1x1x2x2 input, 2x2 windows, pads 1 all round, stride 2: each window holds one input element.
+  Array x = f32({1, 1, 2, 2}, {4, 8, 12, 16});
+  std::vector<Attribute> attrs = {Attribute::makeInts("kernel_shape", {2, 2}), Attribute::makeInts("pads", {1, 1, 1, 1}),
+                                  Attribute::makeInts("strides", {2, 2})};
+  auto excluded = run("AveragePool", {&x}, attrs)[0];
+  QCOMPARE(excluded.dims, (std::vector<int64_t>{1, 1, 2, 2}));
+  QCOMPARE(excluded.f, (std::vector<double>{4, 8, 12, 16}));
+  attrs.push_back(Attribute::makeInt("count_include_pad", 1));
+  QCOMPARE(run("AveragePool", {&x}, attrs)[0].f, (std::vector<double>{1, 2, 3, 4}));
 }
 
 QTEST_GUILESS_MAIN(EvalKernels)

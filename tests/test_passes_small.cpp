@@ -66,16 +66,23 @@ class PassesSmall : public QObject {
   void managerReachesFixpointWithStats();
   void managerStopsAtItsCap();
   void subgraphsAreOptimizedAndOuterNamesKept();
+  void eliminateDropoutWithRatioZero();
+  void constantFoldingShiftedWindowMask();
+  void constantFoldingTileSplitGatherElements();
+  void fusePadIntoAveragePool();
+  void foldingInsideLoopBodies();
+  void eliminateNopArithmetic();
+  void foldReshapeOfOwnDims();
 };
 
 void PassesSmall::registryListsEveryPass() {
   const std::vector<std::string> required = {
       "eliminate_identity", "eliminate_nop_dropout", "eliminate_nop_transpose", "eliminate_nop_pad",
-      "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_deadend", "eliminate_unused_initializer",
+      "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_nop_arithmetic", "eliminate_deadend", "eliminate_unused_initializer",
       "eliminate_duplicate_initializer", "extract_constant_to_initializer", "fuse_bn_into_conv",
-      "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
+      "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_pad_into_pool", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
       "fuse_consecutive_transposes", "fuse_consecutive_squeezes", "fuse_consecutive_unsqueezes",
-      "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "push_transposes_through_elementwise"};
+      "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "fold_reshape_of_own_dims", "push_transposes_through_elementwise"};
   auto& reg = passes::PassRegistry::instance();
   auto pipeline = reg.defaultPipeline();
   for (const auto& name : required) {
@@ -635,6 +642,213 @@ void PassesSmall::subgraphsAreOptimizedAndOuterNamesKept() {
   QVERIFY(t->findValue("two")->initializer());
   QCOMPARE(e->nodeCount(), size_t(1));
   expectValid(*out);
+}
+
+void PassesSmall::eliminateDropoutWithRatioZero() {
+  // PyTorch exports attention dropout with p=0 as Dropout(x, ratio=0, training_mode=true): the identity.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {4});
+  auto* t = b.g().addInitializer(ir::Tensor::fromValues<uint8_t>("train", DataType::Bool, {}, std::vector<uint8_t>{1}));
+  b.node("Dropout", {x, b.init("zero", {}, {0.f}), t}, {"d"});
+  b.node("Dropout", {b.v("d"), b.init("half", {}, {0.5f}), t}, {"y"});  // ratio 0.5 in training: not a no-op
+  b.output("y", {4});
+  auto out = optimize(*b.model, {"eliminate_nop_dropout"});
+  QCOMPARE(countOp(*out, "Dropout"), size_t(1));
+  QCOMPARE(out->graph().outputs()[0]->producer()->input(0)->name(), std::string("x"));
+  expectValid(*out);
+}
+
+void PassesSmall::constantFoldingShiftedWindowMask() {
+  // swin_t's shifted-window mask: ConstantOfShape, then ScatterND writing region ids into slices, then
+  // Sub/Equal/Not/Where on the result. Every value is fixed, so all of it folds.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 4});
+  auto zero = ir::Tensor::fromValues<float>("", DataType::Float, {1}, std::vector<float>{0.f});
+  b.node("ConstantOfShape", {b.ints("shape", {2, 4})}, {"img"}, {Attribute::makeTensor("value", zero)});
+  b.node("ScatterND", {b.v("img"), b.ints("row1", {1}), b.init("ones", {1, 4}, {1, 1, 1, 1})}, {"regions"});
+  b.v("row1")->initializer()->dims = {1, 1};
+  b.node("ScatterND", {b.v("regions"), b.ints("cell", {0, 3}), b.init("two", {1}, {2.f})}, {"regions2"});
+  b.v("cell")->initializer()->dims = {1, 2};
+  b.node("Sub", {b.v("regions2"), b.init("one", {}, {1.f})}, {"diff"});
+  b.node("Equal", {b.v("diff"), b.init("z", {}, {0.f})}, {"same"});
+  b.node("Not", {b.v("same")}, {"other"});
+  b.node("Where", {b.v("other"), b.init("neg", {}, {-100.f}), b.init("zf", {}, {0.f})}, {"mask"});
+  b.node("Add", {x, b.v("mask")}, {"y"});
+  b.output("y", {2, 4});
+  auto out = optimize(*b.model, {"constant_folding", "eliminate_deadend"});
+  QCOMPARE(out->graph().nodeCount(), size_t(1));
+  const ir::Tensor* mask = passes::constantTensor(out->graph().findValue("mask"));
+  QVERIFY(mask);
+  // Row 0 is region 0 except its last cell (2); row 1 is region 1: only region 1 is "the same".
+  QCOMPARE(mask->values<float>(), (std::vector<float>{-100, -100, -100, -100, 0, 0, 0, 0}));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::constantFoldingTileSplitGatherElements() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 2, 2});
+  b.node("Tile", {b.ints("base", {2, 1}), b.ints("reps", {2})}, {"tiled"});                 // [2,1,2,1]
+  b.node("Split", {b.v("tiled"), b.ints("sizes", {3, 1})}, {"head", "tail"});               // [2,1,2] [1]
+  b.node("GatherElements", {b.v("head"), b.ints("order", {1, 0, 2, 2})}, {"picked"});       // [1,2,2,2]
+  b.node("Mul", {b.v("picked"), b.v("tail")}, {"shape"});
+  b.node("Reshape", {x, b.v("shape")}, {"y"});
+  b.output("y", {1, 2, 2, 2});
+  auto out = optimize(*b.model, {"constant_folding", "eliminate_deadend"});
+  QCOMPARE(out->graph().nodeCount(), size_t(1));
+  QCOMPARE(*passes::constantInts(out->graph().findValue("shape")), (std::vector<int64_t>{1, 2, 2, 2}));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+}
+
+void PassesSmall::fusePadIntoAveragePool() {
+  for (int opset : {9, 13}) {
+    GraphBuilder b(opset);
+    auto* x = b.input("x", {1, 2, 5, 5});
+    auto addPad = [&](const char* in, const char* out, std::vector<int64_t> pads) {
+      if (opset < 11)
+        b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads)});
+      else
+        b.node("Pad", {b.v(in), b.ints(std::string(out) + "_p", pads)}, {out});
+    };
+    (void)x;
+    auto pool = [](std::vector<Attribute> more) {
+      std::vector<Attribute> a = {Attribute::makeInts("kernel_shape", {3, 3}), Attribute::makeInts("strides", {1, 1})};
+      a.insert(a.end(), more.begin(), more.end());
+      return a;
+    };
+    addPad("x", "p", {0, 0, 1, 1, 0, 0, 1, 1});  // PyTorch's avg_pool2d(padding=1)
+    b.node("AveragePool", {b.v("p")}, {"a"}, pool({}));
+    // A pool with pads of its own that it does not count: fusing would count them, so it stays.
+    addPad("a", "p2", {0, 0, 1, 0, 0, 0, 0, 1});
+    b.node("AveragePool", {b.v("p2")}, {"a2"}, pool({Attribute::makeInts("pads", {1, 1, 1, 1})}));
+    // MaxPool: a zero Pad can win a max, MaxPool's own pads never do.
+    addPad("a2", "p3", {0, 0, 1, 1, 0, 0, 1, 1});
+    b.node("MaxPool", {b.v("p3")}, {"y"}, pool({}));
+    b.output("y", {1, 2, 6, 6});
+    auto out = optimize(*b.model, {"fuse_pad_into_pool"});
+    QCOMPARE(countOp(*out, "Pad"), size_t(2));
+    const ir::Node* fused = out->graph().findValue("a")->producer();
+    QCOMPARE(fused->input(0)->name(), std::string("x"));
+    QCOMPARE(fused->attrInts("pads"), (std::vector<int64_t>{1, 1, 1, 1}));
+    QCOMPARE(fused->attrInt("count_include_pad", 0), int64_t(1));
+    expectValid(*out);
+    compareOutputs(*b.model, *out);
+  }
+}
+
+void PassesSmall::foldingInsideLoopBodies() {
+  // A Loop body that reads constants of the main graph: arithmetic on them folds inside the body, and an
+  // Identity of one that is a body output becomes a body initializer under the output's name.
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2});
+  b.ints("limit", {3}, true);
+  b.g().addInitializer(ir::Tensor::fromValues<uint8_t>("go", DataType::Bool, {}, std::vector<uint8_t>{1}));
+  b.init("step", {2}, {1.f, 2.f});
+  ir::Node* loop = b.node("Loop", {b.v("limit"), b.v("go"), x}, {"y"});
+  auto body = std::make_shared<ir::Graph>(b.g().idSource());
+  body->name = "body";
+  body->setOwner(&b.g(), loop);
+  auto bodyInput = [&](const char* name, ir::TypeInfo t) {
+    ir::Value* v = body->getOrCreateValue(name);
+    v->type = t;
+    body->addInput(v);
+    return v;
+  };
+  bodyInput("i", GraphBuilder::type(DataType::Int64, {}));
+  bodyInput("cond_in", GraphBuilder::type(DataType::Bool, {}));
+  ir::Value* acc = bodyInput("acc", GraphBuilder::type(DataType::Float, {2}));
+  auto outer = [&](const char* name) {
+    ir::Value* v = body->getOrCreateValue(name);
+    body->markOuterScope(v);
+    return v;
+  };
+  auto add = [&](const char* op, std::vector<ir::Value*> ins, const char* out) {
+    ir::Node* n = body->addNode(op, ins, {body->getOrCreateValue(out)});
+    n->origins = {n->id()};
+    return n->output(0);
+  };
+  ir::Value* doubled = add("Add", {outer("step"), outer("step")}, "doubled");
+  ir::Value* next = add("Add", {acc, doubled}, "acc_out");
+  ir::Value* cond = add("Identity", {outer("go")}, "cond_out");
+  cond->type = GraphBuilder::type(DataType::Bool, {});
+  next->type = GraphBuilder::type(DataType::Float, {2});
+  body->addOutput(cond);
+  body->addOutput(next);
+  loop->attributes = {Attribute::makeGraph("body", body)};
+  b.output("y", {2});
+  auto out = optimize(*b.model, passes::PassRegistry::instance().defaultPipeline());
+  const ir::Graph* g = out->graph().nodes().front()->subgraphs().at(0);
+  QCOMPARE(g->nodeCount(), size_t(1));  // acc + doubled
+  QCOMPARE(g->outputs()[0]->name(), std::string("cond_out"));
+  QVERIFY(g->outputs()[0]->initializer());
+  QVERIFY(g->findValue("doubled")->initializer());
+  QCOMPARE(g->findValue("doubled")->initializer()->values<float>(), (std::vector<float>{2.f, 4.f}));
+  expectValid(*out);
+}
+
+void PassesSmall::eliminateNopArithmetic() {
+  GraphBuilder b(13);
+  auto* x = b.input("x", {2, 3});
+  b.node("Mul", {x, b.init("one", {}, {1.f})}, {"a"});             // x * 1
+  b.node("Sub", {b.v("a"), b.init("zero", {1}, {0.f})}, {"c"});     // a - [0], a of rank 2: a
+  b.node("Div", {b.v("c"), b.init("one1", {1, 1}, {1.f})}, {"d"});  // rank 2 constant on rank 2: c
+  b.node("Add", {b.init("zero2", {}, {0.f}), b.v("d")}, {"e"});     // float 0 + d: -0 would become +0, stays
+  b.node("Sub", {b.init("zero3", {}, {0.f}), b.v("e")}, {"f"});     // 0 - e is -e: stays
+  b.node("Mul", {b.v("f"), b.init("two", {}, {2.f})}, {"g"});       // not neutral: stays
+  b.node("Mul", {b.v("g"), b.init("ones3", {1, 1, 1}, {1.f})}, {"y"});  // would make the result rank 3: stays
+  b.output("y", {1, 2, 3});
+  auto out = optimize(*b.model, {"eliminate_nop_arithmetic"});
+  QCOMPARE(out->graph().nodeCount(), size_t(4));
+  QCOMPARE(out->graph().findValue("e")->producer()->input(1)->name(), std::string("x"));
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
+  // Shape arithmetic (int64) on a symbolic dim: n + 0 goes, and [1] * n once inference (which constant_folding
+  // asks for) gives n's rank; a graph output keeps its name, computed by n's producer.
+  GraphBuilder o(13);
+  ir::Value* in = o.g().getOrCreateValue("in");
+  in->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(5)});
+  o.g().addInput(in);
+  o.node("Shape", {in}, {"s"});
+  o.node("Add", {o.v("s"), o.ints("z", {0}, true)}, {"s0"});
+  o.node("Mul", {o.ints("one", {1}), o.v("s0")}, {"out"});
+  o.output("out", {2}, DataType::Int64);
+  auto out2 = optimize(*o.model, {"constant_folding", "eliminate_nop_arithmetic", "eliminate_deadend"});
+  QCOMPARE(out2->graph().nodeCount(), size_t(1));
+  QCOMPARE(out2->graph().outputs()[0]->producer()->opType, std::string("Shape"));
+  QCOMPARE(out2->graph().outputs()[0]->name(), std::string("out"));
+  expectValid(*out2);
+}
+
+void PassesSmall::foldReshapeOfOwnDims() {
+  // x [batch, 4, 6] -> Reshape(x, [Shape(x)[0], 24]) with a symbolic batch: the target becomes [0, 24].
+  GraphBuilder b(13);
+  ir::Value* x = b.g().getOrCreateValue("x");
+  x->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(4), ir::Dim::of(6)});
+  b.g().addInput(x);
+  b.node("Relu", {x}, {"r"});  // r's batch comes from x's by inference
+  b.node("Shape", {x}, {"sh"});
+  b.node("Gather", {b.v("sh"), b.ints("i0", {0}, true)}, {"n"});
+  b.node("Unsqueeze", {b.v("n"), b.ints("ax", {0})}, {"un"});
+  b.node("Concat", {b.v("un"), b.ints("rest", {24})}, {"target"}, {Attribute::makeInt("axis", 0)});
+  b.node("Reshape", {b.v("r"), b.v("target")}, {"y"});
+  // The same target on a tensor whose first dim is another one: must stay computed.
+  ir::Value* z = b.g().getOrCreateValue("z");
+  z->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("other"), ir::Dim::of(24)});
+  b.g().addInput(z);
+  b.node("Reshape", {z, b.v("target")}, {"y2"});
+  for (const char* name : {"y", "y2"}) {
+    ir::Value* y = b.g().getOrCreateValue(name);
+    y->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(24)});
+    b.g().addOutput(y);
+  }
+  auto out = optimize(*b.model, {"fold_reshape_of_own_dims", "eliminate_deadend"});
+  const ir::Node* r1 = out->graph().findValue("y")->producer();
+  QCOMPARE(*passes::constantInts(r1->input(1)), (std::vector<int64_t>{0, 24}));
+  QCOMPARE(out->graph().findValue("y2")->producer()->input(1)->name(), std::string("target"));
+  QCOMPARE(countOp(*out, "Shape"), size_t(1));  // still read by the second Reshape
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
 }
 
 QTEST_GUILESS_MAIN(PassesSmall)

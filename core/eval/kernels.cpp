@@ -1,5 +1,7 @@
 #include "eval/kernels.h"
 
+#include "eval/kernel_table.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -513,7 +515,6 @@ Array pad(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-using Kernel = std::function<std::vector<Array>(const ir::Node&, const std::vector<const Array*>&, int64_t)>;
 
 template <typename F>
 Kernel one(F f) {
@@ -716,6 +717,40 @@ const std::unordered_map<std::string, Kernel>& kernels() {
           }
       return r;
     });
+    t["AveragePool"] = one([](auto& n, auto& ins, int64_t) {
+      const Array& x = in(n, ins, 0);
+      if (!x.isFloat() || x.dims.size() != 4) unsupported(n, "float 4-D input");
+      if (n.attrInt("ceil_mode", 0) || n.attrString("auto_pad", "NOTSET") != "NOTSET" || n.hasAttr("dilations"))
+        unsupported(n, "only explicit pads and strides");
+      Dims k = n.attrInts("kernel_shape"), st = n.attrInts("strides"), pads = n.attrInts("pads");
+      if (st.empty()) st = {1, 1};
+      if (pads.empty()) pads = {0, 0, 0, 0};
+      if (k.size() != 2 || st.size() != 2 || pads.size() != 4) unsupported(n, "kernel_shape");
+      const bool countPads = n.attrInt("count_include_pad", 0) != 0;
+      const int64_t H = x.dims[2], W = x.dims[3];
+      const int64_t OH = (H + pads[0] + pads[2] - k[0]) / st[0] + 1, OW = (W + pads[1] + pads[3] - k[1]) / st[1] + 1;
+      Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
+      for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            double sum = 0;
+            int64_t counted = 0;
+            for (int64_t i = 0; i < k[0]; ++i)
+              for (int64_t j = 0; j < k[1]; ++j) {
+                int64_t h = oh * st[0] - pads[0] + i, w = ow * st[1] - pads[1] + j;
+                // Windows never reach past the pads (no ceil_mode), so every position outside is a pad.
+                if (h >= 0 && h < H && w >= 0 && w < W) {
+                  sum += x.f[(c * H + h) * W + w];
+                  ++counted;
+                } else if (countPads) {
+                  ++counted;
+                }
+              }
+            r.f[(c * OH + oh) * OW + ow] = counted ? sum / static_cast<double>(counted) : 0.0;
+          }
+      normalize(r);
+      return r;
+    });
     t["GlobalAveragePool"] = one([](auto& n, auto& ins, int64_t) {
       const Array& x = in(n, ins, 0);
       if (!x.isFloat() || x.dims.size() < 3) unsupported(n, "float N-d input");
@@ -761,6 +796,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     });
     for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
       t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });
+    addIndexingKernels(t);
     return t;
   }();
   return table;

@@ -57,12 +57,19 @@ class ConstantFolding final : public GraphPass {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {
       if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
-      // Constant, Identity and Dropout belong to their own passes (Dropout may be in training mode).
-      if (n->opType == "Constant" || n->opType == "Identity" || n->opType == "Dropout") continue;
-      bool pinnedOut = false;
-      for (ir::Value* o : n->outputs())
-        if (!o || o->isGraphOutput()) pinnedOut = true;
+      // A body's (If/Loop/Scan) outputs may be its initializers, so there they fold too; the main graph's
+      // outputs stay computed.
+      const bool inBody = g.parent() != nullptr;
+      bool bodyOutput = false, pinnedOut = false;
+      for (ir::Value* o : n->outputs()) {
+        if (!o || (o->isGraphOutput() && !inBody)) pinnedOut = true;
+        if (o && o->isGraphOutput()) bodyOutput = true;
+      }
       if (pinnedOut) continue;
+      // Constant, Identity and Dropout belong to their own passes (Dropout may be in training mode), except an
+      // Identity of a constant that is a body's output: no pass can bypass it, its output name must stay.
+      if (n->opType == "Constant" || n->opType == "Dropout") continue;
+      if (n->opType == "Identity" && !(bodyOutput && constantTensor(n->input(0)))) continue;
       std::string overBudget;
       auto results = tryEvaluate(*n, rw.opset(), budget_, overBudget);
       if (!overBudget.empty())

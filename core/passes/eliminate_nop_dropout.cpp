@@ -1,5 +1,6 @@
 // Dropout is the identity at inference unless training is switched on (an input from opset 12, an
-// `is_test`=0 attribute before opset 7). Its mask output must be unused for the node to go.
+// `is_test`=0 attribute before opset 7), and in training too when its ratio is 0 (PyTorch exports attention
+// dropout with p=0 that way). Its mask output must be unused for the node to go.
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -19,7 +20,8 @@ class EliminateNopDropout final : public GraphPass {
       if (rw.opset() < 7) {
         inference = n->attrInt("is_test", 0) != 0 || n->attrFloat("ratio", 0.5f) == 0.f;
       } else if (rw.opset() >= 12 && n->input(2)) {
-        inference = isConstantAllEqual(n->input(2), 0.0);  // training_mode must be a known false
+        // training_mode must be a known false, or the ratio a known 0 (every element kept, scale 1/(1-0))
+        inference = isConstantAllEqual(n->input(2), 0.0) || (n->input(1) && isConstantAllEqual(n->input(1), 0.0));
       }
       if (inference) rw.bypass(n);
     }

@@ -1,5 +1,6 @@
 // Constant nodes become initializers of the same name: fewer nodes, and every later pass sees one kind of
-// constant. A Constant that is itself a graph output stays a node (an output must be computed).
+// constant. A Constant that is itself the main graph's output stays a node (an output must be computed); a
+// body's (If/Loop/Scan) output may be one of its initializers.
 #include "eval/kernels.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
@@ -27,7 +28,7 @@ class ExtractConstantToInitializer final : public GraphPass {
     for (ir::Node* n : nodeList(g)) {
       if (n->opType != "Constant" || !n->isDefaultDomain() || n->outputs().size() != 1) continue;
       ir::Value* out = n->output(0);
-      if (!out || out->isGraphOutput()) continue;
+      if (!out || (out->isGraphOutput() && !g.parent())) continue;
       auto t = valueOf(*n, rw.opset());
       if (!t) continue;
       t->name = out->name();

@@ -17,6 +17,10 @@ const ir::Tensor* constantTensor(const ir::Value* v) {
   v = skipIdentities(v);
   if (!v) return nullptr;
   if (v->initializer()) return v->isGraphInput() ? nullptr : v->initializer();
+  // A body reads an enclosing graph's constant by name: the constant is the enclosing graph's.
+  if (v->isOuterScope() && v->graph() && v->graph()->parent())
+    if (const ir::Value* outer = v->graph()->parent()->findValueInScope(v->name()); outer && outer != v)
+      return constantTensor(outer);
   if (const ir::Node* p = v->producer(); p && p->opType == "Constant" && p->isDefaultDomain()) {
     const ir::Attribute* a = p->attr("value");
     if (a && a->type == ir::AttrType::Tensor && !a->tensors.empty()) return &a->tensors[0];

@@ -21,7 +21,8 @@ int64_t onnxOpset(const ir::Model& m);
 const ir::Value* skipIdentities(const ir::Value* v);
 
 // The constant a value holds: an initializer that is not also a graph input (those can be fed), or the
-// `value` tensor of a Constant node; found through Identity chains. nullptr otherwise.
+// `value` tensor of a Constant node; found through Identity chains and, from a body, in enclosing graphs.
+// nullptr otherwise.
 const ir::Tensor* constantTensor(const ir::Value* v);
 // The constant as int64s (shape arithmetic), when it is an integer constant.
 std::optional<std::vector<int64_t>> constantInts(const ir::Value* v);

@@ -1,0 +1,67 @@
+// A zero constant-mode Pad on the spatial axes before an AveragePool that counts padding (or has none yet)
+// is what the pool's own `pads` with count_include_pad=1 do: PyTorch exports avg_pool2d(padding=p) as Pad
+// then AveragePool. MaxPool is left alone (its pads never win a max, a zero Pad can), and so are ceil_mode
+// pools (their last window may reach past the pads).
+#include "passes/pass_registry.h"
+#include "passes/rewrite_utils.h"
+
+namespace fb::passes {
+namespace {
+
+class FusePadIntoPool final : public GraphPass {
+ public:
+  std::string_view name() const override { return "fuse_pad_into_pool"; }
+  std::string_view description() const override {
+    return "Fold a zero Pad on spatial axes into AveragePool's pads (count_include_pad=1)";
+  }
+  TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Pad"}); }
+  PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
+    Rewriter rw(m, g);
+    if (rw.opset() < 7) return rw.change;  // count_include_pad arrived with AveragePool-7
+    for (ir::Node* pool : nodeList(g)) {
+      if (pool->opType != "AveragePool" || !pool->isDefaultDomain() || !pool->input(0)) continue;
+      ir::Node* pad = pool->input(0)->producer();
+      if (!pad || pad->opType != "Pad" || !pad->isDefaultDomain() || soleConsumer(pool->input(0)) != pool) continue;
+      if (pad->attrString("mode", "constant") != "constant") continue;
+      if (pool->attrString("auto_pad", "NOTSET") != "NOTSET" || pool->attrInt("ceil_mode", 0) != 0) continue;
+      std::vector<int64_t> pads;
+      if (rw.opset() < 11) {
+        pads = pad->attrInts("pads");
+        if (pad->attrFloat("value", 0.f) != 0.f) continue;
+      } else {
+        auto c = constantInts(pad->input(1));
+        if (!c || pad->input(3)) continue;  // axes input (opset 18) not handled
+        if (pad->input(2) && !isConstantAllEqual(pad->input(2), 0.0)) continue;
+        pads = *c;
+      }
+      const size_t sp = pool->attrInts("kernel_shape").size();
+      const size_t rank = sp + 2;
+      if (sp == 0 || pads.size() != 2 * rank) continue;
+      bool ok = pads[0] == 0 && pads[1] == 0 && pads[rank] == 0 && pads[rank + 1] == 0;
+      for (auto p : pads) ok = ok && p >= 0;
+      if (!ok) continue;
+      auto poolPads = pool->attrInts("pads");
+      if (poolPads.empty()) poolPads.assign(2 * sp, 0);
+      if (poolPads.size() != 2 * sp) continue;
+      // Pads the pool already has but does not count would be counted once it counts the new ones.
+      const bool counts = pool->attrInt("count_include_pad", 0) != 0;
+      bool poolPadded = false;
+      for (auto p : poolPads) poolPadded = poolPadded || p != 0;
+      if (poolPadded && !counts) continue;
+      for (size_t k = 0; k < sp; ++k) {
+        poolPads[k] += pads[2 + k];
+        poolPads[sp + k] += pads[rank + 2 + k];
+      }
+      pool->setAttr(ir::Attribute::makeInts("pads", poolPads));
+      pool->setAttr(ir::Attribute::makeInt("count_include_pad", 1));
+      pool->setInput(0, pad->input(0));
+      pool->origins = mergeOrigins({pool, pad});
+      rw.erase(pad);
+    }
+    return rw.change;
+  }
+};
+
+}  // namespace
+void registerFusePadIntoPool(bool inDefault) { registerPass<FusePadIntoPool>(inDefault); }
+}  // namespace fb::passes

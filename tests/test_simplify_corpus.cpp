@@ -1,0 +1,124 @@
+// Simplification to the bottom (issue 14): on every corpus model, and on a swin_t that make_corpus.py exports
+// into the build folder, FlowBridge's default pipeline leaves no more nodes than ONNX Runtime's basic level
+// (portable ONNX ops only; measured in this run through tests/oracle/ort_basic.mjs, counting If/Loop bodies
+// too), and ONNX Runtime computes the same outputs from the simplified model as from the source.
+#include <QtTest>
+
+#include <QFileInfo>
+#include <QProcess>
+
+#include "bench/ort_basic.h"
+#include "formats/onnx/onnx_reader.h"
+#include "formats/onnx/onnx_writer.h"
+#include "oracle/oracle.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
+#include "support/helpers.h"
+
+using namespace fb;
+using namespace fb::test;
+
+namespace {
+
+// swin_t at opset 17: the issue's example (6,333 nodes of shape arithmetic, masks built by ScatterND, attention
+// Dropout with p=0). Exported once into the build folder and kept there for later runs.
+const char* kExportName = "swin_t";
+const char* kExportOpset = "17";
+
+QString exportDir() { return QStringLiteral(FB_TEST_TMP "/make_corpus_exports"); }
+
+// Exports with make_corpus.py unless an earlier run did; empty string and `why` on failure.
+QString exportModel(QString& why) {
+  const QString file = exportDir() + "/" + kExportName + "_op" + kExportOpset + ".onnx";
+  if (QFileInfo(file).size() > 0) return file;
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start("/usr/bin/python3", {QStringLiteral(FB_CORPUS_DIR "/make_corpus.py"), "--out", exportDir(), "--one",
+                               kExportName, kExportOpset});
+  if (!p.waitForFinished(300000)) {
+    p.kill();
+    p.waitForFinished();
+    why = "make_corpus.py timed out";
+    return {};
+  }
+  if (p.exitCode() != 0 || !QFileInfo::exists(file)) {
+    why = "make_corpus.py failed (python3-torch and python3-torchvision are in packaging/install-deps.sh): " +
+          QString::fromUtf8(p.readAll().right(400));
+    return {};
+  }
+  return file;
+}
+
+struct Simplified {
+  size_t nodes = 0, topLevelNodes = 0;
+  QString path;
+};
+
+Simplified simplify(const QString& source, const QString& outDir) {
+  auto m = onnxfmt::readOnnxFile(source.toStdString());
+  passes::PassManager pm(passes::PassRegistry::instance().defaultPipeline());
+  auto r = pm.run(*m);
+  if (!r.reachedFixpoint) throw std::runtime_error("the pipeline hit its round cap");
+  Simplified s;
+  s.nodes = m->graph().totalNodeCount();
+  s.topLevelNodes = m->graph().nodeCount();
+  s.path = outDir + "/" + QFileInfo(source).fileName();
+  onnxfmt::writeOnnxFile(*m, s.path.toStdString());
+  return s;
+}
+
+}  // namespace
+
+class SimplifyCorpus : public QObject {
+  Q_OBJECT
+  std::map<std::string, size_t> ortBasic_;  // source path -> nodes ORT-basic leaves
+  QStringList models_;
+  QString exportWhy_;
+
+ private slots:
+  void initTestCase();
+  void noMoreNodesThanOrtBasic_data();
+  void noMoreNodesThanOrtBasic();
+};
+
+void SimplifyCorpus::initTestCase() {
+  QVERIFY2(oracleInstalled(), "run tests/oracle/install.sh (onnxruntime-node)");
+  for (const auto& f : corpusModels()) models_ << corpusModel(f);
+  const QString exported = exportModel(exportWhy_);
+  if (!exported.isEmpty()) models_ << exported;
+  std::vector<std::string> paths;
+  for (const auto& m : models_) paths.push_back(m.toStdString());
+  std::string why;
+  ortBasic_ = bench::ortBasicNodeCounts(paths, oracleDir().toStdString(),
+                                        scratchDir("simplify_corpus_ort").toStdString(), why);
+  QVERIFY2(why.empty(), why.c_str());
+}
+
+void SimplifyCorpus::noMoreNodesThanOrtBasic_data() {
+  QTest::addColumn<QString>("source");
+  for (const auto& m : models_) QTest::newRow(qPrintable(QFileInfo(m).fileName())) << m;
+  // A missing export is a failure of its own row, not a quietly shorter list.
+  if (!exportWhy_.isEmpty()) QTest::newRow(qPrintable(QString("%1 export").arg(kExportName))) << QString();
+}
+
+void SimplifyCorpus::noMoreNodesThanOrtBasic() {
+  QFETCH(QString, source);
+  QVERIFY2(!source.isEmpty(), qPrintable(exportWhy_));
+  auto ort = ortBasic_.find(source.toStdString());
+  QVERIFY2(ort != ortBasic_.end(), "ONNX Runtime did not write its basic-level model");
+  Simplified s;
+  try {
+    s = simplify(source, scratchDir("simplify_corpus/" + QFileInfo(source).completeBaseName()));
+  } catch (const std::exception& e) {
+    QFAIL(e.what());
+  }
+  qInfo("%s: FlowBridge %zu nodes, ONNX Runtime basic %zu", qPrintable(QFileInfo(source).fileName()), s.nodes,
+        ort->second);
+  QVERIFY2(s.nodes <= ort->second,
+           qPrintable(QString("%1 nodes, ONNX Runtime's basic level leaves %2").arg(s.nodes).arg(ort->second)));
+  auto run = runOracle(source, {s.path});
+  QVERIFY2(run.ok(), qPrintable(run.failures()));
+}
+
+QTEST_GUILESS_MAIN(SimplifyCorpus)
+#include "test_simplify_corpus.moc"
