@@ -47,6 +47,7 @@ class EvalKernels : public QObject {
   void scatterAndGatherByIndexTensors();
   void tileSplitTriluCumSum();
   void averagePoolCountsPadsOnlyWhenAsked();
+  void poolWindowsFromTheFileAreChecked();
 };
 
 void EvalKernels::gatherAxisAndNegativeIndex() {
@@ -283,6 +284,20 @@ void EvalKernels::averagePoolCountsPadsOnlyWhenAsked() {
   QCOMPARE(excluded.f, (std::vector<double>{4, 8, 12, 16}));
   attrs.push_back(Attribute::makeInt("count_include_pad", 1));
   QCOMPARE(run("AveragePool", {&x}, attrs)[0].f, (std::vector<double>{1, 2, 3, 4}));
+}
+
+void EvalKernels::poolWindowsFromTheFileAreChecked() {
+  Array x = f32({1, 1, 2, 2}, {4, 8, 12, 16});
+  const auto k = Attribute::makeInts("kernel_shape", {2, 2});
+  QCOMPARE(run("MaxPool", {&x}, {k})[0].f, (std::vector<double>{16}));
+  // Attributes a hostile file may hold: a short strides list (read past its end once), a zero stride (a division by
+  // zero), a window larger than the padded input (negative output dims).
+  for (const char* op : {"MaxPool", "AveragePool"}) {
+    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("strides", {1})}));
+    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("strides", {0, 1})}));
+    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {Attribute::makeInts("kernel_shape", {3, 3})}));
+    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("pads", {-1, 0, 0, 0})}));
+  }
 }
 
 QTEST_GUILESS_MAIN(EvalKernels)

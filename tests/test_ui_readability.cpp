@@ -14,6 +14,7 @@
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "layout/hierarchical_layout.h"
+#include "layout/segment_clip.h"
 #include "layout/type_label.h"
 #include "support/helpers.h"
 #include "support/wait_for_ui.h"
@@ -96,24 +97,9 @@ struct GeometryReport {
   }
 };
 
-// Whether the segment a-b has a point strictly inside r (Liang-Barsky clipping).
+// Whether the segment a-b has a point strictly inside r.
 bool segmentEntersRect(QPointF a, QPointF b, const QRectF& r) {
-  if (r.isEmpty()) return false;
-  double t0 = 0, t1 = 1;
-  const double dx = b.x() - a.x(), dy = b.y() - a.y();
-  const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {a.x() - r.left(), r.right() - a.x(), a.y() - r.top(), r.bottom() - a.y()};
-  for (int i = 0; i < 4; ++i) {
-    if (p[i] == 0) {
-      if (q[i] <= 0) return false;
-      continue;
-    }
-    const double t = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
-    if (t0 >= t1) return false;
-  }
-  return true;
+  return layout::segmentEntersRect(a.x(), a.y(), b.x(), b.y(), {r.left(), r.top(), r.right(), r.bottom()});
 }
 
 bool pathEntersRect(const QList<QPolygonF>& polylines, const QRectF& r) {

@@ -15,20 +15,6 @@ using Shapes = std::vector<std::optional<Dims>>;
 int64_t axisIn(int64_t a, int64_t rank) { return a < 0 ? a + rank : a; }
 bool validAxis(int64_t a, int64_t rank) { return a >= 0 && a < rank; }
 
-std::optional<Dims> broadcast(const std::vector<Dims>& shapes) {
-  size_t rank = 0;
-  for (const auto& s : shapes) rank = std::max(rank, s.size());
-  Dims out(rank, 1);
-  for (const auto& s : shapes)
-    for (size_t i = 0; i < s.size(); ++i) {
-      int64_t& o = out[rank - s.size() + i];
-      if (s[i] == o || s[i] == 1) continue;
-      if (o != 1) return std::nullopt;
-      o = s[i];
-    }
-  return out;
-}
-
 // Float contents of a constant input (initializer or Constant node): Resize scales.
 std::optional<std::vector<double>> constantDoubles(const ir::Value* v) {
   if (!v) return std::nullopt;
@@ -293,7 +279,7 @@ std::vector<std::optional<Dims>> staticOutputShapes18(const ir::Node& n, int64_t
   auto in0 = dimsOf(n.input(0));
   if (isOneOf(op, {"BitwiseAnd", "BitwiseOr", "BitwiseXor", "Equal"})) {
     auto b = dimsOf(n.input(1));
-    if (in0 && b) out[0] = broadcast({*in0, *b});
+    if (in0 && b) out[0] = broadcastDims({*in0, *b});
     return out;
   }
   if (!in0 || in0->size() > 64) return out;

@@ -78,6 +78,19 @@ void forEachIndex(const Dims& dims, F f) {
   }
 }
 
+// ScatterElements and GatherElements: the offset in `data` of the element at `idx` (a position in the indices)
+// with its coordinate on `axis` replaced by the index found there.
+int64_t elementOffset(const ir::Node& n, const Dims& dims, const Dims& strides, const Dims& idx, int64_t axis,
+                      int64_t index) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    const int64_t at = static_cast<int64_t>(d) == axis ? indexInto(n, index, dims[d]) : idx[d];
+    if (at >= dims[d]) unsupported(n, "index out of range");
+    offset += at * strides[d];
+  }
+  return offset;
+}
+
 Array scatterElements(const ir::Node& n, const std::vector<const Array*>& ins) {
   requireNoReduction(n);
   const Array &data = input(n, ins, 0), &indices = input(n, ins, 1), &updates = input(n, ins, 2);
@@ -88,12 +101,7 @@ Array scatterElements(const ir::Node& n, const std::vector<const Array*>& ins) {
   const Dims strides = stridesOf(data.dims);
   Array r = data;
   forEachIndex(indices.dims, [&](const Dims& idx, int64_t e) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < idx.size(); ++d) {
-      int64_t at = static_cast<int64_t>(d) == axis ? indexInto(n, indices.i[e], data.dims[d]) : idx[d];
-      if (at >= data.dims[d]) unsupported(n, "index out of range");
-      offset += at * strides[d];
-    }
+    const int64_t offset = elementOffset(n, data.dims, strides, idx, axis, indices.i[e]);
     copyElement(r, offset, updates, e);
   });
   return r;
@@ -106,12 +114,7 @@ Array gatherElements(const ir::Node& n, const std::vector<const Array*>& ins) {
   const Dims strides = stridesOf(data.dims);
   Array r = Array::zeros(data.dtype, indices.dims);
   forEachIndex(indices.dims, [&](const Dims& idx, int64_t e) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < idx.size(); ++d) {
-      int64_t at = static_cast<int64_t>(d) == axis ? indexInto(n, indices.i[e], data.dims[d]) : idx[d];
-      if (at >= data.dims[d]) unsupported(n, "index out of range");
-      offset += at * strides[d];
-    }
+    const int64_t offset = elementOffset(n, data.dims, strides, idx, axis, indices.i[e]);
     copyElement(r, e, data, offset);
   });
   return r;

@@ -80,6 +80,33 @@ std::vector<size_t> broadcastMap(const Dims& out, const Dims& inDims) {
 
 Array makeLike(D dtype, Dims dims) { return Array::zeros(dtype, std::move(dims)); }
 
+// The window of a 2-D MaxPool or AveragePool with explicit pads and strides, checked: attributes come from the
+// file, and a short `strides` or a zero stride would read past the vector or divide by zero.
+struct PoolWindow {
+  Dims k, st, pads;
+  int64_t H = 0, W = 0, OH = 0, OW = 0;
+};
+
+PoolWindow poolWindow(const ir::Node& n, const Array& x) {
+  if (!x.isFloat() || x.dims.size() != 4) unsupported(n, "float 4-D input");
+  if (n.attrInt("ceil_mode", 0) || n.attrString("auto_pad", "NOTSET") != "NOTSET" || n.hasAttr("dilations"))
+    unsupported(n, "only explicit pads and strides");
+  PoolWindow p{n.attrInts("kernel_shape"), n.attrInts("strides"), n.attrInts("pads")};
+  if (p.st.empty()) p.st = {1, 1};
+  if (p.pads.empty()) p.pads = {0, 0, 0, 0};
+  if (p.k.size() != 2 || p.st.size() != 2 || p.pads.size() != 4) unsupported(n, "kernel_shape, strides or pads");
+  for (size_t i = 0; i < 2; ++i)
+    if (p.k[i] <= 0 || p.st[i] <= 0 || p.pads[i] < 0 || p.pads[i + 2] < 0 || p.k[i] > (int64_t{1} << 20) ||
+        p.pads[i] > (int64_t{1} << 20) || p.pads[i + 2] > (int64_t{1} << 20))
+      unsupported(n, "kernel_shape, strides or pads out of range");
+  p.H = x.dims[2];
+  p.W = x.dims[3];
+  p.OH = (p.H + p.pads[0] + p.pads[2] - p.k[0]) / p.st[0] + 1;
+  p.OW = (p.W + p.pads[1] + p.pads[3] - p.k[1]) / p.st[1] + 1;
+  if (p.OH <= 0 || p.OW <= 0) unsupported(n, "the window is larger than the padded input");
+  return p;
+}
+
 void set(Array& a, size_t k, double v) {
   if (a.isFloat()) a.f[k] = v;
   else a.i[k] = static_cast<int64_t>(v);
@@ -693,16 +720,8 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Pad"] = one([](auto& n, auto& ins, int64_t opset) { return pad(n, ins, opset); });
     t["MaxPool"] = one([](auto& n, auto& ins, int64_t) {
       const Array& x = in(n, ins, 0);
-      if (!x.isFloat() || x.dims.size() != 4) unsupported(n, "float 4-D input");
-      if (n.attrInt("ceil_mode", 0) || n.attrString("auto_pad", "NOTSET") != "NOTSET" || n.hasAttr("dilations") ||
-          n.attrInt("storage_order", 0))
-        unsupported(n, "only explicit pads and strides");
-      Dims k = n.attrInts("kernel_shape"), st = n.attrInts("strides"), pads = n.attrInts("pads");
-      if (st.empty()) st = {1, 1};
-      if (pads.empty()) pads = {0, 0, 0, 0};
-      if (k.size() != 2) unsupported(n, "kernel_shape");
-      const int64_t H = x.dims[2], W = x.dims[3];
-      const int64_t OH = (H + pads[0] + pads[2] - k[0]) / st[0] + 1, OW = (W + pads[1] + pads[3] - k[1]) / st[1] + 1;
+      if (n.attrInt("storage_order", 0)) unsupported(n, "storage_order");
+      const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
       Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
       for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
         for (int64_t oh = 0; oh < OH; ++oh)
@@ -719,16 +738,8 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     });
     t["AveragePool"] = one([](auto& n, auto& ins, int64_t) {
       const Array& x = in(n, ins, 0);
-      if (!x.isFloat() || x.dims.size() != 4) unsupported(n, "float 4-D input");
-      if (n.attrInt("ceil_mode", 0) || n.attrString("auto_pad", "NOTSET") != "NOTSET" || n.hasAttr("dilations"))
-        unsupported(n, "only explicit pads and strides");
-      Dims k = n.attrInts("kernel_shape"), st = n.attrInts("strides"), pads = n.attrInts("pads");
-      if (st.empty()) st = {1, 1};
-      if (pads.empty()) pads = {0, 0, 0, 0};
-      if (k.size() != 2 || st.size() != 2 || pads.size() != 4) unsupported(n, "kernel_shape");
+      const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
       const bool countPads = n.attrInt("count_include_pad", 0) != 0;
-      const int64_t H = x.dims[2], W = x.dims[3];
-      const int64_t OH = (H + pads[0] + pads[2] - k[0]) / st[0] + 1, OW = (W + pads[1] + pads[3] - k[1]) / st[1] + 1;
       Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
       for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
         for (int64_t oh = 0; oh < OH; ++oh)

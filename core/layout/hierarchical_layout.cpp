@@ -11,6 +11,7 @@
 #include "ir/tensor.h"
 #include "layout/dot_layout.h"
 #include "layout/layered_layout.h"
+#include "layout/segment_clip.h"
 
 namespace fb::layout {
 
@@ -333,26 +334,6 @@ void appendStraight(std::vector<Point>& path, Point to) {
   path.push_back(to);
 }
 
-// Whether the segment a-b has a point strictly inside the rectangle [x0,x1]x[y0,y1] (Liang-Barsky).
-bool segmentEnters(Point a, Point b, double x0, double y0, double x1, double y1) {
-  if (x1 <= x0 || y1 <= y0) return false;
-  double t0 = 0, t1 = 1;
-  const double dx = b.x - a.x, dy = b.y - a.y;
-  const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {a.x - x0, x1 - a.x, a.y - y0, y1 - a.y};
-  for (int i = 0; i < 4; ++i) {
-    if (p[i] == 0) {
-      if (q[i] <= 0) return false;
-      continue;
-    }
-    const double t = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
-    if (t0 >= t1) return false;
-  }
-  return true;
-}
-
 // The hop between a port on the edge of a block's content and the block's frame. Where dot drew the outer
 // piece from the other side of the frame (the blocks' order was reversed to break a cycle), a straight hop
 // would cut through the block's content: it goes round the content instead, in the frame's margin.
@@ -361,7 +342,7 @@ void appendHop(std::vector<Point>& path, Point to, Point contentTopLeft, Size co
   const double x0 = contentTopLeft.x, y0 = contentTopLeft.y, x1 = x0 + content.width, y1 = y0 + content.height;
   // Ports lie on the edge of the content, a point or two inside it: only a hop deeper in goes round.
   constexpr double kSlack = 5;
-  if (!segmentEnters(from, to, x0 + kSlack, y0 + kSlack, x1 - kSlack, y1 - kSlack)) return appendStraight(path, to);
+  if (!segmentEntersRect(from.x, from.y, to.x, to.y, {x0 + kSlack, y0 + kSlack, x1 - kSlack, y1 - kSlack})) return appendStraight(path, to);
   // A ring half way between the content and the frame, walked clockwise from its top-left corner.
   const double m = 7;
   const double rx0 = x0 - m, ry0 = y0 - m, rx1 = x1 + m, ry1 = y1 + m;

@@ -4,6 +4,7 @@
 // pools (their last window may reach past the pads).
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
+#include "passes/spatial_pads.h"
 
 namespace fb::passes {
 namespace {
@@ -22,36 +23,16 @@ class FusePadIntoPool final : public GraphPass {
       if (pool->opType != "AveragePool" || !pool->isDefaultDomain() || !pool->input(0)) continue;
       ir::Node* pad = pool->input(0)->producer();
       if (!pad || pad->opType != "Pad" || !pad->isDefaultDomain() || soleConsumer(pool->input(0)) != pool) continue;
-      if (pad->attrString("mode", "constant") != "constant") continue;
       if (pool->attrString("auto_pad", "NOTSET") != "NOTSET" || pool->attrInt("ceil_mode", 0) != 0) continue;
-      std::vector<int64_t> pads;
-      if (rw.opset() < 11) {
-        pads = pad->attrInts("pads");
-        if (pad->attrFloat("value", 0.f) != 0.f) continue;
-      } else {
-        auto c = constantInts(pad->input(1));
-        if (!c || pad->input(3)) continue;  // axes input (opset 18) not handled
-        if (pad->input(2) && !isConstantAllEqual(pad->input(2), 0.0)) continue;
-        pads = *c;
-      }
-      const size_t sp = pool->attrInts("kernel_shape").size();
-      const size_t rank = sp + 2;
-      if (sp == 0 || pads.size() != 2 * rank) continue;
-      bool ok = pads[0] == 0 && pads[1] == 0 && pads[rank] == 0 && pads[rank + 1] == 0;
-      for (auto p : pads) ok = ok && p >= 0;
-      if (!ok) continue;
+      auto pads = zeroFillPads(*pad, rw.opset());
+      if (!pads) continue;
       auto poolPads = pool->attrInts("pads");
-      if (poolPads.empty()) poolPads.assign(2 * sp, 0);
-      if (poolPads.size() != 2 * sp) continue;
       // Pads the pool already has but does not count would be counted once it counts the new ones.
-      const bool counts = pool->attrInt("count_include_pad", 0) != 0;
       bool poolPadded = false;
       for (auto p : poolPads) poolPadded = poolPadded || p != 0;
-      if (poolPadded && !counts) continue;
-      for (size_t k = 0; k < sp; ++k) {
-        poolPads[k] += pads[2 + k];
-        poolPads[sp + k] += pads[rank + 2 + k];
-      }
+      if (poolPadded && pool->attrInt("count_include_pad", 0) == 0) continue;
+      const size_t sp = pool->attrInts("kernel_shape").size();
+      if (sp == 0 || !addSpatialPads(poolPads, *pads, sp + 2)) continue;
       pool->setAttr(ir::Attribute::makeInts("pads", poolPads));
       pool->setAttr(ir::Attribute::makeInt("count_include_pad", 1));
       pool->setInput(0, pad->input(0));

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "layout/segment_clip.h"
 #include "ui/graph/edge_item.h"
 
 namespace fb::ui {
@@ -52,26 +53,9 @@ class RectGrid {
   QHash<quint64, QList<int>> cells_;
 };
 
-// Whether the segment a-b has a point strictly inside r (Liang-Barsky clipping).
+// Whether the segment a-b has a point strictly inside r.
 bool segmentEntersRect(QPointF a, QPointF b, const QRectF& r) {
-  if (std::max(a.x(), b.x()) <= r.left() || std::min(a.x(), b.x()) >= r.right() || std::max(a.y(), b.y()) <= r.top() ||
-      std::min(a.y(), b.y()) >= r.bottom())
-    return false;
-  double t0 = 0, t1 = 1;
-  const double dx = b.x() - a.x(), dy = b.y() - a.y();
-  const double p[4] = {-dx, dx, -dy, dy};
-  const double q[4] = {a.x() - r.left(), r.right() - a.x(), a.y() - r.top(), r.bottom() - a.y()};
-  for (int i = 0; i < 4; ++i) {
-    if (p[i] == 0) {
-      if (q[i] <= 0) return false;
-      continue;
-    }
-    const double t = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
-    if (t0 >= t1) return false;
-  }
-  return true;
+  return layout::segmentEntersRect(a.x(), a.y(), b.x(), b.y(), {r.left(), r.top(), r.right(), r.bottom()});
 }
 
 // The drawn edges as straight segments (curves flattened), registered in the cells their bounds touch.
