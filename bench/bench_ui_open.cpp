@@ -151,6 +151,13 @@ int firstFrameChild(const QString& path) {
   const int items = int(w.scene()->items().size());
   const size_t nodes = w.document()->model()->graph().nodeCount();
 
+  if (qEnvironmentVariableIsSet("FB_BENCH_UI_SETTLE")) {  // wait for the background work (types, dry run)
+    QElapsedTimer s;
+    s.start();
+    while (w.document()->typesPending()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    QTest::qWait(qEnvironmentVariableIntValue("FB_BENCH_UI_SETTLE"));
+    std::fprintf(stderr, "settled after %.0f ms\n", double(s.nsecsElapsed()) / 1e6);
+  }
   // The collapsed block nearest the middle of the view, as a double-click there would expand it.
   const QPointF mid = w.view()->mapToScene(w.view()->viewport()->rect().center());
   ui::BlockItem* pick = nullptr;
@@ -171,6 +178,14 @@ int firstFrameChild(const QString& path) {
     expandMs = double(e.nsecsElapsed()) / 1e6;
     ui::BlockItem* after = w.scene()->itemForBlock(block);
     if (!after || !after->isExpanded()) expandMs = -1;
+    // FB_BENCH_UI_TOGGLES=n: collapse and expand again n times (for a profiler).
+    const int toggles = 2 * qEnvironmentVariableIntValue("FB_BENCH_UI_TOGGLES");
+    e.restart();
+    for (int i = 0; i < toggles; ++i) {
+      w.scene()->toggleBlockKeepingPlace(block, w.view());
+      w.view()->viewport()->repaint();
+    }
+    if (toggles) std::fprintf(stderr, "toggle: %.1f ms on average\n", double(e.nsecsElapsed()) / 1e6 / toggles);
   }
   const int frames = 120;
   const double panFps = 1000.0 / panFrames(w.view(), frames);
@@ -204,6 +219,13 @@ int phasesChild(const QString& path) {
   lap("layout: compute");
   std::fprintf(stderr, "items %zu edges %zu dot %d layered %d\n", placed.items.size(), placed.edges.size(),
                placed.stats.dotCalls, placed.stats.layeredCalls);
+  for (const auto& it : placed.items)
+    if (it.kind == layout::PlacedItem::Kind::Block && !it.expanded) {
+      lay.setExpanded(it.block, true);
+      placed = lay.compute();
+      lap("layout: compute after expand");
+      break;
+    }
   return 0;
 }
 
