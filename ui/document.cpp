@@ -107,7 +107,7 @@ void Document::finishLoad() {
   lastError_.clear();
   loaded_ = std::move(result);
   ++typesGeneration_;
-  typesPending_ = false;
+  typesPending_ = loaded_.shapesDeferred;  // true from modelChanged on: the views know types will follow
   levels_.clear();
   levels_.push_back(loaded_.mainLevel);
   selectedNodes_.clear();
