@@ -56,7 +56,6 @@ struct AtFirstFrame {
   bool typesPending = false;
   bool hadShapes = false;
   int globalPoolActive = -1;
-  int backgroundActive = -1;
 };
 
 }  // namespace
@@ -76,7 +75,6 @@ class TestUiScale : public QObject {
       at.typesPending = w.document()->typesPending();
       at.hadShapes = bool(w.document()->loaded().shapes);
       at.globalPoolActive = QThreadPool::globalInstance()->activeThreadCount();
-      at.backgroundActive = ui::backgroundPool()->activeThreadCount();
     });
     QVERIFY(test::openAndWait(w, bigModel()));
     disconnect(conn);
@@ -86,12 +84,13 @@ class TestUiScale : public QObject {
     // No whole-model shape inference before the first frame of a large graph: it follows on a worker.
     QVERIFY(at.typesPending);
     QVERIFY(!at.hadShapes);
-    // The long work (the conversion dry run started at modelChanged) runs on the background pool; the global one
-    // stays free for Qt's raster engine, which splits paints across it and waits (a busy global pool stalled the
-    // first paint of 100k nodes for seconds).
+    // The long work runs on the background pool (the types now; the conversion dry run after them, not beside
+    // them); the global pool stays free for Qt's raster engine, which splits paints across it and waits (a busy
+    // global pool stalled the first paint of 100k nodes for seconds).
     QCOMPARE(at.globalPoolActive, 0);
-    QVERIFY(at.backgroundActive >= 1);
-
+    QVERIFY(w.document()->typesPending());
+    QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+    QCOMPARE(ui::backgroundPool()->activeThreadCount(), 1);
     const auto& level = w.document()->currentLevel();
     const auto& tree = level.layout->tree();
     const auto& placed = level.placed;
@@ -119,8 +118,16 @@ class TestUiScale : public QObject {
     QVERIFY(tree.blocks.size() > 10 * (expanded.size() + 1));
 
     // The types arrive after the frame, and the scene shows them then.
+    int globalAtTypes = -1, backgroundAtTypes = -1;
+    connect(w.document(), &ui::Document::typesChanged, this, [&] {
+      globalAtTypes = QThreadPool::globalInstance()->activeThreadCount();
+      backgroundAtTypes = ui::backgroundPool()->activeThreadCount();
+    });
     QSignalSpy types(w.document(), &ui::Document::typesChanged);
     if (w.document()->typesPending()) QVERIFY(types.wait(120000));
+    // The dry run started with the types (the controller listens first), on the background pool.
+    QCOMPARE(globalAtTypes, 0);
+    QVERIFY(backgroundAtTypes >= 1);
     QVERIFY(!w.document()->typesPending());
     QVERIFY(w.document()->loaded().shapes && !w.document()->loaded().shapes->empty());
     int labelled = 0;

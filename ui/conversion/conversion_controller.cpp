@@ -50,6 +50,14 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
       codeTarget_.reset();
       emit codeTargetChanged();
     }
+    // A large graph's display types are being inferred after its first frame: the dry run (whose shape facts
+    // hold another structural copy of the model) follows them instead of running beside them.
+    refreshAfterTypes_ = doc_->typesPending();
+    if (!refreshAfterTypes_) refresh();
+  });
+  connect(doc_, &Document::typesChanged, this, [this] {
+    if (!refreshAfterTypes_) return;
+    refreshAfterTypes_ = false;
     refresh();
   });
 }
