@@ -2,6 +2,9 @@
 // zoomed out (whole graph in view) and at 100 %. Models: the corpus, generated transformer-like graphs of
 // 10,000 and 30,000 nodes, and any model paths given as arguments (e.g. swin_t from make_corpus.py).
 // Anchor: dot on the whole graph (`dot -Tplain` with FlowBridge's bounded settings), capped.
+// Child modes for bench_scale: `--first-frame MODEL` (one line of figures, see firstFrameChild; FB_BENCH_UI_LOG=1
+// prints the document's log, FB_BENCH_UI_SETTLE=ms waits for the background work first, FB_BENCH_UI_TOGGLES=n
+// repeats the expansion for a profiler) and `--phases MODEL` (read and layout times and memory, no window).
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
