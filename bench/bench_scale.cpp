@@ -205,6 +205,71 @@ int childLibonnx(const std::string& path) {
   return 0;
 }
 
+// The app's part (issue #14 point 4): bench_ui_open (next to this executable) opens each graph in a fresh child
+// as the inspector does, offscreen, and reports open to first painted frame, peak RSS at that frame, expanding a
+// collapsed block and panning. "process MB" is the child's peak including the work that follows the first frame
+// (shape inference for display, the conversion dry run). Sizes: those of the table above, and 300k nodes unless
+// FB_BENCH_SCALE_SIZES chose them. Targets at 100k nodes: first frame <= 3 s and <= 600 MB, expand <= 100 ms,
+// panning >= 60 frames/s; 300k opens.
+void printAppTable(const fs::path& dir, std::vector<size_t> sizes) {
+  const fs::path ui = fs::canonical("/proc/self/exe").parent_path() / "bench_ui_open";
+  if (!fs::exists(ui)) {
+    std::printf("app: %s not built, skipped\n", ui.string().c_str());
+    return;
+  }
+  if (std::find(sizes.begin(), sizes.end(), size_t(300000)) == sizes.end() && !std::getenv("FB_BENCH_SCALE_SIZES"))
+    sizes.push_back(300000);
+  setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  struct Row {
+    size_t nodes = 0;
+    double openMs = NAN, expandMs = NAN, panFps = NAN;
+    long firstFrameKb = 0, peakKb = 0;
+    int items = 0;
+    bool ok = false;
+  };
+  std::vector<Row> rows;
+  for (size_t target : sizes) {
+    const std::string path = makeResidualModel(dir, target);
+    { std::ifstream warm(path, std::ios::binary); std::vector<char> b(1 << 20); while (warm.read(b.data(), b.size())) {} }
+    Run r = best({ui.string(), "--first-frame", path}, target <= 10000 ? 3 : 1, true);
+    Row row;
+    row.ok = r.ok && r.reported.size() >= 6;
+    if (row.ok) {
+      row.openMs = r.reported[0];
+      row.firstFrameKb = static_cast<long>(r.reported[1]);
+      row.expandMs = r.reported[2];
+      row.panFps = r.reported[3];
+      row.items = static_cast<int>(r.reported[4]);
+      row.nodes = static_cast<size_t>(r.reported[5]);
+    }
+    row.peakKb = r.peakKb;
+    rows.push_back(row);
+    std::fprintf(stderr, "bench_scale: app %zu nodes done\n", target);
+  }
+  std::printf("\nThe app (bench_ui_open --first-frame, offscreen, a fresh process each): open to first painted frame\n");
+  std::printf("%8s %10s %12s %10s %10s %10s %11s %9s\n", "nodes", "frame ms", "frame MB", "exponent", "expand ms",
+              "pan fps", "process MB", "items");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (!r.ok) {
+      std::printf("%8zu FAILED (process peak %ld MB)\n", sizes[i], r.peakKb / 1024);
+      continue;
+    }
+    double exponent = NAN;
+    if (i > 0 && rows[i - 1].ok)
+      exponent = std::log(r.openMs / rows[i - 1].openMs) / std::log(double(r.nodes) / double(rows[i - 1].nodes));
+    char expand[32] = "-";  // nothing collapsed on screen (small graphs open expanded)
+    if (r.expandMs >= 0) std::snprintf(expand, sizeof expand, "%.1f", r.expandMs);
+    std::printf("%8zu %10.0f %12ld %10.2f %10s %10.1f %11ld %9d\n", r.nodes, r.openMs, r.firstFrameKb / 1024,
+                exponent, expand, r.panFps, r.peakKb / 1024, r.items);
+  }
+  for (const Row& r : rows)
+    if (r.ok && r.nodes >= 90000 && r.nodes <= 110000)
+      std::printf("app at %zu nodes: first frame %.0f ms (target <= 3000), %ld MB (target <= 600), expand %.0f ms "
+                  "(target <= 100), panning %.0f frames/s (target >= 60)\n",
+                  r.nodes, r.openMs, r.firstFrameKb / 1024, r.expandMs, r.panFps);
+}
+
 struct Column {
   std::string name;
   std::vector<double> ms;
@@ -230,6 +295,10 @@ int main(int argc, char** argv) {
     std::istringstream in(list);
     std::string s;
     while (std::getline(in, s, ',')) sizes.push_back(std::stoul(s));
+  }
+  if (cli == "--app-only") {  // bench_scale SCRATCH_DIR --app-only [SIZES]: the app's table alone
+    printAppTable(dir, sizes);
+    return 0;
   }
   const std::string self = fs::canonical("/proc/self/exe").string();
   const std::string py = "/usr/bin/python3";
@@ -326,5 +395,6 @@ int main(int argc, char** argv) {
     std::printf("; convert exponent %zu -> %zu: %.2f (target <= 1.15)", nodes[L - 1], nodes[L],
                 std::log(cols["convert"].ms[L] / cols["convert"].ms[L - 1]) / std::log(double(nodes[L]) / double(nodes[L - 1])));
   std::printf("\n");
+  printAppTable(dir, sizes);
   return 0;
 }

@@ -2,6 +2,9 @@
 // zoomed out (whole graph in view) and at 100 %. Models: the corpus, generated transformer-like graphs of
 // 10,000 and 30,000 nodes, and any model paths given as arguments (e.g. swin_t from make_corpus.py).
 // Anchor: dot on the whole graph (`dot -Tplain` with FlowBridge's bounded settings), capped.
+// Child modes for bench_scale: `--first-frame MODEL` (one line of figures, see firstFrameChild; FB_BENCH_UI_LOG=1
+// prints the document's log, FB_BENCH_UI_SETTLE=ms waits for the background work first, FB_BENCH_UI_TOGGLES=n
+// repeats the expansion for a profiler) and `--phases MODEL` (read and layout times and memory, no window).
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -9,12 +12,16 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "formats/onnx/onnx_writer.h"
 #include "formats/model_io.h"
 #include "ir/graph.h"
 #include "resources/synthetic_graph.h"
+#include "layout/hierarchical_layout.h"
 #include "ui/document.h"
 #include "ui/graph/block_item.h"
 #include "ui/graph/graph_scene.h"
@@ -118,10 +125,119 @@ QString wholeGraphDot(const QString& model, const QString& scratch, int capSecon
   return QStringLiteral("%1 s").arg(double(t.elapsed()) / 1000, 0, 'f', 2);
 }
 
+// bench_scale's child: one model opened as a user would, once. Prints on one line: open to first painted frame
+// (ms), peak RSS at that frame (kB), expanding a collapsed block in view (ms, from the request to the block's
+// items in the scene and painted), panning at the start zoom (frames/s, viewport repainted each step), scene
+// items at the first frame, nodes of the model.
+int firstFrameChild(const QString& path) {
+  ui::MainWindow w;
+  w.resize(1400, 900);
+  w.show();
+  QCoreApplication::processEvents();
+  QSignalSpy ok(w.document(), &ui::Document::modelChanged);
+  QSignalSpy failed(w.document(), &ui::Document::loadFailed);
+  if (qEnvironmentVariableIsSet("FB_BENCH_UI_LOG"))
+    QObject::connect(w.document(), &ui::Document::logMessage, [](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+  QElapsedTimer t;
+  t.start();
+  w.openFile(path);
+  while (ok.isEmpty() && failed.isEmpty()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  if (!failed.isEmpty()) {
+    std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(w.lastError()));
+    return 1;
+  }
+  w.view()->viewport()->repaint();
+  const double openMs = double(t.nsecsElapsed()) / 1e6;
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  const long firstFramePeakKb = ru.ru_maxrss;
+  const int items = int(w.scene()->items().size());
+  const size_t nodes = w.document()->model()->graph().nodeCount();
+
+  if (qEnvironmentVariableIsSet("FB_BENCH_UI_SETTLE")) {  // wait for the background work (types, dry run)
+    QElapsedTimer s;
+    s.start();
+    while (w.document()->typesPending()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    QTest::qWait(qEnvironmentVariableIntValue("FB_BENCH_UI_SETTLE"));
+    std::fprintf(stderr, "settled after %.0f ms\n", double(s.nsecsElapsed()) / 1e6);
+  }
+  // The collapsed block nearest the middle of the view, as a double-click there would expand it.
+  const QPointF mid = w.view()->mapToScene(w.view()->viewport()->rect().center());
+  ui::BlockItem* pick = nullptr;
+  double best = 1e300;
+  for (auto* item : w.scene()->items()) {
+    auto* b = qgraphicsitem_cast<ui::BlockItem*>(item);
+    if (!b || b->isExpanded()) continue;
+    const double d = QLineF(b->box().center(), mid).length();
+    if (d < best) best = d, pick = b;
+  }
+  double expandMs = -1;
+  if (pick) {
+    const int block = pick->block();
+    QElapsedTimer e;
+    e.start();
+    w.scene()->toggleBlockKeepingPlace(block, w.view());
+    w.view()->viewport()->repaint();
+    expandMs = double(e.nsecsElapsed()) / 1e6;
+    ui::BlockItem* after = w.scene()->itemForBlock(block);
+    if (!after || !after->isExpanded()) expandMs = -1;
+    // FB_BENCH_UI_TOGGLES=n: collapse and expand again n times (for a profiler).
+    const int toggles = 2 * qEnvironmentVariableIntValue("FB_BENCH_UI_TOGGLES");
+    e.restart();
+    for (int i = 0; i < toggles; ++i) {
+      w.scene()->toggleBlockKeepingPlace(block, w.view());
+      w.view()->viewport()->repaint();
+    }
+    if (toggles) std::fprintf(stderr, "toggle: %.1f ms on average\n", double(e.nsecsElapsed()) / 1e6 / toggles);
+  }
+  const int frames = 120;
+  const double panFps = 1000.0 / panFrames(w.view(), frames);
+  std::printf("%.1f %ld %.1f %.1f %d %zu\n", openMs, firstFramePeakKb, expandMs, panFps, items, nodes);
+  return 0;
+}
+
+// Where the first frame's time goes, phase by phase, on this thread (FB_BENCH_UI_PHASES=PATH).
+int phasesChild(const QString& path) {
+  QElapsedTimer t;
+  t.start();
+  auto lap = [&](const char* what) {
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+      std::fclose(f);
+    }
+    std::fprintf(stderr, "%-28s %8.1f ms  peak %ld MB, now %ld MB\n", what, double(t.nsecsElapsed()) / 1e6,
+                 ru.ru_maxrss / 1024, resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024);
+    t.restart();
+  };
+  auto m = loadModel(path.toStdString());
+  lap("read");
+  layout::HierarchicalLayout lay(m->graph());
+  lap("layout: tree and edges");
+  lay.expandWithin(2000);
+  lap("layout: expandWithin");
+  auto placed = lay.compute();
+  lap("layout: compute");
+  std::fprintf(stderr, "items %zu edges %zu dot %d layered %d\n", placed.items.size(), placed.edges.size(),
+               placed.stats.dotCalls, placed.stats.layeredCalls);
+  for (const auto& it : placed.items)
+    if (it.kind == layout::PlacedItem::Kind::Block && !it.expanded) {
+      lay.setExpanded(it.block, true);
+      placed = lay.compute();
+      lap("layout: compute after expand");
+      break;
+    }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
+  if (argc == 3 && QByteArray(argv[1]) == "--phases") return phasesChild(QString::fromLocal8Bit(argv[2]));
+  if (argc == 3 && QByteArray(argv[1]) == "--first-frame") return firstFrameChild(QString::fromLocal8Bit(argv[2]));
   QCoreApplication::setOrganizationName("FlowBridgeBench");
   const QString scratch = QDir::current().absoluteFilePath("bench-ui");
   QDir().mkpath(scratch);

@@ -1,4 +1,5 @@
 #include "ui/document.h"
+#include "ui/background_pool.h"
 
 #include <QtConcurrent/QtConcurrent>
 
@@ -37,7 +38,7 @@ void Document::open(const QString& path) {
   auto cancel = cancel_;
   const LoadSettings settings = settings_;
   QPointer<Document> self(this);
-  watcher_.setFuture(QtConcurrent::run([path, settings, cancel, self](QPromise<LoadedModel>& promise) {
+  watcher_.setFuture(QtConcurrent::run(backgroundPool(), [path, settings, cancel, self](QPromise<LoadedModel>& promise) {
     auto progress = [self](int percent, const QString& phase) {
       QMetaObject::invokeMethod(
           self.data(), [self, percent, phase] { if (self) emit self->loadProgress(percent, phase); },
@@ -67,6 +68,8 @@ void Document::close() {
     emit loadCancelled();
   }
   loaded_ = LoadedModel{};
+  ++typesGeneration_;
+  typesPending_ = false;
   levels_.clear();
   selectedNodes_.clear();
   selectedValue_ = nullptr;
@@ -103,16 +106,18 @@ void Document::finishLoad() {
   }
   lastError_.clear();
   loaded_ = std::move(result);
+  ++typesGeneration_;
+  typesPending_ = loaded_.shapesDeferred;  // true from modelChanged on: the views know types will follow
   levels_.clear();
   levels_.push_back(loaded_.mainLevel);
   selectedNodes_.clear();
   selectedValue_ = nullptr;
   const auto& st = loaded_.mainLevel.placed.stats;
-  emit logMessage(tr("Opened %1: %2 nodes; read %3 ms, shapes %4 ms, layout %5 ms (%6 dot calls, %7 layered)")
+  emit logMessage(tr("Opened %1: %2 nodes; read %3 ms, shapes %4, layout %5 ms (%6 dot calls, %7 layered)")
                       .arg(path)
                       .arg(loaded_.model->graph().nodeCount())
                       .arg(loaded_.readMs, 0, 'f', 0)
-                      .arg(loaded_.shapesMs, 0, 'f', 0)
+                      .arg(loaded_.shapesDeferred ? tr("after the first frame") : tr("%1 ms").arg(loaded_.shapesMs, 0, 'f', 0))
                       .arg(loaded_.layoutMs, 0, 'f', 0)
                       .arg(st.dotCalls)
                       .arg(st.layeredCalls));
@@ -123,6 +128,32 @@ void Document::finishLoad() {
   emit modelChanged();
   emit layoutChanged();
   emit selectionChanged();
+  if (loaded_.shapesDeferred) inferTypesInBackground();
+}
+
+void Document::inferTypesInBackground() {
+  typesPending_ = true;
+  const quint64 generation = typesGeneration_;
+  std::shared_ptr<const ir::Model> model = loaded_.model;
+  auto* watcher = new QFutureWatcher<InferredShapes>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != typesGeneration_) return;  // another model (or none) since
+    InferredShapes inferred = watcher->result();
+    typesPending_ = false;
+    loaded_.shapes = std::move(inferred.shapes);
+    loaded_.shapeWarnings = std::move(inferred.warnings);
+    loaded_.shapesMs = inferred.ms;
+    emit logMessage(tr("Shapes of %1 inferred in %2 ms").arg(loaded_.path).arg(inferred.ms, 0, 'f', 0));
+    for (const auto& w : loaded_.shapeWarnings)
+      emit logMessage(tr("Shape inference: %1%2")
+                          .arg(w.node.empty() ? QString() : QString::fromStdString(w.node) + ": ",
+                               QString::fromStdString(w.message)));
+    emit typesChanged();
+    emit selectionChanged();  // the panels show the types now
+  });
+  // Only the model is shared with the worker: the document may close or open another one meanwhile.
+  watcher->setFuture(QtConcurrent::run(backgroundPool(), [model] { return inferShapesForDisplay(*model); }));
 }
 
 const ir::TypeInfo* Document::typeOf(const ir::Value* v) const {

@@ -31,6 +31,8 @@ class Document : public QObject {
   const LoadedModel& loaded() const { return loaded_; }
 
   const ir::Model* model() const { return loaded_.model.get(); }
+  // True while the inferred types of a large model are computed after its first frame (typesChanged follows).
+  bool typesPending() const { return typesPending_; }
   // Inferred type of a value by name (nullptr when unknown); falls back to what the file declares.
   const ir::TypeInfo* typeOf(const ir::Value* v) const;
 
@@ -81,12 +83,14 @@ class Document : public QObject {
   void loadCancelled();
   void modelChanged();   // a new model, or none after close() (the levels were reset)
   void layoutChanged();  // the current level's placement changed (breadcrumb, expand, options)
+  void typesChanged();   // inferred types arrived after the first frame (typeOf answers more now)
   void selectionChanged();
   void focusRequested(const ir::Node* n);  // views should bring this node into sight
   void logMessage(const QString& text);
 
  private:
   void finishLoad();
+  void inferTypesInBackground();
   void waitForWorker();
   void relayoutCurrent();
   void revealInCurrent(const ir::Node* n);
@@ -102,6 +106,8 @@ class Document : public QObject {
   std::shared_ptr<std::atomic<bool>> cancel_;
   QString loadingPath_;
   bool loading_ = false;
+  bool typesPending_ = false;
+  quint64 typesGeneration_ = 0;  // a result of an older model is dropped
 };
 
 }  // namespace fb::ui

@@ -28,6 +28,20 @@ GraphLevel makeLevel(const ir::Graph& g, const QString& title, const LoadSetting
   return level;
 }
 
+InferredShapes inferShapesForDisplay(const ir::Model& model) {
+  auto t = std::chrono::steady_clock::now();
+  InferredShapes out;
+  ShapeMap shapes;
+  try {
+    shapes = inferShapes(model, &out.warnings);
+  } catch (const std::exception& e) {
+    out.warnings.push_back({"", e.what()});
+  }
+  out.shapes = std::make_shared<const ShapeMap>(std::move(shapes));
+  out.ms = msSince(t);
+  return out;
+}
+
 LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
                            const LoadProgress& progress) {
   LoadedModel out;
@@ -48,20 +62,12 @@ LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, co
   out.readMs = msSince(t0);
   if (cancel) return {};
   out.model = model;
-  progress(35, QObject::tr("inferring shapes and laying out"));
+  const bool shapesNow = model->graph().nodeCount() <= settings.inferShapesBeforeFrameMaxNodes;
+  progress(35, shapesNow ? QObject::tr("inferring shapes and laying out") : QObject::tr("laying out"));
 
   // Shape inference (libonnx) and layout (Graphviz) are independent: run them on both cores.
-  auto shapesTask = std::async(std::launch::async, [model] {
-    auto t = std::chrono::steady_clock::now();
-    std::vector<CheckMessage> warnings;
-    ShapeMap shapes;
-    try {
-      shapes = inferShapes(*model, &warnings);
-    } catch (const std::exception& e) {
-      warnings.push_back({"", e.what()});
-    }
-    return std::make_tuple(std::move(shapes), std::move(warnings), msSince(t));
-  });
+  std::future<InferredShapes> shapesTask;
+  if (shapesNow) shapesTask = std::async(std::launch::async, [model] { return inferShapesForDisplay(*model); });
   auto t1 = std::chrono::steady_clock::now();
   out.mainLevel.graph = &model->graph();
   out.mainLevel.title = QObject::tr("main graph");
@@ -69,12 +75,13 @@ LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, co
   out.mainLevel.layout->expandWithin(settings.maxVisibleBoxes);
   out.mainLevel.placed = out.mainLevel.layout->compute(&cancel);
   out.layoutMs = msSince(t1);
-  auto [shapes, warnings, shapesMs] = shapesTask.get();
+  InferredShapes inferred = shapesNow ? shapesTask.get() : InferredShapes{};
   if (cancel || out.mainLevel.placed.cancelled) return {};
   throwIfMappedFileDamagedSince(faultsBefore);
-  out.shapes = std::make_shared<const ShapeMap>(std::move(shapes));
-  out.shapeWarnings = std::move(warnings);
-  out.shapesMs = shapesMs;
+  out.shapes = std::move(inferred.shapes);
+  out.shapeWarnings = std::move(inferred.warnings);
+  out.shapesMs = inferred.ms;
+  out.shapesDeferred = !shapesNow;
   progress(100, QObject::tr("done"));
   return out;
 }

@@ -30,6 +30,9 @@ struct LoadedModel {
   std::shared_ptr<const ir::Model> model;
   std::shared_ptr<const ShapeMap> shapes;
   std::vector<CheckMessage> shapeWarnings;
+  // True when shape inference was left for after the first frame (a large graph): `shapes` is null until the
+  // Document's background inference brings it.
+  bool shapesDeferred = false;
   GraphLevel mainLevel;
   double readMs = 0, shapesMs = 0, layoutMs = 0;
 };
@@ -37,6 +40,9 @@ struct LoadedModel {
 struct LoadSettings {
   layout::LayoutOptions layout;
   size_t maxVisibleBoxes = 2000;  // blocks stay collapsed beyond this many boxes on screen
+  // Beyond this many nodes the first frame does not wait for shape inference (libonnx, on a structural copy of
+  // the whole model: at 100k nodes it costs more than reading and layout together); the types follow.
+  size_t inferShapesBeforeFrameMaxNodes = 20000;
 };
 
 // Progress: a percentage and a phrase ("reading", "inferring shapes", "laying out").
@@ -46,6 +52,14 @@ using LoadProgress = std::function<void(int percent, const QString& phase)>;
 // result when `cancel` became true.
 LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
                            const LoadProgress& progress);
+
+// libonnx shape inference for display (on a copy of the graph without weight bytes); errors become warnings.
+struct InferredShapes {
+  std::shared_ptr<const ShapeMap> shapes;
+  std::vector<CheckMessage> warnings;
+  double ms = 0;
+};
+InferredShapes inferShapesForDisplay(const ir::Model& model);
 
 // Builds the level for a graph of an already loaded model (subgraphs, re-layouts with new options).
 GraphLevel makeLevel(const ir::Graph& g, const QString& title, const LoadSettings& settings);

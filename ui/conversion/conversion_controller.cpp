@@ -1,4 +1,5 @@
 #include "ui/conversion/conversion_controller.h"
+#include "ui/background_pool.h"
 
 #include <QFileInfo>
 #include <QPointer>
@@ -49,6 +50,14 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
       codeTarget_.reset();
       emit codeTargetChanged();
     }
+    // A large graph's display types are being inferred after its first frame: the dry run (whose shape facts
+    // hold another structural copy of the model) follows them instead of running beside them.
+    refreshAfterTypes_ = doc_->typesPending();
+    if (!refreshAfterTypes_) refresh();
+  });
+  connect(doc_, &Document::typesChanged, this, [this] {
+    if (!refreshAfterTypes_) return;
+    refreshAfterTypes_ = false;
     refresh();
   });
 }
@@ -125,7 +134,7 @@ void ConversionController::refresh() {
   auto options = optionsFor(*model, opset_, passes_);
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, std::shared_ptr<const convert::ShapeFacts>>;
-  auto future = QtConcurrent::run([model, options, code = codeTarget_]() mutable -> Outcome {
+  auto future = QtConcurrent::run(backgroundPool(), [model, options, code = codeTarget_]() mutable -> Outcome {
     try {
       if (!options.facts) options.facts = std::make_shared<const convert::ShapeFacts>(convert::inferShapeFacts(*model));
       if (code) return {std::make_shared<convert::ConvertResult>(dryRunCode(*model, *code, options.facts)), options.facts};
@@ -168,7 +177,7 @@ void ConversionController::convert() {
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<convert::ConvertResult>, QString>;
   const QString previewFile = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
-  auto future = QtConcurrent::run([model, options, previewFile]() -> Outcome {
+  auto future = QtConcurrent::run(backgroundPool(), [model, options, previewFile]() -> Outcome {
     try {
       const uint64_t faultsBefore = mappedFaultCount();
       auto result = std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options));
@@ -268,7 +277,7 @@ void ConversionController::save(const QString& path, bool externalData, IfIncomp
                            .arg(nodeTotal(result->opsAfter))
                            .arg(statusCounts(*result))
                            .arg(problems.isEmpty() ? QString() : tr("; INCOMPLETE: %1").arg(problems));
-  auto future = QtConcurrent::run([model, path, externalData]() -> std::pair<bool, QString> {
+  auto future = QtConcurrent::run(backgroundPool(), [model, path, externalData]() -> std::pair<bool, QString> {
     try {
       onnxfmt::WriteOptions opts;
       if (externalData) opts.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;

@@ -128,6 +128,7 @@ class ConversionController : public QObject {
   QString previewPath_;
   quint64 dryGeneration_ = 0, convertGeneration_ = 0;
   bool converting_ = false;
+  bool refreshAfterTypes_ = false;  // the dry run waits for the document's background types
   std::optional<codegen::Flavour> codeTarget_;
   std::shared_ptr<const codegen::GeneratedCode> code_;
 };

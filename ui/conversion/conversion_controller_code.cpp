@@ -8,6 +8,7 @@
 
 #include "codegen/code_generator.h"
 #include "ui/conversion/code_target.h"
+#include "ui/background_pool.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
@@ -58,7 +59,7 @@ void ConversionController::generateCode() {
   options.keepUnconverted = true;  // like the ONNX preview: show what can be written, unsupported nodes as raise lines
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<GeneratedFromModel>, QString>;
-  auto future = QtConcurrent::run([model, options]() -> Outcome {
+  auto future = QtConcurrent::run(backgroundPool(), [model, options]() -> Outcome {
     try {
       auto out = std::make_shared<GeneratedFromModel>();
       out->source = model;
@@ -123,7 +124,7 @@ void ConversionController::saveCode(const QString& folder, IfIncomplete ifIncomp
                            .arg(result->nodes.size())
                            .arg(statusCounts(*result))
                            .arg(problems.isEmpty() ? QString() : tr("; INCOMPLETE: %1").arg(problems));
-  auto future = QtConcurrent::run([code, flavour, folder]() -> std::pair<bool, QString> {
+  auto future = QtConcurrent::run(backgroundPool(), [code, flavour, folder]() -> std::pair<bool, QString> {
     try {
       codegen::writeGeneratedFolder(*code, flavour, folder.toStdString());
       qint64 bytes = 0;

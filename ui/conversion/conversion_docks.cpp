@@ -40,7 +40,7 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   }, this);
   connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
   sourceBadges_ = new StatusBadges(source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
-  connect(controller_, &ConversionController::dryRunFinished, sourceBadges_, &StatusBadges::refresh);
+  connect(controller_, &ConversionController::dryRunFinished, sourceBadges_, &StatusBadges::statusesChanged);
   connect(controller_, &ConversionController::conversionFinished, this, [this] {
     if (!controller_->previewPath().isEmpty()) previewDoc_->open(controller_->previewPath());
   });

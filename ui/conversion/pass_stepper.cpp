@@ -1,4 +1,5 @@
 #include "ui/conversion/pass_stepper.h"
+#include "ui/background_pool.h"
 
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -228,7 +229,7 @@ void PassStepper::recordSteps() {
   auto options = controller_->options();
   options.recordPassSteps = true;
   using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, QString>;
-  auto future = QtConcurrent::run([model, options]() -> Outcome {
+  auto future = QtConcurrent::run(backgroundPool(), [model, options]() -> Outcome {
     try {
       auto r = std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options));
       if (!r->model) return {nullptr, r->error.empty() ? QObject::tr("the conversion produced no model") : QString::fromStdString(r->error)};
@@ -336,7 +337,7 @@ void PassStepper::showStep(int step) {
     return;
   }
   const quint64 generation = generation_;
-  auto future = QtConcurrent::run([model, path]() -> QString {
+  auto future = QtConcurrent::run(backgroundPool(), [model, path]() -> QString {
     try {
       auto copy = model->clone();
       copy->sourcePath.clear();

@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStringList>
+#include <algorithm>
 
 #include "ir/graph.h"
 #include "ir/node.h"
@@ -84,18 +85,36 @@ void countNode(const ir::Node& n, const StatusBadges::StatusOf& statusOf, Status
   for (const ir::Graph* sub : n.subgraphs()) countGraph(*sub, statusOf, out);
 }
 
-void countBlock(const layout::BlockTree& tree, int block, const StatusBadges::StatusOf& statusOf, StatusBadges::Counts& out) {
-  const auto& b = tree.blocks[size_t(block)];
-  for (int i : b.nodes) countNode(*tree.nodes[size_t(i)], statusOf, out, true);
-  for (int c : b.childBlocks) countBlock(tree, c, statusOf, out);
-}
-
 }  // namespace
 
 StatusBadges::StatusBadges(Document* doc, GraphScene* scene, StatusOf statusOf, QObject* parent)
     : QObject(parent), doc_(doc), scene_(scene), statusOf_(std::move(statusOf)) {
   connect(scene, &GraphScene::rebuilt, this, &StatusBadges::refresh);
+  if (doc_) connect(doc_, &Document::modelChanged, this, [this] { countedTree_ = nullptr; });
   refresh();
+}
+
+void StatusBadges::statusesChanged() {
+  countedTree_ = nullptr;
+  refresh();
+}
+
+void StatusBadges::countBlocks(const layout::BlockTree& tree) {
+  blockCounts_.assign(tree.blocks.size(), {});
+  // Deepest blocks first, so that each block adds up children already counted.
+  std::vector<int> order(tree.blocks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return tree.blocks[a].depth > tree.blocks[b].depth; });
+  for (int block : order) {
+    const auto& b = tree.blocks[size_t(block)];
+    Counts& out = blockCounts_[size_t(block)];
+    for (int i : b.nodes) countNode(*tree.nodes[size_t(i)], statusOf_, out, true);
+    for (int c : b.childBlocks)
+      for (auto it = blockCounts_[size_t(c)].cbegin(); it != blockCounts_[size_t(c)].cend(); ++it) out[it.key()] += it.value();
+  }
+  countedTree_ = &tree;
+  countedFirstNode_ = tree.nodes.empty() ? nullptr : tree.nodes.front();
+  countedNodes_ = tree.nodes.size();
 }
 
 StatusBadges::Counts StatusBadges::countsOn(const QGraphicsItem* item) {
@@ -117,12 +136,17 @@ void StatusBadges::refresh() {
   qDeleteAll(old);
   if (!doc_->hasGraph()) return;
   const auto& tree = doc_->currentLevel().layout->tree();
+  // The same tree (the address alone could be reused by another level's) with the same statuses: counted already.
+  const void* first = tree.nodes.empty() ? nullptr : tree.nodes.front();
+  if (countedTree_ != &tree || countedFirstNode_ != first || countedNodes_ != tree.nodes.size() ||
+      blockCounts_.size() != tree.blocks.size())
+    countBlocks(tree);
   for (QGraphicsItem* item : owners) {
     Counts counts;
     QRectF box;
     if (auto* b = qgraphicsitem_cast<BlockItem*>(item)) {
       if (b->isExpanded()) continue;  // its nodes are on screen with their own halos
-      countBlock(tree, b->block(), statusOf_, counts);
+      counts = blockCounts_[size_t(b->block())];
       box = b->box();
     } else if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
       if (n->node()->subgraphs().empty()) continue;

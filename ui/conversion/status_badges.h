@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "convert/node_status.h"
 
@@ -18,6 +19,13 @@ namespace fb::ui {
 
 class Document;
 class GraphScene;
+}  // namespace fb::ui
+
+namespace fb::layout {
+struct BlockTree;
+}
+
+namespace fb::ui {
 
 class StatusBadges : public QObject {
   Q_OBJECT
@@ -26,7 +34,11 @@ class StatusBadges : public QObject {
   using Counts = QMap<convert::NodeStatus, int>;
   StatusBadges(Document* doc, GraphScene* scene, StatusOf statusOf, QObject* parent = nullptr);
 
+  // Re-made badges for the items the scene has now (the counts per block are kept: expanding one block on a
+  // 100k-node graph must not recount every node).
   void refresh();
+  // The statuses changed (a new dry run): counts again.
+  void statusesChanged();
   int badgeCount() const { return badges_; }
   // The counts the badge on `item` (a block or node item) shows; empty when it has none.
   static Counts countsOn(const QGraphicsItem* item);
@@ -36,6 +48,12 @@ class StatusBadges : public QObject {
   QPointer<GraphScene> scene_;
   StatusOf statusOf_;
   int badges_ = 0;
+  // Per block of `countedTree_`, what it holds at any depth; recounted when the statuses or the tree change.
+  void countBlocks(const layout::BlockTree& tree);
+  std::vector<Counts> blockCounts_;
+  const layout::BlockTree* countedTree_ = nullptr;
+  const void* countedFirstNode_ = nullptr;
+  size_t countedNodes_ = 0;
 };
 
 }  // namespace fb::ui

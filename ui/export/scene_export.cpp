@@ -1,4 +1,5 @@
 #include "ui/export/scene_export.h"
+#include "ui/background_pool.h"
 
 #include <QBuffer>
 #include <QEventLoop>
@@ -114,7 +115,7 @@ bool SceneExporter::start(const QString& path, const SceneExportOptions& options
   const QSizeF size = source.size();
   const QString title = options.title;
   auto cancel = cancel_;
-  watcher_.setFuture(QtConcurrent::run([picture, size, path, svg, title, cancel, report]() -> QString {
+  watcher_.setFuture(QtConcurrent::run(backgroundPool(), [picture, size, path, svg, title, cancel, report]() -> QString {
     try {
       QByteArray bytes;
       QBuffer buffer(&bytes);

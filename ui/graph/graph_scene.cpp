@@ -39,6 +39,7 @@ GraphScene::GraphScene(Document* doc, QObject* parent) : QGraphicsScene(parent),
     update();
   });
   connect(doc_, &Document::layoutChanged, this, &GraphScene::rebuild);
+  connect(doc_, &Document::typesChanged, this, &GraphScene::rebuild);  // edge labels and input/output types
   connect(doc_, &Document::selectionChanged, this, &GraphScene::applySelection);
 }
 
