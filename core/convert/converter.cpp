@@ -3,6 +3,7 @@
 #include <onnx/defs/schema.h>
 
 #include <chrono>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -16,6 +17,8 @@
 #include "convert/onnx_schema.h"
 #include "convert/schema_facts_18.h"
 #include "convert/shape_facts.h"
+#include "check/inference_gate.h"
+#include "formats/onnx/onnx_proto_import.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
 
@@ -37,8 +40,9 @@ std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
  public:
-  NodeConverter(ir::Model& m, const ir::Model& source, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
-      : model_(m), source_(source), opts_(o), dry_(dry), reports_(reports),
+  using FactsSource = std::function<ShapeFacts()>;
+  NodeConverter(ir::Model& m, FactsSource factsSource, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
+      : model_(m), factsSource_(std::move(factsSource)), opts_(o), dry_(dry), reports_(reports),
         registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
 
   void convertGraph(ir::Graph& g) {
@@ -245,13 +249,13 @@ class NodeConverter {
   void finish(const ir::Node&, size_t slot, NodeReport r) { reports_[slot] = std::move(r); }
 
   ir::Model& model_;
-  const ir::Model& source_;
+  // Facts come from the untouched source (the work model keeps its value names): by the time a handler asks,
+  // earlier handlers have rewritten parts of the work model into the target opset's form.
+  FactsSource factsSource_;
   const ConvertOptions& opts_;
   bool dry_;
-  // Facts come from the untouched source (the copy keeps its value names): by the time a handler asks,
-  // earlier handlers have rewritten parts of the copy into the target opset's form.
   const ShapeFacts& facts() {
-    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(inferShapeFacts(source_));
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(factsSource_());
     return *facts_;
   }
   std::shared_ptr<const ShapeFacts> facts_;
@@ -323,8 +327,42 @@ std::vector<std::string> passNames(const ConvertOptions& o) {
   return o.passes ? *o.passes : passes::PassRegistry::instance().defaultPipeline();
 }
 
-ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry) {
+// What the handlers' shape facts are computed from when a conversion edits its source in place: the source as
+// ONNX without its weight bytes (what inference reads anyway), serialized. A fraction of a copy of the IR, and
+// read back only when a handler asks for facts.
+class SourceSnapshot {
+ public:
+  explicit SourceSnapshot(const ir::Model& m) {
+    google::protobuf::Arena arena;
+    auto* p = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+    exportForInference(m, *p);
+    p->SerializeToString(&bytes_);
+  }
+  ShapeFacts facts() const {
+    google::protobuf::Arena arena;
+    auto* p = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+    std::unique_ptr<ir::Model> m;
+    try {
+      if (!p->ParseFromString(bytes_)) throw std::runtime_error("the snapshot does not parse");
+      m = onnxfmt::importModel(*p, {});
+    } catch (const std::exception& e) {
+      ShapeFacts none;
+      none.warnings.push_back(std::string("shape facts unavailable: ") + e.what());
+      return none;
+    }
+    return inferShapeFacts(*m);
+  }
+
+ private:
+  std::string bytes_;
+};
+
+enum class Mode { DryRun, Copy, InPlace };
+
+// `owned` is the source itself in Mode::InPlace (it becomes the result), null otherwise.
+ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {
   auto t0 = Clock::now();
+  const bool dry = mode == Mode::DryRun;
   validateOptions(opts);
   registerBuiltinHandlers();
   auto names = passNames(opts);
@@ -338,12 +376,31 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   res.targetOpset = opts.targetOpset;
   countOps(source.graph(), res.opsBefore);
 
-  // A dry run never edits, so it can work on the source itself.
+  // A dry run never edits, so it can work on the source itself; so can a caller that is done with the source.
   std::unique_ptr<ir::Model> copy;
   ir::Model* work = const_cast<ir::Model*>(&source);
-  if (!dry) {
+  NodeConverter::FactsSource factsSource = [&source] { return inferShapeFacts(source); };
+  std::shared_ptr<const SourceSnapshot> snapshot;
+  if (mode == Mode::InPlace && opts.direction == "onnx") {
+    copy = std::move(owned);
+    work = copy.get();
+    if (opts.facts) {
+    } else if (opts.reloadSource) {
+      factsSource = [&opts] {
+        auto again = opts.reloadSource();
+        if (!again) throw std::runtime_error("shape facts: the source could not be read again");
+        return inferShapeFacts(*again);
+      };
+    } else {
+      snapshot = std::make_shared<const SourceSnapshot>(source);
+      factsSource = [snapshot] { return snapshot->facts(); };
+    }
+  } else if (!dry) {
     copy = source.clone();
     work = copy.get();
+    factsSource = [&source] { return inferShapeFacts(source); };
+  }
+  if (!dry) {
     auto topo = ir::topologicalSort(work->graph());
     if (!topo.ok) {
       res.error = "the graph has a cycle through " + (topo.cycleNodes.empty() ? std::string("?") : topo.cycleNodes.front());
@@ -353,8 +410,12 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   }
   // Handlers that need ranks (negative axes, Softmax axis semantics) read them from libonnx's inference.
   auto th = Clock::now();
-  NodeConverter nc(*work, source, opts, dry, res.nodes);
-  nc.convertGraph(work->graph());
+  {
+    NodeConverter nc(*work, std::move(factsSource), opts, dry, res.nodes);
+    nc.convertGraph(work->graph());
+  }
+  snapshot.reset();
+  owned.reset();  // a source the caller gave up that was converted as a copy (not ONNX)
   res.handlersMs = msSince(th);
 
   bool unconverted = res.count(NodeStatus::Unsupported) + res.count(NodeStatus::Failed) > 0;
@@ -420,8 +481,15 @@ bool ConvertResult::complete() const {
   return error.empty() && check.ok && count(NodeStatus::Unsupported) == 0 && count(NodeStatus::Failed) == 0;
 }
 
-ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, false); }
-ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, true); }
+ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts) {
+  return run(source, opts, Mode::Copy, nullptr);
+}
+ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptions& opts) {
+  if (!source) throw std::invalid_argument("no model to convert");
+  const ir::Model& s = *source;
+  return run(s, opts, Mode::InPlace, std::move(source));
+}
+ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, Mode::DryRun, nullptr); }
 
 int64_t irVersionForOpset(int64_t opset) {
   // onnx/helper.py's VERSION_TABLE: the IR version each release paired with its opset.

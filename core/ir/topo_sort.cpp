@@ -4,6 +4,7 @@
 #include <functional>
 #include <queue>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/graph.h"
 
@@ -23,6 +24,22 @@ std::vector<Node*> dependencies(const Graph& g, const Node* n) {
   return deps;
 }
 
+// Whether every producer `g` holds comes before its consumers already: one sweep, no reordering. Conversions
+// sort several times (after reading, before and after the passes), and the graph is almost always in order.
+bool inOrder(const Graph& g) {
+  std::unordered_set<const Node*> seen;
+  seen.reserve(g.nodeCount());
+  for (const auto& n : g.nodes()) {
+    for (const Value* v : n->inputs())
+      if (v && v->producer() && v->producer()->graph() == &g && !seen.count(v->producer())) return false;
+    for (const Graph* sg : n->subgraphs())
+      for (const auto& name : sg->capturedNames())
+        if (const Value* v = g.findValue(name); v && v->producer() && !seen.count(v->producer())) return false;
+    seen.insert(n.get());
+  }
+  return true;
+}
+
 }  // namespace
 
 TopoResult topologicalSort(Graph& g) {
@@ -33,6 +50,7 @@ TopoResult topologicalSort(Graph& g) {
       if (!sub.ok) return sub;
       result.reordered |= sub.reordered;
     }
+  if (inOrder(g)) return result;
 
   std::vector<Node*> order;
   std::unordered_map<const Node*, size_t> position;
