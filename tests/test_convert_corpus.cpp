@@ -123,7 +123,7 @@ class TestConvertCorpus : public QObject {
   }
 
   // The CLI converts the model it read in place (no copy of the graph); the handlers' shape facts then come from the
-  // file read again, or from a snapshot taken before the first edit. Either way the result is the copy's, byte for
+  // file read again, or from a copy taken before the first edit. Either way the result is the copy's, byte for
   // byte, with the same statuses; and some of these conversions do need the facts.
   void convertsInPlaceAsACopy() {
     int rereads = 0;
@@ -140,7 +140,7 @@ class TestConvertCorpus : public QObject {
         };
         for (bool reread : {true, false}) {
           auto r = convert::convertModel(loadModel(path), reread ? rereading : convert::ConvertOptions{.targetOpset = target});
-          const QString how = where + (reread ? " (facts from the file)" : " (facts from the snapshot)");
+          const QString how = where + (reread ? " (facts from the file)" : " (facts from a copy)");
           QCOMPARE(r.nodes.size(), copied.nodes.size());
           for (size_t i = 0; i < r.nodes.size(); ++i) {
             QVERIFY2(r.nodes[i].status == copied.nodes[i].status && r.nodes[i].message == copied.nodes[i].message,

@@ -17,8 +17,6 @@
 #include "convert/onnx_schema.h"
 #include "convert/schema_facts_18.h"
 #include "convert/shape_facts.h"
-#include "check/inference_gate.h"
-#include "formats/onnx/onnx_proto_import.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
 
@@ -327,39 +325,10 @@ std::vector<std::string> passNames(const ConvertOptions& o) {
   return o.passes ? *o.passes : passes::PassRegistry::instance().defaultPipeline();
 }
 
-// What the handlers' shape facts are computed from when a conversion edits its source in place: the source as
-// ONNX without its weight bytes (what inference reads anyway), serialized. A fraction of a copy of the IR, and
-// read back only when a handler asks for facts.
-class SourceSnapshot {
- public:
-  explicit SourceSnapshot(const ir::Model& m) {
-    google::protobuf::Arena arena;
-    auto* p = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
-    exportForInference(m, *p);
-    p->SerializeToString(&bytes_);
-  }
-  ShapeFacts facts() const {
-    google::protobuf::Arena arena;
-    auto* p = google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
-    std::unique_ptr<ir::Model> m;
-    try {
-      if (!p->ParseFromString(bytes_)) throw std::runtime_error("the snapshot does not parse");
-      m = onnxfmt::importModel(*p, {});
-    } catch (const std::exception& e) {
-      ShapeFacts none;
-      none.warnings.push_back(std::string("shape facts unavailable: ") + e.what());
-      return none;
-    }
-    return inferShapeFacts(*m);
-  }
-
- private:
-  std::string bytes_;
-};
-
 enum class Mode { DryRun, Copy, InPlace };
 
-// `owned` is the source itself in Mode::InPlace (it becomes the result), null otherwise.
+// `owned` is the source itself in Mode::InPlace (it becomes the result), null otherwise. In place, `source` is the
+// model being edited: read it only before the handlers.
 ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {
   auto t0 = Clock::now();
   const bool dry = mode == Mode::DryRun;
@@ -380,25 +349,24 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   std::unique_ptr<ir::Model> copy;
   ir::Model* work = const_cast<ir::Model*>(&source);
   NodeConverter::FactsSource factsSource = [&source] { return inferShapeFacts(source); };
-  std::shared_ptr<const SourceSnapshot> snapshot;
-  if (mode == Mode::InPlace && opts.direction == "onnx") {
+  std::unique_ptr<const ir::Model> pristine;
+  if (mode == Mode::InPlace) {
     copy = std::move(owned);
     work = copy.get();
-    if (opts.facts) {
-    } else if (opts.reloadSource) {
+    if (!opts.facts && opts.reloadSource) {
       factsSource = [&opts] {
         auto again = opts.reloadSource();
         if (!again) throw std::runtime_error("shape facts: the source could not be read again");
         return inferShapeFacts(*again);
       };
-    } else {
-      snapshot = std::make_shared<const SourceSnapshot>(source);
-      factsSource = [snapshot] { return snapshot->facts(); };
+    } else if (!opts.facts) {
+      // Nothing to read the source from again: a copy as it was, kept through the handlers only.
+      pristine = source.clone();
+      factsSource = [&pristine] { return inferShapeFacts(*pristine); };
     }
   } else if (!dry) {
     copy = source.clone();
     work = copy.get();
-    factsSource = [&source] { return inferShapeFacts(source); };
   }
   if (!dry) {
     auto topo = ir::topologicalSort(work->graph());
@@ -414,8 +382,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
     NodeConverter nc(*work, std::move(factsSource), opts, dry, res.nodes);
     nc.convertGraph(work->graph());
   }
-  snapshot.reset();
-  owned.reset();  // a source the caller gave up that was converted as a copy (not ONNX)
+  pristine.reset();
   res.handlersMs = msSince(th);
 
   bool unconverted = res.count(NodeStatus::Unsupported) + res.count(NodeStatus::Failed) > 0;

@@ -35,7 +35,7 @@ struct ConvertOptions {
   // When null they are computed on first need.
   std::shared_ptr<const ShapeFacts> facts;
   // For convertModel(std::unique_ptr<ir::Model>): reads the source again as it was given (flowbridge-cli rereads its
-  // file), called only when a handler asks for shape facts. Without it the conversion keeps a compact snapshot.
+  // file), called only when a handler asks for shape facts. Without it the conversion keeps a copy until the passes.
   std::function<std::unique_ptr<ir::Model>()> reloadSource;
   // Keep a copy of the model before the passes and after each pass run that changed it (passStats.steps), for
   // stepping through the pipeline in the app.
@@ -67,9 +67,8 @@ struct ConvertResult {
 ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts);
 // Converts `source` itself, for callers that are done with it (the CLI): no copy of the graph is held, the result's
 // model is the source edited (null when the conversion stops before the passes). The handlers' shape facts come from
-// opts.facts, or the source opts.reloadSource reads again when a handler first asks, or else a compact snapshot of
-// the source taken first (ONNX without weight bytes).
-// Conversions from other dialects still work on a copy, and the source goes after the handlers.
+// opts.facts, or the source opts.reloadSource reads again when a handler first asks, or else a copy of the source
+// kept through the handlers only.
 ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptions& opts);
 // Statuses only: the handlers decide without editing anything and no model is built.
 ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
