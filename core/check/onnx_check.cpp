@@ -25,7 +25,10 @@ std::string nodeFrom(const std::string& what) {
   return what.substr(p, e == std::string::npos ? std::string::npos : e - p);
 }
 
-constexpr size_t kStubBytes = 4096;
+// Float tensors that feed shapes (Resize/Upsample scales and roi, Range bounds, OneHot depth) have at most twice
+// the rank in elements; anything of 64 floats and more is a weight. Node-heavy graphs have many small weights
+// (8 x 8 x 3 x 3 floats: 2.3 KB), which a threshold of 4 KB let through whole.
+constexpr size_t kStubBytes = 256;
 constexpr const char* kStubLocation = "flowbridge-stub";
 
 // Replaces the bytes of the tensors the export marked by a placeholder: what the checker and inference look at (name, type,
@@ -59,7 +62,7 @@ void unmarkStubs(onnx::GraphProto& g) {
     }
 }
 
-// The model for the checker: every non-integer tensor of 4 KB and more (weights) without its bytes, so the check costs
+// The model for the checker: every non-integer tensor of 256 bytes and more (weights) without its bytes, so the check costs
 // what the graph costs, not what the weights weigh (ResNet-50: 105 of 115 ms went to copying them).
 void toProto(const ir::Model& m, onnx::ModelProto& p) {
   bool stubbed = false;
