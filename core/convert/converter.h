@@ -68,7 +68,7 @@ ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts);
 // Converts `source` itself, for callers that are done with it (the CLI): no copy of the graph is held, the result's
 // model is the source edited (null when the conversion stops before the passes). The handlers' shape facts come from
 // opts.facts, or the source opts.reloadSource reads again when a handler first asks, or else a copy of the source
-// kept through the handlers only.
+// kept through the handlers only. The model is consumed even when the options are refused.
 ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptions& opts);
 // Statuses only: the handlers decide without editing anything and no model is built.
 ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
