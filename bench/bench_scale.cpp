@@ -184,8 +184,9 @@ int childConvert(const std::string& path) {
   auto m = loadModel(path);
   convert::ConvertOptions o;
   o.targetOpset = 17;
+  o.reloadSource = [path] { return loadModel(path); };
   auto t0 = Clock::now();
-  auto r = convert::convertModel(*m, o);
+  auto r = convert::convertModel(std::move(m), o);  // in place, as flowbridge-cli convert does
   double total = msSince(t0);
   if (!r.model) return 2;
   std::printf("%.3f %.3f %.3f %zu %zu %d\n", total, r.passesMs, r.checkMs, r.model->graph().nodeCount(),

@@ -37,22 +37,36 @@ class CheckWeightless : public QObject {
     QVERIFY2(r.ok, r.messages.empty() ? "" : r.messages[0].message.c_str());
   }
   void weightDimsAreStillChecked() {
-    // x [1, 5] times a weight of 8 x 200 floats (6.4 KB, a placeholder for the checker): strict inference must
-    // still see the weight's dims and refuse the product; with 8 columns in x it passes.
-    for (int64_t k : {5, 8}) {
-      GraphBuilder b(13);
-      auto* x = b.input("x", {1, k});
-      auto* w = b.init("w", {8, 200}, std::vector<float>(8 * 200, 0.5f));
-      b.node("MatMul", {x, w}, {"y"});
-      b.output("y", {1, 200});
-      QCOMPARE(checkModel(*b.model).ok, k == 8);
-    }
+    // x [1, 5] times a weight of 8 x 200 or 8 x 20 floats (6.4 KB, 640 bytes: placeholders for the checker): strict
+    // inference must still see the weight's dims and refuse the product; with 8 columns in x it passes.
+    for (int64_t columns : {200, 20})
+      for (int64_t k : {5, 8}) {
+        GraphBuilder b(13);
+        auto* x = b.input("x", {1, k});
+        auto* w = b.init("w", {8, columns}, std::vector<float>(size_t(8 * columns), 0.5f));
+        b.node("MatMul", {x, w}, {"y"});
+        b.output("y", {1, columns});
+        QCOMPARE(checkModel(*b.model).ok, k == 8);
+      }
   }
   void shapeConstantsKeepTheirValues() {
     // The declared output disagrees with what the Reshape's int64 shape makes: found only if the shape's
     // values reach inference.
     auto m = convModel(8, {1, 16 * 6 * 6}, {2, 288});
     QVERIFY(!checkModel(*m).ok);
+  }
+  void floatShapeInputsKeepTheirValues() {
+    // Resize by float scales [1, 1, 2, 2] makes [1, 1, 8, 8] of [1, 1, 4, 4]: a declared [1, 1, 4, 4] is refused
+    // only if the scales' values reach inference.
+    for (int64_t side : {8, 4}) {
+      GraphBuilder b(13);
+      auto* x = b.input("x", {1, 1, 4, 4});
+      auto* scales = b.init("scales", {4}, {1.f, 1.f, 2.f, 2.f});
+      b.node("Resize", {x, nullptr, scales}, {"y"});
+      b.output("y", {1, 1, side, side});
+      auto r = checkModel(*b.model);
+      QVERIFY2(r.ok == (side == 8), r.messages.empty() ? "accepted" : r.messages[0].message.c_str());
+    }
   }
   void theModelItselfKeepsItsWeights() {
     auto m = convModel(8, {1, 16 * 6 * 6}, {1, 576});

@@ -94,9 +94,28 @@ void registerConvert(CLI::App& app, Runner& run) {
                                                        : std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
       opts.passes = parsePassList(o->passes);
       opts.keepUnconverted = o->continueOnError;
+      // The conversion edits the model in place; handlers that need the source's shape facts get them from the
+      // files read again, as long as they are unchanged.
+      std::vector<std::pair<std::string, std::pair<std::uintmax_t, std::filesystem::file_time_type>>> stamps;
+      for (const auto& f : model->sourceFiles) {
+        std::error_code ec;
+        auto size = std::filesystem::file_size(f, ec);
+        auto time = std::filesystem::last_write_time(f, ec);
+        if (!ec) stamps.push_back({f, {size, time}});
+      }
+      opts.reloadSource = [input = o->input, stamps] {
+        for (const auto& [f, st] : stamps) {
+          std::error_code ec;
+          if (std::filesystem::file_size(f, ec) != st.first || std::filesystem::last_write_time(f, ec) != st.second || ec)
+            throw std::runtime_error(f + " changed during the conversion");
+        }
+        return loadModel(input);
+      };
+      const std::string sourcePath = model->sourcePath;
+      const std::vector<std::string> sourceFiles = model->sourceFiles;
       convert::ConvertResult r;
       try {
-        r = convert::convertModel(*model, opts);
+        r = convert::convertModel(std::move(model), opts);  // in place: the source is not needed afterwards
       } catch (const std::invalid_argument& e) {
         std::cerr << "flowbridge-cli: error: " << printable(e.what()) << "\n";
         return int(kUsage);
@@ -110,8 +129,8 @@ void registerConvert(CLI::App& app, Runner& run) {
       if (r.model && (complete || o->continueOnError)) {
         onnxfmt::WriteOptions w;
         if (o->externalData) w.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;
-        r.model->sourcePath = model->sourcePath;
-        r.model->sourceFiles = model->sourceFiles;
+        r.model->sourcePath = sourcePath;
+        r.model->sourceFiles = sourceFiles;
         onnxfmt::writeOnnxFile(*r.model, o->output, w);
       }
       if (!o->report.empty()) writeReport(o->report, convert::reportJson(r, o->input));

@@ -82,17 +82,22 @@ std::optional<std::string> recursiveFunction(const onnx::ModelProto& p) {
 }  // namespace
 
 onnx::ModelProto exportForInference(const ir::Model& m) {
+  onnx::ModelProto p;
+  exportForInference(m, p);
+  return p;
+}
+
+void exportForInference(const ir::Model& m, onnx::ModelProto& p) {
   std::unordered_set<const ir::Tensor*> mainInitializers;
   for (const auto& t : m.graph().initializers()) mainInitializers.insert(t.get());
   std::set<std::string> omitted;
-  onnx::ModelProto p;
   onnxfmt::exportModel(m, p, [&](const ir::Tensor& t, ir::ExternalRef& ref) {
     if (!mainInitializers.count(&t) || t.dtype == ir::DataType::String || t.expectedBytes() < kOmitBytes) return false;
     ref.entries = {{"location", "flowbridge-omitted"}, {"offset", "0"}, {"length", std::to_string(t.expectedBytes())}};
     omitted.insert(t.name);
     return true;
   });
-  if (omitted.empty()) return p;
+  if (omitted.empty()) return;
   auto* g = p.mutable_graph();
   std::unordered_set<std::string> inputs;
   for (const auto& in : g->input()) inputs.insert(in.name());
@@ -111,7 +116,6 @@ onnx::ModelProto exportForInference(const ir::Model& m) {
     for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
   }
   g->mutable_initializer()->Swap(&kept);
-  return p;
 }
 
 namespace {

@@ -17,6 +17,8 @@ namespace fb {
 // never feed shapes; leaving their bytes out keeps inference on a model with gigabytes of weights cheap, and
 // unlike placeholder external data it still passes the checker); everything else is inline.
 onnx::ModelProto exportForInference(const ir::Model& m);
+// The same into `out` (which may live on an arena).
+void exportForInference(const ir::Model& m, onnx::ModelProto& out);
 
 // Why libonnx's shape inference must not run on `p` (the checker's first message, or the hazard found);
 // nullopt when it may. Never throws.

@@ -25,7 +25,10 @@ std::string nodeFrom(const std::string& what) {
   return what.substr(p, e == std::string::npos ? std::string::npos : e - p);
 }
 
-constexpr size_t kStubBytes = 4096;
+// Float tensors that feed shapes (Resize/Upsample scales and roi, Range bounds, OneHot depth) have at most twice
+// the rank in elements; anything of 64 floats and more is a weight. Node-heavy graphs have many small weights
+// (8 x 8 x 3 x 3 floats: 2.3 KB), which a threshold of 4 KB let through whole.
+constexpr size_t kStubBytes = 256;
 constexpr const char* kStubLocation = "flowbridge-stub";
 
 // Replaces the bytes of the tensors the export marked by a placeholder: what the checker and inference look at (name, type,
@@ -59,10 +62,9 @@ void unmarkStubs(onnx::GraphProto& g) {
     }
 }
 
-// The model for the checker: every non-integer tensor of 4 KB and more (weights) without its bytes, so the check costs
+// The model for the checker: every non-integer tensor of 256 bytes and more (weights) without its bytes, so the check costs
 // what the graph costs, not what the weights weigh (ResNet-50: 105 of 115 ms went to copying them).
-onnx::ModelProto toProto(const ir::Model& m) {
-  onnx::ModelProto p;
+void toProto(const ir::Model& m, onnx::ModelProto& p) {
   bool stubbed = false;
   onnxfmt::exportModel(m, p, [&](const ir::Tensor& t, ir::ExternalRef& ref) {
     // Integer tensors keep their bytes: sparse indices and shape-like inputs are read by the checker and inference.
@@ -78,7 +80,6 @@ onnx::ModelProto toProto(const ir::Model& m) {
         for (auto& a : *n.mutable_attribute())
           if (a.has_t()) unmarkStubs(*a.mutable_t());
   }
-  return p;
 }
 
 template <typename F>
@@ -104,8 +105,10 @@ void collectTypes(const onnx::GraphProto& g, std::unordered_map<std::string, ir:
 
 CheckResult checkModel(const ir::Model& m, bool strict) {
   CheckResult r;
-  onnx::ModelProto p;
-  guarded(r, [&] { p = toProto(m); });
+  // On an arena: a node-heavy graph's proto is a few hundred thousand messages, freed at once.
+  google::protobuf::Arena arena;
+  onnx::ModelProto& p = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
+  guarded(r, [&] { toProto(m, p); });
   if (!r.ok) return r;
   guarded(r, [&] { onnx::checker::check_model(p); });
   // Strict inference only on what the checker accepted, and never on what would crash it.
@@ -125,9 +128,10 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
 std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings) {
   std::unordered_map<std::string, ir::TypeInfo> out;
   CheckResult r;
-  onnx::ModelProto p;
+  google::protobuf::Arena arena;
+  onnx::ModelProto& p = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   guarded(r, [&] {
-    p = exportForInference(m);
+    exportForInference(m, p);
     if (auto why = inferenceHazard(p)) {
       // Fallback: the types the model declares.
       r.messages.push_back({"", "shape inference skipped: " + *why});

@@ -3,6 +3,7 @@
 #include <onnx/defs/schema.h>
 
 #include <chrono>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -37,8 +38,9 @@ std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
  public:
-  NodeConverter(ir::Model& m, const ir::Model& source, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
-      : model_(m), source_(source), opts_(o), dry_(dry), reports_(reports),
+  using FactsSource = std::function<ShapeFacts()>;
+  NodeConverter(ir::Model& m, FactsSource factsSource, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
+      : model_(m), factsSource_(std::move(factsSource)), opts_(o), dry_(dry), reports_(reports),
         registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
 
   void convertGraph(ir::Graph& g) {
@@ -245,13 +247,13 @@ class NodeConverter {
   void finish(const ir::Node&, size_t slot, NodeReport r) { reports_[slot] = std::move(r); }
 
   ir::Model& model_;
-  const ir::Model& source_;
+  // Facts come from the untouched source (the work model keeps its value names): by the time a handler asks,
+  // earlier handlers have rewritten parts of the work model into the target opset's form.
+  FactsSource factsSource_;
   const ConvertOptions& opts_;
   bool dry_;
-  // Facts come from the untouched source (the copy keeps its value names): by the time a handler asks,
-  // earlier handlers have rewritten parts of the copy into the target opset's form.
   const ShapeFacts& facts() {
-    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(inferShapeFacts(source_));
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(factsSource_());
     return *facts_;
   }
   std::shared_ptr<const ShapeFacts> facts_;
@@ -323,8 +325,13 @@ std::vector<std::string> passNames(const ConvertOptions& o) {
   return o.passes ? *o.passes : passes::PassRegistry::instance().defaultPipeline();
 }
 
-ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry) {
+enum class Mode { DryRun, Copy, InPlace };
+
+// `owned` is the source itself in Mode::InPlace (it becomes the result), null otherwise. In place, `source` is the
+// model being edited: read it only before the handlers.
+ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {
   auto t0 = Clock::now();
+  const bool dry = mode == Mode::DryRun;
   validateOptions(opts);
   registerBuiltinHandlers();
   auto names = passNames(opts);
@@ -338,12 +345,30 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   res.targetOpset = opts.targetOpset;
   countOps(source.graph(), res.opsBefore);
 
-  // A dry run never edits, so it can work on the source itself.
+  // A dry run never edits, so it can work on the source itself; so can a caller that is done with the source.
   std::unique_ptr<ir::Model> copy;
   ir::Model* work = const_cast<ir::Model*>(&source);
-  if (!dry) {
+  NodeConverter::FactsSource factsSource = [&source] { return inferShapeFacts(source); };
+  std::unique_ptr<const ir::Model> pristine;
+  if (mode == Mode::InPlace) {
+    copy = std::move(owned);
+    work = copy.get();
+    if (!opts.facts && opts.reloadSource) {
+      factsSource = [&opts] {
+        auto again = opts.reloadSource();
+        if (!again) throw std::runtime_error("shape facts: the source could not be read again");
+        return inferShapeFacts(*again);
+      };
+    } else if (!opts.facts) {
+      // Nothing to read the source from again: a copy as it was, kept through the handlers only.
+      pristine = source.clone();
+      factsSource = [&pristine] { return inferShapeFacts(*pristine); };
+    }
+  } else if (!dry) {
     copy = source.clone();
     work = copy.get();
+  }
+  if (!dry) {
     auto topo = ir::topologicalSort(work->graph());
     if (!topo.ok) {
       res.error = "the graph has a cycle through " + (topo.cycleNodes.empty() ? std::string("?") : topo.cycleNodes.front());
@@ -353,8 +378,11 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, bool dry)
   }
   // Handlers that need ranks (negative axes, Softmax axis semantics) read them from libonnx's inference.
   auto th = Clock::now();
-  NodeConverter nc(*work, source, opts, dry, res.nodes);
-  nc.convertGraph(work->graph());
+  {
+    NodeConverter nc(*work, std::move(factsSource), opts, dry, res.nodes);
+    nc.convertGraph(work->graph());
+  }
+  pristine.reset();
   res.handlersMs = msSince(th);
 
   bool unconverted = res.count(NodeStatus::Unsupported) + res.count(NodeStatus::Failed) > 0;
@@ -420,8 +448,15 @@ bool ConvertResult::complete() const {
   return error.empty() && check.ok && count(NodeStatus::Unsupported) == 0 && count(NodeStatus::Failed) == 0;
 }
 
-ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, false); }
-ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, true); }
+ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts) {
+  return run(source, opts, Mode::Copy, nullptr);
+}
+ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptions& opts) {
+  if (!source) throw std::invalid_argument("no model to convert");
+  const ir::Model& s = *source;
+  return run(s, opts, Mode::InPlace, std::move(source));
+}
+ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, Mode::DryRun, nullptr); }
 
 int64_t irVersionForOpset(int64_t opset) {
   // onnx/helper.py's VERSION_TABLE: the IR version each release paired with its opset.

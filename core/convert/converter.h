@@ -4,6 +4,7 @@
 //   (statuses) -> optimizer passes -> checker + strict shape inference -> result.
 // A dry run stops after the statuses and builds nothing.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +34,9 @@ struct ConvertOptions {
   // target, so an app that re-runs the dry run on every opset change computes them once per model.
   // When null they are computed on first need.
   std::shared_ptr<const ShapeFacts> facts;
+  // For convertModel(std::unique_ptr<ir::Model>): reads the source again as it was given (flowbridge-cli rereads its
+  // file), called only when a handler asks for shape facts. Without it the conversion keeps a copy until the passes.
+  std::function<std::unique_ptr<ir::Model>()> reloadSource;
   // Keep a copy of the model before the passes and after each pass run that changed it (passStats.steps), for
   // stepping through the pipeline in the app.
   bool recordPassSteps = false;
@@ -61,6 +65,11 @@ struct ConvertResult {
 // Converts a copy of `source`. Never throws for problems of the model: they are in the result.
 // Throws std::invalid_argument for bad options (unknown pass, target opset out of range).
 ConvertResult convertModel(const ir::Model& source, const ConvertOptions& opts);
+// Converts `source` itself, for callers that are done with it (the CLI): no copy of the graph is held, the result's
+// model is the source edited (null when the conversion stops before the passes). The handlers' shape facts come from
+// opts.facts, or the source opts.reloadSource reads again when a handler first asks, or else a copy of the source
+// kept through the handlers only. The model is consumed even when the options are refused.
+ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptions& opts);
 // Statuses only: the handlers decide without editing anything and no model is built.
 ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
 

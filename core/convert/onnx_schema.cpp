@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <unordered_map>
 
 #include "convert/schema_facts_18.h"
 #include "ir/graph.h"
@@ -59,8 +60,31 @@ size_t formalIndex(size_t i, size_t formals) { return formals == 0 ? 0 : std::mi
 
 }  // namespace
 
+namespace {
+struct SchemaKey {
+  std::string domain, opType;
+  int64_t opset = 0;
+  bool operator==(const SchemaKey&) const = default;
+};
+struct SchemaKeyHash {
+  size_t operator()(const SchemaKey& k) const {
+    return std::hash<std::string>()(k.opType) ^ (std::hash<std::string>()(k.domain) << 1) ^ static_cast<size_t>(k.opset) * 0x9e3779b97f4a7c15ull;
+  }
+};
+}  // namespace
+
 const onnx::OpSchema* schemaAt(const std::string& domain, const std::string& opType, int64_t opset) {
-  return onnx::OpSchemaRegistry::Schema(opType, static_cast<int>(opset), schemaDomain(domain));
+  // libonnx's lookup hashes the name several times per call, and a conversion asks for the same few schemas for
+  // every node (source and target version, attributes, element types). Nothing registers schemas at run time.
+  thread_local std::unordered_map<SchemaKey, const onnx::OpSchema*, SchemaKeyHash> known;
+  thread_local SchemaKey probe;
+  probe.domain = domain;  // assignments reuse the probe's capacity
+  probe.opType = opType;
+  probe.opset = opset;
+  if (auto it = known.find(probe); it != known.end()) return it->second;
+  const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(opType, static_cast<int>(opset), schemaDomain(domain));
+  known.emplace(probe, s);
+  return s;
 }
 
 int64_t firstOpsetOf(const std::string& domain, const std::string& opType) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <cstdint>
 #include <unordered_map>
 
 #include "ir/graph.h"
@@ -23,6 +24,53 @@ std::vector<Node*> dependencies(const Graph& g, const Node* n) {
   return deps;
 }
 
+// Node pointers seen so far: open addressing over a power-of-two table, no allocation per node (the check
+// below runs on every conversion several times).
+class SeenNodes {
+ public:
+  explicit SeenNodes(size_t n) {
+    size_t cap = 16;
+    int bits = 4;
+    while (cap < 2 * n + 1) cap <<= 1, ++bits;
+    slots_.assign(cap, nullptr);
+    mask_ = cap - 1;
+    shift_ = 64 - bits;
+  }
+  void insert(const Node* n) {
+    size_t i = slot(n);
+    while (slots_[i] && slots_[i] != n) i = (i + 1) & mask_;
+    slots_[i] = n;
+  }
+  bool contains(const Node* n) const {
+    for (size_t i = slot(n); slots_[i]; i = (i + 1) & mask_)
+      if (slots_[i] == n) return true;
+    return false;
+  }
+
+ private:
+  size_t slot(const Node* n) const {
+    return static_cast<size_t>((static_cast<uint64_t>(reinterpret_cast<uintptr_t>(n)) * 0x9e3779b97f4a7c15ull) >> shift_);
+  }
+  std::vector<const Node*> slots_;
+  size_t mask_ = 0;
+  int shift_ = 60;
+};
+
+// Whether every producer `g` holds comes before its consumers already: one sweep, no reordering. Conversions
+// sort several times (after reading, before and after the passes), and the graph is almost always in order.
+bool inOrder(const Graph& g) {
+  SeenNodes seen(g.nodeCount());
+  for (const auto& n : g.nodes()) {
+    for (const Value* v : n->inputs())
+      if (v && v->producer() && v->producer()->graph() == &g && !seen.contains(v->producer())) return false;
+    for (const Graph* sg : n->subgraphs())
+      for (const auto& name : sg->capturedNames())
+        if (const Value* v = g.findValue(name); v && v->producer() && !seen.contains(v->producer())) return false;
+    seen.insert(n.get());
+  }
+  return true;
+}
+
 }  // namespace
 
 TopoResult topologicalSort(Graph& g) {
@@ -33,6 +81,7 @@ TopoResult topologicalSort(Graph& g) {
       if (!sub.ok) return sub;
       result.reordered |= sub.reordered;
     }
+  if (inOrder(g)) return result;
 
   std::vector<Node*> order;
   std::unordered_map<const Node*, size_t> position;
