@@ -8,12 +8,12 @@ namespace fb::ir {
 Graph::Graph(std::shared_ptr<IdSource> ids) : ids_(ids ? std::move(ids) : std::make_shared<IdSource>()) {}
 Graph::~Graph() = default;
 
-Value* Graph::findValue(const std::string& n) const {
+Value* Graph::findValue(std::string_view n) const {
   auto it = byName_.find(n);
   return it == byName_.end() ? nullptr : it->second;
 }
 
-Value* Graph::findValueInScope(const std::string& n) const {
+Value* Graph::findValueInScope(std::string_view n) const {
   for (const Graph* g = this; g; g = g->parent_) {
     Value* v = g->findValue(n);
     if (v && !v->isOuterScope()) return v;
@@ -21,15 +21,25 @@ Value* Graph::findValueInScope(const std::string& n) const {
   return nullptr;
 }
 
-Value* Graph::getOrCreateValue(const std::string& n) {
-  if (Value* v = findValue(n)) return v;
+Value* Graph::getOrCreateValue(std::string_view n) {
+  auto [it, added] = byName_.try_emplace(n, nullptr);
+  if (!added) return it->second;
   auto v = std::make_unique<Value>();
   v->name_ = n;
   v->graph_ = this;
   Value* raw = v.get();
   values_.push_back(std::move(v));
-  byName_.emplace(n, raw);
+  // Re-key on the value's own copy of the name (same characters, so the bucket stays right).
+  auto node = byName_.extract(it);
+  node.key() = raw->name_;
+  node.mapped() = raw;
+  byName_.insert(std::move(node));
   return raw;
+}
+
+void Graph::reserveValues(size_t count) {
+  values_.reserve(values_.size() + count);
+  byName_.reserve(byName_.size() + count);
 }
 
 std::string Graph::uniqueName(const std::string& base) const {
@@ -52,7 +62,7 @@ void Graph::renameValue(Value* v, const std::string& newName) {
   if (v->name_ == newName) return;
   byName_.erase(v->name_);
   v->name_ = newName;
-  byName_[newName] = v;
+  byName_[v->name_] = v;
   if (v->initializer_) v->initializer_->name = newName;
 }
 
@@ -73,6 +83,8 @@ Node* Graph::addNode(std::string opType, const std::vector<Value*>& inputs, cons
   Node* raw = n.get();
   auto pos = before ? before->self_ : nodes_.end();
   raw->self_ = nodes_.insert(pos, std::move(n));
+  raw->inputs_.reserve(inputs.size());
+  raw->outputs_.reserve(outputs.size());
   for (Value* v : inputs) raw->addInput(v);
   for (size_t i = 0; i < outputs.size(); ++i) setOutput(raw, i, outputs[i]);
   return raw;
