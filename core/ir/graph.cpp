@@ -9,7 +9,7 @@ Graph::Graph(std::shared_ptr<IdSource> ids) : ids_(ids ? std::move(ids) : std::m
 Graph::~Graph() = default;
 
 Value* Graph::findValue(std::string_view n) const {
-  auto it = byName_.find(n);
+  auto it = byName_.find(NameKey{n});
   return it == byName_.end() ? nullptr : it->second;
 }
 
@@ -22,18 +22,15 @@ Value* Graph::findValueInScope(std::string_view n) const {
 }
 
 Value* Graph::getOrCreateValue(std::string_view n) {
-  auto [it, added] = byName_.try_emplace(n, nullptr);
+  auto [it, added] = byName_.try_emplace(NameKey{n}, nullptr);
   if (!added) return it->second;
   auto v = std::make_unique<Value>();
   v->name_ = n;
   v->graph_ = this;
   Value* raw = v.get();
   values_.push_back(std::move(v));
-  // Re-key on the value's own copy of the name (same characters, so the bucket stays right).
-  auto node = byName_.extract(it);
-  node.key() = raw->name_;
-  node.mapped() = raw;
-  byName_.insert(std::move(node));
+  it->first.view = raw->name_;  // the same characters, now the value's own
+  it->second = raw;
   return raw;
 }
 
@@ -60,9 +57,9 @@ Value* Graph::createUniqueValue(const std::string& base) { return getOrCreateVal
 
 void Graph::renameValue(Value* v, const std::string& newName) {
   if (v->name_ == newName) return;
-  byName_.erase(v->name_);
+  byName_.erase(NameKey{v->name_});
   v->name_ = newName;
-  byName_[v->name_] = v;
+  byName_[NameKey{v->name_}] = v;
   if (v->initializer_) v->initializer_->name = newName;
 }
 
@@ -180,6 +177,7 @@ Value* Graph::addInitializer(Tensor t) {
   }
   if (v->type.kind == TypeInfo::Kind::None) {
     Shape s;
+    s.reserve(t.dims.size());
     for (auto d : t.dims) s.push_back(Dim::of(d));
     v->type = TypeInfo::tensor(t.dtype, std::move(s));
   }
@@ -226,7 +224,7 @@ void Graph::pruneValues() {
     if (used) {
       kept.push_back(std::move(v));
     } else {
-      byName_.erase(v->name_);
+      byName_.erase(NameKey{v->name_});
     }
   }
   values_ = std::move(kept);

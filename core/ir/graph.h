@@ -116,8 +116,17 @@ class Graph {
   std::shared_ptr<IdSource> ids_;
   std::list<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Value>> values_;
-  // Keys view the values' own names (a Value never moves; renaming re-keys it): one copy of each name.
-  std::unordered_map<std::string_view, Value*> byName_;
+  // Keys view the values' own names (a Value never moves; renaming re-keys it): one copy of each name. The view
+  // is mutable so that a key inserted viewing the caller's characters can be pointed at the value's own copy of
+  // the same characters (hash and equality unchanged) without hashing the name twice.
+  struct NameKey {
+    mutable std::string_view view;
+    bool operator==(const NameKey& o) const { return view == o.view; }
+  };
+  struct NameHash {
+    size_t operator()(const NameKey& k) const { return std::hash<std::string_view>{}(k.view); }
+  };
+  std::unordered_map<NameKey, Value*, NameHash> byName_;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<Value*> valueInfo_;

@@ -23,6 +23,25 @@ std::vector<Node*> dependencies(const Graph& g, const Node* n) {
   return deps;
 }
 
+// True when every node comes after the producers of its inputs and no node holds a subgraph (whose captured
+// names would need the full walk): the order files almost always have, checked without building the dependency
+// lists. Node ids are unique in a graph.
+bool alreadyInOrder(const Graph& g) {
+  uint64_t maxId = 0;
+  for (const auto& n : g.nodes()) maxId = std::max(maxId, n->id());
+  std::vector<bool> placed(maxId + 1, false);
+  for (const auto& n : g.nodes()) {
+    for (const auto& a : n->attributes)
+      if (!a.graphs.empty()) return false;
+    for (Value* v : n->inputs()) {
+      Node* p = v ? v->producer() : nullptr;
+      if (p && p->graph() == &g && !placed[p->id()]) return false;
+    }
+    placed[n->id()] = true;
+  }
+  return true;
+}
+
 }  // namespace
 
 TopoResult topologicalSort(Graph& g) {
@@ -34,6 +53,7 @@ TopoResult topologicalSort(Graph& g) {
       result.reordered |= sub.reordered;
     }
 
+  if (alreadyInOrder(g)) return result;
   std::vector<Node*> order;
   std::unordered_map<const Node*, size_t> position;
   for (const auto& n : g.nodes()) {

@@ -91,6 +91,10 @@ class Cursor {
   }
 
   bool varint(uint64_t& v) {
+    if (p_ < end_ && *p_ < 0x80) {  // most tags, lengths and small numbers
+      v = *p_++;
+      return true;
+    }
     v = 0;
     for (int shift = 0; shift < 64 && p_ < end_; shift += 7) {
       const uint8_t b = *p_++;
@@ -397,11 +401,8 @@ class GraphDecoder {
     n->origins = {n->id()};
     n->attributes.reserve(attrs_.size());
     for (auto b : attrs_) {
-      Attribute a;
-      if (fastAttribute(b, a)) {
-        n->attributes.push_back(std::move(a));
-        continue;
-      }
+      if (fastAttribute(b, n->attributes.emplace_back())) continue;
+      n->attributes.pop_back();
       onnx::AttributeProto ap;
       parsePart(ap, b, 3);
       n->attributes.push_back(detail::importAttribute(ap, ctx_, &g, n));
