@@ -6,6 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <google/protobuf/io/coded_stream.h>
 
 #include "formats/onnx/onnx_import_parts.h"
@@ -109,6 +112,35 @@ class Cursor {
   const uint8_t* end_;
 };
 
+// Drops the pages of [from, to) (those wholly inside) from this process: the graph's bytes are read once or
+// twice, and what stays in use (tensor data) comes back from the page cache on first access. Without this a
+// node-heavy model would keep its whole file resident on top of the IR built from it.
+void releasePages(const char* from, const char* to) {
+  static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t a = (reinterpret_cast<uintptr_t>(from) + page - 1) & ~(page - 1);
+  const uintptr_t b = reinterpret_cast<uintptr_t>(to) & ~(page - 1);
+  if (b > a) ::madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
+}
+
+// Releases the pages behind a run of messages every few megabytes.
+class PageReleaser {
+ public:
+  void passed(std::string_view item) {
+    if (!from_) from_ = item.data();
+    to_ = item.data() + item.size();
+    if (to_ - from_ >= kChunk) flush();
+  }
+  void flush() {
+    if (from_) releasePages(from_, to_);
+    from_ = nullptr;
+  }
+
+ private:
+  static constexpr ptrdiff_t kChunk = 4 << 20;
+  const char* from_ = nullptr;
+  const char* to_ = nullptr;
+};
+
 std::string_view rawField(const Field& f) {
   return {reinterpret_cast<const char*>(f.start), static_cast<size_t>(f.end - f.start)};
 }
@@ -175,6 +207,7 @@ class GraphDecoder {
       if (list) list->push_back(f.bytes);
       else rest.append(rawField(f));
     }
+    releasePages(bytes.data(), bytes.data() + bytes.size());
     onnx::GraphProto header;
     parsePart(header, rest, 1);
 
@@ -189,8 +222,12 @@ class GraphDecoder {
       detail::importValueInfo(vi, v);
       g->addInput(v);
     }
-    for (auto b : initializers)
+    PageReleaser release;
+    for (auto b : initializers) {
       if (!fastInitializer(b)) slowInitializer(b);
+      release.passed(b);
+    }
+    release.flush();
     detail::importSparseInitializers(header, ctx_, *g);
     int index = 0;
     for (auto b : nodes) {
@@ -200,7 +237,9 @@ class GraphDecoder {
         detail::importNode(np, ctx_, *g, index);
       }
       ++index;
+      release.passed(b);
     }
+    release.flush();
     for (auto b : outputs) {
       parsePart(vi, b, 2);
       Value* v = g->getOrCreateValue(vi.name());
