@@ -93,18 +93,19 @@ uint64_t neededBytesOf(const onnx::TensorProto& tp, const Context& ctx) {
 
 namespace detail {
 
-uint64_t neededBytes(std::string_view nameView, int32_t dataType, const std::vector<int64_t>& dims, const Context& ctx) {
-  const std::string name(nameView);
+uint64_t neededBytes(std::string_view name, int32_t dataType, const std::vector<int64_t>& dims, const Context& ctx) {
+  // Built only for a message: this runs for every initializer.
+  auto tensor = [&] { return "tensor '" + std::string(name) + "'"; };
   for (int64_t d : dims)
-    if (d < 0) ctx.fail("tensor '" + name + "' has a negative dimension (" + std::to_string(d) + ")");
+    if (d < 0) ctx.fail(tensor() + " has a negative dimension (" + std::to_string(d) + ")");
   if (dataType == 0 || !isKnownDataType(dataType))
-    ctx.fail("tensor '" + name + "' has data type " + std::to_string(dataType) + ", which is not an ONNX tensor type");
+    ctx.fail(tensor() + " has data type " + std::to_string(dataType) + ", which is not an ONNX tensor type");
   if (dataType == static_cast<int32_t>(DataType::String)) {
-    if (!checkedElementCount(dims)) ctx.fail("tensor '" + name + "' has dims " + dimsText(dims) + " whose size overflows");
+    if (!checkedElementCount(dims)) ctx.fail(tensor() + " has dims " + dimsText(dims) + " whose size overflows");
     return 0;
   }
   auto bytes = checkedByteSize(dims, static_cast<DataType>(dataType));
-  if (!bytes) ctx.fail("tensor '" + name + "' has dims " + dimsText(dims) + " whose size overflows");
+  if (!bytes) ctx.fail(tensor() + " has dims " + dimsText(dims) + " whose size overflows");
   return *bytes;
 }
 
