@@ -59,7 +59,9 @@ void Graph::renameValue(Value* v, const std::string& newName) {
   if (v->name_ == newName) return;
   byName_.erase(NameKey{v->name_});
   v->name_ = newName;
-  byName_[NameKey{v->name_}] = v;
+  // A value already under this name loses its entry, as before; the key must view v's own name.
+  byName_.erase(NameKey{v->name_});
+  byName_.emplace(NameKey{v->name_}, v);
   if (v->initializer_) v->initializer_->name = newName;
 }
 
