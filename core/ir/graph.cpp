@@ -8,12 +8,12 @@ namespace fb::ir {
 Graph::Graph(std::shared_ptr<IdSource> ids) : ids_(ids ? std::move(ids) : std::make_shared<IdSource>()) {}
 Graph::~Graph() = default;
 
-Value* Graph::findValue(const std::string& n) const {
-  auto it = byName_.find(n);
+Value* Graph::findValue(std::string_view n) const {
+  auto it = byName_.find(NameKey{n});
   return it == byName_.end() ? nullptr : it->second;
 }
 
-Value* Graph::findValueInScope(const std::string& n) const {
+Value* Graph::findValueInScope(std::string_view n) const {
   for (const Graph* g = this; g; g = g->parent_) {
     Value* v = g->findValue(n);
     if (v && !v->isOuterScope()) return v;
@@ -21,15 +21,22 @@ Value* Graph::findValueInScope(const std::string& n) const {
   return nullptr;
 }
 
-Value* Graph::getOrCreateValue(const std::string& n) {
-  if (Value* v = findValue(n)) return v;
+Value* Graph::getOrCreateValue(std::string_view n) {
+  auto [it, added] = byName_.try_emplace(NameKey{n}, nullptr);
+  if (!added) return it->second;
   auto v = std::make_unique<Value>();
   v->name_ = n;
   v->graph_ = this;
   Value* raw = v.get();
   values_.push_back(std::move(v));
-  byName_.emplace(n, raw);
+  it->first.view = raw->name_;  // the same characters, now the value's own
+  it->second = raw;
   return raw;
+}
+
+void Graph::reserveValues(size_t count) {
+  values_.reserve(values_.size() + count);
+  byName_.reserve(byName_.size() + count);
 }
 
 std::string Graph::uniqueName(const std::string& base) const {
@@ -50,9 +57,11 @@ Value* Graph::createUniqueValue(const std::string& base) { return getOrCreateVal
 
 void Graph::renameValue(Value* v, const std::string& newName) {
   if (v->name_ == newName) return;
-  byName_.erase(v->name_);
+  byName_.erase(NameKey{v->name_});
   v->name_ = newName;
-  byName_[newName] = v;
+  // A value already under this name loses its entry, as before; the key must view v's own name.
+  byName_.erase(NameKey{v->name_});
+  byName_.emplace(NameKey{v->name_}, v);
   if (v->initializer_) v->initializer_->name = newName;
 }
 
@@ -73,6 +82,8 @@ Node* Graph::addNode(std::string opType, const std::vector<Value*>& inputs, cons
   Node* raw = n.get();
   auto pos = before ? before->self_ : nodes_.end();
   raw->self_ = nodes_.insert(pos, std::move(n));
+  raw->inputs_.reserve(inputs.size());
+  raw->outputs_.reserve(outputs.size());
   for (Value* v : inputs) raw->addInput(v);
   for (size_t i = 0; i < outputs.size(); ++i) setOutput(raw, i, outputs[i]);
   return raw;
@@ -168,6 +179,7 @@ Value* Graph::addInitializer(Tensor t) {
   }
   if (v->type.kind == TypeInfo::Kind::None) {
     Shape s;
+    s.reserve(t.dims.size());
     for (auto d : t.dims) s.push_back(Dim::of(d));
     v->type = TypeInfo::tensor(t.dtype, std::move(s));
   }
@@ -214,7 +226,7 @@ void Graph::pruneValues() {
     if (used) {
       kept.push_back(std::move(v));
     } else {
-      byName_.erase(v->name_);
+      byName_.erase(NameKey{v->name_});
     }
   }
   values_ = std::move(kept);

@@ -6,6 +6,7 @@
 #include <list>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -42,10 +43,12 @@ class Graph {
   std::string unknownFields;
 
   // --- values
-  Value* findValue(const std::string& name) const;
+  Value* findValue(std::string_view name) const;
   // Looks in this graph, then in the enclosing graphs.
-  Value* findValueInScope(const std::string& name) const;
-  Value* getOrCreateValue(const std::string& name);
+  Value* findValueInScope(std::string_view name) const;
+  Value* getOrCreateValue(std::string_view name);
+  // Room for `count` more values without rehashing (a reader that knows how many names are coming).
+  void reserveValues(size_t count);
   // A value whose name is not used yet in this graph ("base", "base_1", ...).
   Value* createUniqueValue(const std::string& base);
   std::string uniqueName(const std::string& base) const;
@@ -113,7 +116,17 @@ class Graph {
   std::shared_ptr<IdSource> ids_;
   std::list<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Value>> values_;
-  std::unordered_map<std::string, Value*> byName_;
+  // Keys view the values' own names (a Value never moves; renaming re-keys it): one copy of each name. The view
+  // is mutable so that a key inserted viewing the caller's characters can be pointed at the value's own copy of
+  // the same characters (hash and equality unchanged) without hashing the name twice.
+  struct NameKey {
+    mutable std::string_view view;
+    bool operator==(const NameKey& o) const { return view == o.view; }
+  };
+  struct NameHash {
+    size_t operator()(const NameKey& k) const { return std::hash<std::string_view>{}(k.view); }
+  };
+  std::unordered_map<NameKey, Value*, NameHash> byName_;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<Value*> valueInfo_;

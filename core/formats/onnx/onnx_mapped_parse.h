@@ -1,35 +1,23 @@
 #pragma once
-// Parses an .onnx file from a memory map without copying the top-level initializers' raw_data: those
-// stay in the map and become zero-copy tensor buffers. Opening a 1 GB model then costs what its small
-// fields cost, and memory grows only with the pages a caller actually reads.
-#include <cstddef>
+// Reads an .onnx file from a memory map straight into the IR, without building protobuf's message tree for the
+// main graph: nodes, their attributes and the initializers are decoded from the wire format, and raw_data stays in
+// the map as zero-copy tensor buffers. Opening a 1 GB model then costs what its small fields cost, and a graph of
+// 100k nodes costs about one pass over its bytes plus the IR itself.
+//
+// Messages of a kind or shape this decoder does not take apart (subgraph attributes, typed or external tensor
+// data, fields newer than onnx 1.12, value infos, model metadata, functions) are parsed by protobuf one message
+// at a time and imported by the same code as the ordinary reader, so both readers give the same model.
 #include <memory>
 #include <string>
-#include <vector>
 
-#include <google/protobuf/arena.h>
-#include <onnx/onnx_pb.h>
-
-#include "util/mapped_file.h"
+#include "formats/onnx/onnx_proto_import.h"
+#include "ir/model.h"
 
 namespace fb::onnxfmt {
 
-struct MappedModelProto {
-  // The parsed messages live in an arena: a node-heavy graph is hundreds of thousands of small messages, which
-  // the arena allocates in blocks and frees at once.
-  std::unique_ptr<google::protobuf::Arena> arena;
-  onnx::ModelProto* proto = nullptr;  // in `arena`; complete except for the raw_data of the initializers in `rawData`
-  std::shared_ptr<const MappedFile> file;
-  // Per graph initializer (by index): where its raw_data lies in the file; length 0 when it was parsed normally.
-  struct Span {
-    size_t offset = 0;
-    size_t length = 0;
-  };
-  std::vector<Span> rawData;
-};
-
-// Returns false when the file has a layout this fast path does not handle (the caller then parses it the
-// ordinary way); throws InputError only for files that cannot be opened.
-bool parseMappedModel(const std::string& path, MappedModelProto& out);
+// Returns null when the file has a layout this path does not handle or bytes protobuf would reject: the caller
+// then reads it the ordinary way, which names the damage. Throws InputError for files that cannot be opened and
+// for models that are not valid (the same reasons as importModel).
+std::unique_ptr<ir::Model> readMappedModel(const std::string& path, const ImportOptions& opts);
 
 }  // namespace fb::onnxfmt

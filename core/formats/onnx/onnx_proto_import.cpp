@@ -6,6 +6,7 @@
 #include <set>
 
 #include "formats/onnx/external_data.h"
+#include "formats/onnx/onnx_import_parts.h"
 #include "ir/packed_types.h"
 #include "formats/tensor_size.h"
 #include "ir/topo_sort.h"
@@ -16,18 +17,12 @@
 namespace fb::onnxfmt {
 namespace fs = std::filesystem;
 using namespace fb::ir;
+using detail::ImportContext;
+using Context = detail::ImportContext;
 
 namespace {
 
 constexpr int64_t kMaxOpsetVersion = 1000;
-
-struct Context {
-  const ImportOptions& opts;
-  std::shared_ptr<IdSource> ids;
-  SideFileSizes sizes;
-  std::set<std::string> sourceFiles;  // side files, for Model::sourceFiles
-  [[noreturn]] void fail(const std::string& reason) const { throw InputError(opts.modelPath, reason); }
-};
 
 // What the generated classes of onnx 1.12 parsed into their unknown-field set (fields of newer onnx.proto
 // versions), as wire bytes; the exporter appends them back.
@@ -90,26 +85,44 @@ Tensor tensorHeader(const onnx::TensorProto& tp) {
   return t;
 }
 
-// The bytes `tp`'s dims and data type call for; fails for negative dims, unknown types and sizes that overflow.
-uint64_t neededBytes(const onnx::TensorProto& tp, const Context& ctx) {
-  for (int64_t d : tp.dims())
-    if (d < 0) ctx.fail("tensor '" + tp.name() + "' has a negative dimension (" + std::to_string(d) + ")");
-  if (tp.data_type() == 0 || !isKnownDataType(tp.data_type()))
-    ctx.fail("tensor '" + tp.name() + "' has data type " + std::to_string(tp.data_type()) +
-             ", which is not an ONNX tensor type");
-  const std::vector<int64_t> dims(tp.dims().begin(), tp.dims().end());
-  if (tp.data_type() == static_cast<int32_t>(DataType::String)) {
-    if (!checkedElementCount(dims)) ctx.fail("tensor '" + tp.name() + "' has dims " + dimsText(dims) + " whose size overflows");
+uint64_t neededBytesOf(const onnx::TensorProto& tp, const Context& ctx) {
+  return detail::neededBytes(tp.name(), tp.data_type(), std::vector<int64_t>(tp.dims().begin(), tp.dims().end()), ctx);
+}
+
+}  // namespace
+
+namespace detail {
+
+uint64_t neededBytes(std::string_view name, int32_t dataType, const std::vector<int64_t>& dims, const Context& ctx) {
+  // Built only for a message: this runs for every initializer.
+  auto tensor = [&] { return "tensor '" + std::string(name) + "'"; };
+  for (int64_t d : dims)
+    if (d < 0) ctx.fail(tensor() + " has a negative dimension (" + std::to_string(d) + ")");
+  if (dataType == 0 || !isKnownDataType(dataType))
+    ctx.fail(tensor() + " has data type " + std::to_string(dataType) + ", which is not an ONNX tensor type");
+  if (dataType == static_cast<int32_t>(DataType::String)) {
+    if (!checkedElementCount(dims)) ctx.fail(tensor() + " has dims " + dimsText(dims) + " whose size overflows");
     return 0;
   }
-  auto bytes = checkedByteSize(dims, static_cast<DataType>(tp.data_type()));
-  if (!bytes) ctx.fail("tensor '" + tp.name() + "' has dims " + dimsText(dims) + " whose size overflows");
+  auto bytes = checkedByteSize(dims, static_cast<DataType>(dataType));
+  if (!bytes) ctx.fail(tensor() + " has dims " + dimsText(dims) + " whose size overflows");
   return *bytes;
+}
+
+Tensor importTensorWithData(onnx::TensorProto& tp, std::shared_ptr<const Buffer> data, Context& ctx) {
+  Tensor t = tensorHeader(tp);
+  const uint64_t needed = neededBytesOf(tp, ctx);
+  if (t.dtype != DataType::String && data->size() != needed)
+    ctx.fail("tensor '" + tp.name() + "' holds " + std::to_string(data->size()) + " bytes, shape and type need " +
+             std::to_string(needed));
+  t.setBuffer(std::move(data));
+  t.storage = Tensor::Storage::Raw;
+  return t;
 }
 
 Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
   Tensor t = tensorHeader(tp);
-  const uint64_t needed = ctx ? neededBytes(tp, *ctx) : 0;
+  const uint64_t needed = ctx ? neededBytesOf(tp, *ctx) : 0;
   const bool isString = t.dtype == DataType::String;
   if (tp.data_location() == onnx::TensorProto::EXTERNAL) {
     if (!ctx) throw InputError("", "tensor '" + tp.name() + "' uses external data where none is allowed");
@@ -171,6 +184,11 @@ Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
   return t;
 }
 
+}  // namespace detail
+
+namespace {
+using detail::importTensorIn;
+
 Shape importShape(const onnx::TensorShapeProto& sp) {
   Shape s;
   s.reserve(sp.dim_size());
@@ -186,6 +204,10 @@ Shape importShape(const onnx::TensorShapeProto& sp) {
 
 std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner,
                                    const std::vector<std::shared_ptr<const Buffer>>* initializerData = nullptr);
+
+}  // namespace
+
+namespace detail {
 
 Attribute importAttribute(onnx::AttributeProto& ap, Context& ctx, Graph* graph, Node* owner) {
   // Strings are moved out of the message (it is not read again): one allocation less per string.
@@ -225,17 +247,80 @@ void importValueInfo(const onnx::ValueInfoProto& vi, Value* v) {
   if (vi.GetReflection()->GetUnknownFields(vi).field_count() > 0) v->unknownFields = unknownFieldsOf(vi);
 }
 
-std::string nodeLabel(const onnx::NodeProto& np, int index) {
-  return np.name().empty() ? np.op_type() + " node #" + std::to_string(index) : "'" + np.name() + "' (" + np.op_type() + ")";
+std::string nodeLabel(std::string_view name, std::string_view opType, int index) {
+  return name.empty() ? std::string(opType) + " node #" + std::to_string(index)
+                      : "'" + std::string(name) + "' (" + std::string(opType) + ")";
 }
+
+void failOutputTwice(const Context& ctx, std::string_view name, std::string_view opType, int index, const std::string& out) {
+  ctx.fail("node " + nodeLabel(name, opType, index) + " lists output '" + out + "' twice");
+}
+
+void failDefinedTwice(const Context& ctx, std::string_view name, std::string_view opType, int index, const std::string& out) {
+  ctx.fail("value '" + out + "' is defined twice (again as an output of node " + nodeLabel(name, opType, index) + ")");
+}
+
+void importNode(onnx::NodeProto& np, Context& ctx, Graph& g, int index) {
+  std::vector<Value*> ins, outs;
+  ins.reserve(np.input_size());
+  outs.reserve(np.output_size());
+  for (const auto& in : np.input()) ins.push_back(in.empty() ? nullptr : g.getOrCreateValue(in));
+  for (const auto& out : np.output()) {
+    if (out.empty()) {
+      outs.push_back(nullptr);
+      continue;
+    }
+    Value* v = g.getOrCreateValue(out);
+    if (std::find(outs.begin(), outs.end(), v) != outs.end()) failOutputTwice(ctx, np.name(), np.op_type(), index, out);
+    if (v->producer() || v->isGraphInput() || v->initializer()) failDefinedTwice(ctx, np.name(), np.op_type(), index, out);
+    outs.push_back(v);
+  }
+  Node* n = g.addNode(std::move(*np.mutable_op_type()), ins, outs,
+                      np.has_domain() ? std::move(*np.mutable_domain()) : std::string());
+  n->name = std::move(*np.mutable_name());
+  if (np.has_doc_string()) n->docString = std::move(*np.mutable_doc_string());
+  n->unknownFields = unknownFieldsOf(np);
+  n->origins = {n->id()};
+  n->attributes.reserve(np.attribute_size());
+  for (auto& ap : *np.mutable_attribute()) n->attributes.push_back(importAttribute(ap, ctx, &g, n));
+}
+
+void importGraphHeader(onnx::GraphProto& gp, Context&, Graph& g) {
+  g.name = gp.name();
+  g.docString = gp.doc_string();
+  g.unknownFields = unknownFieldsOf(gp);
+}
+
+void importSparseInitializers(onnx::GraphProto& gp, Context& ctx, Graph& g) {
+  for (auto& sp : *gp.mutable_sparse_initializer()) {
+    SparseTensor st;
+    st.values = importTensorIn(*sp.mutable_values(), &ctx);
+    st.indices = importTensorIn(*sp.mutable_indices(), &ctx);
+    st.dims.assign(sp.dims().begin(), sp.dims().end());
+    g.addSparseInitializer(std::move(st));
+  }
+}
+
+void importQuantizationAnnotations(const onnx::GraphProto& gp, Graph& g) {
+  for (const auto& qa : gp.quantization_annotation()) {
+    TensorAnnotation ta;
+    ta.tensorName = qa.tensor_name();
+    for (const auto& e : qa.quant_parameter_tensor_names()) ta.quantParameterTensorNames.emplace_back(e.key(), e.value());
+    g.quantizationAnnotations.push_back(std::move(ta));
+  }
+}
+
+}  // namespace detail
+
+namespace {
+using detail::importAttribute;
+using detail::importValueInfo;
 
 std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* parent, Node* owner,
                                    const std::vector<std::shared_ptr<const Buffer>>* initializerData) {
   auto g = std::make_shared<Graph>(ctx.ids);
   g->setOwner(parent, owner);
-  g->name = gp.name();
-  g->docString = gp.doc_string();
-  g->unknownFields = unknownFieldsOf(gp);
+  detail::importGraphHeader(gp, ctx, *g);
   for (const auto& vi : gp.input()) {
     Value* v = g->getOrCreateValue(vi.name());
     importValueInfo(vi, v);
@@ -246,51 +331,14 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
     const Buffer* mapped = initializerData && k < static_cast<int>(initializerData->size())
                                ? (*initializerData)[k].get() : nullptr;
     if (mapped && !tp.has_raw_data() && tp.data_location() != onnx::TensorProto::EXTERNAL) {
-      Tensor t = tensorHeader(tp);
-      const uint64_t needed = neededBytes(tp, ctx);
-      if (t.dtype != DataType::String && mapped->size() != needed)
-        ctx.fail("tensor '" + tp.name() + "' holds " + std::to_string(mapped->size()) + " bytes, shape and type need " +
-                 std::to_string(needed));
-      t.setBuffer((*initializerData)[k]);
-      t.storage = Tensor::Storage::Raw;
-      g->addInitializer(std::move(t));
+      g->addInitializer(detail::importTensorWithData(tp, (*initializerData)[k], ctx));
       continue;
     }
     g->addInitializer(importTensorIn(tp, &ctx));
   }
-  for (auto& sp : *gp.mutable_sparse_initializer()) {
-    SparseTensor st;
-    st.values = importTensorIn(*sp.mutable_values(), &ctx);
-    st.indices = importTensorIn(*sp.mutable_indices(), &ctx);
-    st.dims.assign(sp.dims().begin(), sp.dims().end());
-    g->addSparseInitializer(std::move(st));
-  }
+  detail::importSparseInitializers(gp, ctx, *g);
   int index = 0;
-  for (auto& np : *gp.mutable_node()) {
-    std::vector<Value*> ins, outs;
-    for (const auto& in : np.input()) ins.push_back(in.empty() ? nullptr : g->getOrCreateValue(in));
-    for (const auto& out : np.output()) {
-      if (out.empty()) {
-        outs.push_back(nullptr);
-        continue;
-      }
-      Value* v = g->getOrCreateValue(out);
-      if (std::find(outs.begin(), outs.end(), v) != outs.end())
-        ctx.fail("node " + nodeLabel(np, index) + " lists output '" + out + "' twice");
-      if (v->producer() || v->isGraphInput() || v->initializer())
-        ctx.fail("value '" + out + "' is defined twice (again as an output of node " + nodeLabel(np, index) + ")");
-      outs.push_back(v);
-    }
-    Node* n = g->addNode(std::move(*np.mutable_op_type()), ins, outs,
-                         np.has_domain() ? std::move(*np.mutable_domain()) : std::string());
-    n->name = std::move(*np.mutable_name());
-    if (np.has_doc_string()) n->docString = std::move(*np.mutable_doc_string());
-    n->unknownFields = unknownFieldsOf(np);
-    n->origins = {n->id()};
-    n->attributes.reserve(np.attribute_size());
-    for (auto& ap : *np.mutable_attribute()) n->attributes.push_back(importAttribute(ap, ctx, g.get(), n));
-    ++index;
-  }
+  for (auto& np : *gp.mutable_node()) detail::importNode(np, ctx, *g, index++);
   for (const auto& vi : gp.output()) {
     Value* v = g->getOrCreateValue(vi.name());
     if (!v->isGraphInput() || v->type.kind == TypeInfo::Kind::None) importValueInfo(vi, v);
@@ -301,12 +349,7 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
     importValueInfo(vi, v);
     g->addValueInfo(v);
   }
-  for (const auto& qa : gp.quantization_annotation()) {
-    TensorAnnotation ta;
-    ta.tensorName = qa.tensor_name();
-    for (const auto& e : qa.quant_parameter_tensor_names()) ta.quantParameterTensorNames.emplace_back(e.key(), e.value());
-    g->quantizationAnnotations.push_back(std::move(ta));
-  }
+  detail::importQuantizationAnnotations(gp, *g);
   return g;
 }
 
@@ -372,8 +415,15 @@ ir::TypeInfo importType(const onnx::TypeProto& tp) {
 ir::Tensor importTensor(onnx::TensorProto& tp) { return importTensorIn(tp, nullptr); }
 
 std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOptions& opts) {
+  if (!proto.has_graph()) throw InputError(opts.modelPath, "not an ONNX model: it has no graph");
+  return detail::assembleModel(proto, opts, [&](Context& ctx) {
+    return importGraph(*proto.mutable_graph(), ctx, nullptr, nullptr, &opts.initializerData);
+  });
+}
+
+std::unique_ptr<ir::Model> detail::assembleModel(onnx::ModelProto& proto, const ImportOptions& opts,
+                                                 const MainGraphFn& mainGraph) {
   Context ctx{opts, std::make_shared<IdSource>(), {}};
-  if (!proto.has_graph()) ctx.fail("not an ONNX model: it has no graph");
   auto m = std::make_unique<Model>();
   m->sourcePath = opts.modelPath;
   m->irVersion = proto.ir_version();
@@ -392,7 +442,7 @@ std::unique_ptr<ir::Model> importModel(onnx::ModelProto& proto, const ImportOpti
   }
   for (const auto& e : proto.metadata_props()) m->metadata.emplace_back(e.key(), e.value());
   for (const auto& ti : proto.training_info()) m->trainingInfo.push_back(ti.SerializeAsString());
-  m->setGraph(importGraph(*proto.mutable_graph(), ctx, nullptr, nullptr, &opts.initializerData));
+  m->setGraph(mainGraph(ctx));
   for (auto& fp : *proto.mutable_functions()) {
     Function f;
     f.name = fp.name();

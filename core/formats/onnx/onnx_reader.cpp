@@ -71,17 +71,10 @@ std::unique_ptr<ir::Model> readOnnxFile(const std::string& path) {
   ImportOptions opts;
   opts.modelPath = path;
   opts.modelDir = fs::path(path).parent_path().string();
-  onnx::ModelProto parsed;
-  onnx::ModelProto* protoPtr = &parsed;
-  MappedModelProto mapped;
-  if (fs::file_size(path, ec) > 0 && parseMappedModel(path, mapped)) {
-    protoPtr = mapped.proto;
-    for (const auto& span : mapped.rawData)
-      opts.initializerData.push_back(span.length ? ir::makeMappedBuffer(mapped.file, span.offset, span.length) : nullptr);
-  } else {
-    parseOnnxProtoFile(path, parsed);
-  }
-  onnx::ModelProto& proto = *protoPtr;
+  if (fs::file_size(path, ec) > 0)
+    if (auto m = readMappedModel(path, opts)) return m;
+  onnx::ModelProto proto;
+  parseOnnxProtoFile(path, proto);
   if (!proto.has_graph()) throw InputError(path, "not an ONNX model: no graph in the file");
   if (proto.opset_import_size() == 0 && proto.ir_version() >= 3)
     throw InputError(path, "not a valid ONNX model: no opset_import");
