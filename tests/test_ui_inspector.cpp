@@ -109,6 +109,19 @@ class InspectorTest : public QObject {
     QVERIFY(info->valueOf("producer").startsWith(facts.value("producer").toObject().value("name").toString()));
   }
 
+  // Closing the document leaves every panel and the scene with no model: nothing may still reach for it.
+  void closingTheDocumentClearsTheWindow() {
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, test::corpusModel("squeezenet1_0_op11.onnx")));
+    QVERIFY(w.windowTitle().contains("squeezenet1_0_op11.onnx"));
+    w.document()->close();
+    QCoreApplication::processEvents();
+    QVERIFY(!w.document()->model());
+    QCOMPARE(w.windowTitle(), QString("FlowBridge"));
+    QCOMPARE(w.scene()->nodeItemCount(), 0);
+  }
+
   void shapesOnEdges() {
     ui::MainWindow w;
     w.show();

@@ -103,6 +103,10 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(doc_, &Document::modelChanged, this, [this, endLoad] {
     endLoad();
+    if (!doc_->model()) {  // closed: nothing to title or count
+      setWindowTitle(tr("FlowBridge"));
+      return;
+    }
     fitOnNextLayout_ = true;
     setWindowTitle(tr("FlowBridge - %1").arg(QFileInfo(doc_->path()).fileName()));
     rememberRecent(doc_->path());

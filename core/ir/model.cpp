@@ -27,6 +27,9 @@ std::unique_ptr<Model> Model::clone() const {
   m->graph_ = graph_->clone(ids);
   for (auto& f : m->functions)
     if (f.body) f.body = f.body->clone(ids);
+  // The clones kept their nodes' ids, so the next new node gets the id it would get in the source: a conversion
+  // of a copy and one in place number their new nodes alike (the app's report and the CLI's agree).
+  ids->next = graph_->idSource()->next;
   return m;
 }
 
