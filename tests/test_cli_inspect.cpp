@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include "support/helpers.h"
 
@@ -44,6 +45,10 @@ class CliInspect : public QObject {
     QVERIFY(r.out.contains("pytorch 1.13.0"));
     QVERIFY(r.out.contains("nodes       8 (+6 in 3 subgraphs)"));
     QVERIFY(r.out.contains("probs: float[Softmaxprobs_dim_0, 4]"));
+    // The operator counts are aligned with spaces: no escaped tab ("43\\tConstant") in the summary.
+    QVERIFY2(!r.out.contains("\\"), r.out.constData());
+    auto sq = test::runCli({"inspect", test::corpusModel("squeezenet1_0_op11.onnx")});
+    QVERIFY2(QRegularExpression("\\n +26  Relu\\n").match(QString::fromUtf8(sq.out)).hasMatch(), sq.out.constData());
   }
 
   void versionAndHelp() {

@@ -2,6 +2,7 @@
 
 #include "inspect/tensor_values.h"
 
+#include <iomanip>
 #include <sstream>
 
 namespace fb {
@@ -140,7 +141,8 @@ std::string toText(const ModelSummary& s) {
   std::vector<std::pair<size_t, std::string>> sorted;
   for (const auto& [op, n] : s.ops) sorted.emplace_back(n, op);
   std::sort(sorted.rbegin(), sorted.rend());
-  for (const auto& [n, op] : sorted) os << "    " << n << "\t" << op << "\n";
+  // Spaces, not a tab: the CLI escapes control characters in what a model file holds, a tab included.
+  for (const auto& [n, op] : sorted) os << "    " << std::setw(6) << n << "  " << op << "\n";
   return os.str();
 }
 
