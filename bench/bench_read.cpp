@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/model.h"
@@ -32,34 +33,14 @@ struct Run {
 
 // Runs argv in a child; the child prints its own timing (seconds) on stdout.
 Run runChild(const std::vector<std::string>& argv) {
-  int pipefd[2];
-  if (pipe(pipefd) != 0) return {};
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipefd[1], 1);
-    close(pipefd[0]);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  close(pipefd[1]);
-  std::string out;
-  char buf[256];
-  ssize_t n;
-  while ((n = read(pipefd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(pipefd[0]);
-  int status = 0;
-  struct rusage ru {};
-  wait4(pid, &status, 0, &ru);
+  const bench::ChildResult c = bench::runChildProcess(argv);
   Run r;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  if (c.ok) {
     char* rest = nullptr;
-    r.seconds = std::strtod(out.c_str(), &rest);
+    r.seconds = std::strtod(c.out.c_str(), &rest);
     r.fullSeconds = rest && *rest ? std::strtod(rest, nullptr) : r.seconds;
   }
-  r.maxRssKb = ru.ru_maxrss;
+  r.maxRssKb = c.peakKb;
   return r;
 }
 

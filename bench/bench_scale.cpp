@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "check/onnx_check.h"
+#include "child_process.h"
 #include "convert/converter.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
@@ -139,38 +140,13 @@ struct Run {
 
 // Runs argv in a child; peak RSS (ru_maxrss of wait4) belongs to that child alone.
 Run runChild(const std::vector<std::string>& argv, bool quiet) {
-  int pipefd[2];
-  if (pipe(pipefd) != 0) return {};
-  auto t0 = Clock::now();
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(pipefd[1], 1);
-    close(pipefd[0]);
-    if (quiet) {
-      FILE* null = std::fopen("/dev/null", "w");
-      if (null) dup2(fileno(null), 2);
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  close(pipefd[1]);
-  std::string out;
-  char buf[4096];
-  ssize_t n;
-  while ((n = read(pipefd[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
-  close(pipefd[0]);
-  int status = 0;
-  struct rusage ru {};
-  wait4(pid, &status, 0, &ru);
+  const bench::ChildResult c = bench::runChildProcess(argv, quiet);
   Run r;
-  r.wallMs = msSince(t0);
-  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  r.peakKb = ru.ru_maxrss;
+  r.ok = c.ok;
+  r.wallMs = c.wallMs;
+  r.peakKb = c.peakKb;
   if (!quiet) {
-    std::istringstream in(out);
+    std::istringstream in(c.out);
     double x;
     while (in >> x) r.reported.push_back(x);
   }
