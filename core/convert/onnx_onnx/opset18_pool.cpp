@@ -19,6 +19,30 @@ static int64_t kernelWeightCount(const ir::Node& n, int64_t channels, const std:
   return count;
 }
 
+// The depthwise Conv a dilated pool becomes: every weight `value` (channels x 1 x kernel), and the Conv attributes
+// that carry the pool's window, dilations, strides, pads and auto_pad.
+struct DepthwiseConv {
+  onnx::TensorProto weights;
+  std::string attrs;
+};
+
+static DepthwiseConv depthwiseConvFor(const ir::Node& n, int64_t channels, const std::vector<int64_t>& kernel,
+                                      int64_t count, float value) {
+  DepthwiseConv c;
+  c.weights.set_data_type(onnx::TensorProto::FLOAT);
+  c.weights.add_dims(channels);
+  c.weights.add_dims(1);
+  for (auto k : kernel) c.weights.add_dims(k);
+  for (int64_t i = 0; i < channels * count; ++i) c.weights.add_float_data(value);
+  c.attrs = "kernel_shape = " + intList(kernel) + ", group = " + std::to_string(channels) +
+            ", dilations = " + intList(n.attrInts("dilations"));
+  if (n.hasAttr("strides")) c.attrs += ", strides = " + intList(n.attrInts("strides"));
+  if (n.hasAttr("pads")) c.attrs += ", pads = " + intList(n.attrInts("pads"));
+  const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET") c.attrs += ", auto_pad = \"" + autoPad + "\"";
+  return c;
+}
+
 void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   requireFloat32(n, ctx);
   if (n.attrInt("ceil_mode", 0) != 0)
@@ -34,17 +58,7 @@ void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   const int64_t channels = (*shape)[1];
   auto kernel = n.attrInts("kernel_shape");
   const int64_t count = kernelWeightCount(n, channels, kernel);
-  onnx::TensorProto w;
-  w.set_data_type(onnx::TensorProto::FLOAT);
-  w.add_dims(channels);
-  w.add_dims(1);
-  for (auto k : kernel) w.add_dims(k);
-  for (int64_t i = 0; i < channels * count; ++i) w.add_float_data(1.0f / static_cast<float>(count));
-  std::string attrs = "kernel_shape = " + intList(kernel) + ", group = " + std::to_string(channels) +
-                      ", dilations = " + intList(n.attrInts("dilations"));
-  if (n.hasAttr("strides")) attrs += ", strides = " + intList(n.attrInts("strides"));
-  if (n.hasAttr("pads")) attrs += ", pads = " + intList(pads);
-  if (autoPad != "NOTSET") attrs += ", auto_pad = \"" + autoPad + "\"";
+  const auto [w, attrs] = depthwiseConvFor(n, channels, kernel, count, 1.0f / static_cast<float>(count));
   replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
     b.Const("mean_weights", w);
     b.Add(("Y = Conv <" + attrs + "> (X, mean_weights)").c_str());
@@ -66,18 +80,7 @@ void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   const int64_t p = n.attrInt("p", 2);
   auto kernel = n.attrInts("kernel_shape");
   const int64_t count = kernelWeightCount(n, channels, kernel);
-  onnx::TensorProto w;
-  w.set_data_type(onnx::TensorProto::FLOAT);
-  w.add_dims(channels);
-  w.add_dims(1);
-  for (auto k : kernel) w.add_dims(k);
-  for (int64_t i = 0; i < channels * count; ++i) w.add_float_data(1.0f);
-  std::string attrs = "kernel_shape = " + intList(kernel) + ", group = " + std::to_string(channels) +
-                      ", dilations = " + intList(n.attrInts("dilations"));
-  if (n.hasAttr("strides")) attrs += ", strides = " + intList(n.attrInts("strides"));
-  if (n.hasAttr("pads")) attrs += ", pads = " + intList(n.attrInts("pads"));
-  const std::string autoPad = n.attrString("auto_pad", "NOTSET");
-  if (autoPad != "NOTSET") attrs += ", auto_pad = \"" + autoPad + "\"";
+  const auto [w, attrs] = depthwiseConvFor(n, channels, kernel, count, 1.0f);
   replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
     b.Add("ax = Abs(X)");
     b.Add(("p = Constant <value_float = " + floatText(static_cast<double>(p)) + "> ()").c_str());
