@@ -34,7 +34,9 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
   set(g, "mclimit", "0.1");
   set(g, "remincross", "false");
   set(g, "nodesep", "0.25");
-  set(g, "ranksep", "0.35");
+  // Left to right, ranks sit side by side and edge labels run along the gap between them: the gap must take a
+  // shape label (about 1.2 in at 8 pt), or most labels find no room.
+  set(g, "ranksep", request.leftToRight ? "1.2" : "0.35");
   std::vector<Agnode_t*> nodes;
   nodes.reserve(request.boxes.size());
   for (size_t i = 0; i < request.boxes.size(); ++i) {
