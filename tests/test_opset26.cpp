@@ -38,6 +38,26 @@ const convert::NodeReport* reportFor(const convert::ConvertResult& r, const std:
   return nullptr;
 }
 
+// Converts `source` to `target` and writes the result beside the test models as <stem>_to<target>.onnx, appended
+// to `outputs`. Fails the test, naming every node that did not convert and every check message, unless the
+// conversion is complete at that opset and its IR version.
+void convertAndWrite(const ir::Model& source, int64_t target, const QString& stem, QStringList& outputs) {
+  convert::ConvertOptions o;
+  o.targetOpset = target;
+  auto r = convert::convertModel(source, o);
+  QString why;
+  for (const auto& n : r.nodes)
+    if (n.status != convert::NodeStatus::Unchanged && n.status != convert::NodeStatus::Converted)
+      why += QString::fromStdString(" " + n.opType + ": " + n.message);
+  for (const auto& m : r.check.messages) why += QString::fromStdString(" check: " + m.message);
+  QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
+  QCOMPARE(r.model->opsetVersion(""), target);
+  QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
+  const QString out = modelDir() + "/" + stem + "_to" + QString::number(target) + ".onnx";
+  onnxfmt::writeOnnxFile(*r.model, out.toStdString());
+  outputs << out;
+}
+
 }  // namespace
 
 class TestOpset26 : public QObject {
@@ -162,16 +182,8 @@ class TestOpset26 : public QObject {
       for (const auto& n : dry.nodes)
         QVERIFY2(n.status == convert::NodeStatus::Unchanged || n.status == convert::NodeStatus::Converted,
                  qPrintable(QString::fromStdString(n.opType + ": " + n.message)));
-      auto r = convert::convertModel(*source, o);
-      QString why;
-      for (const auto& n : r.nodes) why += QString::fromStdString(" " + n.opType + ": " + n.message);
-      for (const auto& m : r.check.messages) why += QString::fromStdString(" check: " + m.message);
-      QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
-      QCOMPARE(r.model->opsetVersion(""), target);
-      QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
-      QString out = modelDir() + "/" + name + "_to" + QString::number(target) + ".onnx";
-      onnxfmt::writeOnnxFile(*r.model, out.toStdString());
-      outputs << out;
+      convertAndWrite(*source, target, name, outputs);
+      if (QTest::currentTestFailed()) return;
     }
     auto run = fb::test::runOracle(modelDir() + "/" + reference + ".onnx", outputs);
     QVERIFY2(run.ok(), qPrintable(run.failures()));
@@ -288,18 +300,8 @@ class TestOpset26 : public QObject {
     QCOMPARE(source->opsetVersion(""), int64_t(18));
     QStringList outputs;
     for (int64_t target : {17, 11}) {
-      convert::ConvertOptions o;
-      o.targetOpset = target;
-      auto r = convert::convertModel(*source, o);
-      QString why;
-      for (const auto& n : r.nodes)
-        if (n.status != convert::NodeStatus::Unchanged && n.status != convert::NodeStatus::Converted)
-          why += QString::fromStdString(" " + n.opType + ": " + n.message);
-      QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
-      QCOMPARE(r.model->opsetVersion(""), target);
-      QString out = modelDir() + "/transformer_block_18_to" + QString::number(target) + ".onnx";
-      onnxfmt::writeOnnxFile(*r.model, out.toStdString());
-      outputs << out;
+      convertAndWrite(*source, target, "transformer_block_18", outputs);
+      if (QTest::currentTestFailed()) return;
     }
     auto run = fb::test::runOracle(modelDir() + "/transformer_block_18.onnx", outputs);
     QVERIFY2(run.ok(), qPrintable(run.failures()));
@@ -504,20 +506,8 @@ class TestOpset26 : public QObject {
 
     QStringList outputs{modelDir() + "/dynamo_standin_18.onnx"};
     for (int64_t target : {17, 11}) {
-      convert::ConvertOptions o;
-      o.targetOpset = target;
-      auto r = convert::convertModel(*source, o);
-      QString why;
-      for (const auto& n : r.nodes)
-        if (n.status != convert::NodeStatus::Unchanged && n.status != convert::NodeStatus::Converted)
-          why += QString::fromStdString(" " + n.opType + ": " + n.message);
-      for (const auto& m : r.check.messages) why += QString::fromStdString(" check: " + m.message);
-      QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
-      QCOMPARE(r.model->opsetVersion(""), target);
-      QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
-      QString out = modelDir() + "/dynamo_standin_18_to" + QString::number(target) + ".onnx";
-      onnxfmt::writeOnnxFile(*r.model, out.toStdString());
-      outputs << out;
+      convertAndWrite(*source, target, "dynamo_standin_18", outputs);
+      if (QTest::currentTestFailed()) return;
     }
     // The reference is torch 1.13's own opset-17 export of the same module; the stand-in itself runs too.
     auto run = fb::test::runOracle(modelDir() + "/dynamo_standin_17.onnx", outputs);
