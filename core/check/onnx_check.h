@@ -1,6 +1,7 @@
 #pragma once
 // libonnx's checker and shape inference behind two calls. Their exceptions never escape: they become
 // messages tied to a node where libonnx names one, or to the model otherwise.
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,7 +22,15 @@ struct CheckResult {
 
 // onnx::checker::check_model, then strict shape inference (error_mode 1, type checks on), on a copy.
 // External data is loaded inline for the check, so side files need not be beside the working directory.
+// A main graph of kCheckWindowFrom nodes and more is checked in windows (checkModelInWindows) where it can be.
 CheckResult checkModel(const ir::Model& m, bool strictShapeInference = true);
+inline constexpr size_t kCheckWindowFrom = 20000;
+inline constexpr size_t kCheckWindowNodes = 8192;
+
+// The same check with the main graph's nodes shown to libonnx `windowNodes` at a time, so that its memory is
+// one window's. nullopt when the model cannot be checked so (see windowed_check.cpp); the caller then checks it
+// whole. With several faults, the one in the earliest window is reported.
+std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t windowNodes, bool strictShapeInference = true);
 
 // Shape inference on a copy, for display: value name -> inferred type, for every value libonnx could type
 // (graph inputs/outputs included). The model itself is never changed. Errors become `warnings`.

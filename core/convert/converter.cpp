@@ -19,6 +19,7 @@
 #include "convert/shape_facts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
+#include "util/idle_memory.h"
 
 namespace fb::convert {
 namespace {
@@ -421,8 +422,10 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();
+    releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
     // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
     res.check = opts.targetOpset > kLibonnxMaxOpset ? checkStructure(*work) : checkModel(*work);
+    releaseFreedHeap();
     res.checkMs = msSince(tc);
   }
   res.model = std::move(copy);

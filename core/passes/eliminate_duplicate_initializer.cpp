@@ -9,6 +9,7 @@
 
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
+#include "util/idle_memory.h"
 
 namespace fb::passes {
 namespace {
@@ -34,11 +35,13 @@ class EliminateDuplicateInitializer final : public GraphPass {
     std::unordered_map<uint64_t, std::vector<ir::Value*>> candidates;
     candidates.reserve(g.initializers().size());
     std::vector<ir::Value*> dropped;
+    MappedReadBudget budget;  // reading every weight would otherwise bring the whole file back into memory
     for (const auto& t : g.initializers()) {
       if (t->dtype == ir::DataType::String) continue;
       ir::Value* v = g.findValue(t->name);
       if (!v || v->isGraphInput() || rw.pinned(v)) continue;
       auto b = t->bytes();
+      budget.read(b.size());
       uint64_t key = fingerprint(b) ^ (static_cast<uint64_t>(t->dtype) * 0x9E3779B97F4A7C15ull);
       for (auto d : t->dims) key = (key ^ static_cast<uint64_t>(d)) * 1099511628211ull;
       auto& same = candidates[key];

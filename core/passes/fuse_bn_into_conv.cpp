@@ -10,6 +10,7 @@
 #include "passes/pass_registry.h"
 #include "passes/weight_buffer.h"
 #include "passes/rewrite_utils.h"
+#include "util/idle_memory.h"
 
 namespace fb::passes {
 namespace {
@@ -52,6 +53,7 @@ class FuseBnIntoConv final : public GraphPass {
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
+    MappedReadBudget budget;  // the weights read here are replaced: their mapped pages need not stay
     for (ir::Node* bn : nodeList(g)) {
       if (bn->opType != "BatchNormalization" || !bn->isDefaultDomain()) continue;
       ir::Value* x = bn->input(0);
@@ -81,6 +83,7 @@ class FuseBnIntoConv final : public GraphPass {
       }
       const bool isF = w->dtype == ir::DataType::Float;
       ir::Tensor nw = isF ? scaledWeights<float>(*w, s) : scaledWeights<double>(*w, s);
+      budget.read(w->expectedBytes());
       ir::Tensor nbT = isF ? vectorTensor<float>(w->dtype, nb) : vectorTensor<double>(w->dtype, nb);
       std::string base = conv->name.empty() ? conv->output(0)->name() : conv->name;
       ir::Value* wv = rw.addConstant(std::move(nw), base + "_bn_weight");

@@ -7,6 +7,7 @@
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
 #include "passes/value_types.h"
+#include "util/idle_memory.h"
 
 namespace fb::passes {
 
@@ -116,6 +117,8 @@ PassManagerResult PassManager::run(ir::Model& m) {
         if (std::find(s.total.warnings.begin(), s.total.warnings.end(), w) == s.total.warnings.end())
           s.total.warnings.push_back(w);
       if (recordSteps_ && c.changed()) r.steps.push_back({s.name, r.iterations, ms, c, m.clone()});
+      // What this pass freed (nodes, replaced weights) need not stay resident under the next.
+      if (c.changed()) releaseIdleMemory();
       any |= c.changed();
     }
     changedLastRound = any;

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "util/error.h"
+#include "util/idle_memory.h"
 #include "util/input_file.h"
 
 namespace fb {
@@ -122,6 +123,16 @@ void throwIfMappedFileDamaged() {
     if (regions[i].faulted.load() && !slotPaths[i].empty())
       throw InputError(slotPaths[i], "the file was truncated or changed while it was being read");
   throw InputError("", "a model file was truncated or changed while it was being read");
+}
+
+void releaseMappedFilePages() {
+  std::lock_guard lock(slotsMutex);  // a map cannot be unmapped under us
+  for (const auto& r : regions) {
+    const uintptr_t b = r.begin.load(), e = r.end.load();
+    // Read-only private maps: a dropped page is read again from the page cache (or, for a page the SIGBUS
+    // handler replaced, is a zero page again).
+    if (b != 0 && e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
+  }
 }
 
 uint64_t mappedFaultCount() { return faultCount.load(); }

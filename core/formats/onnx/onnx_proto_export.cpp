@@ -213,7 +213,18 @@ void exportTensor(const Tensor& t, onnx::TensorProto& tp, const ExternalizeFn& e
   }
 }
 
+void exportNodeProto(const ir::Node& n, onnx::NodeProto& out, const ExternalizeFn& externalize) {
+  exportNode(n, out, externalize);
+}
+
+void exportValueInfoProto(const ir::Value& v, onnx::ValueInfoProto& out) { exportValueInfo(&v, out); }
+
 void exportModel(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext) {
+  exportModelHeader(m, mp, ext);
+  exportGraph(m.graph(), *mp.mutable_graph(), ext);
+}
+
+void exportModelHeader(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext) {
   mp.set_ir_version(m.irVersion);
   for (const auto& o : m.opsets) {
     auto* op = mp.add_opset_import();
@@ -225,7 +236,6 @@ void exportModel(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext)
   if (!m.domain.empty()) mp.set_domain(m.domain);
   if (m.modelVersion) mp.set_model_version(m.modelVersion);
   if (!m.docString.empty()) mp.set_doc_string(m.docString);
-  exportGraph(m.graph(), *mp.mutable_graph(), ext);
   restoreUnknownFields(m.unknownFields, mp);
   for (const auto& [k, v] : m.metadata) {
     auto* e = mp.add_metadata_props();

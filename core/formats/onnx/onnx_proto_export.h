@@ -14,6 +14,10 @@ namespace fb::onnxfmt {
 using ExternalizeFn = std::function<bool(const ir::Tensor&, ir::ExternalRef& ref)>;
 
 void exportModel(const ir::Model& m, onnx::ModelProto& out, const ExternalizeFn& externalize = {});
+// Everything but the main graph (opsets, metadata, functions): for a caller that builds the graph itself.
+void exportModelHeader(const ir::Model& m, onnx::ModelProto& out, const ExternalizeFn& externalize = {});
+void exportNodeProto(const ir::Node& n, onnx::NodeProto& out, const ExternalizeFn& externalize = {});
+void exportValueInfoProto(const ir::Value& v, onnx::ValueInfoProto& out);
 void exportFunction(const ir::Function& f, onnx::FunctionProto& out, const ExternalizeFn& externalize = {});
 void exportType(const ir::TypeInfo& t, onnx::TypeProto& out);
 void exportTensor(const ir::Tensor& t, onnx::TensorProto& out, const ExternalizeFn& externalize = {});

@@ -1,0 +1,34 @@
+#pragma once
+// What the whole-model check and the windowed check share: the model as libonnx's checker sees it (weights of
+// 256 bytes and more as placeholders), and libonnx's exceptions turned into messages.
+#include <exception>
+
+#include <onnx/onnx_pb.h>
+
+#include "check/onnx_check.h"
+#include "formats/onnx/onnx_proto_export.h"
+
+namespace fb::checker_proto {
+
+// For exportModel & co: marks the weights that go to the checker without their bytes.
+bool markPlaceholder(const ir::Tensor& t, ir::ExternalRef& ref);
+// Turns the marked tensors of a graph (and of the model's functions) into placeholders the checker accepts.
+void replaceMarked(onnx::GraphProto& g);
+void replaceMarked(onnx::ModelProto& p);
+
+// The whole model, weights as placeholders.
+void toProto(const ir::Model& m, onnx::ModelProto& p);
+
+CheckMessage messageFrom(const std::exception& e);
+
+template <typename F>
+void guarded(CheckResult& r, const F& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    r.ok = false;
+    r.messages.push_back(messageFrom(e));
+  }
+}
+
+}  // namespace fb::checker_proto
