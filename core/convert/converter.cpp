@@ -343,6 +343,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   ConvertResult res;
   res.direction = opts.direction;
   res.sourceOpset = source.opsetVersion("");
+  res.nodes.reserve(source.graph().totalNodeCount());  // one report per node: no doubling slack on 100k nodes
   res.targetOpset = opts.targetOpset;
   countOps(source.graph(), res.opsBefore);
 

@@ -68,7 +68,8 @@ void exportShape(const Shape& s, onnx::TensorShapeProto& sp) {
   }
 }
 
-void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext);
+void exportGraphFields(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext, bool nodesAndInitializers);
+void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext) { exportGraphFields(g, gp, ext, true); }
 
 void exportSparse(const SparseTensor& st, onnx::SparseTensorProto& sp, const ExternalizeFn& ext) {
   exportTensor(st.values, *sp.mutable_values(), ext);
@@ -127,10 +128,12 @@ void exportNode(const Node& n, onnx::NodeProto& np, const ExternalizeFn& ext) {
   restoreUnknownFields(n.unknownFields, np);
 }
 
-void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext) {
-  for (const auto& n : g.nodes()) exportNode(*n, *gp.add_node(), ext);
+void exportGraphFields(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext, bool nodesAndInitializers) {
+  if (nodesAndInitializers)
+    for (const auto& n : g.nodes()) exportNode(*n, *gp.add_node(), ext);
   if (!g.name.empty()) gp.set_name(g.name);
-  for (const auto& t : g.initializers()) exportTensor(*t, *gp.add_initializer(), ext);
+  if (nodesAndInitializers)
+    for (const auto& t : g.initializers()) exportTensor(*t, *gp.add_initializer(), ext);
   for (const auto& s : g.sparseInitializers()) exportSparse(s, *gp.add_sparse_initializer(), ext);
   if (!g.docString.empty()) gp.set_doc_string(g.docString);
   restoreUnknownFields(g.unknownFields, gp);
@@ -185,7 +188,7 @@ void exportType(const TypeInfo& t, onnx::TypeProto& tp) {
   }
 }
 
-void exportTensor(const Tensor& t, onnx::TensorProto& tp, const ExternalizeFn& ext) {
+bool exportTensorHeader(const Tensor& t, onnx::TensorProto& tp, const ExternalizeFn& ext) {
   for (auto d : t.dims) tp.add_dims(d);
   tp.set_data_type(static_cast<int32_t>(t.dtype));
   if (t.segment) {
@@ -203,11 +206,17 @@ void exportTensor(const Tensor& t, onnx::TensorProto& tp, const ExternalizeFn& e
       e->set_key(k);
       e->set_value(v);
     }
-    return;
+    return false;
   }
   if (t.storage == Tensor::Storage::Typed || t.dtype == DataType::String) {
     exportTypedData(t, tp);
-  } else {
+    return false;
+  }
+  return true;
+}
+
+void exportTensor(const Tensor& t, onnx::TensorProto& tp, const ExternalizeFn& ext) {
+  if (exportTensorHeader(t, tp, ext)) {
     auto b = t.bytes();
     tp.set_raw_data(b.data(), b.size());
   }
@@ -220,8 +229,12 @@ void exportNodeProto(const ir::Node& n, onnx::NodeProto& out, const ExternalizeF
 void exportValueInfoProto(const ir::Value& v, onnx::ValueInfoProto& out) { exportValueInfo(&v, out); }
 
 void exportModel(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext) {
+  exportGraph(m.graph(), *mp.mutable_graph(), ext);  // first: a side file gets the graph's tensors first
   exportModelHeader(m, mp, ext);
-  exportGraph(m.graph(), *mp.mutable_graph(), ext);
+}
+
+void exportGraphFrame(const ir::Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext) {
+  exportGraphFields(g, gp, ext, /*nodesAndInitializers=*/false);
 }
 
 void exportModelHeader(const Model& m, onnx::ModelProto& mp, const ExternalizeFn& ext) {

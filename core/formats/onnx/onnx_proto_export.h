@@ -21,5 +21,10 @@ void exportValueInfoProto(const ir::Value& v, onnx::ValueInfoProto& out);
 void exportFunction(const ir::Function& f, onnx::FunctionProto& out, const ExternalizeFn& externalize = {});
 void exportType(const ir::TypeInfo& t, onnx::TypeProto& out);
 void exportTensor(const ir::Tensor& t, onnx::TensorProto& out, const ExternalizeFn& externalize = {});
+// exportTensor without raw_data: true when the tensor's bytes belong in raw_data (the caller writes them).
+bool exportTensorHeader(const ir::Tensor& t, onnx::TensorProto& out, const ExternalizeFn& externalize = {});
+// A graph's fields other than its nodes and initializers (name, inputs, outputs, value_info, sparse
+// initializers, ...): for a writer that streams those two.
+void exportGraphFrame(const ir::Graph& g, onnx::GraphProto& out, const ExternalizeFn& externalize = {});
 
 }  // namespace fb::onnxfmt

@@ -10,6 +10,7 @@
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
+#include "formats/onnx/model_serializer.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -105,15 +106,14 @@ WriteResult writeOnnxFile(const Model& m, const std::string& path, const WriteOp
     };
   }
 
-  onnx::ModelProto proto;
-  exportModel(m, proto, externalize);
-  size_t size = proto.ByteSizeLong();
-  if (size > static_cast<size_t>(INT_MAX))
+  const ModelSerializer proto(m, externalize);
+  const uint64_t size = proto.size();
+  if (size > static_cast<uint64_t>(INT_MAX))
     throw OutputError(path + ": the model is " + std::to_string(size >> 20) +
                       " MB inline, over protobuf's 2 GB limit; write it with external data");
   {
     google::protobuf::io::FileOutputStream stream(out.fd(), 1 << 20);
-    const bool ok = proto.SerializeToZeroCopyStream(&stream) && stream.Flush();
+    const bool ok = proto.writeTo(stream) && stream.Flush();
     if (!ok)
       throw OutputError(path + ": write failed" +
                         (stream.GetErrno() ? std::string(": ") + std::strerror(stream.GetErrno()) : std::string()));
