@@ -2,6 +2,8 @@
 // pass leaves alone the look-alike cases where rewriting would be wrong.
 #include <QtTest>
 
+#include <set>
+
 #include "check/onnx_check.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
@@ -50,6 +52,7 @@ class PassesSmall : public QObject {
   void extractConstantToInitializer();
   void fuseBnIntoConvThroughIdentities();
   void fuseBnIntoConvNotWhenConvSharedOrTraining();
+  void fuseBnIntoConvDropsTheInitializersItReplaced();
   void fuseAddBiasIntoConv();
   void fusePadIntoConv();
   void fuseMatMulAddBiasIntoGemm();
@@ -273,6 +276,25 @@ void PassesSmall::fuseBnIntoConvThroughIdentities() {
     expectValid(*clean);
     compareOutputs(*b.model, *clean);
   }
+}
+
+void PassesSmall::fuseBnIntoConvDropsTheInitializersItReplaced() {
+  // The Conv's old weight and bias and the four BatchNormalization parameters go with the fusion (on 100k-node
+  // graphs they would otherwise stay beside the new weights until eliminate_unused_initializer); a weight
+  // something else still reads stays.
+  GraphBuilder b = convBn(13, false);
+  b.node("Mul", {b.v("mean"), b.v("var")}, {"stats"});  // mean and var stay read
+  b.output("stats", {4});
+  auto out = optimize(*b.model, {"fuse_bn_into_conv"});
+  QCOMPARE(countOp(*out, "BatchNormalization"), size_t(0));
+  std::set<std::string> names;
+  for (const auto& t : out->graph().initializers()) names.insert(t->name);
+  for (const char* gone : {"w", "cb", "gamma", "beta"}) QVERIFY2(!names.count(gone), gone);
+  for (const char* kept : {"mean", "var"}) QVERIFY2(names.count(kept), kept);
+  QCOMPARE(names.size(), size_t(4));  // mean, var and the fused weight and bias
+  QVERIFY(!out->graph().findValue("gamma"));  // the values go too, not only their tensors
+  expectValid(*out);
+  compareOutputs(*b.model, *out);
 }
 
 void PassesSmall::fuseBnIntoConvNotWhenConvSharedOrTraining() {

@@ -385,6 +385,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
     nc.convertGraph(work->graph());
   }
   pristine.reset();
+  if (!dry) releaseFreedHeap();  // the handlers' type tables: the passes come next, with the next peak
   res.handlersMs = msSince(th);
 
   bool unconverted = res.count(NodeStatus::Unsupported) + res.count(NodeStatus::Failed) > 0;

@@ -54,6 +54,21 @@ class FuseBnIntoConv final : public GraphPass {
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     MappedReadBudget budget;  // the weights read here are replaced: their mapped pages need not stay
+    // The initializers a fusion leaves unread (the BatchNormalization's four, the Conv's old weight and bias)
+    // go as the pass goes, as onnxoptimizer's pass drops them: on node-heavy graphs the new weights would
+    // otherwise pile up on top of all the old ones until eliminate_unused_initializer runs.
+    std::vector<ir::Value*> replaced;
+    auto dropUnread = [&] {
+      std::vector<ir::Value*> dead;
+      for (ir::Value* v : replaced)
+        if (v->initializer() && v->uses().empty() && !v->isGraphInput() && !rw.pinned(v)) dead.push_back(v);
+      std::sort(dead.begin(), dead.end());
+      dead.erase(std::unique(dead.begin(), dead.end()), dead.end());
+      g.removeInitializers(dead);
+      g.pruneValues();
+      rw.change.initializersRemoved += dead.size();
+      replaced.clear();
+    };
     for (ir::Node* bn : nodeList(g)) {
       if (bn->opType != "BatchNormalization" || !bn->isDefaultDomain()) continue;
       ir::Value* x = bn->input(0);
@@ -88,13 +103,18 @@ class FuseBnIntoConv final : public GraphPass {
       std::string base = conv->name.empty() ? conv->output(0)->name() : conv->name;
       ir::Value* wv = rw.addConstant(std::move(nw), base + "_bn_weight");
       ir::Value* bv = rw.addConstant(std::move(nbT), base + "_bn_bias");
+      replaced.push_back(conv->input(1));
+      if (conv->input(2)) replaced.push_back(conv->input(2));
+      for (int k = 1; k <= 4; ++k) replaced.push_back(bn->input(k));
       conv->setInput(1, wv);
       conv->setInput(2, bv);
       ir::Value* y = bn->output(0);
       conv->origins = mergeOrigins({conv, bn});
       rw.erase(bn);
       g.setOutput(conv, 0, y);
+      if (replaced.size() >= 4096 * 6) dropUnread();
     }
+    dropUnread();
     return rw.change;
   }
 

@@ -28,7 +28,7 @@ class MappedReadBudget {
   }
 
  private:
-  static constexpr size_t kBytes = size_t{16} << 20;
+  static constexpr size_t kBytes = size_t{4} << 20;
   size_t read_ = 0;
 };
 
