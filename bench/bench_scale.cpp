@@ -31,6 +31,8 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ir/model.h"
 
+#include <onnx/defs/schema.h>
+
 namespace fs = std::filesystem;
 using namespace fb;
 
@@ -191,6 +193,57 @@ int childConvert(const std::string& path) {
   return 0;
 }
 
+// The fixed cost of a conversion, in a fresh process: libonnx 1.12 builds every opset's schemas on the first
+// lookup (a one-off per process, which python's onnx pays as well, on its first get_schema), then the first
+// conversion of the model, then the median of 20 more. Prints: registration, first, median ms.
+int childFixed(const std::string& path) {
+  auto t0 = Clock::now();
+  const bool found = onnx::OpSchemaRegistry::Schema("Conv", 13, "") != nullptr;
+  const double registration = msSince(t0);
+  auto once = [&] {
+    auto m = loadModel(path);
+    convert::ConvertOptions o;
+    o.targetOpset = 17;
+    auto t = Clock::now();
+    auto r = convert::convertModel(std::move(m), o);
+    if (!r.model || !r.check.ok) throw std::runtime_error("conversion failed");
+    return msSince(t);
+  };
+  const double first = once();
+  std::vector<double> more;
+  for (int i = 0; i < 20; ++i) more.push_back(once());
+  std::sort(more.begin(), more.end());
+  std::printf("%.3f %.3f %.3f %d\n", registration, first, more[more.size() / 2], found ? 1 : 0);
+  return 0;
+}
+
+void printFixedCost(const std::string& self, const std::string& cli, const fs::path& dir, bool havePython) {
+  std::printf("\nFixed cost of a conversion (corpus models of 8 nodes, to opset 17; onnxoptimizer 0.2.7's time in-process "
+              "from the corpus MANIFEST: 1 and 5 ms)\n");
+  std::printf("%-28s %16s %16s %16s %14s\n", "model", "libonnx setup", "1st conversion", "later (median)",
+              "cli process");
+  for (const char* name : {"super_resolution_op11.onnx", "control_flow_op13.onnx"}) {
+    const std::string path = std::string(FB_CORPUS_DIR) + "/models/" + name;
+    if (!fs::exists(path)) continue;
+    Run r = runChild({self, "--fixed", path}, false);
+    Run c = best({cli, "convert", path, "-o", (dir / "fixed_out.onnx").string(), "--opset", "17"}, 5, false);
+    if (!r.ok || r.reported.size() < 3) {
+      std::printf("%-28s failed\n", name);
+      continue;
+    }
+    std::printf("%-28s %13.2f ms %13.3f ms %13.3f ms %11.1f ms\n", name, r.reported[0], r.reported[1], r.reported[2],
+                c.ok ? c.wallMs : NAN);
+  }
+  if (havePython) {
+    const char* code = "import time\nt=time.perf_counter()\nimport onnx\nt1=time.perf_counter()\n"
+                       "onnx.defs.get_schema('Conv')\nt2=time.perf_counter()\nprint((t1-t)*1e3, (t2-t1)*1e3)";
+    Run p = runChild({"/usr/bin/python3", "-c", code}, false);
+    if (p.ok && p.reported.size() >= 2)
+      std::printf("python: import onnx %.1f ms, then its first schema lookup (the same libonnx setup) %.2f ms\n",
+                  p.reported[0], p.reported[1]);
+  }
+}
+
 // libonnx's share: whole-graph shape inference (as the pass manager runs it) and the checker + strict inference.
 int childLibonnx(const std::string& path) {
   auto m = loadModel(path);
@@ -280,6 +333,7 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--read") return childRead(argv[2]);
   if (argc == 3 && std::string(argv[1]) == "--convert") return childConvert(argv[2]);
   if (argc == 3 && std::string(argv[1]) == "--libonnx") return childLibonnx(argv[2]);
+  if (argc == 3 && std::string(argv[1]) == "--fixed") return childFixed(argv[2]);
   if (argc < 3) {
     std::fprintf(stderr, "usage: bench_scale SCRATCH_DIR FLOWBRIDGE_CLI [SIZES, e.g. 1000,3000,10000]\n");
     return 1;
@@ -393,6 +447,7 @@ int main(int argc, char** argv) {
     std::printf("; convert exponent %zu -> %zu: %.2f (target <= 1.15)", nodes[L - 1], nodes[L],
                 std::log(cols["convert"].ms[L] / cols["convert"].ms[L - 1]) / std::log(double(nodes[L]) / double(nodes[L - 1])));
   std::printf("\n");
+  printFixedCost(self, cli, dir, havePython);
   printAppTable(dir, sizes);
   return 0;
 }

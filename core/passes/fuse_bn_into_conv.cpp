@@ -57,6 +57,8 @@ class FuseBnIntoConv final : public GraphPass {
     // The initializers a fusion leaves unread (the BatchNormalization's four, the Conv's old weight and bias)
     // go as the pass goes, as onnxoptimizer's pass drops them: on node-heavy graphs the new weights would
     // otherwise pile up on top of all the old ones until eliminate_unused_initializer runs.
+    // A sweep costs the whole graph: at most eight of them, however big it is.
+    const size_t sweepEvery = std::max<size_t>(6 * 4096, g.valueCount() / 8);
     std::vector<ir::Value*> replaced;
     auto dropUnread = [&] {
       std::vector<ir::Value*> dead;
@@ -112,7 +114,7 @@ class FuseBnIntoConv final : public GraphPass {
       conv->origins = mergeOrigins({conv, bn});
       rw.erase(bn);
       g.setOutput(conv, 0, y);
-      if (replaced.size() >= 4096 * 6) dropUnread();
+      if (replaced.size() >= sweepEvery) dropUnread();
     }
     dropUnread();
     return rw.change;
