@@ -58,7 +58,7 @@ class FuseBnIntoConv final : public GraphPass {
     // go as the pass goes, as onnxoptimizer's pass drops them: on node-heavy graphs the new weights would
     // otherwise pile up on top of all the old ones until eliminate_unused_initializer runs.
     // A sweep costs the whole graph: at most eight of them, however big it is.
-    const size_t sweepEvery = std::max<size_t>(6 * 4096, g.valueCount() / 8);
+    const size_t sweepEvery = std::max<size_t>(4096, g.valueCount() / 8);
     std::vector<ir::Value*> replaced;
     auto dropUnread = [&] {
       std::vector<ir::Value*> dead;
