@@ -2,6 +2,11 @@
 
 #include <string>
 
+#include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include "check/inference_gate.h"
+
 namespace fb::checker_proto {
 namespace {
 
@@ -80,5 +85,19 @@ void toProto(const ir::Model& m, onnx::ModelProto& p) {
 }
 
 CheckMessage messageFrom(const std::exception& e) { return {nodeFrom(e.what()), firstLine(e.what())}; }
+
+void checkAndInfer(onnx::ModelProto& p, bool strict, CheckResult& r) {
+  guarded(r, [&] { onnx::checker::check_model(p); });
+  if (!r.ok) return;
+  if (auto why = inferenceHazardAfterCheck(p)) {
+    r.ok = false;
+    r.messages.push_back({"", *why});
+    return;
+  }
+  guarded(r, [&] {
+    onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*error_mode=*/strict ? 1 : 0, /*data_prop=*/false);
+    onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts);
+  });
+}
 
 }  // namespace fb::checker_proto

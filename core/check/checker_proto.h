@@ -21,6 +21,10 @@ void toProto(const ir::Model& m, onnx::ModelProto& p);
 
 CheckMessage messageFrom(const std::exception& e);
 
+// libonnx's checker on `p`, then (only on what it accepted, and never on what would crash it) strict shape
+// inference, which writes the inferred types into `p`. Failures go into `r`.
+void checkAndInfer(onnx::ModelProto& p, bool strict, CheckResult& r);
+
 template <typename F>
 void guarded(CheckResult& r, const F& f) {
   try {

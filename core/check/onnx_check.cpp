@@ -32,19 +32,7 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
   google::protobuf::Arena arena;
   onnx::ModelProto& p = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   guarded(r, [&] { checker_proto::toProto(m, p); });
-  if (!r.ok) return r;
-  guarded(r, [&] { onnx::checker::check_model(p); });
-  // Strict inference only on what the checker accepted, and never on what would crash it.
-  if (!r.ok) return r;
-  if (auto why = inferenceHazardAfterCheck(p)) {
-    r.ok = false;
-    r.messages.push_back({"", *why});
-    return r;
-  }
-  guarded(r, [&] {
-    onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*error_mode=*/strict ? 1 : 0, /*data_prop=*/false);
-    onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts);
-  });
+  if (r.ok) checker_proto::checkAndInfer(p, strict, r);
   return r;
 }
 

@@ -6,15 +6,11 @@
 // peak). Where a window boundary would need a type inference could not give in full (no shape, not a tensor),
 // or the graph has parts a window cannot carry (sparse initializers, quantization annotations, IR before 4,
 // where initializers must be graph inputs), the caller checks the model whole instead.
-#include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
-
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "check/checker_proto.h"
-#include "check/inference_gate.h"
 #include "check/onnx_check.h"
 #include "ir/graph.h"
 #include "ir/node.h"
@@ -121,17 +117,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
     });
     if (carriedMissing) return std::nullopt;
     if (!result.ok) return result;
-    guarded(result, [&] { onnx::checker::check_model(p); });
-    if (!result.ok) return result;
-    if (auto why = inferenceHazardAfterCheck(p)) {
-      result.ok = false;
-      result.messages.push_back({"", *why});
-      return result;
-    }
-    guarded(result, [&] {
-      onnx::ShapeInferenceOptions opts(/*check_type=*/true, /*error_mode=*/strict ? 1 : 0, /*data_prop=*/false);
-      onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts);
-    });
+    checker_proto::checkAndInfer(p, strict, result);
     if (!result.ok) return result;
     if (b >= order.size()) break;
 
