@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/rare.h"
 #include "ir/type_info.h"
 
 namespace fb::ir {
@@ -39,10 +40,10 @@ class Value {
   }
 
   TypeInfo type;
-  std::string docString;
+  RareString docString;
   // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
   // as the wire bytes they were read as; written back unchanged.
-  std::string unknownFields;  // of its ValueInfoProto
+  RareString unknownFields;  // of its ValueInfoProto
 
  private:
   friend class Graph;
@@ -50,9 +51,9 @@ class Value {
   std::string name_;
   Graph* graph_ = nullptr;
   Node* producer_ = nullptr;
-  int producerOutput_ = -1;
   std::vector<Use> uses_;
   Tensor* initializer_ = nullptr;
+  int producerOutput_ = -1;
   int graphOutputs_ = 0;
   bool graphInput_ = false;
   bool sparseInitializer_ = false;
