@@ -149,6 +149,44 @@ class IrRareFields : public QObject {
     QVERIFY(!(a == b));
   }
 
+  void containerTypeCopiesAreDeep() {
+    ir::TypeInfo seq;
+    seq.kind = ir::TypeInfo::Kind::Sequence;
+    seq.inner = ir::TypeInfo::tensor(ir::DataType::Float, ir::Shape{ir::Dim::named("n")});
+    ir::TypeInfo copy = seq;
+    QVERIFY(copy == seq);
+    QCOMPARE(copy.toString(), std::string("seq(float[n])"));
+    (*copy.inner->shape)[0] = ir::Dim::of(4);
+    QCOMPARE(seq.toString(), std::string("seq(float[n])"));
+    QVERIFY(!(copy == seq));
+    copy.inner.reset();
+    QCOMPARE(copy.toString(), std::string("seq(?)"));
+  }
+
+  void valueFlagsAndCountsAreKept() {
+    ir::Model m;
+    ir::Graph& g = m.graph();
+    ir::Value* x = g.getOrCreateValue("x");
+    g.addInput(x);
+    ir::Value* y = g.getOrCreateValue("y");
+    g.addNode("Relu", {x}, {g.getOrCreateValue("unused"), y});
+    g.addOutput(y);
+    g.addOutput(y);
+    g.addValueInfo(y);
+    QVERIFY(x->isGraphInput());
+    QVERIFY(!x->isGraphOutput());
+    QCOMPARE(y->graphOutputCount(), 2);
+    QCOMPARE(y->producerOutput(), 1);
+    QVERIFY(y->hasValueInfo());
+    QVERIFY(!y->isGraphInput());
+    g.clearOutputs();
+    QCOMPARE(y->graphOutputCount(), 0);
+    QVERIFY(y->hasValueInfo());
+    g.markOuterScope(x);
+    QVERIFY(x->isOuterScope());
+    QVERIFY(x->isGraphInput());
+  }
+
   void dimWithParamSurvivesClone() {
     ir::Model m;
     ir::Graph& g = m.graph();

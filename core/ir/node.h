@@ -18,7 +18,7 @@ class Node {
  public:
   std::string name;
   std::string opType;
-  std::string domain;  // "" is the default ONNX domain
+  RareString domain;  // "" is the default ONNX domain (nearly every node's)
   RareString docString;
   std::vector<Attribute> attributes;
   // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),

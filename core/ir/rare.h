@@ -109,7 +109,7 @@ class RareVector {
 
   RareVector() = default;
   RareVector(std::vector<T> v) { assign(std::move(v)); }
-  RareVector(std::initializer_list<T> l) { assign(std::vector<T>(l)); }
+  RareVector(std::initializer_list<T> l) : p_(l.size() ? std::make_unique<std::vector<T>>(l) : nullptr) {}
   RareVector(const RareVector& o) : p_(o.p_ ? std::make_unique<std::vector<T>>(*o.p_) : nullptr) {}
   RareVector(RareVector&&) noexcept = default;
   RareVector& operator=(const RareVector& o) {
@@ -118,7 +118,15 @@ class RareVector {
   }
   RareVector& operator=(RareVector&&) noexcept = default;
   RareVector& operator=(std::vector<T> v) { return assign(std::move(v)); }
-  RareVector& operator=(std::initializer_list<T> l) { return assign(std::vector<T>(l)); }
+  RareVector& operator=(std::initializer_list<T> l) {
+    if (l.size() == 0)
+      p_.reset();
+    else if (p_)
+      *p_ = l;
+    else
+      p_ = std::make_unique<std::vector<T>>(l);
+    return *this;
+  }
 
   const std::vector<T>& vec() const { return p_ ? *p_ : emptyVector(); }
   operator const std::vector<T>&() const { return vec(); }

@@ -32,7 +32,7 @@ struct TypeInfo {
   Kind kind = Kind::None;
   DataType elemType = DataType::Undefined;  // tensor / sparse tensor element; map key type
   std::optional<Shape> shape;               // tensor / sparse tensor; nullopt = rank unknown
-  std::shared_ptr<TypeInfo> inner;          // sequence / optional element, map value
+  RareOptional<TypeInfo> inner;             // sequence / optional element, map value
   RareString denotation;
 
   static TypeInfo tensor(DataType t, std::optional<Shape> s = std::nullopt) {

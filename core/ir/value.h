@@ -54,11 +54,12 @@ class Value {
   std::vector<Use> uses_;
   Tensor* initializer_ = nullptr;
   int producerOutput_ = -1;
-  int graphOutputs_ = 0;
-  bool graphInput_ = false;
-  bool sparseInitializer_ = false;
-  bool outerScope_ = false;
-  bool inValueInfo_ = false;
+  // Packed into one word with the flags: a large graph has hundreds of thousands of values.
+  int graphOutputs_ : 28 = 0;
+  bool graphInput_ : 1 = false;
+  bool sparseInitializer_ : 1 = false;
+  bool outerScope_ : 1 = false;
+  bool inValueInfo_ : 1 = false;
 };
 
 }  // namespace fb::ir
