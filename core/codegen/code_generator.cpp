@@ -103,7 +103,7 @@ class Generator {
     const size_t slot = res_.conversion.nodes.size();
     res_.conversion.nodes.push_back(r);  // subgraph nodes follow their owner
 
-    const std::string domain = n.isDefaultDomain() ? std::string() : n.domain;
+    const std::string domain = n.isDefaultDomain() ? std::string() : n.domain.str();
     const int64_t opset = model_.opsetVersion(domain);
     convert::HandlerContext ctx{const_cast<ir::Model&>(model_), const_cast<ir::Graph&>(g)};
     ctx.sourceOpset = opset;

@@ -39,7 +39,7 @@ const ir::Tensor* ModuleBuilder::constantTensor(const ir::Value* v) {
       t.name = v->name();
       if (const auto* f = p->attr("value_float")) t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {}, std::vector<float>{f->f});
       else if (const auto* fs = p->attr("value_floats"))
-        t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {static_cast<int64_t>(fs->floats.size())}, fs->floats);
+        t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {static_cast<int64_t>(fs->floats.size())}, fs->floats.vec());
       else if (const auto* i = p->attr("value_int")) t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {}, std::vector<int64_t>{i->i});
       else if (const auto* is = p->attr("value_ints"))
         t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {static_cast<int64_t>(is->ints.size())}, is->ints);

@@ -148,7 +148,7 @@ ir::DataType PyNode::outDtype(size_t i) const { return outUsed(i) ? ctx.elemType
 
 std::vector<float> PyNode::attrFloats(std::string_view name) const {
   const ir::Attribute* a = node.attr(name);
-  return a ? a->floats : std::vector<float>{};
+  return a ? a->floats.vec() : std::vector<float>{};
 }
 
 bool PyNode::outUsed(size_t i) const { return node.output(i) != nullptr && !node.output(i)->name().empty(); }

@@ -267,7 +267,7 @@ class NodeConverter {
 
 void collectDomains(const ir::Graph& g, std::set<std::string>& out) {
   for (const auto& n : g.nodes()) {
-    out.insert(n->isDefaultDomain() ? std::string() : n->domain);
+    out.insert(n->isDefaultDomain() ? std::string() : n->domain.str());
     for (const ir::Graph* sub : n->subgraphs()) collectDomains(*sub, out);
   }
 }

@@ -60,20 +60,20 @@ std::string Attribute::valueToString(size_t maxItems) const {
     case AttrType::Float: return fmtF(f);
     case AttrType::Int: return std::to_string(i);
     case AttrType::String: return fmtS(s);
-    case AttrType::Floats: return list(floats, maxItems, fmtF);
+    case AttrType::Floats: return list(floats.vec(), maxItems, fmtF);
     case AttrType::Ints: return list(ints, maxItems, fmtI);
-    case AttrType::Strings: return list(strings, maxItems, fmtS);
+    case AttrType::Strings: return list(strings.vec(), maxItems, fmtS);
     case AttrType::Tensor: return tensors.empty() ? "tensor" : tensorSummary(tensors[0]);
-    case AttrType::Tensors: return list(tensors, maxItems, tensorSummary);
+    case AttrType::Tensors: return list(tensors.vec(), maxItems, tensorSummary);
     case AttrType::Graph:
     case AttrType::Graphs:
-      return list(graphs, maxItems, [](const std::shared_ptr<Graph>& g) {
+      return list(graphs.vec(), maxItems, [](const std::shared_ptr<Graph>& g) {
         return "graph " + (g ? g->name : std::string()) + " (" + std::to_string(g ? g->nodeCount() : 0) + " nodes)";
       });
     case AttrType::SparseTensor:
     case AttrType::SparseTensors: return "sparse tensor x" + std::to_string(sparseTensors.size());
     case AttrType::TypeProto:
-    case AttrType::TypeProtos: return list(typeProtos, maxItems, [](const TypeInfo& t) { return t.toString(); });
+    case AttrType::TypeProtos: return list(typeProtos.vec(), maxItems, [](const TypeInfo& t) { return t.toString(); });
     default: return "?";
   }
 }

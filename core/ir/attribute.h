@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/rare.h"
 #include "ir/tensor.h"
 #include "ir/type_info.h"
 
@@ -26,26 +27,28 @@ enum class AttrType : int32_t {
 
 std::string_view attrTypeName(AttrType t);
 
+// The common kinds (int, float, ints) are held inline; every other field is a Rare* holder that costs one
+// pointer while empty, so that a node's attribute list stays small.
 struct Attribute {
   std::string name;
   AttrType type = AttrType::Undefined;
-  std::string refAttrName;  // set inside function bodies: the value comes from the caller
-  std::string docString;
-  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
-  // as the wire bytes they were read as; written back unchanged.
-  std::string unknownFields;
-
   // Scalar kinds use the first field; Tensor/Graph/SparseTensor/TypeProto use element 0 of their list.
   float f = 0.f;
   int64_t i = 0;
-  std::string s;
-  std::vector<float> floats;
   std::vector<int64_t> ints;
-  std::vector<std::string> strings;
-  std::vector<Tensor> tensors;
-  std::vector<std::shared_ptr<Graph>> graphs;
-  std::vector<SparseTensor> sparseTensors;
-  std::vector<TypeInfo> typeProtos;
+  RareString s;
+  RareVector<float> floats;
+  RareVector<std::string> strings;
+  RareVector<Tensor> tensors;
+  RareVector<std::shared_ptr<Graph>> graphs;
+  RareVector<SparseTensor> sparseTensors;
+  RareVector<TypeInfo> typeProtos;
+
+  RareString refAttrName;  // set inside function bodies: the value comes from the caller
+  RareString docString;
+  // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
+  // as the wire bytes they were read as; written back unchanged.
+  RareString unknownFields;
 
   static Attribute makeInt(std::string n, int64_t v) { Attribute a; a.name = std::move(n); a.type = AttrType::Int; a.i = v; return a; }
   static Attribute makeFloat(std::string n, float v) { Attribute a; a.name = std::move(n); a.type = AttrType::Float; a.f = v; return a; }

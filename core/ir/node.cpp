@@ -66,7 +66,7 @@ float Node::attrFloat(std::string_view n, float def) const {
 
 std::string Node::attrString(std::string_view n, std::string def) const {
   auto* a = attr(n);
-  return a && a->type == AttrType::String ? a->s : def;
+  return a && a->type == AttrType::String ? a->s.str() : def;
 }
 
 std::vector<int64_t> Node::attrInts(std::string_view n) const {

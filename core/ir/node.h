@@ -18,12 +18,12 @@ class Node {
  public:
   std::string name;
   std::string opType;
-  std::string domain;  // "" is the default ONNX domain
-  std::string docString;
+  RareString domain;  // "" is the default ONNX domain (nearly every node's)
+  RareString docString;
   std::vector<Attribute> attributes;
   // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
   // as the wire bytes they were read as; written back unchanged.
-  std::string unknownFields;
+  RareString unknownFields;
   // Provenance: ids of the source-model nodes this node comes from (its own id when it is original).
   std::vector<uint64_t> origins;
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/data_type.h"
+#include "ir/rare.h"
 
 namespace fb {
 class MappedFile;
@@ -48,14 +49,15 @@ class Tensor {
   std::string name;
   DataType dtype = DataType::Undefined;
   std::vector<int64_t> dims;
-  std::string docString;
   Storage storage = Storage::Raw;
-  std::optional<std::pair<int64_t, int64_t>> segment;
-  std::optional<ExternalRef> external;  // set when the data is (or was) in a side file
-  std::vector<std::string> strings;    // for DataType::String
+  // The rarely set fields cost one pointer each while unset (a model may hold a hundred thousand tensors).
+  RareString docString;
+  RareOptional<std::pair<int64_t, int64_t>> segment;
+  RareOptional<ExternalRef> external;  // set when the data is (or was) in a side file
+  RareVector<std::string> strings;     // for DataType::String
   // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
   // as the wire bytes they were read as; written back unchanged.
-  std::string unknownFields;
+  RareString unknownFields;
 
   int64_t numElements() const;
   // Expected byte size from dtype and dims (0 for strings).

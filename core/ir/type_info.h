@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ir/data_type.h"
+#include "ir/rare.h"
 
 namespace fb::ir {
 
@@ -14,8 +15,9 @@ struct Dim {
   enum class Kind : uint8_t { Unknown, Value, Param };
   Kind kind = Kind::Unknown;
   int64_t value = 0;
-  std::string param;
-  std::string denotation;
+  // Rare holders: the dims of a large graph's initializer types are nearly all plain numbers.
+  RareString param;
+  RareString denotation;
 
   static Dim of(int64_t v) { Dim d; d.kind = Kind::Value; d.value = v; return d; }
   static Dim named(std::string p) { Dim d; d.kind = Kind::Param; d.param = std::move(p); return d; }
@@ -30,8 +32,8 @@ struct TypeInfo {
   Kind kind = Kind::None;
   DataType elemType = DataType::Undefined;  // tensor / sparse tensor element; map key type
   std::optional<Shape> shape;               // tensor / sparse tensor; nullopt = rank unknown
-  std::shared_ptr<TypeInfo> inner;          // sequence / optional element, map value
-  std::string denotation;
+  RareOptional<TypeInfo> inner;             // sequence / optional element, map value
+  RareString denotation;
 
   static TypeInfo tensor(DataType t, std::optional<Shape> s = std::nullopt) {
     TypeInfo ti; ti.kind = Kind::Tensor; ti.elemType = t; ti.shape = std::move(s); return ti;

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/rare.h"
 #include "ir/type_info.h"
 
 namespace fb::ir {
@@ -39,10 +40,10 @@ class Value {
   }
 
   TypeInfo type;
-  std::string docString;
+  RareString docString;
   // Fields onnx 1.12's onnx.proto does not know (newer ONNX: metadata_props, overload, device configuration, ...),
   // as the wire bytes they were read as; written back unchanged.
-  std::string unknownFields;  // of its ValueInfoProto
+  RareString unknownFields;  // of its ValueInfoProto
 
  private:
   friend class Graph;
@@ -50,14 +51,15 @@ class Value {
   std::string name_;
   Graph* graph_ = nullptr;
   Node* producer_ = nullptr;
-  int producerOutput_ = -1;
   std::vector<Use> uses_;
   Tensor* initializer_ = nullptr;
-  int graphOutputs_ = 0;
-  bool graphInput_ = false;
-  bool sparseInitializer_ = false;
-  bool outerScope_ = false;
-  bool inValueInfo_ = false;
+  int producerOutput_ = -1;
+  // Packed into one word with the flags: a large graph has hundreds of thousands of values.
+  int graphOutputs_ : 28 = 0;
+  bool graphInput_ : 1 = false;
+  bool sparseInitializer_ : 1 = false;
+  bool outerScope_ : 1 = false;
+  bool inValueInfo_ : 1 = false;
 };
 
 }  // namespace fb::ir

@@ -63,7 +63,7 @@ double OneflowOp::f(const std::string& name, double def) {
 
 std::string OneflowOp::str(const std::string& name, const std::string& def) {
   const auto* a = attrUsed(name);
-  return a ? a->s : def;
+  return a ? a->s.str() : def;
 }
 
 std::vector<int64_t> OneflowOp::ints(const std::string& name) {

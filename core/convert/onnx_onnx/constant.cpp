@@ -33,7 +33,7 @@ void toValueTensor(ir::Node& n, HandlerContext& ctx) {
   std::string name = n.output(0) ? n.output(0)->name() : "constant";
   ir::Tensor t;
   if (const auto* a = n.attr("value_float")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {}, std::vector<float>{a->f});
-  else if (const auto* a = n.attr("value_floats")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats);
+  else if (const auto* a = n.attr("value_floats")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats.vec());
   else if (const auto* a = n.attr("value_int")) t = ir::Tensor::fromValues(name, ir::DataType::Int64, {}, std::vector<int64_t>{a->i});
   else if (const auto* a = n.attr("value_ints")) t = ir::Tensor::fromValues(name, ir::DataType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints);
   if (ctx.targetOpset < 9 && !floatingOnly(t.dtype)) {

@@ -371,7 +371,7 @@ class GraphDecoder {
           a.s = f.bytes;
           break;
         case kAttrFloats:
-          if (!appendFloats(f, a.floats)) return false;
+          if (!appendFloats(f, a.floats.edit())) return false;
           break;
         case kAttrInts:
           if (!appendInts(f, a.ints)) return false;

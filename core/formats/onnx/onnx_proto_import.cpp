@@ -396,16 +396,16 @@ ir::TypeInfo importType(const onnx::TypeProto& tp) {
       break;
     case onnx::TypeProto::kSequenceType:
       t.kind = TypeInfo::Kind::Sequence;
-      if (tp.sequence_type().has_elem_type()) t.inner = std::make_shared<TypeInfo>(importType(tp.sequence_type().elem_type()));
+      if (tp.sequence_type().has_elem_type()) t.inner = importType(tp.sequence_type().elem_type());
       break;
     case onnx::TypeProto::kOptionalType:
       t.kind = TypeInfo::Kind::Optional;
-      if (tp.optional_type().has_elem_type()) t.inner = std::make_shared<TypeInfo>(importType(tp.optional_type().elem_type()));
+      if (tp.optional_type().has_elem_type()) t.inner = importType(tp.optional_type().elem_type());
       break;
     case onnx::TypeProto::kMapType:
       t.kind = TypeInfo::Kind::Map;
       t.elemType = static_cast<DataType>(tp.map_type().key_type());
-      if (tp.map_type().has_value_type()) t.inner = std::make_shared<TypeInfo>(importType(tp.map_type().value_type()));
+      if (tp.map_type().has_value_type()) t.inner = importType(tp.map_type().value_type());
       break;
     default: break;
   }
