@@ -10,6 +10,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler    # protobuf runtime; protoc for OneFlow's .proto
   libgraphviz-dev graphviz             # graph layout (libgvc) and renderers
   nlohmann-json3-dev libcli11-dev      # JSON output, command-line parsing
+  libabsl-dev                          # abseil's flat_hash_map: the IR's name index
   libjemalloc-dev                      # the executables' allocator (node-heavy graphs: 2-2.5x faster than glibc's)
   zlib1g-dev                           # CRC-32 of the zip entries in PyTorch checkpoints (codegen weights)
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)

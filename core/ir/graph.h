@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/hash/hash.h>
+
 #include "ir/attribute.h"
 #include "ir/node.h"
 #include "ir/tensor.h"
@@ -124,9 +127,11 @@ class Graph {
     bool operator==(const NameKey& o) const { return view == o.view; }
   };
   struct NameHash {
-    size_t operator()(const NameKey& k) const { return std::hash<std::string_view>{}(k.view); }
+    size_t operator()(const NameKey& k) const { return absl::Hash<std::string_view>{}(k.view); }
   };
-  std::unordered_map<NameKey, Value*, NameHash> byName_;
+  // Open addressing (abseil's flat_hash_map): a lookup costs about one cache miss where std::unordered_map's
+  // node chains cost two or three; on 100k-node graphs those misses grew faster than the graph.
+  absl::flat_hash_map<NameKey, Value*, NameHash> byName_;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<Value*> valueInfo_;

@@ -10,6 +10,7 @@ class EliminateIdentity final : public GraphPass {
   std::string_view name() const override { return "eliminate_identity"; }
   std::string_view description() const override { return "Remove Identity nodes (graph outputs keep their names)"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Identity"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g))

@@ -26,6 +26,7 @@ class EliminateNopArithmetic final : public GraphPass {
     return "Remove Add/Sub of 0 and Mul/Div by 1 that leave the other operand's shape";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Add", "Sub", "Mul", "Div"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

@@ -17,6 +17,7 @@ class EliminateNopCast final : public GraphPass {
   std::string_view name() const override { return "eliminate_nop_cast"; }
   std::string_view description() const override { return "Remove Cast to the element type its input already has"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Cast", "CastLike"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Cast"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

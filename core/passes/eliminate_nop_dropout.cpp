@@ -12,6 +12,7 @@ class EliminateNopDropout final : public GraphPass {
   std::string_view name() const override { return "eliminate_nop_dropout"; }
   std::string_view description() const override { return "Remove Dropout that is the identity at inference"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Dropout"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

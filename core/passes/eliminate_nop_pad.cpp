@@ -13,6 +13,7 @@ class EliminateNopPad final : public GraphPass {
   std::string_view name() const override { return "eliminate_nop_pad"; }
   std::string_view description() const override { return "Remove Pad whose pads are all zero"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Pad"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

@@ -13,6 +13,7 @@ class EliminateNopReshape final : public GraphPass {
   std::string_view name() const override { return "eliminate_nop_reshape"; }
   std::string_view description() const override { return "Remove Reshape to the shape its input already has"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Reshape"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Reshape"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

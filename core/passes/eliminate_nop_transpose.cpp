@@ -16,6 +16,7 @@ class EliminateNopTranspose final : public GraphPass {
   std::string_view name() const override { return "eliminate_nop_transpose"; }
   std::string_view description() const override { return "Remove Transpose with the identity permutation"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Transpose"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

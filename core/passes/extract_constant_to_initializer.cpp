@@ -23,6 +23,7 @@ class ExtractConstantToInitializer final : public GraphPass {
   std::string_view name() const override { return "extract_constant_to_initializer"; }
   std::string_view description() const override { return "Turn Constant nodes into initializers of the same name"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Constant"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* n : nodeList(g)) {

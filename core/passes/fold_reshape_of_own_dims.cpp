@@ -43,6 +43,7 @@ class FoldReshapeOfOwnDims final : public GraphPass {
     return "Reshape targets built from the input's own symbolic dims become constants (0 copies the dim)";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Shape"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Reshape"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     if (rw.opset() < 5) return rw.change;  // the target became an input in Reshape-5

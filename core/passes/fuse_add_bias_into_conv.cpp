@@ -27,6 +27,7 @@ class FuseAddBiasIntoConv final : public GraphPass {
   std::string_view name() const override { return "fuse_add_bias_into_conv"; }
   std::string_view description() const override { return "Fold an Add of a per-channel constant into Conv's bias"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Conv"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* add : nodeList(g)) {

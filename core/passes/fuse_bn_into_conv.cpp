@@ -51,6 +51,7 @@ class FuseBnIntoConv final : public GraphPass {
     return "Fold inference BatchNormalization into the preceding Conv's weights and bias";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"BatchNormalization"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     MappedReadBudget budget;  // the weights read here are replaced: their mapped pages need not stay

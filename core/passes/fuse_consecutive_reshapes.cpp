@@ -13,6 +13,7 @@ class FuseConsecutiveReshapes final : public GraphPass {
   std::string_view name() const override { return "fuse_consecutive_reshapes"; }
   std::string_view description() const override { return "Skip a Reshape whose result is only reshaped again"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Reshape"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* r2 : nodeList(g)) {

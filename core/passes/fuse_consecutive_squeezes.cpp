@@ -23,6 +23,7 @@ class FuseConsecutiveSqueezes final : public GraphPass {
   std::string_view name() const override { return "fuse_consecutive_squeezes"; }
   std::string_view description() const override { return "Merge Squeeze of Squeeze into one Squeeze"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Squeeze"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Squeeze"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* s2 : nodeList(g)) {

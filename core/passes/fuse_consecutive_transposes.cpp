@@ -11,6 +11,7 @@ class FuseConsecutiveTransposes final : public GraphPass {
   std::string_view name() const override { return "fuse_consecutive_transposes"; }
   std::string_view description() const override { return "Compose Transpose of Transpose into one (or none)"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  std::vector<std::string_view> anchorOps() const override { return {"Transpose"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* t2 : nodeList(g)) {

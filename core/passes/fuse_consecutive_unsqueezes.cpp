@@ -15,6 +15,7 @@ class FuseConsecutiveUnsqueezes final : public GraphPass {
   std::string_view name() const override { return "fuse_consecutive_unsqueezes"; }
   std::string_view description() const override { return "Merge Unsqueeze of Unsqueeze into one Unsqueeze"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Unsqueeze"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Unsqueeze"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* u2 : nodeList(g)) {

@@ -11,6 +11,7 @@ class FuseMatMulAddBiasIntoGemm final : public GraphPass {
   std::string_view name() const override { return "fuse_matmul_add_bias_into_gemm"; }
   std::string_view description() const override { return "Turn 2-D MatMul followed by Add of a bias into Gemm"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"MatMul"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"MatMul"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     if (rw.opset() < 7) return rw.change;  // Gemm broadcasts C only from opset 7

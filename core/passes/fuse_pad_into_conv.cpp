@@ -12,6 +12,7 @@ class FusePadIntoConv final : public GraphPass {
   std::string_view name() const override { return "fuse_pad_into_conv"; }
   std::string_view description() const override { return "Fold a zero Pad on spatial axes into Conv's pads"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Pad"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Pad"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* conv : nodeList(g)) {

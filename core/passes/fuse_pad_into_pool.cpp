@@ -16,6 +16,7 @@ class FusePadIntoPool final : public GraphPass {
     return "Fold a zero Pad on spatial axes into AveragePool's pads (count_include_pad=1)";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Pad"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Pad"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     if (rw.opset() < 7) return rw.change;  // count_include_pad arrived with AveragePool-7

@@ -16,6 +16,7 @@ class FuseTransposeIntoGemm final : public GraphPass {
   std::string_view name() const override { return "fuse_transpose_into_gemm"; }
   std::string_view description() const override { return "Fold a 2-D Transpose of Gemm's A or B into transA/transB"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Gemm"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     for (ir::Node* gemm : nodeList(g)) {

@@ -1,6 +1,8 @@
 #include "passes/pass_manager.h"
 
 #include <algorithm>
+#include <optional>
+#include <unordered_set>
 #include <chrono>
 #include <stdexcept>
 
@@ -63,6 +65,20 @@ bool typesIncomplete(const ir::Graph& g) {
   return false;
 }
 
+// Op types of every node of the graph and its subgraphs (the graphs a GraphPass walks).
+void collectOpTypes(const ir::Graph& g, std::unordered_set<std::string>& out) {
+  for (const auto& n : g.nodes()) {
+    out.insert(n->opType);
+    for (const ir::Graph* sg : n->subgraphs()) collectOpTypes(*sg, out);
+  }
+}
+
+bool anyPresent(const std::vector<std::string_view>& ops, const std::unordered_set<std::string>& present) {
+  for (std::string_view op : ops)
+    if (present.count(std::string(op))) return true;
+  return false;
+}
+
 void cleanUp(ir::Graph& g) {
   for (const auto& n : g.nodes())
     for (ir::Graph* sg : n->subgraphs()) cleanUp(*sg);
@@ -100,7 +116,16 @@ PassManagerResult PassManager::run(ir::Model& m) {
       r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     }
     bool any = false;
+    std::optional<std::unordered_set<std::string>> present;  // op types now; taken again after a change
     for (size_t i = 0; i < passes_.size(); ++i) {
+      if (const auto anchors = passes_[i]->anchorOps(); !anchors.empty() && !callEveryPass_) {
+        if (!present) collectOpTypes(m.graph(), present.emplace());
+        if (!anyPresent(anchors, *present)) {
+          ++r.perPass[i].runs;  // it took part in the round: there was nothing it could start from
+          ++r.perPass[i].notCalled;
+          continue;
+        }
+      }
       auto t1 = Clock::now();
       PassChange c = passes_[i]->run(m);
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
@@ -120,6 +145,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
       // What this pass freed (nodes, replaced weights) need not stay resident under the next.
       if (c.changed()) releaseIdleMemory();
       any |= c.changed();
+      if (c.changed()) present.reset();
     }
     changedLastRound = any;
     if (!any) {

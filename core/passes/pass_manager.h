@@ -13,7 +13,8 @@ namespace fb::passes {
 
 struct PassStats {
   std::string name;
-  size_t runs = 0;
+  size_t runs = 0;       // rounds it took part in
+  size_t notCalled = 0;  // of those, rounds where the model held none of its anchorOps
   double milliseconds = 0;
   PassChange total;
 };
@@ -49,6 +50,9 @@ class PassManager {
   PassManagerResult run(ir::Model& m);
   // Keep a copy of the model after every run that changed it (PassManagerResult::steps); off by default.
   void recordSteps(bool on) { recordSteps_ = on; }
+  // Call every pass every round, whatever ops the model holds (Pass::anchorOps ignored): for tests that the
+  // skipping changes no result.
+  void callEveryPass(bool on) { callEveryPass_ = on; }
 
  private:
   bool typesReadAnywhere_ = false;
@@ -58,6 +62,7 @@ class PassManager {
   std::vector<std::unique_ptr<Pass>> passes_;
   size_t maxIterations_;
   bool recordSteps_ = false;
+  bool callEveryPass_ = false;
 };
 
 }  // namespace fb::passes

@@ -42,6 +42,7 @@ class PushTransposesThroughElementwise final : public GraphPass {
     return "Cancel a Transpose and its inverse across a chain of elementwise ops";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
+  std::vector<std::string_view> anchorOps() const override { return {"Transpose"}; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     std::unordered_set<const ir::Node*> removed;  // the walk's snapshot still lists them
