@@ -366,7 +366,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> convertNotes;
   for (size_t target : sizes) {
     std::string path = residualModel(dir, target);
-    const int reps = target <= 30000 ? 3 : 2;  // best of: the exponent between the two largest sizes must not be one stray run
+    const int reps = 3;  // best of three at every size: a different count per size would bias the exponent
     { std::ifstream warm(path, std::ios::binary); std::vector<char> b(1 << 20); while (warm.read(b.data(), b.size())) {} }
     Run open = best({self, "--read", path}, reps, true);
     if (!open.ok || open.reported.size() < 2) {
