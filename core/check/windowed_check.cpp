@@ -10,6 +10,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
 #include "check/checker_proto.h"
 #include "check/onnx_check.h"
 #include "ir/graph.h"
@@ -38,7 +41,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
 
   std::vector<const ir::Node*> order;
   order.reserve(g.nodeCount());
-  std::unordered_map<const ir::Node*, size_t> position;
+  absl::flat_hash_map<const ir::Node*, size_t> position;
   position.reserve(g.nodeCount());
   for (const auto& n : g.nodes()) {
     position.emplace(n.get(), order.size());
@@ -52,7 +55,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
 
   // What each node reads, and the last node that reads each value.
   std::vector<NodeReads> reads(order.size());
-  std::unordered_map<const ir::Value*, size_t> lastRead;
+  absl::flat_hash_map<const ir::Value*, size_t> lastRead;
   for (size_t i = 0; i < order.size(); ++i) {
     auto& r = reads[i].values;
     for (const ir::Value* v : order[i]->inputs())
@@ -74,7 +77,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
     guarded(result, [&] {
       onnxfmt::exportModelHeader(m, p, checker_proto::markPlaceholder);
       if (!g.name.empty()) gp.set_name(g.name);
-      std::unordered_set<const ir::Value*> declared;
+      absl::flat_hash_set<const ir::Value*> declared;
       auto declare = [&](const ir::Value* v) {
         if (!declared.insert(v).second) return;
         if (v->isGraphInput()) onnxfmt::exportValueInfoProto(*v, *gp.add_input());
@@ -122,7 +125,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
     if (b >= order.size()) break;
 
     // Carry the types later windows read; drop those no later node reads.
-    std::unordered_set<std::string> wanted;
+    absl::flat_hash_set<std::string> wanted;
     for (size_t i = a; i < b; ++i)
       for (const ir::Value* v : order[i]->outputs())
         if (v && lastRead.count(v) && lastRead[v] >= b) wanted.insert(v->name());

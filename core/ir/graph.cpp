@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include <absl/container/flat_hash_set.h>
+
 namespace fb::ir {
 
 Graph::Graph(std::shared_ptr<IdSource> ids) : ids_(ids ? std::move(ids) : std::make_shared<IdSource>()) {}
@@ -197,7 +199,7 @@ void Graph::removeInitializer(Value* v) {
 }
 
 void Graph::removeInitializers(const std::vector<Value*>& vs) {
-  std::unordered_set<const Tensor*> gone;
+  absl::flat_hash_set<const Tensor*> gone;
   gone.reserve(vs.size());
   for (Value* v : vs)
     if (v->initializer_) gone.insert(std::exchange(v->initializer_, nullptr));

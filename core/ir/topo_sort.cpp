@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "ir/graph.h"
 
 namespace fb::ir {
@@ -84,7 +86,7 @@ TopoResult topologicalSort(Graph& g) {
   if (inOrder(g)) return result;
 
   std::vector<Node*> order;
-  std::unordered_map<const Node*, size_t> position;
+  absl::flat_hash_map<const Node*, size_t> position;  // open addressing: 100k lookups are 100k cache misses, not 200k
   for (const auto& n : g.nodes()) {
     position[n.get()] = order.size();
     order.push_back(n.get());
@@ -120,7 +122,7 @@ TopoResult topologicalSort(Graph& g) {
     size_t start = 0;
     while (pending[start] == 0) ++start;
     std::vector<size_t> path;
-    std::unordered_map<size_t, size_t> onPath;
+    absl::flat_hash_map<size_t, size_t> onPath;
     size_t cur = start;
     while (!onPath.count(cur)) {
       onPath[cur] = path.size();

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 #include "util/idle_memory.h"
@@ -32,7 +34,7 @@ class EliminateDuplicateInitializer final : public GraphPass {
     // Graph inputs can be fed other data and outputs must keep their names: neither takes part.
     // One hash table keyed by type, dims and a fingerprint of a few sampled bytes (weights of equal shape
     // almost always differ early): only tensors that agree on all three are compared in full.
-    std::unordered_map<uint64_t, std::vector<ir::Value*>> candidates;
+    absl::flat_hash_map<uint64_t, std::vector<ir::Value*>> candidates;
     candidates.reserve(g.initializers().size());
     std::vector<ir::Value*> dropped;
     MappedReadBudget budget;  // reading every weight would otherwise bring the whole file back into memory

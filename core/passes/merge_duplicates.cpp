@@ -4,6 +4,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -58,7 +60,7 @@ class MergeDuplicates final : public GraphPass {
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    std::unordered_map<std::string, ir::Node*> seen;
+    absl::flat_hash_map<std::string, ir::Node*> seen;
     seen.reserve(g.nodeCount());
     for (ir::Node* n : nodeList(g)) {
       std::string key = keyOf(*n);
