@@ -63,6 +63,9 @@ class MergeDuplicates final : public GraphPass {
     absl::flat_hash_map<std::string, ir::Node*> seen;
     seen.reserve(g.nodeCount());
     for (ir::Node* n : nodeList(g)) {
+      // A duplicate reads the same first input, so a first input with one reader rules one out (walking in
+      // order, a merge only adds readers to values later nodes read): no key to build for most nodes.
+      if (const ir::Value* first = n->input(0); first && first->uses().size() < 2) continue;
       std::string key = keyOf(*n);
       if (key.empty()) continue;
       auto [it, fresh] = seen.emplace(std::move(key), n);
