@@ -8,7 +8,6 @@
 // where initializers must be graph inputs), the caller checks the model whole instead.
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
@@ -23,10 +22,6 @@ namespace fb {
 namespace {
 
 using checker_proto::guarded;
-
-struct NodeReads {
-  std::vector<const ir::Value*> values;  // inputs and what its subgraphs read from this graph
-};
 
 bool typeCarriesAcross(const onnx::TypeProto& t) {
   return t.has_tensor_type() && t.tensor_type().has_elem_type() && t.tensor_type().has_shape();
@@ -53,11 +48,16 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
     return it == position.end() ? std::nullopt : std::optional<size_t>(it->second);
   };
 
-  // What each node reads, and the last node that reads each value.
-  std::vector<NodeReads> reads(order.size());
+  // What each node reads (its inputs and what its subgraphs read from this graph), and the last node that
+  // reads each value.
+  std::vector<std::vector<const ir::Value*>> reads(order.size());
   absl::flat_hash_map<const ir::Value*, size_t> lastRead;
+  auto readFrom = [&](const ir::Value* v, size_t b) {
+    auto it = lastRead.find(v);
+    return it != lastRead.end() && it->second >= b;
+  };
   for (size_t i = 0; i < order.size(); ++i) {
-    auto& r = reads[i].values;
+    auto& r = reads[i];
     for (const ir::Value* v : order[i]->inputs())
       if (v && !v->name().empty()) r.push_back(v);
     for (const ir::Graph* sg : order[i]->subgraphs())
@@ -91,7 +91,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
           if (const ir::Value* v = g.findValue(t->name); v && !lastRead.count(v)) declare(v);
       }
       for (size_t i = a; i < b; ++i) {
-        for (const ir::Value* v : reads[i].values) {
+        for (const ir::Value* v : reads[i]) {
           const auto at = producedAt(v);
           if (!at) {
             declare(v);  // graph input or initializer; anything else stays undefined for the checker to name
@@ -128,7 +128,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
     absl::flat_hash_set<std::string> wanted;
     for (size_t i = a; i < b; ++i)
       for (const ir::Value* v : order[i]->outputs())
-        if (v && lastRead.count(v) && lastRead[v] >= b) wanted.insert(v->name());
+        if (v && readFrom(v, b)) wanted.insert(v->name());
     auto take = [&](const onnx::ValueInfoProto& vi) {
       if (wanted.erase(vi.name()) && typeCarriesAcross(vi.type())) carried.emplace(vi.name(), vi.type());
     };
@@ -136,7 +136,7 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
     for (const auto& vi : gp.output()) take(vi);
     for (auto it = carried.begin(); it != carried.end();) {
       const ir::Value* v = g.findValue(it->first);
-      it = v && lastRead.count(v) && lastRead[v] >= b ? std::next(it) : carried.erase(it);
+      it = v && readFrom(v, b) ? std::next(it) : carried.erase(it);
     }
   }
   return result;

@@ -1,10 +1,10 @@
 #include "passes/pass_manager.h"
 
 #include <algorithm>
-#include <optional>
-#include <unordered_set>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
@@ -142,10 +142,11 @@ PassManagerResult PassManager::run(ir::Model& m) {
         if (std::find(s.total.warnings.begin(), s.total.warnings.end(), w) == s.total.warnings.end())
           s.total.warnings.push_back(w);
       if (recordSteps_ && c.changed()) r.steps.push_back({s.name, r.iterations, ms, c, m.clone()});
-      // What this pass freed (nodes, replaced weights) need not stay resident under the next.
-      if (c.changed()) releaseIdleMemory();
-      any |= c.changed();
-      if (c.changed()) present.reset();
+      if (c.changed()) {
+        any = true;
+        present.reset();
+        releaseIdleMemory();  // what this pass freed (nodes, replaced weights) need not stay under the next
+      }
     }
     changedLastRound = any;
     if (!any) {
