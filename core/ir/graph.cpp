@@ -219,19 +219,33 @@ void Graph::setOwner(Graph* parent, Node* owner) {
   owner_ = owner;
 }
 
+namespace {
+bool referenced(const Value& v) {
+  return v.producer() || !v.uses().empty() || v.isGraphInput() || v.isGraphOutput() || v.initializer() ||
+         v.isSparseInitializer() || v.hasValueInfo();
+}
+}  // namespace
+
 void Graph::pruneValues() {
   std::vector<std::unique_ptr<Value>> kept;
   kept.reserve(values_.size());
   for (auto& v : values_) {
-    bool used = v->producer_ || !v->uses_.empty() || v->graphInput_ || v->graphOutputs_ > 0 || v->initializer_ ||
-                v->sparseInitializer_ || v->inValueInfo_;
-    if (used) {
+    if (referenced(*v)) {
       kept.push_back(std::move(v));
     } else {
       byName_.erase(NameKey{v->name_});
     }
   }
   values_ = std::move(kept);
+}
+
+void Graph::pruneValues(const std::vector<Value*>& candidates) {
+  absl::flat_hash_set<const Value*> gone;
+  for (Value* v : candidates)
+    if (v && v->graph_ == this && !referenced(*v) && gone.insert(v).second) byName_.erase(NameKey{v->name_});
+  if (gone.empty()) return;
+  // Only the pointer array is walked, not the values it points to.
+  std::erase_if(values_, [&](const std::unique_ptr<Value>& v) { return gone.count(v.get()) != 0; });
 }
 
 std::vector<std::string> Graph::capturedNames() const {

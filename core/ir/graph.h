@@ -106,6 +106,9 @@ class Graph {
 
   // Drops values that nothing refers to any more (no producer, no use, not input/output/initializer).
   void pruneValues();
+  // The same, for the given values only: a pass that knows which values its rewrites left behind need not
+  // visit every value of a 100k-node graph to drop them.
+  void pruneValues(const std::vector<Value*>& candidates);
   // Names of values this graph (and its subgraphs) reads from enclosing scopes.
   std::vector<std::string> capturedNames() const;
 

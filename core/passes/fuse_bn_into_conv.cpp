@@ -60,7 +60,7 @@ class FuseBnIntoConv final : public GraphPass {
     // otherwise pile up on top of all the old ones until eliminate_unused_initializer runs.
     // A sweep costs the whole graph: at most eight of them, however big it is.
     const size_t sweepEvery = std::max<size_t>(4096, g.valueCount() / 8);
-    std::vector<ir::Value*> replaced;
+    std::vector<ir::Value*> replaced, orphans;  // orphans: values the fusions left unproduced and unread
     auto dropUnread = [&] {
       std::vector<ir::Value*> dead;
       for (ir::Value* v : replaced)
@@ -68,9 +68,11 @@ class FuseBnIntoConv final : public GraphPass {
       std::sort(dead.begin(), dead.end());
       dead.erase(std::unique(dead.begin(), dead.end()), dead.end());
       g.removeInitializers(dead);
-      g.pruneValues();
-      rw.change.initializersRemoved += dead.size();
+      dead.insert(dead.end(), orphans.begin(), orphans.end());
+      g.pruneValues(dead);
+      rw.change.initializersRemoved += dead.size() - orphans.size();
       replaced.clear();
+      orphans.clear();
     };
     for (ir::Node* bn : nodeList(g)) {
       if (bn->opType != "BatchNormalization" || !bn->isDefaultDomain()) continue;
@@ -113,8 +115,10 @@ class FuseBnIntoConv final : public GraphPass {
       conv->setInput(2, bv);
       ir::Value* y = bn->output(0);
       conv->origins = mergeOrigins({conv, bn});
+      for (size_t k = 1; k < bn->outputs().size(); ++k) orphans.push_back(bn->output(k));  // unread (inferenceMode)
       rw.erase(bn);
       g.setOutput(conv, 0, y);
+      orphans.push_back(x);
       if (replaced.size() >= sweepEvery) dropUnread();
     }
     dropUnread();

@@ -13,9 +13,15 @@ void collectInnermostFirst(ir::Graph& g, std::vector<ir::Graph*>& out) {
 
 }  // namespace
 
-PassChange GraphPass::run(ir::Model& m) {
+std::vector<ir::Graph*> graphsInnermostFirst(ir::Graph& main) {
   std::vector<ir::Graph*> graphs;
-  collectInnermostFirst(m.graph(), graphs);
+  collectInnermostFirst(main, graphs);
+  return graphs;
+}
+
+PassChange GraphPass::run(ir::Model& m) { return runOnGraphs(m, graphsInnermostFirst(m.graph())); }
+
+PassChange GraphPass::runOnGraphs(ir::Model& m, const std::vector<ir::Graph*>& graphs) {
   PassChange total;
   for (ir::Graph* g : graphs) {
     PassChange c = runOnGraph(m, *g);

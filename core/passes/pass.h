@@ -53,7 +53,13 @@ class Pass {
 class GraphPass : public Pass {
  public:
   PassChange run(ir::Model& m) final;
+  // The same over a list of the model's graphs, innermost first, that the caller already holds (the pass manager
+  // keeps one until a pass changes the model: finding the bodies reads every node's attributes).
+  PassChange runOnGraphs(ir::Model& m, const std::vector<ir::Graph*>& innermostFirst);
   virtual PassChange runOnGraph(ir::Model& m, ir::Graph& g) = 0;
 };
+
+// Every graph of the model, bodies before the graph that holds them.
+std::vector<ir::Graph*> graphsInnermostFirst(ir::Graph& main);
 
 }  // namespace fb::passes

@@ -14,7 +14,8 @@ namespace fb::passes {
 struct PassStats {
   std::string name;
   size_t runs = 0;       // rounds it took part in
-  size_t notCalled = 0;  // of those, rounds where the model held none of its anchorOps
+  size_t notCalled = 0;  // of those, rounds it was not called: the model held none of its anchorOps, or
+  size_t notCalledUnchanged = 0;  // (of notCalled) nothing had changed since a call of it last found nothing to do
   double milliseconds = 0;
   PassChange total;
 };
@@ -50,8 +51,8 @@ class PassManager {
   PassManagerResult run(ir::Model& m);
   // Keep a copy of the model after every run that changed it (PassManagerResult::steps); off by default.
   void recordSteps(bool on) { recordSteps_ = on; }
-  // Call every pass every round, whatever ops the model holds (Pass::anchorOps ignored): for tests that the
-  // skipping changes no result.
+  // Call every pass every round, whatever ops the model holds (Pass::anchorOps ignored) and whether or not the
+  // model changed since its last call: for tests that the skipping changes no result.
   void callEveryPass(bool on) { callEveryPass_ = on; }
 
  private:
