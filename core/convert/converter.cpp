@@ -418,8 +418,12 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
     }
     res.passesMs = msSince(tp);
   }
-  ir::topologicalSort(work->graph());
-  pruneAll(work->graph());
+  // The pass manager leaves the graph sorted and pruned; without it (or when a pass threw, or it found a cycle)
+  // that is done here.
+  if (!res.passesRan || !res.error.empty() || res.passStats.iterations == 0) {
+    ir::topologicalSort(work->graph());
+    pruneAll(work->graph());
+  }
   setIrVersion(*work, opts.targetOpset);
   countOps(work->graph(), res.opsAfter);
   if (opts.check && res.error.empty()) {

@@ -27,11 +27,10 @@ PassManager::PassManager(const std::vector<std::string>& names, size_t maxIterat
   std::sort(opsReadingTypes_.begin(), opsReadingTypes_.end());
 }
 
-bool PassManager::needsTypes(const ir::Graph& g) const {
+bool PassManager::needsTypes(const std::unordered_set<std::string>& mainGraphOps) const {
   if (typesReadAnywhere_) return true;
-  if (opsReadingTypes_.empty()) return false;
-  for (const auto& n : g.nodes())
-    if (std::binary_search(opsReadingTypes_.begin(), opsReadingTypes_.end(), n->opType)) return true;
+  for (const auto& op : opsReadingTypes_)
+    if (mainGraphOps.count(op)) return true;
   return false;
 }
 
@@ -70,10 +69,11 @@ bool typesIncomplete(const ir::Graph& g) {
 // (innermost first) and the op types of their nodes.
 struct Scope {
   std::vector<ir::Graph*> graphs;
-  std::unordered_set<std::string> ops;
+  std::unordered_set<std::string> ops, mainGraphOps;
   explicit Scope(ir::Graph& main) : graphs(graphsInnermostFirst(main)) {
     for (const ir::Graph* g : graphs)
-      for (const auto& n : g->nodes()) ops.insert(n->opType);
+      for (const auto& n : g->nodes()) (g == &main ? mainGraphOps : ops).insert(n->opType);
+    ops.insert(mainGraphOps.begin(), mainGraphOps.end());
   }
 };
 
@@ -121,7 +121,8 @@ PassManagerResult PassManager::run(ir::Model& m) {
     // later only when the last round changed something and some type is still incomplete (new nodes'
     // outputs, shapes that folded constants may now fix).
     // And only when some node is one a pass reads types for (a graph of Conv/BatchNormalization/Relu/Add never is).
-    if ((r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph()))) && needsTypes(m.graph())) {
+    if (!scope) scope.emplace(m.graph());
+    if (needsTypes(scope->mainGraphOps) && (r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph())))) {
       auto t0 = Clock::now();
       refreshValueTypes(m);
       ++version;  // new types are new facts for every pass

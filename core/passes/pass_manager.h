@@ -5,6 +5,7 @@
 // type is still incomplete, so passes can ask for static shapes.
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "passes/pass.h"
@@ -57,8 +58,9 @@ class PassManager {
 
  private:
   bool typesReadAnywhere_ = false;
-  std::vector<std::string> opsReadingTypes_;  // sorted
-  bool needsTypes(const ir::Graph& g) const;
+  std::vector<std::string> opsReadingTypes_;
+  // Whether some node of the main graph (the one refreshValueTypes types) is one a pass reads types for.
+  bool needsTypes(const std::unordered_set<std::string>& mainGraphOps) const;
 
   std::vector<std::unique_ptr<Pass>> passes_;
   size_t maxIterations_;
