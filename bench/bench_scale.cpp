@@ -155,19 +155,34 @@ Run runChild(const std::vector<std::string>& argv, bool quiet) {
   return r;
 }
 
-// Best time of `reps` runs (reported[0] when the child reports its own time, wall time otherwise), largest peak.
+// Folds run `r` into `b`: the faster of the two (reported[0] when the child reports its own time, wall time
+// otherwise), with the larger peak. False when `r` failed.
+bool keepBest(Run& b, const Run& r, bool selfTimed) {
+  if (!r.ok) {
+    b = r;
+    return false;
+  }
+  double t = selfTimed && !r.reported.empty() ? r.reported[0] : r.wallMs;
+  double bt = selfTimed && !b.reported.empty() ? b.reported[0] : b.wallMs;
+  long peak = std::max(b.peakKb, r.peakKb);
+  if (!b.ok || t < bt) b = r;
+  b.peakKb = peak;
+  return true;
+}
+
+// Best time of `reps` runs, largest peak.
 Run best(const std::vector<std::string>& argv, int reps, bool selfTimed) {
   Run b;
-  for (int i = 0; i < reps; ++i) {
-    Run r = runChild(argv, !selfTimed);
-    if (!r.ok) return r;
-    double t = selfTimed && !r.reported.empty() ? r.reported[0] : r.wallMs;
-    double bt = selfTimed && !b.reported.empty() ? b.reported[0] : b.wallMs;
-    long peak = std::max(b.peakKb, r.peakKb);
-    if (!b.ok || t < bt) b = r;
-    b.peakKb = peak;
-  }
+  for (int i = 0; i < reps; ++i)
+    if (!keepBest(b, runChild(argv, !selfTimed), selfTimed)) break;
   return b;
+}
+
+// Reads the file once, so that every measurement finds it in the page cache.
+void warmFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> b(1 << 20);
+  while (in.read(b.data(), static_cast<std::streamsize>(b.size()))) {}
 }
 
 double timeOf(const Run& r, bool selfTimed) { return selfTimed && !r.reported.empty() ? r.reported[0] : r.wallMs; }
@@ -281,7 +296,7 @@ void printAppTable(const fs::path& dir, std::vector<size_t> sizes) {
   std::vector<Row> rows;
   for (size_t target : sizes) {
     const std::string path = residualModel(dir, target);
-    { std::ifstream warm(path, std::ios::binary); std::vector<char> b(1 << 20); while (warm.read(b.data(), b.size())) {} }
+    warmFile(path);
     Run r = best({ui.string(), "--first-frame", path}, target <= 10000 ? 3 : 1, true);
     Row row;
     row.ok = r.ok && r.reported.size() >= 6;
@@ -364,10 +379,19 @@ int main(int argc, char** argv) {
   const std::vector<std::string> order = {"open",        "onnx.load",   "convert",    "passes", "check",
                                           "cli inspect", "py onnx.load", "cli check", "cli convert"};
   std::vector<std::string> convertNotes;
-  for (size_t target : sizes) {
+  // The conversion, which the growth exponent is read from: every size once per repetition, in turn, so that a
+  // slower minute of a shared machine weighs on all sizes alike (measured size after size, the best of three at
+  // 30k nodes varied by 30 % between runs); the best of five for each.
+  std::vector<Run> conversions(sizes.size());
+  for (size_t target : sizes) warmFile(residualModel(dir, target));
+  for (int rep = 0; rep < 5; ++rep)
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (conversions[i].ok || rep == 0) keepBest(conversions[i], runChild({self, "--convert", residualModel(dir, sizes[i])}, false), true);
+  for (size_t index = 0; index < sizes.size(); ++index) {
+    const size_t target = sizes[index];
     std::string path = residualModel(dir, target);
     const int reps = 3;  // best of three at every size: a different count per size would bias the exponent
-    { std::ifstream warm(path, std::ios::binary); std::vector<char> b(1 << 20); while (warm.read(b.data(), b.size())) {} }
+    warmFile(path);
     Run open = best({self, "--read", path}, reps, true);
     if (!open.ok || open.reported.size() < 2) {
       std::fprintf(stderr, "bench_scale: reading %s failed\n", path.c_str());
@@ -380,7 +404,7 @@ int main(int argc, char** argv) {
       cols[c].peakKb.push_back(kb);
     };
     put("open", timeOf(open, true), open.peakKb);
-    Run conv = best({self, "--convert", path}, reps, true);
+    const Run& conv = conversions[index];
     if (conv.ok && conv.reported.size() >= 6) {
       put("convert", conv.reported[0], conv.peakKb);
       put("passes", conv.reported[1], 0);
