@@ -241,8 +241,21 @@ void Graph::pruneValues() {
 
 void Graph::pruneValues(const std::vector<Value*>& candidates) {
   absl::flat_hash_set<const Value*> gone;
-  for (Value* v : candidates)
-    if (v && v->graph_ == this && !referenced(*v) && gone.insert(v).second) byName_.erase(NameKey{v->name_});
+  std::vector<Value*> batch;
+  // Each removal from the name index is a cache miss on 100k-node graphs: the slots of a batch are fetched
+  // together first, so the misses overlap instead of following one another.
+  constexpr size_t kBatch = 32;
+  auto flush = [&] {
+    for (Value* v : batch) byName_.prefetch(NameKey{v->name_});
+    for (Value* v : batch) byName_.erase(NameKey{v->name_});
+    batch.clear();
+  };
+  for (Value* v : candidates) {
+    if (!v || v->graph_ != this || referenced(*v) || !gone.insert(v).second) continue;
+    batch.push_back(v);
+    if (batch.size() == kBatch) flush();
+  }
+  flush();
   if (gone.empty()) return;
   // Only the pointer array is walked, not the values it points to.
   std::erase_if(values_, [&](const std::unique_ptr<Value>& v) { return gone.count(v.get()) != 0; });
