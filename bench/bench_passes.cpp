@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
   const auto ortBasic = bench::ortBasicNodeCounts(files, FB_ORACLE_DIR, FB_BENCH_TMP_DIR "/ort_basic", ortWhy);
   if (!ortWhy.empty()) std::printf("ort-basic: %s\n", ortWhy.c_str());
   const auto pipeline = passes::PassRegistry::instance().defaultPipeline();
+  std::set<std::string> written;
   std::printf("%-36s %6s %6s %8s %9s %9s %9s %10s %6s\n", "model", "nodes", "after", "onnxopt", "ort-basic", "wall ms",
               "cpu ms", "infer ms", "iters");
   for (size_t f = 0; f < files.size(); ++f) {
@@ -109,8 +111,18 @@ int main(int argc, char** argv) {
           std::printf("    %-38s %8.1f ms  -%zu +%zu nodes\n", p.name.c_str(), p.milliseconds, p.total.nodesRemoved,
                       p.total.nodesAdded);
     if (!writeDir.empty()) {
+      // Models of the same name from two folders (the corpus, FB_BENCH_SIMPLIFY_DIR) each keep their file, and a
+      // source is never written over.
       fs::create_directories(writeDir);
-      onnxfmt::writeOnnxFile(*last, writeDir + "/" + file);
+      fs::path out = fs::path(writeDir) / file;
+      if (!written.insert(out.string()).second) out = fs::path(writeDir) / (fs::path(path).parent_path().filename().string() + "_" + file);
+      written.insert(out.string());
+      std::error_code ec;
+      if (fs::exists(out) && fs::equivalent(out, path, ec)) {
+        std::printf("    not written: %s is the source\n", out.string().c_str());
+      } else {
+        onnxfmt::writeOnnxFile(*last, out.string());
+      }
     }
   }
   return 0;
