@@ -1,5 +1,7 @@
 #include "passes/value_types.h"
 
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
