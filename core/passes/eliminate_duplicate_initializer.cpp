@@ -16,9 +16,11 @@
 namespace fb::passes {
 namespace {
 
+constexpr size_t kFingerprintSamples = 65;  // 64 spread over the bytes, and the last byte
+
 uint64_t fingerprint(std::span<const std::byte> b) {
   uint64_t h = 1469598103934665603ull ^ b.size();
-  const size_t step = std::max<size_t>(1, b.size() / 64);
+  const size_t step = std::max<size_t>(1, b.size() / (kFingerprintSamples - 1));
   for (size_t k = 0; k < b.size(); k += step) h = (h ^ static_cast<uint8_t>(b[k])) * 1099511628211ull;
   if (!b.empty()) h = (h ^ static_cast<uint8_t>(b.back())) * 1099511628211ull;
   return h;
@@ -43,8 +45,7 @@ class EliminateDuplicateInitializer final : public GraphPass {
       ir::Value* v = g.findValue(t->name);
       if (!v || v->isGraphInput() || rw.pinned(v)) continue;
       auto b = t->bytes();
-      budget.read(b.size());
-      uint64_t key = fingerprint(b) ^ (static_cast<uint64_t>(t->dtype) * 0x9E3779B97F4A7C15ull);
+      uint64_t key = fingerprintOf(*t, b, budget) ^ (static_cast<uint64_t>(t->dtype) * 0x9E3779B97F4A7C15ull);
       for (auto d : t->dims) key = (key ^ static_cast<uint64_t>(d)) * 1099511628211ull;
       auto& same = candidates[key];
       ir::Value* match = nullptr;
@@ -67,6 +68,23 @@ class EliminateDuplicateInitializer final : public GraphPass {
     g.removeInitializers(dropped);
     rw.change.initializersRemoved += dropped.size();
     return rw.change;
+  }
+
+ private:
+  // Bytes in a mapped file never change while it is mapped, so their fingerprint is taken once per pipeline run:
+  // the pass runs after every round that changed the model, and sampling the weights again each time faulted
+  // their pages back in (a third of swin_t's pass time).
+  absl::flat_hash_map<std::pair<const std::byte*, size_t>, uint64_t> mappedPrints_;
+
+  uint64_t fingerprintOf(const ir::Tensor& t, std::span<const std::byte> b, MappedReadBudget& budget) {
+    const bool mapped = t.mappedFile() != nullptr;
+    if (mapped)
+      if (auto it = mappedPrints_.find(std::pair(b.data(), b.size())); it != mappedPrints_.end()) return it->second;
+    // At most one page per sample comes in, not the whole tensor.
+    budget.read(std::min(b.size(), kFingerprintSamples * 4096));
+    const uint64_t h = fingerprint(b);
+    if (mapped) mappedPrints_.emplace(std::pair(b.data(), b.size()), h);
+    return h;
   }
 };
 
