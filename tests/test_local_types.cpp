@@ -117,7 +117,7 @@ void LocalTypes::everyFifthNode_data() { corpusRows(); }
 void LocalTypes::everyFifthNode() {
   QFETCH(QString, file);
   // Five runs, each from a fresh model, so that every node is handed in once.
-  size_t checked = 0;
+  size_t checked = 0, madeUp = 0;
   for (size_t offset = 0; offset < 5; ++offset) {
     auto m = load(corpusModel(file));
     const Types ref = referenceTypes(*m);
@@ -131,8 +131,18 @@ void LocalTypes::everyFifthNode() {
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     QVERIFY(typed >= restored);
     checked += restored;
+    // Dims inference could not know are named after their value: two values typed in one call (or in two) never
+    // share a made-up dim, which would say the two dims are equal.
+    for (const auto& name : cleared)
+      if (const ir::Value* v = m->graph().findValue(name); v && v->type.isTensor() && v->type.shape)
+        for (const auto& d : *v->type.shape)
+          if (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__")) {
+            QVERIFY2(d.param.find(v->name()) != std::string::npos, qPrintable(QString::fromStdString(v->name() + ": " + d.param)));
+            ++madeUp;
+          }
   }
   QVERIFY2(checked > 0, "no value had a complete reference type");
+  if (file == "transformer_encoder_op13_dyn.onnx") QVERIFY2(madeUp > 0, "the dynamic-batch model has no made-up dim to check");
 }
 
 void LocalTypes::cascadeAlongChain_data() { corpusRows(); }

@@ -572,7 +572,13 @@ void PassesCorpus::skippedPassesWouldHaveChangedNothing() {
   for (const auto& p : rb.perPass) notCalledWhenCallingAll += p.notCalled;
   QCOMPARE(notCalledWhenCallingAll, size_t(0));
   QVERIFY2(notCalled > 0, "no pass was skipped: the test would prove nothing");
-  QCOMPARE(ra.iterations, rb.iterations);
+  // Rounds may differ: with worklists a pass is called again at once when its rewrites taught type inference
+  // something, where calling every pass waits for the next round. The model they end with may not.
+  QVERIFY(ra.reachedFixpoint && rb.reachedFixpoint);
+  size_t offered = 0, offeredWhenCallingAll = 0;
+  for (const auto& p : ra.perPass) offered += p.nodesOffered;
+  for (const auto& p : rb.perPass) offeredWhenCallingAll += p.nodesOffered;
+  QVERIFY(offered <= offeredWhenCallingAll);
   // The round that confirms the fixpoint calls no pass that ran after the previous round's last change: those
   // have seen the final model already (unless shape inference ran again before that round: new types are new
   // facts, after which every pass is called).
@@ -587,5 +593,11 @@ void PassesCorpus::skippedPassesWouldHaveChangedNothing() {
   onnx::ModelProto pa, pb;
   onnxfmt::exportModel(*skipping, pa);
   onnxfmt::exportModel(*calling, pb);
+  // The dims shape inference makes up (unk__...) are named by the run that made them: whole-graph inference numbers
+  // them, the later rounds' inference of changed nodes names them after their value. Only the names may differ.
+  for (auto* p : {&pa, &pb})
+    for (auto& vi : *p->mutable_graph()->mutable_value_info())
+      for (auto& d : *vi.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+        if (d.has_dim_param() && d.dim_param().rfind("unk__", 0) == 0) d.set_dim_param("unk__");
   QVERIFY(pa.SerializeAsString() == pb.SerializeAsString());
 }

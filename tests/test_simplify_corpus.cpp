@@ -52,14 +52,23 @@ QString exportModel(QString& why) {
 struct Simplified {
   size_t nodes = 0, topLevelNodes = 0;
   QString path;
+  passes::PassManagerResult result;
 };
 
-Simplified simplify(const QString& source, const QString& outDir) {
+size_t nodesOffered(const passes::PassManagerResult& r) {
+  size_t n = 0;
+  for (const auto& p : r.perPass) n += p.nodesOffered;
+  return n;
+}
+
+Simplified simplify(const QString& source, const QString& outDir, bool callEveryPass = false) {
   auto m = onnxfmt::readOnnxFile(source.toStdString());
   passes::PassManager pm(passes::PassRegistry::instance().defaultPipeline());
+  pm.callEveryPass(callEveryPass);
   auto r = pm.run(*m);
   if (!r.reachedFixpoint) throw std::runtime_error("the pipeline hit its round cap");
   Simplified s;
+  s.result = r;
   s.nodes = m->graph().totalNodeCount();
   s.topLevelNodes = m->graph().nodeCount();
   s.path = outDir + "/" + QFileInfo(source).fileName();
@@ -118,6 +127,25 @@ void SimplifyCorpus::noMoreNodesThanOrtBasic() {
            qPrintable(QString("%1 nodes, ONNX Runtime's basic level leaves %2").arg(s.nodes).arg(ort->second)));
   auto run = runOracle(source, {s.path});
   QVERIFY2(run.ok(), qPrintable(run.failures()));
+  if (source.contains(kExportName)) {
+    // Many rounds of shape arithmetic folding a little each: after the first round, the passes are handed the nodes
+    // near what changed and inference sees only those nodes. The same pipeline calling every pass on every node
+    // (whole-graph inference whenever types are incomplete) ends with as many nodes.
+    const auto& r = s.result;
+    QCOMPARE(r.typeInferenceRuns, size_t(1));
+    QVERIFY(r.localTypeInferenceRuns > 0);
+    size_t worklistCalls = 0;
+    for (const auto& p : r.perPass) worklistCalls += p.worklistCalls;
+    Simplified all = simplify(source, scratchDir("simplify_corpus/every_pass"), true);
+    qInfo("swin_t: %zu rounds, %zu calls with a worklist, %zu nodes handed to passes; calling every pass on every "
+          "node: %zu rounds, %zu nodes, %zu whole-graph inferences",
+          r.iterations, worklistCalls, nodesOffered(r), all.result.iterations, nodesOffered(all.result),
+          all.result.typeInferenceRuns);
+    QVERIFY(worklistCalls > 0);
+    QCOMPARE(all.nodes, s.nodes);
+    // The first round visits every node either way (a quarter of the total); measured: 0.74 of the nodes.
+    QVERIFY2(nodesOffered(r) * 10 < nodesOffered(all.result) * 9, "worklists did not shrink what the passes visit");
+  }
 }
 
 QTEST_GUILESS_MAIN(SimplifyCorpus)

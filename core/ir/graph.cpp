@@ -6,6 +6,10 @@
 #include <absl/container/flat_hash_set.h>
 
 namespace fb::ir {
+namespace {
+// Room for about a million insertions at one place before the keys are spread again.
+constexpr uint64_t kOrderGap = uint64_t{1} << 20;
+}  // namespace
 
 Graph::Graph(std::shared_ptr<IdSource> ids) : ids_(ids ? std::move(ids) : std::make_shared<IdSource>()) {}
 Graph::~Graph() = default;
@@ -61,6 +65,7 @@ void Graph::renameValue(Value* v, const std::string& newName) {
   if (v->name_ == newName) return;
   byName_.erase(NameKey{v->name_});
   v->name_ = newName;
+  touchAround(v);
   // A value already under this name loses its entry, as before; the key must view v's own name.
   byName_.erase(NameKey{v->name_});
   byName_.emplace(NameKey{v->name_}, v);
@@ -84,6 +89,8 @@ Node* Graph::addNode(std::string opType, const std::vector<Value*>& inputs, cons
   Node* raw = n.get();
   auto pos = before ? before->self_ : nodes_.end();
   raw->self_ = nodes_.insert(pos, std::move(n));
+  placeInOrder(raw);
+  if (journal_) journal_->touch(raw);
   raw->inputs_.reserve(inputs.size());
   raw->outputs_.reserve(outputs.size());
   for (Value* v : inputs) raw->addInput(v);
@@ -97,10 +104,16 @@ void Graph::setOutput(Node* n, size_t i, Value* v) {
     old->producer_ = nullptr;
     old->producerOutput_ = -1;
   }
+  Value* old = n->outputs_[i];
   n->outputs_[i] = v;
   if (v) {
     v->producer_ = n;
     v->producerOutput_ = static_cast<int>(i);
+  }
+  if (journal_) {  // readers of both values now see another producer (or none)
+    journal_->touch(n);
+    if (old != v) journal_->touchAround(old);
+    journal_->touchAround(v);
   }
 }
 
@@ -110,55 +123,96 @@ void Graph::removeNode(Node* n) {
     if (v && v->producer_ == n) {
       v->producer_ = nullptr;
       v->producerOutput_ = -1;
+      touchAround(v);
     }
+  if (journal_) journal_->removed(n);
   nodes_.erase(n->self_);
 }
 
 void Graph::moveBefore(Node* n, Node* before) {
   auto target = before ? before->self_ : nodes_.end();
   nodes_.splice(target, nodes_, n->self_);
+  placeInOrder(n);
+}
+
+void Graph::placeInOrder(Node* n) {
+  auto it = n->self_;
+  const uint64_t lo = it == nodes_.begin() ? 0 : (*std::prev(it))->order_;
+  auto next = std::next(it);
+  if (next == nodes_.end()) {
+    n->order_ = lo + kOrderGap;
+    return;
+  }
+  const uint64_t hi = (*next)->order_;
+  if (hi > lo + 1) {
+    n->order_ = lo + (hi - lo) / 2;
+    return;
+  }
+  renumberOrder();
+}
+
+void Graph::renumberOrder() {
+  uint64_t key = 0;
+  for (auto& n : nodes_) n->order_ = key += kOrderGap;
 }
 
 void Graph::replaceAllUses(Value* from, Value* to) {
   if (from == to) return;
   auto uses = from->uses_;
   for (const Use& u : uses) u.node->setInput(static_cast<size_t>(u.index), to);
+  bool output = false;
   for (auto& o : outputs_)
     if (o == from) {
       o = to;
       --from->graphOutputs_;
       ++to->graphOutputs_;
+      output = true;
     }
+  if (output) {
+    touchAround(from);
+    touchAround(to);
+  }
 }
 
 void Graph::addInput(Value* v) {
   v->graphInput_ = true;
   inputs_.push_back(v);
+  touchAround(v);
 }
 
 void Graph::removeInput(Value* v) {
   inputs_.erase(std::remove(inputs_.begin(), inputs_.end(), v), inputs_.end());
   v->graphInput_ = false;
+  touchAround(v);
 }
 
 void Graph::removeInputs(const std::vector<Value*>& vs) {
-  for (Value* v : vs) v->graphInput_ = false;
+  for (Value* v : vs) {
+    v->graphInput_ = false;
+    touchAround(v);
+  }
   std::erase_if(inputs_, [](const Value* v) { return !v->graphInput_; });
 }
 
 void Graph::addOutput(Value* v) {
   ++v->graphOutputs_;
   outputs_.push_back(v);
+  touchAround(v);
 }
 
 void Graph::setGraphOutput(size_t i, Value* v) {
   --outputs_[i]->graphOutputs_;
+  touchAround(outputs_[i]);
   outputs_[i] = v;
   ++v->graphOutputs_;
+  touchAround(v);
 }
 
 void Graph::clearOutputs() {
-  for (Value* v : outputs_) --v->graphOutputs_;
+  for (Value* v : outputs_) {
+    --v->graphOutputs_;
+    touchAround(v);
+  }
   outputs_.clear();
 }
 
@@ -175,6 +229,7 @@ void Graph::clearValueInfo() {
 
 Value* Graph::addInitializer(Tensor t) {
   Value* v = getOrCreateValue(t.name);
+  touchAround(v);  // its readers now read a constant (or another one)
   if (v->initializer_) {
     *v->initializer_ = std::move(t);
     return v;
@@ -196,13 +251,17 @@ void Graph::removeInitializer(Value* v) {
                          [&](const std::unique_ptr<Tensor>& t) { return t.get() == v->initializer_; });
   if (it != initializers_.end()) initializers_.erase(it);
   v->initializer_ = nullptr;
+  touchAround(v);
 }
 
 void Graph::removeInitializers(const std::vector<Value*>& vs) {
   absl::flat_hash_set<const Tensor*> gone;
   gone.reserve(vs.size());
   for (Value* v : vs)
-    if (v->initializer_) gone.insert(std::exchange(v->initializer_, nullptr));
+    if (v->initializer_) {
+      gone.insert(std::exchange(v->initializer_, nullptr));
+      touchAround(v);
+    }
   if (gone.empty()) return;
   std::erase_if(initializers_, [&](const std::unique_ptr<Tensor>& t) { return gone.count(t.get()) != 0; });
 }
@@ -210,6 +269,7 @@ void Graph::removeInitializers(const std::vector<Value*>& vs) {
 Value* Graph::addSparseInitializer(SparseTensor t) {
   Value* v = getOrCreateValue(t.values.name);
   v->sparseInitializer_ = true;
+  touchAround(v);
   sparse_.push_back(std::move(t));
   return v;
 }

@@ -15,6 +15,7 @@
 #include <absl/hash/hash.h>
 
 #include "ir/attribute.h"
+#include "ir/change_journal.h"
 #include "ir/node.h"
 #include "ir/tensor.h"
 #include "ir/value.h"
@@ -114,6 +115,11 @@ class Graph {
 
   size_t totalNodeCount() const;  // including every subgraph
 
+  // While a journal is attached, every edit of this graph's nodes, values and initializers is noted in it (see
+  // change_journal.h); nullptr detaches. Subgraphs have their own.
+  void setJournal(ChangeJournal* j) { journal_ = j; }
+  ChangeJournal* journal() const { return journal_; }
+
   // Deep copy; node ids are kept so provenance still refers to the source.
   std::shared_ptr<Graph> clone(std::shared_ptr<IdSource> ids = nullptr) const;
 
@@ -143,6 +149,13 @@ class Graph {
   Graph* parent_ = nullptr;
   Node* owner_ = nullptr;
   uint64_t uniqueCounter_ = 0;
+  ChangeJournal* journal_ = nullptr;
+  // Gives `n` (already at its place in nodes_) an order key between its neighbours' (Node::orderKey).
+  void placeInOrder(Node* n);
+  void renumberOrder();
+  void touchAround(const Value* v) {
+    if (journal_) journal_->touchAround(v);
+  }
 };
 
 }  // namespace fb::ir

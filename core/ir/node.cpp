@@ -16,29 +16,48 @@ void dropUse(Value* v, Node* n, int index) {
 void addUse(Value* v, Node* n, int index) {
   if (v) const_cast<std::vector<Use>&>(v->uses()).push_back(Use{n, index});
 }
+// The node now reads other values; the producers of the values it stopped or started reading have other readers.
+void noteRewired(Node* n, const Value* before, const Value* after) {
+  ChangeJournal* j = n->graph() ? n->graph()->journal() : nullptr;
+  if (!j) return;
+  j->touch(n);
+  if (before) j->touch(before->producer());
+  if (after && after != before) j->touch(after->producer());
+}
+void noteEdited(Node* n) {
+  if (ChangeJournal* j = n->graph() ? n->graph()->journal() : nullptr) j->touch(n);
+}
 }  // namespace
 
 void Node::setInput(size_t i, Value* v) {
   if (i >= inputs_.size()) inputs_.resize(i + 1, nullptr);
-  dropUse(inputs_[i], this, static_cast<int>(i));
+  Value* old = inputs_[i];
+  dropUse(old, this, static_cast<int>(i));
   inputs_[i] = v;
   addUse(v, this, static_cast<int>(i));
+  noteRewired(this, old, v);
 }
 
 void Node::addInput(Value* v) {
   inputs_.push_back(v);
   addUse(v, this, static_cast<int>(inputs_.size() - 1));
+  noteRewired(this, nullptr, v);
 }
 
 void Node::removeInput(size_t i) {
   if (i >= inputs_.size()) return;
   for (size_t k = i; k < inputs_.size(); ++k) dropUse(inputs_[k], this, static_cast<int>(k));
+  const Value* old = inputs_[i];
   inputs_.erase(inputs_.begin() + static_cast<long>(i));
   for (size_t k = i; k < inputs_.size(); ++k) addUse(inputs_[k], this, static_cast<int>(k));
+  noteRewired(this, old, nullptr);
 }
 
 void Node::clearInputs() {
-  for (size_t k = 0; k < inputs_.size(); ++k) dropUse(inputs_[k], this, static_cast<int>(k));
+  for (size_t k = 0; k < inputs_.size(); ++k) {
+    dropUse(inputs_[k], this, static_cast<int>(k));
+    noteRewired(this, inputs_[k], nullptr);
+  }
   inputs_.clear();
 }
 
@@ -75,6 +94,7 @@ std::vector<int64_t> Node::attrInts(std::string_view n) const {
 }
 
 void Node::setAttr(Attribute a) {
+  noteEdited(this);
   if (auto* e = attr(a.name)) {
     *e = std::move(a);
     return;
@@ -86,6 +106,7 @@ bool Node::removeAttr(std::string_view n) {
   auto it = std::find_if(attributes.begin(), attributes.end(), [&](const Attribute& a) { return a.name == n; });
   if (it == attributes.end()) return false;
   attributes.erase(it);
+  noteEdited(this);
   return true;
 }
 

@@ -28,6 +28,9 @@ class Node {
   std::vector<uint64_t> origins;
 
   uint64_t id() const { return id_; }
+  // A key that grows along the graph's node order (not a position: gaps are left between neighbours), so a few
+  // nodes can be put in graph order without walking the graph.
+  uint64_t orderKey() const { return order_; }
   Graph* graph() const { return graph_; }
   const std::vector<Value*>& inputs() const { return inputs_; }
   const std::vector<Value*>& outputs() const { return outputs_; }
@@ -59,6 +62,7 @@ class Node {
  private:
   friend class Graph;
   uint64_t id_ = 0;
+  uint64_t order_ = 0;
   Graph* graph_ = nullptr;
   std::vector<Value*> inputs_;
   std::vector<Value*> outputs_;

@@ -53,9 +53,12 @@ class ConstantFolding final : public GraphPass {
     return "Evaluate nodes with constant inputs (and known shapes) into initializers";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Shape", "Size"}); }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
       // A body's (If/Loop/Scan) outputs may be its initializers, so there they fold too; the main graph's
       // outputs stay computed.

@@ -11,9 +11,12 @@ class EliminateIdentity final : public GraphPass {
   std::string_view description() const override { return "Remove Identity nodes (graph outputs keep their names)"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Identity"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g))
+    for (ir::Node* n : nodesToVisit(g))
       if (n->opType == "Identity" && n->isDefaultDomain() && n->outputs().size() == 1) rw.bypass(n);
     return rw.change;
   }

@@ -27,9 +27,12 @@ class EliminateNopArithmetic final : public GraphPass {
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Add", "Sub", "Mul", "Div"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (!n->isDefaultDomain() || n->inputs().size() != 2 || n->outputs().size() != 1) continue;
       const std::string& op = n->opType;
       const bool additive = op == "Add" || op == "Sub", multiplicative = op == "Mul" || op == "Div";

@@ -18,9 +18,12 @@ class EliminateNopCast final : public GraphPass {
   std::string_view description() const override { return "Remove Cast to the element type its input already has"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Cast", "CastLike"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Cast"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (n->opType != "Cast" || !n->isDefaultDomain() || !n->input(0)) continue;
       auto t = elemTypeOf(n->input(0));
       if (t && static_cast<int64_t>(*t) == n->attrInt("to", -1)) rw.bypass(n);

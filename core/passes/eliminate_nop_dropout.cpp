@@ -13,9 +13,12 @@ class EliminateNopDropout final : public GraphPass {
   std::string_view description() const override { return "Remove Dropout that is the identity at inference"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Dropout"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (n->opType != "Dropout" || !n->isDefaultDomain()) continue;
       bool inference = true;
       if (rw.opset() < 7) {

@@ -14,9 +14,12 @@ class EliminateNopPad final : public GraphPass {
   std::string_view description() const override { return "Remove Pad whose pads are all zero"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Pad"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (n->opType != "Pad" || !n->isDefaultDomain()) continue;
       std::vector<int64_t> pads;
       if (rw.opset() < 11) {

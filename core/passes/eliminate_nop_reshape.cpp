@@ -14,9 +14,12 @@ class EliminateNopReshape final : public GraphPass {
   std::string_view description() const override { return "Remove Reshape to the shape its input already has"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Reshape"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Reshape"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (n->opType != "Reshape" || !n->isDefaultDomain() || !n->input(0)) continue;
       auto in = staticDims(n->input(0));
       if (!in) continue;

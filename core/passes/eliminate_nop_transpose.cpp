@@ -17,9 +17,12 @@ class EliminateNopTranspose final : public GraphPass {
   std::string_view description() const override { return "Remove Transpose with the identity permutation"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Transpose"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (n->opType != "Transpose" || !n->isDefaultDomain()) continue;
       auto perm = n->attrInts("perm");
       // Without perm the axes are reversed, which is the identity only for rank <= 1.

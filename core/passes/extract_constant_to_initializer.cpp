@@ -24,9 +24,11 @@ class ExtractConstantToInitializer final : public GraphPass {
   std::string_view description() const override { return "Turn Constant nodes into initializers of the same name"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Constant"}; }
+  // A rewrite here reads only the node and whether its output is a graph output.
+  int worklistRadius() const override { return 0; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       if (n->opType != "Constant" || !n->isDefaultDomain() || n->outputs().size() != 1) continue;
       ir::Value* out = n->output(0);
       if (!out || (out->isGraphOutput() && !g.parent())) continue;

@@ -28,9 +28,12 @@ class FuseAddBiasIntoConv final : public GraphPass {
   std::string_view description() const override { return "Fold an Add of a per-channel constant into Conv's bias"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Conv"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* add : nodeList(g)) {
+    for (ir::Node* add : nodesToVisit(g)) {
       if (add->opType != "Add" || !add->isDefaultDomain() || add->inputs().size() != 2) continue;
       for (int side = 0; side < 2; ++side) {
         ir::Value* x = add->input(side);

@@ -52,6 +52,9 @@ class FuseBnIntoConv final : public GraphPass {
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"BatchNormalization"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     MappedReadBudget budget;  // the weights read here are replaced: their mapped pages need not stay
@@ -74,7 +77,7 @@ class FuseBnIntoConv final : public GraphPass {
       replaced.clear();
       orphans.clear();
     };
-    for (ir::Node* bn : nodeList(g)) {
+    for (ir::Node* bn : nodesToVisit(g)) {
       if (bn->opType != "BatchNormalization" || !bn->isDefaultDomain()) continue;
       ir::Value* x = bn->input(0);
       ir::Node* conv = x ? x->producer() : nullptr;

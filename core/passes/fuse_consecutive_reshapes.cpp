@@ -14,9 +14,12 @@ class FuseConsecutiveReshapes final : public GraphPass {
   std::string_view description() const override { return "Skip a Reshape whose result is only reshaped again"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Reshape"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* r2 : nodeList(g)) {
+    for (ir::Node* r2 : nodesToVisit(g)) {
       if (r2->opType != "Reshape" || !r2->isDefaultDomain() || !r2->input(0)) continue;
       ir::Value* mid = r2->input(0);
       ir::Node* r1 = mid->producer();

@@ -24,9 +24,12 @@ class FuseConsecutiveSqueezes final : public GraphPass {
   std::string_view description() const override { return "Merge Squeeze of Squeeze into one Squeeze"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Squeeze"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Squeeze"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* s2 : nodeList(g)) {
+    for (ir::Node* s2 : nodesToVisit(g)) {
       if (s2->opType != "Squeeze" || !s2->isDefaultDomain() || !s2->input(0)) continue;
       ir::Value* mid = s2->input(0);
       ir::Node* s1 = mid->producer();

@@ -12,9 +12,12 @@ class FuseConsecutiveTransposes final : public GraphPass {
   std::string_view description() const override { return "Compose Transpose of Transpose into one (or none)"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
   std::vector<std::string_view> anchorOps() const override { return {"Transpose"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* t2 : nodeList(g)) {
+    for (ir::Node* t2 : nodesToVisit(g)) {
       if (t2->opType != "Transpose" || !t2->isDefaultDomain() || !t2->input(0)) continue;
       ir::Value* mid = t2->input(0);
       ir::Node* t1 = mid->producer();

@@ -16,9 +16,12 @@ class FuseConsecutiveUnsqueezes final : public GraphPass {
   std::string_view description() const override { return "Merge Unsqueeze of Unsqueeze into one Unsqueeze"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Unsqueeze"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Unsqueeze"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* u2 : nodeList(g)) {
+    for (ir::Node* u2 : nodesToVisit(g)) {
       if (u2->opType != "Unsqueeze" || !u2->isDefaultDomain() || !u2->input(0)) continue;
       ir::Value* mid = u2->input(0);
       ir::Node* u1 = mid->producer();

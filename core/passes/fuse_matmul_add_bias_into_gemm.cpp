@@ -12,10 +12,13 @@ class FuseMatMulAddBiasIntoGemm final : public GraphPass {
   std::string_view description() const override { return "Turn 2-D MatMul followed by Add of a bias into Gemm"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"MatMul"}); }
   std::vector<std::string_view> anchorOps() const override { return {"MatMul"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     if (rw.opset() < 7) return rw.change;  // Gemm broadcasts C only from opset 7
-    for (ir::Node* add : nodeList(g)) {
+    for (ir::Node* add : nodesToVisit(g)) {
       if (add->opType != "Add" || !add->isDefaultDomain() || add->inputs().size() != 2) continue;
       for (int side = 0; side < 2; ++side) {
         ir::Value* y = add->input(side);

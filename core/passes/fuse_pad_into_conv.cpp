@@ -13,9 +13,12 @@ class FusePadIntoConv final : public GraphPass {
   std::string_view description() const override { return "Fold a zero Pad on spatial axes into Conv's pads"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Pad"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Pad"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* conv : nodeList(g)) {
+    for (ir::Node* conv : nodesToVisit(g)) {
       if (conv->opType != "Conv" || !conv->isDefaultDomain() || !conv->input(0)) continue;
       ir::Node* pad = conv->input(0)->producer();
       if (!pad || pad->opType != "Pad" || !pad->isDefaultDomain() || soleConsumer(conv->input(0)) != conv) continue;

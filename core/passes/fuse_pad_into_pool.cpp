@@ -17,10 +17,13 @@ class FusePadIntoPool final : public GraphPass {
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Pad"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Pad"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     if (rw.opset() < 7) return rw.change;  // count_include_pad arrived with AveragePool-7
-    for (ir::Node* pool : nodeList(g)) {
+    for (ir::Node* pool : nodesToVisit(g)) {
       if (pool->opType != "AveragePool" || !pool->isDefaultDomain() || !pool->input(0)) continue;
       ir::Node* pad = pool->input(0)->producer();
       if (!pad || pad->opType != "Pad" || !pad->isDefaultDomain() || soleConsumer(pool->input(0)) != pool) continue;

@@ -17,9 +17,12 @@ class FuseTransposeIntoGemm final : public GraphPass {
   std::string_view description() const override { return "Fold a 2-D Transpose of Gemm's A or B into transA/transB"; }
   TypeNeeds typeNeeds() const override { return TypeNeeds::forOps({"Transpose"}); }
   std::vector<std::string_view> anchorOps() const override { return {"Gemm"}; }
+  // A rewrite here reads the node and its direct neighbours (constants through Identity chains, which the journal
+  // follows).
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
-    for (ir::Node* gemm : nodeList(g)) {
+    for (ir::Node* gemm : nodesToVisit(g)) {
       if (gemm->opType != "Gemm" || !gemm->isDefaultDomain()) continue;
       for (int k = 0; k < 2; ++k) {
         ir::Value* v = gemm->input(k);

@@ -1,6 +1,7 @@
 #include <vector>
 
 #include "passes/pass.h"
+#include "passes/rewrite_utils.h"
 
 namespace fb::passes {
 namespace {
@@ -21,10 +22,16 @@ std::vector<ir::Graph*> graphsInnermostFirst(ir::Graph& main) {
 
 PassChange GraphPass::run(ir::Model& m) { return runOnGraphs(m, graphsInnermostFirst(m.graph())); }
 
-PassChange GraphPass::runOnGraphs(ir::Model& m, const std::vector<ir::Graph*>& graphs) {
+std::vector<ir::Node*> GraphPass::nodesToVisit(const ir::Graph& g) const {
+  return &g == limitedGraph_ ? limitedTo_ : nodeList(g);
+}
+
+PassChange GraphPass::runOnGraphs(ir::Model& m, const std::vector<ir::Graph*>& graphs, bool* bodiesChanged) {
   PassChange total;
+  if (bodiesChanged) *bodiesChanged = false;
   for (ir::Graph* g : graphs) {
     PassChange c = runOnGraph(m, *g);
+    if (bodiesChanged && g != graphs.back() && c.changed()) *bodiesChanged = true;
     total.nodesRemoved += c.nodesRemoved;
     total.nodesAdded += c.nodesAdded;
     total.initializersRemoved += c.initializersRemoved;

@@ -58,11 +58,13 @@ class MergeDuplicates final : public GraphPass {
     return "Merge nodes with the same op, inputs and attributes (common subexpressions)";
   }
   TypeNeeds typeNeeds() const override { return TypeNeeds::none(); }
+  // A duplicate of a node reads the same inputs: one step (to the other readers of its inputs) finds it.
+  int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
     absl::flat_hash_map<std::string, ir::Node*> seen;
     seen.reserve(g.nodeCount());
-    for (ir::Node* n : nodeList(g)) {
+    for (ir::Node* n : nodesToVisit(g)) {
       // A duplicate reads the same first input, so a first input with one reader rules one out (walking in
       // order, a merge only adds readers to values later nodes read): no key to build for most nodes.
       if (const ir::Value* first = n->input(0); first && first->uses().size() < 2) continue;

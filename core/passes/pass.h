@@ -44,6 +44,12 @@ class Pass {
   // does not call a pass when no graph of the model holds any of them: on 100k nodes every call is a walk over
   // every node, most of it cache misses. Under-declaring would lose rewrites, so list every op the pass starts from.
   virtual std::vector<std::string_view> anchorOps() const { return {}; }
+  // How far from a node a rewrite of this pass anchored there looks, in steps from a node to the producers of its
+  // inputs, the other readers of its inputs and the readers of its outputs. A change farther away cannot give the
+  // pass work, so after a call of it the pass manager hands the next one only the nodes that near a change since
+  // (a worklist). -1, the default: it may look arbitrarily far, and every call visits the whole graph. Declaring too
+  // small a radius would lose rewrites, never meaning; test_passes_corpus checks that it loses none.
+  virtual int worklistRadius() const { return -1; }
   // Rewrites `m` in place; returns what it changed. Must leave the graph valid and sorted.
   virtual PassChange run(ir::Model& m) = 0;
 };
@@ -55,8 +61,28 @@ class GraphPass : public Pass {
   PassChange run(ir::Model& m) final;
   // The same over a list of the model's graphs, innermost first, that the caller already holds (the pass manager
   // keeps one until a pass changes the model: finding the bodies reads every node's attributes).
-  PassChange runOnGraphs(ir::Model& m, const std::vector<ir::Graph*>& innermostFirst);
+  // `bodiesChanged`, when given, says whether a graph other than the last (the main graph) changed.
+  PassChange runOnGraphs(ir::Model& m, const std::vector<ir::Graph*>& innermostFirst, bool* bodiesChanged = nullptr);
   virtual PassChange runOnGraph(ir::Model& m, ir::Graph& g) = 0;
+
+  // Limits the next calls on `g` to `nodes` (in graph order), until unlimit(): the pass manager's worklist.
+  void limitTo(const ir::Graph* g, std::vector<ir::Node*> nodes) {
+    limitedGraph_ = g;
+    limitedTo_ = std::move(nodes);
+  }
+  void unlimit() {
+    limitedGraph_ = nullptr;
+    limitedTo_.clear();
+  }
+
+ protected:
+  // The nodes of `g` a call visits, in graph order: every node, or the worklist the pass manager gave for `g`.
+  // A snapshot, so the pass may remove nodes while it walks (the node it is at, or ones it has passed).
+  std::vector<ir::Node*> nodesToVisit(const ir::Graph& g) const;
+
+ private:
+  const ir::Graph* limitedGraph_ = nullptr;
+  std::vector<ir::Node*> limitedTo_;
 };
 
 // Every graph of the model, bodies before the graph that holds them.

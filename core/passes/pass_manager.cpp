@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "ir/topo_sort.h"
+#include "passes/nodes_near_changes.h"
 #include "passes/pass_registry.h"
 #include "passes/value_types.h"
 #include "util/idle_memory.h"
@@ -83,6 +84,17 @@ bool anyPresent(const std::vector<std::string_view>& ops, const std::unordered_s
   return false;
 }
 
+// Keeps a journal on the main graph while the passes run, and takes it off however the run ends.
+class JournalOn {
+ public:
+  explicit JournalOn(ir::Graph& g) : g_(g) { g_.setJournal(&journal); }
+  ~JournalOn() { g_.setJournal(nullptr); }
+  ir::ChangeJournal journal;
+
+ private:
+  ir::Graph& g_;
+};
+
 void cleanUp(ir::Graph& g) {
   for (const auto& n : g.nodes())
     for (ir::Graph* sg : n->subgraphs()) cleanUp(*sg);
@@ -115,6 +127,34 @@ PassManagerResult PassManager::run(ir::Model& m) {
   constexpr size_t kNever = SIZE_MAX;
   std::vector<size_t> cleanAt(passes_.size(), kNever);
   std::optional<Scope> scope;  // taken again after a change
+  // Worklists: since[i] is where the main graph's journal stood when pass i was last called. Its next call (when its
+  // worklistRadius allows) visits only the nodes near what changed from there on. nullopt: the whole graph, as on
+  // a first call, after new types from whole-graph inference (any node may read them) and after a change in an
+  // If/Loop/Scan body (what it means for main-graph nodes is not journaled).
+  JournalOn journalOn(m.graph());
+  const ir::ChangeJournal& journal = journalOn.journal;
+  std::vector<std::optional<size_t>> since(passes_.size());
+  size_t typesAt = 0;  // the journal's position when types were last refreshed
+  auto forgetWorklists = [&] {
+    for (auto& s : since) s.reset();
+  };
+  // After the first round, only the nodes the passes created or rewired since can have stale types; inferring them
+  // (and downstream while something is learned) costs what changed, where the whole graph costs its size. Returns
+  // whether it typed anything (the nodes it typed are in the journal, so the passes reading them see them).
+  auto refreshTypesLocally = [&] {
+    std::vector<ir::Node*> touched;
+    for (size_t k = typesAt; k < journal.position(); ++k)
+      if (const auto& e = journal.entries()[k]; journal.alive(e) && e.node->graph() == &m.graph())
+        touched.push_back(e.node);
+    // In graph order, not by address: what libonnx names the dims it makes up (unk__N) follows the order it sees
+    // the nodes in, and a copy of the model must come out the same.
+    std::sort(touched.begin(), touched.end(), [](const ir::Node* a, const ir::Node* b) { return a->orderKey() < b->orderKey(); });
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    const bool learned = refreshValueTypesOf(m, touched) > 0;
+    typesAt = journal.position();
+    ++r.localTypeInferenceRuns;
+    return learned;
+  };
   while (r.iterations < maxIterations_) {
     ++r.iterations;
     // Whole-graph inference costs more than all the passes of a round: it runs before the first round, and
@@ -122,14 +162,23 @@ PassManagerResult PassManager::run(ir::Model& m) {
     // outputs, shapes that folded constants may now fix).
     // And only when some node is one a pass reads types for (a graph of Conv/BatchNormalization/Relu/Add never is).
     if (!scope) scope.emplace(m.graph());
-    if (needsTypes(scope->mainGraphOps) && (r.iterations == 1 || (changedLastRound && typesIncomplete(m.graph())))) {
+    if (needsTypes(scope->mainGraphOps) && (r.iterations == 1 || changedLastRound)) {
       auto t0 = Clock::now();
-      refreshValueTypes(m);
-      ++version;  // new types are new facts for every pass
-      ++r.typeInferenceRuns;
+      if (r.iterations == 1 || (callEveryPass_ && typesIncomplete(m.graph()))) {
+        refreshValueTypes(m);
+        ++version;  // new types are new facts for every pass
+        forgetWorklists();
+        ++r.typeInferenceRuns;
+        typesAt = journal.position();
+      } else if (!callEveryPass_) {
+        refreshTypesLocally();
+      }
       r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     }
     bool any = false;
+    const bool readsTypes = needsTypes(scope->mainGraphOps);
+    constexpr size_t kMaxRepeats = 64;  // a safety net: each repeat needs new types, which only grow
+    size_t repeats = 0;
     for (size_t i = 0; i < passes_.size(); ++i) {
       auto& s = r.perPass[i];
       if (!callEveryPass_ && cleanAt[i] == version) {
@@ -149,11 +198,26 @@ PassManagerResult PassManager::run(ir::Model& m) {
       }
       auto t1 = Clock::now();
       PassChange c;
+      const size_t journalAt = journal.position();
       if (auto* gp = dynamic_cast<GraphPass*>(passes_[i].get())) {
         if (!scope) scope.emplace(m.graph());
-        c = gp->runOnGraphs(m, scope->graphs);
+        const int radius = gp->worklistRadius();
+        std::optional<std::vector<ir::Node*>> near;
+        if (since[i] && radius >= 0 && !callEveryPass_) near = nodesNearChanges(journal, *since[i], m.graph(), radius);
+        s.nodesOffered += near ? near->size() : m.graph().nodeCount();
+        if (near) {
+          ++s.worklistCalls;
+          gp->limitTo(&m.graph(), std::move(*near));
+        }
+        bool bodiesChanged = false;
+        c = gp->runOnGraphs(m, scope->graphs, &bodiesChanged);
+        gp->unlimit();
+        since[i] = journalAt;  // its own rewrites from here on may give it more work next time
+        if (bodiesChanged) forgetWorklists();
       } else {
+        s.nodesOffered += m.graph().nodeCount();
         c = passes_[i]->run(m);
+        if (c.changed()) forgetWorklists();  // a pass that is not a GraphPass may change bodies too
       }
       const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
       s.milliseconds += ms;
@@ -173,7 +237,23 @@ PassManagerResult PassManager::run(ir::Model& m) {
         ++version;
         scope.reset();
         releaseIdleMemory();  // what this pass freed (nodes, replaced weights) need not stay under the next
+        // Types right away, not at the next round: a fold makes the next value's shape known, which the pass can
+        // fold in turn (a Shape of it, a Reshape to it). Called again at once, with the nodes near what it did,
+        // it goes down a chain of shape arithmetic in one round where rounds would take one link each.
+        if (readsTypes && !callEveryPass_ && repeats < kMaxRepeats) {
+          auto t0 = Clock::now();
+          const bool learned = refreshTypesLocally();
+          r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+          if (learned) {
+            ++version;
+            ++repeats;
+            --i;  // the same pass again
+            continue;
+          }
+        }
+        repeats = 0;
       } else {
+        repeats = 0;
         cleanAt[i] = version;
       }
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Runs a list of passes over a model repeatedly until none changes anything, with statistics. The round cap is
 // a safety net against passes that undo each other (reachedFixpoint says when it was hit). Value types come
-// from shape inference before the first round and again only when a round changed the graph while some
-// type is still incomplete, so passes can ask for static shapes.
+// from whole-graph shape inference before the first round, so passes can ask for static shapes; later rounds infer
+// only the nodes the rewrites created or rewired (value_types.h). A journal on the main graph (change_journal.h)
+// notes those nodes, and a pass called again is handed only the nodes near them (Pass::worklistRadius).
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -17,6 +18,8 @@ struct PassStats {
   size_t runs = 0;       // rounds it took part in
   size_t notCalled = 0;  // of those, rounds it was not called: the model held none of its anchorOps, or
   size_t notCalledUnchanged = 0;  // (of notCalled) nothing had changed since a call of it last found nothing to do
+  size_t worklistCalls = 0;       // calls handed only the main-graph nodes near a change (Pass::worklistRadius)
+  size_t nodesOffered = 0;        // main-graph nodes its calls were handed: the whole graph, or a worklist
   double milliseconds = 0;
   PassChange total;
 };
@@ -38,7 +41,8 @@ struct PassManagerResult {
   size_t nodesBefore = 0, nodesAfter = 0;
   double milliseconds = 0;
   double typeInferenceMilliseconds = 0;  // libonnx shape inference between rounds (part of the total)
-  size_t typeInferenceRuns = 0;
+  size_t typeInferenceRuns = 0;       // whole-graph inference
+  size_t localTypeInferenceRuns = 0;  // rounds after the first: inference on the nodes changed since (also in the ms)
   // Only when recordSteps(true): the model before the first pass, and each run that changed it, in order.
   std::shared_ptr<const ir::Model> initial;
   std::vector<PassStep> steps;
@@ -52,8 +56,9 @@ class PassManager {
   PassManagerResult run(ir::Model& m);
   // Keep a copy of the model after every run that changed it (PassManagerResult::steps); off by default.
   void recordSteps(bool on) { recordSteps_ = on; }
-  // Call every pass every round, whatever ops the model holds (Pass::anchorOps ignored) and whether or not the
-  // model changed since its last call: for tests that the skipping changes no result.
+  // Call every pass every round on every node, whatever ops the model holds (Pass::anchorOps ignored), whether or
+  // not the model changed since its last call and wherever it changed (no worklists): for tests that the skipping
+  // changes no result.
   void callEveryPass(bool on) { callEveryPass_ = on; }
 
  private:

@@ -258,6 +258,17 @@ class LocalModel {
   size_t fresh_ = 0;
 };
 
+// libonnx names the dims it cannot know unk__0, unk__1, ... afresh in every run, so two runs would give two
+// different unknown dims one name, which says they are equal. Named after the value and position instead they stay
+// apart, and come out the same whatever order the nodes were inferred in. The prefix stays: passes treat unk__ dims
+// as made up (fold_reshape_of_own_dims), never as the same dim.
+void nameMadeUpDims(ir::Value& v) {
+  if (!v.type.isTensor() || !v.type.shape) return;
+  for (size_t k = 0; k < v.type.shape->size(); ++k)
+    if (auto& d = (*v.type.shape)[k]; d.kind == ir::Dim::Kind::Param && d.param.rfind("unk__", 0) == 0)
+      d.param = "unk__" + v.name() + "_" + std::to_string(k);
+}
+
 // One inference on `targets`; writes what it learns into their outputs and returns the nodes reading the
 // outputs it wrote. Not only completed ones: a value that gained an element type or a rank can complete its
 // readers (Reshape to a constant shape needs only its input's element type), and whole-graph inference would
@@ -276,7 +287,10 @@ std::vector<ir::Node*> inferRound(ir::Model& m, const std::vector<ir::Node*>& ta
       const bool completes = !incomplete(it->second);
       if (!completes && knowledge(it->second) <= knowledge(v->type)) continue;
       v->type = it->second;
+      nameMadeUpDims(*v);
       ++typed;
+      // New types are a change the passes see: with a journal on, the passes reading them are handed this node.
+      if (ir::ChangeJournal* j = n->graph()->journal()) j->touch(n);
       for (const auto& use : v->uses())
         if (queued.insert(use.node).second) next.push_back(use.node);
     }
