@@ -19,14 +19,7 @@ namespace {
 
 std::unique_ptr<ir::Model> load(const QString& path) { return onnxfmt::readOnnxFile(path.toStdString()); }
 
-bool complete(const ir::TypeInfo& t) {
-  if (t.kind == ir::TypeInfo::Kind::None) return false;
-  if (!t.isTensor()) return true;
-  if (t.elemType == ir::DataType::Undefined || !t.shape) return false;
-  for (const auto& d : *t.shape)
-    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__"))) return false;
-  return true;
-}
+bool complete(const ir::TypeInfo& t) { return !passes::typeIncomplete(t); }
 
 bool writable(const ir::Value* v) {
   return v && !v->isGraphInput() && !v->isGraphOutput() && !v->initializer();

@@ -47,14 +47,6 @@ void dropStaleValueInfo(ir::Graph& g) {
   for (ir::Value* v : keep) g.addValueInfo(v);
 }
 
-bool incomplete(const ir::TypeInfo& t) {
-  if (t.kind == ir::TypeInfo::Kind::None) return true;
-  if (!t.isTensor()) return false;
-  if (!t.shape) return true;
-  for (const auto& d : *t.shape)
-    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.rfind("unk__", 0) == 0)) return true;
-  return false;
-}
 
 // Whether shape inference could still tell the passes something: some node output of the main graph (the
 // graph refreshValueTypes types) lacks a type, a rank or a dim. When every type is complete, a round of
@@ -62,7 +54,7 @@ bool incomplete(const ir::TypeInfo& t) {
 bool typesIncomplete(const ir::Graph& g) {
   for (const auto& n : g.nodes())
     for (const ir::Value* v : n->outputs())
-      if (v && incomplete(v->type)) return true;
+      if (v && typeIncomplete(v->type)) return true;
   return false;
 }
 

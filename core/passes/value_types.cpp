@@ -9,6 +9,15 @@
 
 namespace fb::passes {
 
+bool typeIncomplete(const ir::TypeInfo& t) {
+  if (t.kind == ir::TypeInfo::Kind::None) return true;
+  if (!t.isTensor()) return false;
+  if (t.elemType == ir::DataType::Undefined || !t.shape) return true;
+  for (const auto& d : *t.shape)
+    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__"))) return true;
+  return false;
+}
+
 size_t refreshValueTypes(ir::Model& m) {
   size_t n = 0;
   try {
@@ -44,14 +53,6 @@ constexpr size_t kContextNodesPerTarget = 32;
 // so its output reaches the node handed in untyped, as it is in the model.
 constexpr const char* kOpaqueDomain = "flowbridge.local_types";
 
-bool incomplete(const ir::TypeInfo& t) {
-  if (t.kind == ir::TypeInfo::Kind::None) return true;
-  if (!t.isTensor()) return false;
-  if (t.elemType == ir::DataType::Undefined || !t.shape) return true;
-  for (const auto& d : *t.shape)
-    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__"))) return true;
-  return false;
-}
 
 // How much a type tells (kind, element type, rank, each dim that is a number or a named param): an incomplete
 // inferred type replaces an incomplete current one only when it tells more, so a named dim the file declared is
@@ -102,7 +103,7 @@ bool writable(const ir::Value* v) {
 
 bool hasIncompleteOutput(const ir::Node& n) {
   for (const ir::Value* v : n.outputs())
-    if (writable(v) && incomplete(v->type)) return true;
+    if (writable(v) && typeIncomplete(v->type)) return true;
   return false;
 }
 
@@ -281,10 +282,10 @@ std::vector<ir::Node*> inferRound(ir::Model& m, const std::vector<ir::Node*>& ta
   std::unordered_set<const ir::Node*> queued;
   for (ir::Node* n : targets)
     for (ir::Value* v : n->outputs()) {
-      if (!writable(v) || !incomplete(v->type)) continue;
+      if (!writable(v) || !typeIncomplete(v->type)) continue;
       auto it = types.find(v->name());
       if (it == types.end()) continue;
-      const bool completes = !incomplete(it->second);
+      const bool completes = !typeIncomplete(it->second);
       if (!completes && knowledge(it->second) <= knowledge(v->type)) continue;
       v->type = it->second;
       nameMadeUpDims(*v);

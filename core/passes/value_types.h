@@ -8,6 +8,10 @@
 
 namespace fb::passes {
 
+// Whether inference could still tell more of a value of type `t`: no type, no element type or shape, or a dim that
+// is unknown or one libonnx made up (unk__...).
+bool typeIncomplete(const ir::TypeInfo& t);
+
 // Returns the number of values whose type it set. Never throws (inference errors leave types as they were).
 size_t refreshValueTypes(ir::Model& m);
 
