@@ -17,6 +17,7 @@ namespace fb::passes {
 namespace {
 
 constexpr size_t kFingerprintSamples = 65;  // 64 spread over the bytes, and the last byte
+constexpr size_t kRememberFrom = 2 * 4096;
 
 uint64_t fingerprint(std::span<const std::byte> b) {
   uint64_t h = 1469598103934665603ull ^ b.size();
@@ -77,7 +78,8 @@ class EliminateDuplicateInitializer final : public GraphPass {
   absl::flat_hash_map<std::pair<const std::byte*, size_t>, uint64_t> mappedPrints_;
 
   uint64_t fingerprintOf(const ir::Tensor& t, std::span<const std::byte> b, MappedReadBudget& budget) {
-    const bool mapped = t.mappedFile() != nullptr;
+    // Small tensors' samples lie on a page or two: taking them again costs less than remembering them.
+    const bool mapped = b.size() >= kRememberFrom && t.mappedFile() != nullptr;
     if (mapped)
       if (auto it = mappedPrints_.find(std::pair(b.data(), b.size())); it != mappedPrints_.end()) return it->second;
     // At most one page per sample comes in, not the whole tensor.

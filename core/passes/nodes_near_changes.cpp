@@ -15,11 +15,18 @@ std::optional<std::vector<ir::Node*>> nodesNearChanges(const ir::ChangeJournal& 
     if (n && n->graph() == &g && near.insert(n).second) to.push_back(n);
   };
   const auto& entries = journal.entries();
-  for (size_t k = from; k < entries.size(); ++k)
-    if (journal.alive(entries[k])) add(entries[k].node, frontier);  // a removed node is never read
+  // After a pass that rewrote much of the graph (a dozen entries per fused block), the answer is clear before
+  // counting: the whole graph.
+  if (entries.size() - from > 4 * g.nodeCount()) return std::nullopt;
+  for (size_t k = from; k < entries.size(); ++k) {
+    // Only `g`'s own edits reach its journal, so an entry is not read (a cache miss each on big graphs) to check.
+    if (journal.alive(entries[k]) && near.insert(entries[k].node).second) frontier.push_back(entries[k].node);
+    if (near.size() > most) return std::nullopt;  // no need to count on
+  }
   for (int step = 0; step < radius && !frontier.empty() && near.size() <= most; ++step) {
     std::vector<ir::Node*> next;
     for (ir::Node* n : frontier) {
+      if (near.size() > most) return std::nullopt;
       for (ir::Value* v : n->inputs()) {
         if (!v) continue;
         add(v->producer(), next);
