@@ -7,6 +7,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <functional>
+#include <map>
 
 #include "check/onnx_check.h"
 #include "convert/converter.h"
@@ -14,6 +16,8 @@
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle_server.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
 #include "support/helpers.h"
 
 using namespace fb;
@@ -157,6 +161,51 @@ class TestConvertScopes : public QObject {
         QString why = differences(a, b);
         QVERIFY2(why.isEmpty(), qPrintable(where + QString(" (flag %1): ").arg(flag) + why));
       }
+    }
+  }
+
+  // The optimizer passes fold a body's shape arithmetic on an outer value (its type is the outer value's, the same
+  // in every iteration and branch), and leave the shape of a Loop-carried value alone (it changes per iteration).
+  // The results compute what the sources compute, in ONNX Runtime, on both branches.
+  void passesFoldShapeChainsInBodies_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("folds");
+    QTest::newRow("If with shape chains") << "if_shape_chain_op13.onnx" << true;
+    QTest::newRow("Loop with a shape chain") << "loop_shape_chain_op13.onnx" << true;
+    QTest::newRow("Loop whose carried value grows") << "loop_grows_op13.onnx" << false;
+  }
+
+  void passesFoldShapeChainsInBodies() {
+    QFETCH(QString, file);
+    QFETCH(bool, folds);
+    const QString src = modelDir() + "/" + file;
+    auto m = loadModel(src.toStdString());
+    passes::PassManager pm(passes::PassRegistry::instance().defaultPipeline());
+    QVERIFY(pm.run(*m).reachedFixpoint);
+    std::map<std::string, size_t> bodyOps;
+    std::function<void(const ir::Graph&)> count = [&](const ir::Graph& g) {
+      for (const auto& n : g.nodes())
+        for (const ir::Graph* body : n->subgraphs()) {
+          for (const auto& b : body->nodes()) ++bodyOps[b->opType];
+          count(*body);
+        }
+    };
+    count(m->graph());
+    if (folds) {
+      for (const char* op : {"Shape", "Gather", "Div", "Sub"})
+        QVERIFY2(!bodyOps.count(op), qPrintable(file + ": a body still computes " + op));
+      QVERIFY(bodyOps.count("Slice") && bodyOps.count("Unsqueeze"));
+    } else {
+      QVERIFY2(bodyOps.count("Shape"), "the carried value's Shape was folded");
+    }
+    const QString out = modelDir() + "/" + QFileInfo(file).baseName() + "_passes.onnx";
+    onnxfmt::writeOnnxFile(*m, out.toStdString());
+    test::OracleServer oracle;
+    QVERIFY(oracle.started());
+    for (float flag : {1.f, -1.f}) {
+      std::vector<ir::Tensor> inputs{floats("x", {6, 2, 4}, 1.f), ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{flag})};
+      QString why = differences(oracle.run(src, inputs), oracle.run(out, inputs));
+      QVERIFY2(why.isEmpty(), qPrintable(file + QString(" (flag %1): ").arg(flag) + why));
     }
   }
 

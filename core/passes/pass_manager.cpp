@@ -28,10 +28,10 @@ PassManager::PassManager(const std::vector<std::string>& names, size_t maxIterat
   std::sort(opsReadingTypes_.begin(), opsReadingTypes_.end());
 }
 
-bool PassManager::needsTypes(const std::unordered_set<std::string>& mainGraphOps) const {
+bool PassManager::needsTypes(const std::unordered_set<std::string>& ops) const {
   if (typesReadAnywhere_) return true;
   for (const auto& op : opsReadingTypes_)
-    if (mainGraphOps.count(op)) return true;
+    if (ops.count(op)) return true;
   return false;
 }
 
@@ -61,11 +61,10 @@ bool typesIncomplete(const ir::Graph& g) {
 // (innermost first) and the op types of their nodes.
 struct Scope {
   std::vector<ir::Graph*> graphs;
-  std::unordered_set<std::string> ops, mainGraphOps;
+  std::unordered_set<std::string> ops;
   explicit Scope(ir::Graph& main) : graphs(graphsInnermostFirst(main)) {
     for (const ir::Graph* g : graphs)
-      for (const auto& n : g->nodes()) (g == &main ? mainGraphOps : ops).insert(n->opType);
-    ops.insert(mainGraphOps.begin(), mainGraphOps.end());
+      for (const auto& n : g->nodes()) ops.insert(n->opType);
   }
 };
 
@@ -155,7 +154,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
     // left. Calling every pass (the tests' reference) keeps the old way: the whole graph again after a round that
     // changed something while some type is still incomplete.
     if (!scope) scope.emplace(m.graph());
-    if (needsTypes(scope->mainGraphOps) && (r.iterations == 1 || changedLastRound)) {
+    if (needsTypes(scope->ops) && (r.iterations == 1 || changedLastRound)) {
       auto t0 = Clock::now();
       if (r.iterations == 1 || (callEveryPass_ && typesIncomplete(m.graph()))) {
         refreshValueTypes(m);
@@ -169,7 +168,7 @@ PassManagerResult PassManager::run(ir::Model& m) {
       r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     }
     bool any = false;
-    const bool readsTypes = needsTypes(scope->mainGraphOps);
+    const bool readsTypes = needsTypes(scope->ops);
     constexpr size_t kMaxRepeats = 64;  // a safety net: each repeat needs new types, which only grow
     size_t repeats = 0;
     for (size_t i = 0; i < passes_.size(); ++i) {

@@ -64,9 +64,9 @@ class PassManager {
  private:
   bool typesReadAnywhere_ = false;
   std::vector<std::string> opsReadingTypes_;
-  // Whether some node of the main graph (the one refreshValueTypes types) is one a pass reads types for.
-  bool needsTypes(const std::unordered_set<std::string>& mainGraphOps) const;
-
+  // Whether some node of any graph is one a pass reads types for (inference types the main graph, and bodies read
+  // its values).
+  bool needsTypes(const std::unordered_set<std::string>& ops) const;
   std::vector<std::unique_ptr<Pass>> passes_;
   size_t maxIterations_;
   bool recordSteps_ = false;

@@ -18,6 +18,30 @@ bool typeIncomplete(const ir::TypeInfo& t) {
   return false;
 }
 
+namespace {
+
+// A body (If/Loop/Scan) reads values of the graphs around it by name, through values of its own that carry no
+// type. Such a value is the same tensor in every iteration and branch, so its type is the outer value's: with it,
+// Shape of a captured value folds inside the body as in the main graph. Values the body makes itself (a Loop's
+// carried state, whose shape may change from one iteration to the next) get nothing from here.
+size_t typeCapturedValues(ir::Graph& g) {
+  size_t n = 0;
+  for (const auto& node : g.nodes())
+    for (ir::Graph* body : node->subgraphs()) {
+      for (ir::Value* v : body->values()) {
+        if (!v->isOuterScope() || v->type.kind != ir::TypeInfo::Kind::None) continue;
+        const ir::Value* outer = g.findValueInScope(v->name());
+        if (!outer || typeIncomplete(outer->type)) continue;
+        v->type = outer->type;
+        ++n;
+      }
+      n += typeCapturedValues(*body);
+    }
+  return n;
+}
+
+}  // namespace
+
 size_t refreshValueTypes(ir::Model& m) {
   size_t n = 0;
   try {
@@ -30,6 +54,7 @@ size_t refreshValueTypes(ir::Model& m) {
       v->type = type;
       ++n;
     }
+    n += typeCapturedValues(g);
   } catch (const std::exception&) {
   }
   return n;
