@@ -22,6 +22,25 @@ void collectTypes(const onnx::GraphProto& g, std::unordered_map<std::string, ir:
   for (const auto& vi : g.output()) take(vi);
 }
 
+// Walks the IR graph and its exported proto side by side (the exporter writes nodes and attributes in order) into
+// If branches, and If branches within them.
+void collectBranchTypes(const ir::Graph& g, const onnx::GraphProto& pg, BranchTypes& out) {
+  if (pg.node_size() != static_cast<int>(g.nodeCount())) return;
+  int k = 0;
+  for (const auto& n : g.nodes()) {
+    const onnx::NodeProto& pn = pg.node(k++);
+    if (n->opType != "If" || !n->isDefaultDomain() || pn.op_type() != "If") continue;
+    for (const auto& a : n->attributes) {
+      if (a.graphs.empty() || !a.graphs[0]) continue;
+      for (const auto& pa : pn.attribute())
+        if (pa.name() == a.name && pa.has_g()) {
+          collectTypes(pa.g(), out[a.graphs[0].get()]);
+          collectBranchTypes(*a.graphs[0], pa.g(), out);
+        }
+    }
+  }
+}
+
 }  // namespace
 
 CheckResult checkModel(const ir::Model& m, bool strict) {
@@ -36,7 +55,8 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
   return r;
 }
 
-std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings) {
+std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings,
+                                                          BranchTypes* branchTypes) {
   std::unordered_map<std::string, ir::TypeInfo> out;
   CheckResult r;
   google::protobuf::Arena arena;
@@ -54,6 +74,7 @@ std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, st
     onnx::ShapeInferenceOptions opts(false, 0, true);
     onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts);
     collectTypes(p.graph(), out);
+    if (branchTypes) collectBranchTypes(m.graph(), p.graph(), *branchTypes);
   });
   if (warnings) warnings->insert(warnings->end(), r.messages.begin(), r.messages.end());
   return out;

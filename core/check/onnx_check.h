@@ -34,7 +34,13 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
 
 // Shape inference on a copy, for display: value name -> inferred type, for every value libonnx could type
 // (graph inputs/outputs included). The model itself is never changed. Errors become `warnings`.
-std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings = nullptr);
+// `branchTypes`, when given, also gets the types inference gave the values If branches make, per branch graph: a
+// branch runs once, on the outer values it reads, so they are facts. Not those of Loop/Scan bodies (nor of branches
+// inside them): a Loop's carried state may change shape from one iteration to the next, and libonnx gives it the
+// shape it enters with.
+using BranchTypes = std::unordered_map<const ir::Graph*, std::unordered_map<std::string, ir::TypeInfo>>;
+std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings = nullptr,
+                                                          BranchTypes* branchTypes = nullptr);
 
 // Writes inferred types into the model's value_info (used by the converters before libonnx's version converter).
 void applyInferredShapes(ir::Model& m, std::vector<CheckMessage>* warnings = nullptr);

@@ -45,16 +45,23 @@ size_t typeCapturedValues(ir::Graph& g) {
 size_t refreshValueTypes(ir::Model& m) {
   size_t n = 0;
   try {
-    auto types = inferShapes(m);
+    BranchTypes branches;
+    auto types = inferShapes(m, nullptr, &branches);
     ir::Graph& g = m.graph();
-    for (auto& [name, type] : types) {
-      ir::Value* v = g.findValue(name);
-      if (!v || v->isGraphInput() || v->isGraphOutput() || v->initializer() || type.kind == ir::TypeInfo::Kind::None)
-        continue;
-      v->type = type;
-      ++n;
-    }
-    n += typeCapturedValues(g);
+    // A value keeps what the file declares where it is an input, an output or an initializer of its graph.
+    auto take = [&](ir::Graph& graph, const std::unordered_map<std::string, ir::TypeInfo>& inferred) {
+      for (const auto& [name, type] : inferred) {
+        ir::Value* v = graph.findValue(name);
+        if (!v || v->isOuterScope() || v->isGraphInput() || v->isGraphOutput() || v->initializer() ||
+            type.kind == ir::TypeInfo::Kind::None)
+          continue;
+        v->type = type;
+        ++n;
+      }
+    };
+    take(g, types);
+    for (const auto& [branch, inferred] : branches) take(*const_cast<ir::Graph*>(branch), inferred);  // graphs of m
+    n += typeCapturedValues(g);  // after the branches: a body inside a branch may read what the branch made
   } catch (const std::exception&) {
   }
   return n;

@@ -12,7 +12,8 @@ namespace fb::passes {
 // is unknown or one libonnx made up (unk__...).
 bool typeIncomplete(const ir::TypeInfo& t);
 
-// Values an If/Loop/Scan body reads from the graphs around it take the outer value's type.
+// Values an If/Loop/Scan body reads from the graphs around it take the outer value's type, and the values If branches
+// make take what inference says of them (not those Loop/Scan bodies make: see check/onnx_check.h).
 // Returns the number of values whose type it set. Never throws (inference errors leave types as they were).
 size_t refreshValueTypes(ir::Model& m);
 

@@ -7,6 +7,8 @@ if_shape_chain_op13.onnx  an If whose branches slice an outer value at bounds co
                         computed from its rank: below opsets 10/13 those must be attributes, which only the
                         outer value's shape facts give.
 loop_shape_chain_op13.onnx  the same kind of chain inside a Loop body.
+if_branch_values_op13.onnx  an If whose branches reshape a value they make themselves to [its first dim, -1], the
+                        first dim read from its own shape (Shape -> Gather -> Unsqueeze -> Concat).
 loop_grows_op13.onnx    a Loop whose carried value grows by a row per iteration, and whose body slices it up to
                         its own row count: that count is no fact (it changes per iteration), so the Slice must
                         not get a constant bound below opset 10.
@@ -104,6 +106,48 @@ def if_shape_chain(path):
     onnx.save(m, path)
 
 
+def branch_reshaping_own_value(prefix, op):
+    """r = op(t) (Mul by 2 or Neg), then Reshape(r, [shape(r)[0], -1])."""
+    nodes = []
+    if op == "Mul":
+        nodes.append(helper.make_node("Constant", [], [prefix + "two"], value=helper.make_tensor(prefix + "two_t", TensorProto.FLOAT, [], [2.0])))
+        nodes.append(helper.make_node("Mul", ["t", prefix + "two"], [prefix + "r"]))
+    else:
+        nodes.append(helper.make_node("Neg", ["t"], [prefix + "r"]))
+    nodes += [
+        helper.make_node("Shape", [prefix + "r"], [prefix + "s"]),
+        const(prefix + "zero", [0], []),
+        helper.make_node("Gather", [prefix + "s", prefix + "zero"], [prefix + "d0"], axis=0),
+        const(prefix + "axes0", [0]),
+        helper.make_node("Unsqueeze", [prefix + "d0", prefix + "axes0"], [prefix + "d0_1"]),
+        const(prefix + "minus1", [-1]),
+        helper.make_node("Concat", [prefix + "d0_1", prefix + "minus1"], [prefix + "target"], axis=0),
+        helper.make_node("Reshape", [prefix + "r", prefix + "target"], [prefix + "out"]),
+    ]
+    return helper.make_graph(nodes, prefix + "branch", [],
+                             [helper.make_tensor_value_info(prefix + "out", TensorProto.FLOAT, ["a", "b"])])
+
+
+def if_branch_values(path):
+    main = [
+        helper.make_node("Transpose", ["x"], ["t"], perm=[1, 0, 2]),
+        const("zero_axes", [0]),
+        helper.make_node("ReduceSum", ["flag", "zero_axes"], ["flag_sum"], keepdims=0),
+        helper.make_node("Constant", [], ["zero_f"], value=helper.make_tensor("zero_f_t", TensorProto.FLOAT, [], [0.0])),
+        helper.make_node("Greater", ["flag_sum", "zero_f"], ["c"]),
+        helper.make_node("If", ["c"], ["y"], then_branch=branch_reshaping_own_value("p_", "Mul"),
+                         else_branch=branch_reshaping_own_value("q_", "Neg")),
+    ]
+    g = helper.make_graph(main, "if_branch_values",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6, 2, 4]),
+                           helper.make_tensor_value_info("flag", TensorProto.FLOAT, [1])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="test_convert_scopes")
+    m.ir_version = 7
+    onnx.checker.check_model(m, full_check=True)
+    onnx.save(m, path)
+
+
 def loop_shape_chain(path):
     # Loop(3 trips) { acc += ReduceSum(Unsqueeze(Slice(t, 0, d1/2), rank-1)) } with the chain in the body.
     body = shape_chain_branch("l_", False)
@@ -190,6 +234,7 @@ def main():
     if_shape_chain(out + "/if_shape_chain_op13.onnx")
     loop_shape_chain(out + "/loop_shape_chain_op13.onnx")
     loop_grows(out + "/loop_grows_op13.onnx")
+    if_branch_values(out + "/if_branch_values_op13.onnx")
 
 
 if __name__ == "__main__":
