@@ -85,9 +85,7 @@ class ConstantFolding final : public GraphPass {
         ir::Value* out = outs[k];
         ir::Tensor t = std::move((*results)[k]);
         t.name = out->name();
-        ir::Shape s;
-        for (auto d : t.dims) s.push_back(ir::Dim::of(d));
-        out->type = ir::TypeInfo::tensor(t.dtype, std::move(s));
+        out->type = tensorTypeOf(t);
         g.addInitializer(std::move(t));
         ++rw.change.initializersAdded;
       }

@@ -37,11 +37,7 @@ class ExtractConstantToInitializer final : public GraphPass {
       t->name = out->name();
       rw.erase(n);
       g.addInitializer(std::move(*t));
-      out->type = ir::TypeInfo::tensor(out->initializer()->dtype, [&] {
-        ir::Shape s;
-        for (auto d : out->initializer()->dims) s.push_back(ir::Dim::of(d));
-        return s;
-      }());
+      out->type = tensorTypeOf(*out->initializer());
       ++rw.change.initializersAdded;
     }
     return rw.change;

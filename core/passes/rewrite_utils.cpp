@@ -59,6 +59,13 @@ std::optional<size_t> knownRank(const ir::Value* v) {
   return std::nullopt;
 }
 
+ir::TypeInfo tensorTypeOf(const ir::Tensor& t) {
+  ir::Shape s;
+  s.reserve(t.dims.size());
+  for (auto d : t.dims) s.push_back(ir::Dim::of(d));
+  return ir::TypeInfo::tensor(t.dtype, std::move(s));
+}
+
 ir::Node* soleConsumer(const ir::Value* v) {
   if (v->uses().size() != 1 || v->isGraphOutput()) return nullptr;
   return v->uses()[0].node;

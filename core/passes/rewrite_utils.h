@@ -29,6 +29,9 @@ std::optional<std::vector<int64_t>> constantInts(const ir::Value* v);
 // A constant holding one floating or integer element equal to `x` (every element, for a splat).
 bool isConstantAllEqual(const ir::Value* v, double x);
 
+// The type a constant gives the value holding it: its element type and dims.
+ir::TypeInfo tensorTypeOf(const ir::Tensor& t);
+
 // Static dims of a value's type, when all are known.
 std::optional<std::vector<int64_t>> staticDims(const ir::Value* v);
 std::optional<size_t> knownRank(const ir::Value* v);
