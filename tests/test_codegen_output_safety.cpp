@@ -96,8 +96,8 @@ QString bigWeightsModel(const QString& dir, int64_t elements) {
   return path;
 }
 
-// Relu nodes named `names`, one after the other; `unsupportedName`, when given, names a node of an op no code
-// target has.
+// Relu nodes named `names`, one after the other; `unsupportedName`, when given, names a last node of a custom
+// domain, which no code target has.
 QString namedNodesModel(const QString& path, const std::vector<std::string>& names, const std::string& unsupportedName = {}) {
   onnx::ModelProto m;
   m.set_ir_version(8);
@@ -116,11 +116,15 @@ QString namedNodesModel(const QString& path, const std::vector<std::string>& nam
     n->add_output(prev);
   }
   if (!unsupportedName.empty()) {
+    auto* domain = m.add_opset_import();
+    domain->set_domain("com.example");
+    domain->set_version(1);
     auto* n = g->add_node();
-    n->set_op_type("Det");  // no handler in the code targets
+    n->set_op_type("Mystery");
+    n->set_domain("com.example");  // no code for custom domains
     n->set_name(unsupportedName);
     n->add_input(prev);
-    prev = "det";
+    prev = "mystery";
     n->add_output(prev);
     addFloat(g->mutable_output(), prev, 4)->mutable_type()->mutable_tensor_type()->mutable_shape()->clear_dim();
   } else {
@@ -369,6 +373,7 @@ class CodegenOutputSafety : public QObject {
     QCOMPARE(waitFor(spawnCli({"convert", model, "--to", "pytorch", "-o", out})).code, 0);
     const qint64 fullMs = t.elapsed();
     const QStringList complete = entriesUnder(work);
+    QCOMPARE(waitFor(spawnCli({"convert", model, "--to", "pytorch", "-o", out})).code, 0);  // replaces it
     for (int run = 0; run < 6; ++run) {
       const pid_t pid = spawnCli({"convert", model, "--to", "pytorch", "-o", out});
       QTest::qSleep(int(fullMs * (4 + run) / 10));
@@ -381,14 +386,33 @@ class CodegenOutputSafety : public QObject {
   // Out of memory is said in words naming the file and the step, not as std::bad_alloc.
   void outOfMemoryIsSaidInWords() {
     const QString dir = test::scratchDir("codegen_safety_memory");
-    const QString model = bigWeightsModel(dir, 96 << 20);  // 384 MB of weights
-    // 1 GiB of address space: the program and the mapped weights fit, generating code needs more.
-    auto r = runShell("exec prlimit --as=1073741824 " + quoted(FB_CLI_PATH) + " convert " + quoted(model) +
-                      " --to pytorch -o " + quoted(dir + "/out"));
+    // 20M floats as float_data (typed, not raw bytes): reading them takes 80 MB beyond the mapped file.
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    auto* g = m.mutable_graph();
+    constexpr int64_t kElements = 20'000'000;
+    addFloat(g->mutable_input(), "x", 1);
+    addFloat(g->mutable_output(), "y", kElements);
+    auto* w = g->add_initializer();
+    w->set_name("w");
+    w->set_data_type(onnx::TensorProto::FLOAT);
+    w->add_dims(kElements);
+    w->mutable_float_data()->Resize(int(kElements), 0.5f);
+    auto* n = g->add_node();
+    n->set_op_type("Add");
+    n->add_input("x");
+    n->add_input("w");
+    n->add_output("y");
+    const QString model = dir + "/typed.onnx";
+    test::saveProto(m, model.toStdString());
+    // 300 MiB of address space: the program and the mapped file fit, the decoded weights do not.
+    auto r = runShell("exec prlimit --as=314572800 " + quoted(FB_CLI_PATH) + " convert " + quoted(model) +
+                      " --to pytorch -o " + quoted(dir + "/out") + " --report " + quoted(dir + "/report.json"));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(isOneErrorLine(r.err, model + ": out of memory while "), r.err.constData());
     QVERIFY2(!r.err.contains("bad_alloc") && !r.err.contains("length_error"), r.err.constData());
-    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList({"big.bin", "big.onnx"}));
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{"typed.onnx"});
   }
 };
 

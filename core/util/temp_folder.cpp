@@ -19,12 +19,12 @@ namespace {
 // mkdir applies the umask itself (mkdtemp would make the folder private, and reading the umask means setting it,
 // which races with other threads creating files).
 fs::path makeUniqueFolder(const fs::path& target, const char* kind, int& slot) {
-  static thread_local std::mt19937_64 random{std::random_device{}()};
+  static thread_local std::mt19937_64 generator{std::random_device{}()};
   static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   const std::string prefix = (target.parent_path() / ("." + target.filename().string() + kind)).string();
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string name = prefix;
-    for (int i = 0; i < 8; ++i) name += letters[random() % (sizeof letters - 1)];
+    for (int i = 0; i < 8; ++i) name += letters[generator() % (sizeof letters - 1)];
     SignalsHeld held;
     if (::mkdir(name.c_str(), 0777) == 0) {
       slot = registerTempPath(name, TempKind::Tree);

@@ -542,11 +542,11 @@ def code_output_fixtures(d):
     raw = m.SerializeToString().replace(b"\x1a\x04cafe", b"\x1a\x04caf\xe9").replace(b"\x1a\x02ff", b"\x1a\x02\xff\xfe")
     assert raw.count(b"\xe9") == 1 and raw.count(b"\xff\xfe") == 1
     save(c, "non_utf8_names", raw)
-    # An unsupported node (Det has no code handler) whose name is an escape sequence.
+    # An unsupported node (custom domains have no code) whose name is an escape sequence.
     evil = "\x1b[2J\x1b[31mEVIL\rname\nnext line\x07"
     save(c, "control_names", model([helper.make_node("Relu", ["x"], ["h"], name=evil),
-                                    helper.make_node("Det", ["h"], ["y"], name=evil + "det")],
-                                   [f32("x", [4, 4])], [f32("y", [])]))
+                                    helper.make_node("Mystery", ["h"], ["y"], name=evil + "mystery", domain="com.example")],
+                                   [f32("x", [4])], [f32("y", [4])], extra_opsets=[helper.make_opsetid("com.example", 1)]))
     # 20k nodes feeding one Sum: dot's "Edge length ... larger than maximum" once reached stderr with exit 0.
     relus = [helper.make_node("Relu", ["x"], ["r%d" % i], name="relu%d" % i) for i in range(20000)]
     save(c, "fan_in_20k", model(relus + [helper.make_node("Sum", ["r%d" % i for i in range(20000)], ["y"])],
