@@ -358,7 +358,7 @@ def code_output_cases(cli, cases_dir, scratch, memory, only):
     if wanted("trailing slash and replacing"):
         w = fresh()
         for attempt in range(2):
-            r = run(cli, small + ["-o", os.path.join(w, "new", "out") + "/"], memory)
+            r = run(cli, [a.replace("@", w) for a in small] + ["-o", os.path.join(w, "new", "out") + "/"], memory)
             check_run("code -o new/out/ (run %d)" % (attempt + 1), r, [0])
             left = sorted(os.listdir(os.path.join(w, "new")))
             if left != ["out"] or not os.path.isfile(os.path.join(w, "new", "out", marker)):
