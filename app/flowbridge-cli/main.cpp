@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
       "  1  usage error (bad arguments)\n"
       "  2  the input cannot be read or is not a valid model, or the output cannot be written;\n"
       "     one line 'flowbridge-cli: error: <file>: <reason>' goes to stderr and no output file is left\n"
-      "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)");
+      "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)\n"
+      "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status 128+N).");
   Runner run;
   registerInspect(app, run);
   registerPasses(app, run);
