@@ -4,6 +4,7 @@
 #include <QXmlStreamReader>
 
 #include "support/helpers.h"
+#include "support/proto_builders.h"
 
 using namespace fb;
 
@@ -72,6 +73,42 @@ class RenderTest : public QObject {
     const QByteArray svg = f.readAll();
     QVERIFY(svg.contains(" nodes</text>"));
     QVERIFY(svg.count("class=\"node\"") < 404);
+  }
+
+  // 20k nodes feeding one: their block is far wider than dot's longest edge (65535 points), which Graphviz reports
+  // on stderr ("Edge length ... larger than maximum") while the command succeeds. Such a layout is placed by
+  // FlowBridge's own layered layout instead, and stderr stays empty.
+  void fanIn20kDrawsWithoutGraphvizMessages() {
+    const QString dir = test::scratchDir("render_fan_in");
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    auto* g = m.mutable_graph();
+    auto typed = [](onnx::ValueInfoProto* v, const char* name) {
+      v->set_name(name);
+      auto* tt = v->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(onnx::TensorProto::FLOAT);
+      tt->mutable_shape()->add_dim()->set_dim_value(1);
+    };
+    typed(g->add_input(), "x");
+    for (int i = 0; i < 20000; ++i) {
+      auto* n = g->add_node();
+      n->set_op_type("Relu");
+      n->set_name("relu" + std::to_string(i));
+      n->add_input("x");
+      n->add_output("r" + std::to_string(i));
+    }
+    auto* sum = g->add_node();
+    for (int i = 0; i < 20000; ++i) sum->add_input("r" + std::to_string(i));
+    sum->set_op_type("Sum");
+    sum->set_name("sum");
+    sum->add_output("y");
+    typed(g->add_output(), "y");
+    test::saveProto(m, (dir + "/fan_in.onnx").toStdString());
+    auto r = test::runCli({"render", dir + "/fan_in.onnx", "-o", dir + "/fan_in.svg"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    QVERIFY(QFileInfo(dir + "/fan_in.svg").size() > 0);
   }
 
   void badInputs() {

@@ -358,6 +358,43 @@ class UiCodegen : public QObject {
     QVERIFY(QFileInfo(copy).isFile());
   }
 
+  // A folder with a model.py and a run.py but without FlowBridge's marker may be the user's own project: it is not
+  // offered for replacing, and the save is refused with the reason; a folder FlowBridge saved is offered.
+  void onlyAFolderWithTheMarkerIsReplaced() {
+    const QString dir = test::scratchDir("ui_codegen_marker");
+    const QString project = dir + "/project";
+    QVERIFY(QDir().mkpath(project));
+    for (const char* name : {"/model.py", "/run.py"}) {
+      QFile f(project + name);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("mine");
+    }
+    MainWindow w;
+    FakeDialog dialog;
+    w.setSavePathChooser(dialog.chooser());
+    QVERIFY(openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
+    QVERIFY(pickAndWait(w, Flavour::PyTorch));
+    QVERIFY(previewAndWait(w));
+    MessageBoxAnswer yes;
+    yes.arm("replaceQuestion", QMessageBox::Yes);
+    QString why;
+    QVERIFY(!saveAndWait(w, dialog, project, &why));
+    QVERIFY(!yes.answered);  // never asked
+    QVERIFY2(why.contains("did not generate") && why.contains(codegen::kGeneratedFolderMarker), qPrintable(why));
+    QCOMPARE(QDir(project).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList({"model.py", "run.py"}));
+    QCOMPARE(readAll(project + "/model.py"), QByteArray("mine"));
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{"project"});
+
+    const QString saved = dir + "/saved";
+    QVERIFY(saveAndWait(w, dialog, saved));
+    QVERIFY(QFileInfo(saved + "/" + codegen::kGeneratedFolderMarker).isFile());
+    MessageBoxAnswer again;
+    again.arm("replaceQuestion", QMessageBox::Yes);
+    QVERIFY(saveAndWait(w, dialog, saved));
+    QVERIFY(again.answered);
+    QVERIFY2(again.text.contains(codegen::kGeneratedFolderMarker), qPrintable(again.text));
+  }
+
   // A node without a handler is unsupported with its reason and a red halo; its code is a raise line, and the
   // folder is written only after an explicit Yes.
   void incompleteCodeNeedsConfirmation() {

@@ -7,6 +7,7 @@
 #include "formats/model_io.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
+#include "util/failure_text.h"
 
 namespace fb::ui {
 
@@ -57,7 +58,7 @@ LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, co
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    throw InputError(path.toStdString(), e.what());
+    throw InputError(path.toStdString(), failureText(e, "reading the model"));
   }
   out.readMs = msSince(t0);
   if (cancel) return {};

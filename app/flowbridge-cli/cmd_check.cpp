@@ -36,6 +36,7 @@ void registerCheck(CLI::App& app, Runner& run) {
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;
       opts.direction = convert::directionFor(*model);
+      currentStep() = "checking the conversion to opset " + std::to_string(o->opset);
       auto r = convert::dryRun(*model, opts);
       bool ok = r.count(convert::NodeStatus::Unsupported) + r.count(convert::NodeStatus::Failed) == 0;
       // The dry run looks at one node at a time; a source that fails the ONNX checker or strict shape inference

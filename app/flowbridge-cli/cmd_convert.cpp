@@ -114,6 +114,7 @@ void registerConvert(CLI::App& app, Runner& run) {
       const std::string sourcePath = model->sourcePath;
       const std::vector<std::string> sourceFiles = model->sourceFiles;
       convert::ConvertResult r;
+      currentStep() = "converting the model to opset " + std::to_string(opts.targetOpset);
       try {
         r = convert::convertModel(std::move(model), opts);  // in place: the source is not needed afterwards
       } catch (const std::invalid_argument& e) {
@@ -127,6 +128,7 @@ void registerConvert(CLI::App& app, Runner& run) {
       throwIfMappedFileDamaged();
       // The model first, then the report: a write that fails leaves neither behind.
       if (r.model && (complete || o->continueOnError)) {
+        currentStep() = "writing " + o->output;
         onnxfmt::WriteOptions w;
         if (o->externalData) w.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;
         r.model->sourcePath = sourcePath;

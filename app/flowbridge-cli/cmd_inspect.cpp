@@ -21,6 +21,7 @@ void registerInspect(CLI::App& app, Runner& run) {
     run = [opts] {
       currentInput() = opts->model;
       auto model = loadModel(opts->model);
+      currentStep() = "summarizing the model";
       auto summary = summarize(*model);
       if (opts->json) std::cout << dumpJson(toJson(summary)) << "\n";
       else std::cout << printableLines(toText(summary));

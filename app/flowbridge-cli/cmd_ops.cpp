@@ -6,6 +6,7 @@
 #include "codegen/code_generator.h"
 #include "convert/convert_report.h"
 #include "convert/schema_facts_18.h"
+#include "util/json_dump.h"
 
 namespace fb::cli {
 
@@ -34,7 +35,7 @@ void registerOps(CLI::App& app, Runner& run) {
       auto table = convert::handlerTableJson(code ? codegen::kPythonDirection : o->direction, o->opset);
       table["direction"] = o->direction;
       if (o->json) {
-        std::cout << table.dump(1) << "\n";
+        std::cout << dumpJson(table) << "\n";
         return int(kOk);
       }
       std::cout << "direction " << o->direction << (o->opset ? ", target opset " + std::to_string(*o->opset) : "") << "\n";

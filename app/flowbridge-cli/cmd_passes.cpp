@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "passes/pass_registry.h"
+#include "util/json_dump.h"
 
 namespace fb::cli {
 
@@ -27,7 +28,7 @@ void registerPasses(CLI::App& app, Runner& run) {
         for (const auto& p : reg.all())
           j["passes"].push_back({{"name", p.name}, {"description", p.description}, {"default", p.inDefaultPipeline}});
         j["default_pipeline"] = reg.defaultPipeline();
-        std::cout << j.dump(1) << "\n";
+        std::cout << dumpJson(j) << "\n";
         return kOk;
       }
       size_t width = 0;

@@ -31,6 +31,7 @@ void registerRender(CLI::App& app, Runner& run) {
       ro.layout.leftToRight = opts->horizontal;
       ro.layout.showInitializers = opts->initializers;
       ro.maxVisibleBoxes = opts->maxBoxes;
+      currentStep() = "drawing " + opts->output;
       auto report = layout::renderModel(*model, opts->output, ro);
       std::cout << opts->output << ": " << report.items << " boxes, " << report.edges << " edges\n";
       return kOk;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "codegen/code_generator.h"
 #include "commands.h"
@@ -9,11 +10,14 @@
 #include "formats/model_io.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 namespace {
+namespace fs = std::filesystem;
 
 std::unique_ptr<ir::Model> loadOnnxForCode(const std::string& input) {
+  currentStep() = "reading the model";
   auto model = loadModel(input);
   if (convert::directionFor(*model) != "onnx")
     throw InputError(input, "code generation reads ONNX models; convert this OneFlow graph to ONNX first");
@@ -23,39 +27,72 @@ std::unique_ptr<ir::Model> loadOnnxForCode(const std::string& input) {
 void printStatuses(const std::string& file, const convert::ConvertResult& r) {
   for (const auto& n : r.nodes)
     if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      std::cerr << "flowbridge-cli: " << file << ": node " << n.nodeName << " (" << n.opType << "): "
-                << convert::statusName(n.status) << ": " << n.message << "\n";
+      std::cerr << "flowbridge-cli: "
+                << printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(convert::statusName(n.status)) +
+                             ": " + n.message)
+                << "\n";
 }
 
-void refuseFolderHoldingInput(const std::string& outDir, const std::string& input) {
-  namespace fs = std::filesystem;
+bool isSameOrInside(const fs::path& p, const fs::path& dir) {
+  for (fs::path q = p; !q.empty(); q = q.parent_path()) {
+    if (q == dir) return true;
+    if (q == q.parent_path()) break;
+  }
+  return false;
+}
+
+// The generated folder replaces its target as a whole: it must not be, or hold, a file the model reads.
+void refuseFolderHoldingInputs(const std::string& outDir, const std::vector<std::string>& inputs) {
   std::error_code ec;
-  fs::path dir = fs::weakly_canonical(outDir, ec), in = fs::weakly_canonical(input, ec);
-  for (fs::path p = in; !p.empty() && p != p.parent_path(); p = p.parent_path())
-    if (p == dir) throw OutputError(outDir + ": the output folder holds the input model");
+  const fs::path dir = fs::weakly_canonical(codegen::generatedFolderTarget(outDir), ec);
+  for (const auto& input : inputs) {
+    const fs::path in = fs::weakly_canonical(input, ec);
+    if (isSameOrInside(in, dir)) throw OutputError(outDir + ": the output folder holds the input " + input);
+  }
+}
+
+// The report is checked, and its temporary file created, before anything is generated: a report that cannot be
+// written stops the command before the folder is touched.
+std::optional<AtomicFile> openReport(const CodeTargetOptions& o, const std::vector<std::string>& inputs) {
+  if (o.report.empty()) return std::nullopt;
+  std::error_code ec;
+  const fs::path report = fs::weakly_canonical(fs::absolute(o.report), ec);
+  const fs::path dir = fs::weakly_canonical(codegen::generatedFolderTarget(o.outDir), ec);
+  if (isSameOrInside(report, dir))
+    throw OutputError(o.report + ": the report cannot go into the output folder " + o.outDir + ", which is replaced as a whole");
+  ensureWritableOutput(o.report, inputs);
+  return std::optional<AtomicFile>(std::in_place, o.report);
 }
 
 }  // namespace
 
 int convertToCode(const CodeTargetOptions& o) {
   const codegen::Flavour flavour = codegen::flavourFromName(o.to);
-  ensureNotOverwritingInput(o.outDir, o.input);
-  refuseFolderHoldingInput(o.outDir, o.input);
-  if (!o.report.empty()) ensureNotOverwritingInput(o.report, o.input);
+  std::vector<std::string> inputs{o.input};
+  refuseFolderHoldingInputs(o.outDir, inputs);
+  codegen::ensureGeneratedFolderWritable(o.outDir);
+  auto report = openReport(o, inputs);
   auto model = loadOnnxForCode(o.input);
+  // Now that every file the model reads (external data) is known, none of them may be replaced.
+  inputs.insert(inputs.end(), model->sourceFiles.begin(), model->sourceFiles.end());
+  refuseFolderHoldingInputs(o.outDir, inputs);
+  if (report) ensureWritableOutput(o.report, inputs);
+
   codegen::CodegenOptions opts;
   opts.flavour = flavour;
   opts.keepUnconverted = o.continueOnError;
+  currentStep() = "generating " + std::string(codegen::flavourName(flavour)) + " code";
   auto r = codegen::generatePython(*model, opts);
   const bool complete = r.conversion.complete();
   if (!complete) printStatuses(o.input, r.conversion);
   const bool write = r.code && (complete || o.continueOnError);
-  if (write) codegen::writeGeneratedFolder(*r.code, flavour, o.outDir);
-  if (!o.report.empty()) {
-    AtomicFile f(o.report);
-    f.write(convert::reportJson(r.conversion, o.input).dump(1) + "\n");
-    f.commit();
+  // The report's bytes are written before the folder, so that after the folder only its rename is left to fail.
+  if (report) report->write(dumpJson(convert::reportJson(r.conversion, o.input)) + "\n");
+  if (write) {
+    currentStep() = "writing " + o.outDir;
+    codegen::writeGeneratedFolder(*r.code, flavour, o.outDir);
   }
+  if (report) report->commit();
   std::cout << o.input << ": ONNX opset " << r.conversion.sourceOpset << " -> " << codegen::flavourName(flavour) << ": "
             << r.conversion.count(convert::NodeStatus::Converted) << " converted, "
             << r.conversion.count(convert::NodeStatus::Unsupported) << " unsupported, "
@@ -70,23 +107,25 @@ int checkToCode(const CodeTargetOptions& o) {
   auto model = loadOnnxForCode(o.input);
   codegen::CodegenOptions opts;
   opts.flavour = flavour;
+  currentStep() = "checking " + std::string(codegen::flavourName(flavour)) + " code generation";
   auto r = codegen::dryRunPython(*model, opts);
   const auto& c = r.conversion;
   const bool ok = c.count(convert::NodeStatus::Unsupported) + c.count(convert::NodeStatus::Failed) == 0;
   if (o.json) {
-    std::cout << convert::reportJson(c, o.input).dump(1) << "\n";
+    std::cout << dumpJson(convert::reportJson(c, o.input)) << "\n";
     return ok ? int(kOk) : int(kUnconverted);
   }
   std::cout << o.input << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
             << c.handlersMs << " ms)\n";
   for (const auto& [op, counts] : c.countsByOp()) {
-    std::cout << "  " << op << ":";
+    std::cout << "  " << printable(op) << ":";
     for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
     std::cout << "\n";
   }
   for (const auto& n : c.nodes)
     if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      std::cout << "  " << convert::statusName(n.status) << ": " << n.nodeName << " (" << n.opType << "): " << n.message << "\n";
+      std::cout << "  " << convert::statusName(n.status) << ": " << printable(n.nodeName + " (" + n.opType + "): " + n.message)
+                << "\n";
   std::cout << (ok ? "convertible" : "not convertible") << "\n";
   return ok ? int(kOk) : int(kUnconverted);
 }

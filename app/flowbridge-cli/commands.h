@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "util/json_dump.h"
+
 namespace fb::cli {
 
 // Exit codes, documented in --help and the README.
@@ -29,11 +31,9 @@ void registerRender(CLI::App& app, Runner& run);
 // `input` is the model named on the command line: errors about other files (side files, weights) name it first.
 int reportError(const std::exception& e, const std::string& input);
 
-// JSON for stdout and reports: strings from a model file that are not valid UTF-8 are printed with U+FFFD
-// instead of making the JSON library throw.
-std::string dumpJson(const nlohmann::json& j);
-
 // The model file named on the command line by the chosen subcommand (for error messages).
 std::string& currentInput();
+// What the subcommand is doing now ("reading the model", "writing out/"), for "out of memory while ...".
+std::string& currentStep();
 
 }  // namespace fb::cli

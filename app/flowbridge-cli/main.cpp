@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "util/error.h"
+#include "util/failure_text.h"
 #include "util/mapped_file.h"
 #include "util/printable.h"
 #include "util/protobuf_log.h"
@@ -13,7 +14,10 @@ std::string& currentInput() {
   return input;
 }
 
-std::string dumpJson(const nlohmann::json& j) { return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string& currentStep() {
+  static std::string step = "reading the model";
+  return step;
+}
 
 int reportError(const std::exception& e, const std::string& input) {
   std::string line;
@@ -24,6 +28,8 @@ int reportError(const std::exception& e, const std::string& input) {
     line += in->what();
   } else if (dynamic_cast<const OutputError*>(&e)) {
     line = e.what();  // names the output file already
+  } else if (isOutOfMemory(e)) {
+    line = (input.empty() ? std::string() : input + ": ") + failureText(e, currentStep());
   } else {
     // A failure nothing above anticipated (a library's exception): still one sentence naming the input.
     line = (input.empty() ? std::string() : input + ": ") + "cannot process the model: " + e.what();
@@ -46,7 +52,8 @@ int main(int argc, char** argv) {
       "  1  usage error (bad arguments)\n"
       "  2  the input cannot be read or is not a valid model, or the output cannot be written;\n"
       "     one line 'flowbridge-cli: error: <file>: <reason>' goes to stderr and no output file is left\n"
-      "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)");
+      "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)\n"
+      "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status 128+N).");
   Runner run;
   registerInspect(app, run);
   registerPasses(app, run);

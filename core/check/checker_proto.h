@@ -7,6 +7,7 @@
 
 #include "check/onnx_check.h"
 #include "formats/onnx/onnx_proto_export.h"
+#include "util/failure_text.h"
 
 namespace fb::checker_proto {
 
@@ -30,6 +31,7 @@ void guarded(CheckResult& r, const F& f) {
   try {
     f();
   } catch (const std::exception& e) {
+    if (isOutOfMemory(e)) throw;  // not a fault of the model: the caller says it ran out of memory
     r.ok = false;
     r.messages.push_back(messageFrom(e));
   }

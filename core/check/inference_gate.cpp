@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "formats/onnx/onnx_proto_export.h"
+#include "util/failure_text.h"
 
 namespace fb {
 namespace {
@@ -165,6 +166,7 @@ std::optional<std::string> inferenceHazard(onnx::ModelProto& p) {
   try {
     checkWithoutUntypedOutputs(p);
   } catch (const std::exception& e) {
+    if (isOutOfMemory(e)) throw;
     return "the model fails the ONNX checker: " + firstLine(e.what());
   }
   return hazardsBesidesChecker(p);

@@ -12,6 +12,7 @@
 #include "convert/handler_registry.h"
 #include "convert/onnx_schema.h"
 #include "convert/shape_facts.h"
+#include "util/failure_text.h"
 
 namespace fb::codegen {
 namespace {
@@ -135,7 +136,7 @@ class Generator {
       r.message = e.what();
     } catch (const std::exception& e) {
       r.status = convert::NodeStatus::Failed;
-      r.message = e.what();
+      r.message = failureText(e, "generating this node's code");
     }
     if (r.status != convert::NodeStatus::Converted) {
       mb_.truncate(linesBefore, indentBefore);

@@ -48,9 +48,23 @@ CodegenResult dryRunPython(const ir::Model& source, const CodegenOptions& opts);
 // The name of the generated nn.Module for a graph name ("main_graph" -> "MainGraph", "" -> "Model").
 std::string classNameFor(const std::string& graphName);
 
-// Writes model.py, run.py and the weights (weights.pt for PyTorch, weights/ for OneFlow) into `dir`,
-// which is created; an existing folder is replaced only when it holds a previous generated model.
-// Atomic: everything is written into a temporary folder beside it first.
+// The file every generated folder holds (written last): FlowBridge replaces a non-empty folder only when it has
+// this marker, never a folder that merely holds a model.py and a run.py.
+inline constexpr const char* kGeneratedFolderMarker = ".flowbridge-generated";
+bool isGeneratedFolder(const std::string& dir);
+
+// The absolute folder writeGeneratedFolder writes for `dir`: "out/" and "out" are the same folder.
+std::string generatedFolderTarget(const std::string& dir);
+
+// Throws OutputError (naming `dir` and the reason) unless writeGeneratedFolder may write `dir`: a new folder, an
+// empty one, or one with the marker. For callers that check before the work that leads to the write.
+void ensureGeneratedFolderWritable(const std::string& dir);
+
+// Writes model.py, run.py, the weights (weights.pt for PyTorch, weights/ for OneFlow) and the marker into `dir`,
+// which is created with any missing parents; an existing non-empty folder is replaced only when it carries the
+// marker. Atomic: everything is written into a temporary folder beside it first, and nothing (neither the
+// temporary folder nor a parent created for it) is left behind when writing fails or SIGINT/SIGTERM ends the
+// process.
 void writeGeneratedFolder(const GeneratedCode& code, Flavour flavour, const std::string& dir);
 
 }  // namespace fb::codegen

@@ -17,6 +17,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/stored_zip_writer.h"
+#include "util/temp_folder.h"
 
 namespace fb::codegen {
 namespace fs = std::filesystem;
@@ -184,53 +185,6 @@ std::string metaText(const ir::Tensor& t, int dataType) {
   return s + "}\ndata_type: " + oneflow::oneflowDataTypeName(dataType) + "\n";
 }
 
-// A temporary folder that is removed unless released.
-class TempFolder {
- public:
-  explicit TempFolder(const fs::path& target) {
-    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string templ = (parent / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-    if (!::mkdtemp(templ.data()))
-      throw OutputError(target.string() + ": cannot create a temporary folder: " + std::strerror(errno));
-    path_ = templ;
-  }
-  ~TempFolder() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-  void release() { path_.clear(); }
-
- private:
-  fs::path path_;
-};
-
-void replaceFolder(TempFolder& written, const fs::path& target) {
-  std::error_code ec;
-  const auto status = fs::symlink_status(target, ec);
-  if (!fs::exists(status)) {
-    fs::rename(written.path(), target, ec);
-    if (ec) throw OutputError(target.string() + ": cannot rename the temporary folder: " + ec.message());
-    written.release();
-    return;
-  }
-  if (!fs::is_directory(status)) throw OutputError(target.string() + ": exists and is not a folder");
-  const bool empty = fs::is_empty(target, ec);
-  if (!empty && !fs::exists(target / "snapshot_done", ec))
-    throw OutputError(target.string() + ": exists and is not a OneFlow weight folder; not replacing it");
-  TempFolder old(target);  // the previous save moves here, then goes
-  fs::rename(target, old.path(), ec);
-  if (ec) throw OutputError(target.string() + ": cannot move the previous folder aside: " + ec.message());
-  fs::rename(written.path(), target, ec);
-  if (ec) {
-    std::error_code back;
-    fs::rename(old.path(), target, back);
-    old.release();
-    throw OutputError(target.string() + ": cannot rename the temporary folder: " + ec.message());
-  }
-  written.release();
-}
-
 }  // namespace
 
 void writeTorchStateDict(const std::vector<NamedTensor>& tensors, const std::string& path,
@@ -304,11 +258,18 @@ void writeOneflowVariableDir(const std::vector<NamedTensor>& tensors, const std:
                         ", which oneflow.save/load cannot hold" +
                         (t.tensor->dtype == DataType::BFloat16 ? " (cast it to float16 or float32)" : ""));
   }
-  const fs::path target = fs::path(dir).lexically_normal();
-  TempFolder temp(target.filename().empty() ? target.parent_path() : target);
+  fs::path target = fs::absolute(fs::path(dir)).lexically_normal();
+  if (target.filename().empty() && target.has_parent_path()) target = target.parent_path();
+  std::error_code ec;
+  const auto status = fs::symlink_status(target, ec);
+  if (fs::exists(status)) {
+    if (!fs::is_directory(status)) throw OutputError(dir + ": exists and is not a folder");
+    if (!fs::is_empty(target, ec) && !fs::exists(target / "snapshot_done", ec))
+      throw OutputError(dir + ": exists and is not a OneFlow weight folder; not replacing it");
+  }
+  TempFolder temp(target, dir);
   for (const auto& t : tensors) {
     const fs::path var = temp.path() / t.key;
-    std::error_code ec;
     fs::create_directory(var, ec);
     if (ec) throw OutputError(dir + ": cannot create the folder of '" + t.key + "': " + ec.message());
     writeWholeFile(var / "out", checkedBytes(t, dir));
@@ -318,7 +279,7 @@ void writeOneflowVariableDir(const std::vector<NamedTensor>& tensors, const std:
   syncFolder(temp.path());
   writeWholeFile(temp.path() / "snapshot_done", {});  // last: marks the save complete
   syncFolder(temp.path());
-  replaceFolder(temp, target.filename().empty() ? target.parent_path() : target);
+  temp.placeAt(target);
 }
 
 }  // namespace fb::codegen

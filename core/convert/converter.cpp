@@ -20,6 +20,7 @@
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
 #include "util/idle_memory.h"
+#include "util/failure_text.h"
 
 namespace fb::convert {
 namespace {
@@ -107,7 +108,7 @@ class NodeConverter {
       if (opts_.lowestOpsets) r.lowestOpset = lowestWorkingOpset(n, g);
     } catch (const std::exception& e) {
       r.status = NodeStatus::Failed;
-      r.message = e.what();
+      r.message = failureText(e, "converting this node");
     }
     if (!ctx.replaced) {
       propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
@@ -414,7 +415,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
       res.passStats = manager->run(*work);
       res.passesRan = true;
     } catch (const std::exception& e) {
-      res.error = std::string("optimizer pass failed: ") + e.what();
+      res.error = "optimizer pass failed: " + failureText(e, "running the optimizer passes");
     }
     res.passesMs = msSince(tp);
   }

@@ -81,7 +81,11 @@ std::optional<LayoutResult> layoutWithDot(const LayoutRequest& request) {
         for (int b : request.lastRank) invisible(i, size_t(b));
     }
   }
-  if (gvLayout(gvc, g, "dot") != 0) {
+  GraphvizErrors errors;
+  const int rc = gvLayout(gvc, g, "dot");
+  if (rc != 0 || errors.any()) {
+    // The caller places the boxes itself: the user sees a picture, not Graphviz's complaint.
+    if (rc == 0) gvFreeLayout(gvc, g);
     agclose(g);
     return std::nullopt;
   }

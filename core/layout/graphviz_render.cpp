@@ -32,6 +32,14 @@ std::string formatOf(const std::string& path) {
   return {};
 }
 
+// Graphviz's own text, on one line, after FlowBridge's sentence (it is about our graph, not the model's strings).
+std::string graphvizReason(const GraphvizErrors& errors) {
+  std::string reason;
+  for (char c : errors.text()) reason += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  while (!reason.empty() && reason.back() == ' ') reason.pop_back();
+  return reason.empty() ? std::string() : " (Graphviz: " + reason + ")";
+}
+
 }  // namespace
 
 RenderReport renderModel(const ir::Model& m, const std::string& outputPath, const RenderOptions& options) {
@@ -131,18 +139,19 @@ RenderReport renderModel(const ir::Model& m, const std::string& outputPath, cons
       }
     }
   }
-  if (gvLayout(gvc, g, "nop") != 0) {
+  GraphvizErrors errors;
+  if (gvLayout(gvc, g, "nop") != 0 || errors.any()) {
     agclose(g);
-    throw OutputError(outputPath + ": Graphviz could not place the picture");
+    throw OutputError(outputPath + ": Graphviz could not place the picture" + graphvizReason(errors));
   }
   char* data = nullptr;
   unsigned int length = 0;
   const int rc = gvRenderData(gvc, g, format.c_str(), &data, &length);
   gvFreeLayout(gvc, g);
   agclose(g);
-  if (rc != 0 || !data) {
+  if (rc != 0 || !data || errors.any()) {
     if (data) gvFreeRenderData(data);
-    throw OutputError(outputPath + ": Graphviz could not render " + format);
+    throw OutputError(outputPath + ": Graphviz could not render " + format + graphvizReason(errors));
   }
   try {
     AtomicFile out(outputPath);

@@ -1,84 +1,21 @@
 #include "util/atomic_file.h"
 
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <array>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <mutex>
 
 #include "util/error.h"
+#include "util/interrupt_cleanup.h"
 
 namespace fb {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Temporary files open at this moment, for the SIGINT/SIGTERM handler: fixed storage, so that the handler
-// neither allocates nor locks (it only reads the paths and calls unlink, which is async-signal-safe).
-constexpr int kSlots = 64;
-constexpr size_t kPathMax = 4096;
-struct TempSlot {
-  std::atomic<bool> used{false};
-  std::atomic<bool> ready{false};
-  char path[kPathMax];
-};
-std::array<TempSlot, kSlots> tempSlots;
-struct sigaction previousInt {}, previousTerm {};
-
-void removeTempFilesAndDie(int sig) {
-  for (auto& s : tempSlots)
-    if (s.ready.load()) ::unlink(s.path);
-  struct sigaction& prev = sig == SIGINT ? previousInt : previousTerm;
-  ::sigaction(sig, &prev, nullptr);
-  if (prev.sa_handler == SIG_IGN) return;
-  if (prev.sa_handler == SIG_DFL) {
-    ::raise(sig);
-    return;
-  }
-  if (prev.sa_flags & SA_SIGINFO) prev.sa_sigaction(sig, nullptr, nullptr);
-  else prev.sa_handler(sig);
-}
-
-void installHandlersOnce() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction sa {};
-    sa.sa_handler = removeTempFilesAndDie;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    ::sigaction(SIGINT, &sa, &previousInt);
-    ::sigaction(SIGTERM, &sa, &previousTerm);
-    // A program that ignored these signals before keeps ignoring them.
-    if (previousInt.sa_handler == SIG_IGN) ::sigaction(SIGINT, &previousInt, nullptr);
-    if (previousTerm.sa_handler == SIG_IGN) ::sigaction(SIGTERM, &previousTerm, nullptr);
-  });
-}
-
-int registerTemp(const std::string& path) {
-  if (path.size() >= kPathMax) return -1;
-  installHandlersOnce();
-  for (int i = 0; i < kSlots; ++i) {
-    bool expected = false;
-    if (!tempSlots[i].used.compare_exchange_strong(expected, true)) continue;
-    std::memcpy(tempSlots[i].path, path.c_str(), path.size() + 1);
-    tempSlots[i].ready.store(true);
-    return i;
-  }
-  return -1;
-}
-
-void unregisterTemp(int slot) {
-  if (slot < 0) return;
-  tempSlots[slot].ready.store(false);
-  tempSlots[slot].used.store(false);
-}
 
 std::string kindOf(mode_t m) {
   if (S_ISDIR(m)) return "a folder";
@@ -87,22 +24,6 @@ std::string kindOf(mode_t m) {
   if (S_ISSOCK(m)) return "a socket";
   return "not a regular file";
 }
-
-// Blocks SIGINT/SIGTERM while a temporary file is created and registered, so that none escapes the handler.
-class SignalsHeld {
- public:
-  SignalsHeld() {
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    ::pthread_sigmask(SIG_BLOCK, &s, &old_);
-  }
-  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-
- private:
-  sigset_t old_;
-};
 
 }  // namespace
 
@@ -117,20 +38,20 @@ AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
   fd_ = ::mkstemp(templ.data());
   if (fd_ < 0) throw OutputError(target_ + ": cannot create a temporary file: " + std::strerror(errno));
   temp_ = templ;
-  slot_ = registerTemp(temp_);
+  slot_ = registerTempPath(temp_, TempKind::File);
 }
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
-  unregisterTemp(slot_);
+  unregisterTempPath(slot_);
 }
 
 void AtomicFile::discard() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
-  unregisterTemp(slot_);
+  unregisterTempPath(slot_);
   slot_ = -1;
   temp_.clear();
 }
@@ -166,7 +87,7 @@ void AtomicFile::commit() {
   if (std::rename(temp_.c_str(), target_.c_str()) != 0)
     throw OutputError(target_ + ": cannot rename the temporary file: " + std::strerror(errno));
   committed_ = true;
-  unregisterTemp(slot_);
+  unregisterTempPath(slot_);
   slot_ = -1;
 }
 

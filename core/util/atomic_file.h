@@ -1,7 +1,7 @@
 #pragma once
 // Outputs appear whole or not at all: data goes to a temporary file beside the target, renamed on commit.
 // Temporary files are removed when the writer fails (destructor) and when the process gets SIGINT or SIGTERM
-// while one is open (a handler removes them, then lets the signal end the process as it would have).
+// while one is open (util/interrupt_cleanup).
 #include <string>
 #include <string_view>
 #include <vector>

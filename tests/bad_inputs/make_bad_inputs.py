@@ -529,6 +529,30 @@ def write_fixtures(d):
     jb.write_weights(os.path.join(w, "oneflow", "weights"), key="op")
 
 
+# ---- code generation outputs and messages (issue points 8 and 9) ---------------------------------------------
+# Fixtures for run_bad_inputs.py's code_output_cases: DIR/code/<name>/model.onnx.
+
+def code_output_fixtures(d):
+    c = os.path.join(d, "code")
+    # Valid and small: the write cases (report paths, trailing slash, replacing folders).
+    save(c, "small", model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [f32("x", [4])], [f32("y", [4])]))
+    # Node names with bytes that are not UTF-8 (protobuf keeps them: onnx.proto is proto2).
+    m = model([helper.make_node("Relu", ["x"], ["h"], name="cafe"), helper.make_node("Relu", ["h"], ["y"], name="ff")],
+              [f32("x", [4])], [f32("y", [4])])
+    raw = m.SerializeToString().replace(b"\x1a\x04cafe", b"\x1a\x04caf\xe9").replace(b"\x1a\x02ff", b"\x1a\x02\xff\xfe")
+    assert raw.count(b"\xe9") == 1 and raw.count(b"\xff\xfe") == 1
+    save(c, "non_utf8_names", raw)
+    # An unsupported node (custom domains have no code) whose name is an escape sequence.
+    evil = "\x1b[2J\x1b[31mEVIL\rname\nnext line\x07"
+    save(c, "control_names", model([helper.make_node("Relu", ["x"], ["h"], name=evil),
+                                    helper.make_node("Mystery", ["h"], ["y"], name=evil + "mystery", domain="com.example")],
+                                   [f32("x", [4])], [f32("y", [4])], extra_opsets=[helper.make_opsetid("com.example", 1)]))
+    # 20k nodes feeding one Sum: dot's "Edge length ... larger than maximum" once reached stderr with exit 0.
+    relus = [helper.make_node("Relu", ["x"], ["r%d" % i], name="relu%d" % i) for i in range(20000)]
+    save(c, "fan_in_20k", model(relus + [helper.make_node("Sum", ["r%d" % i for i in range(20000)], ["y"])],
+                                [f32("x", [1])], [f32("y", [1])]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -540,6 +564,7 @@ def main():
     onnx_cases(a.out, a.corpus)
     oneflow_cases(a.out)
     write_fixtures(a.out)
+    code_output_fixtures(a.out)
     with open(os.path.join(a.out, "cases.json"), "w") as f:
         json.dump(CASES, f, indent=1)
     print("%d bad inputs in %s" % (len(CASES), a.out))

@@ -275,6 +275,173 @@ def write_cases(cli, cases_dir, scratch, memory, only):
     shutil.rmtree(work, ignore_errors=True)
 
 
+# ---- code generation outputs and messages (issue points 8 and 9) ---------------------------------------------
+
+def code_output_cases(cli, cases_dir, scratch, memory, only):
+    """convert --to pytorch / check --to pytorch on every bad input, then the code-generation write cases: the report
+    checked before anything is written, `-o dir/`, replacing only a folder FlowBridge generated (its marker),
+    interrupts, names that are not UTF-8 or hold control characters, and Graphviz's messages."""
+    with open(os.path.join(cases_dir, "cases.json")) as f:
+        cases = json.load(f)
+    for c in cases:
+        if only and only not in c["name"]:
+            continue
+        readable = "inspect" in c["may_pass"]
+        out_dir = os.path.join(scratch, c["name"] + "-code")
+        for cmd in ("convert --to", "check --to"):
+            what = "%s %s pytorch" % (c["name"], cmd)
+            shutil.rmtree(out_dir, ignore_errors=True)
+            os.makedirs(out_dir)
+            case_root = os.path.join(cases_dir, c["name"])
+            before = snapshot(case_root)
+            if cmd == "convert --to":
+                args = ["convert", c["path"], "--to", "pytorch", "-o", os.path.join(out_dir, "out"), "--report",
+                        os.path.join(out_dir, "report.json")]
+            else:
+                args = ["check", c["path"], "--to", "pytorch", "--json"]
+            r = run(cli, args, memory)
+            # Code generation runs no checker: a readable graph may convert.
+            check_run(what, r, [2, 3] + ([0] if readable else []), c["path"], c["reason"])
+            if snapshot(case_root) != before:
+                fail(what, "the input's folder changed")
+            left = sorted(os.listdir(out_dir))
+            if cmd == "convert --to":
+                expected = {0: ["out", "report.json"], 2: [], 3: ["report.json"]}.get(r.returncode)
+                if expected is not None and left != expected:
+                    fail(what, "left %s" % left)
+            if r.returncode in (0, 3):
+                try:
+                    json.loads(r.stdout if cmd == "check --to" else open(os.path.join(out_dir, "report.json")).read())
+                except (ValueError, OSError) as e:
+                    fail(what, "invalid JSON: %s" % e)
+        shutil.rmtree(out_dir, ignore_errors=True)
+
+    src = os.path.join(cases_dir, "code")
+    work = os.path.join(scratch, "code")
+    marker = ".flowbridge-generated"
+
+    def fresh():
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(src, work, symlinks=True)
+        return work
+
+    def wanted(name):
+        return not only or only in name
+
+    def refused(name, args, reason, prepare=None):
+        if not wanted(name):
+            return
+        w = fresh()
+        if prepare:
+            prepare(w)
+        args = [a.replace("@", w) for a in args]
+        before = snapshot(w)
+        r = run(cli, args, memory)
+        check_run("code " + name, r, [2], None, reason)
+        if snapshot(w) != before:
+            fail("code " + name, "files changed or were added")
+
+    small = ["convert", "@/small/model.onnx", "--to", "pytorch"]
+    refused("--report inside the output folder", small + ["-o", "@/out", "--report", "@/out/model.py"], "output folder")
+    refused("--report is the output folder", small + ["-o", "@/out/", "--report", "@/out"], "output folder")
+    refused("--report in a missing folder", small + ["-o", "@/out", "--report", "@/missing/r.json"], "r.json")
+    refused("--report onto the input", small + ["-o", "@/out", "--report", "@/small/model.onnx"], "input")
+    refused("-o the input's folder", small + ["-o", "@/small"], "input")
+
+    def project(w):
+        os.makedirs(os.path.join(w, "project"))
+        for n in ("model.py", "run.py"):
+            with open(os.path.join(w, "project", n), "w") as f:
+                f.write("mine")
+    refused("a folder with model.py and run.py but no marker", small + ["-o", "@/project"], marker, project)
+
+    if wanted("trailing slash and replacing"):
+        w = fresh()
+        for attempt in range(2):
+            r = run(cli, [a.replace("@", w) for a in small] + ["-o", os.path.join(w, "new", "out") + "/"], memory)
+            check_run("code -o new/out/ (run %d)" % (attempt + 1), r, [0])
+            left = sorted(os.listdir(os.path.join(w, "new")))
+            if left != ["out"] or not os.path.isfile(os.path.join(w, "new", "out", marker)):
+                fail("code -o new/out/ (run %d)" % (attempt + 1), "left %s" % left)
+
+    if wanted("names that are not UTF-8"):
+        w = fresh()
+        m = os.path.join(w, "non_utf8_names", "model.onnx")
+        r = run(cli, ["convert", m, "--to", "pytorch", "-o", os.path.join(w, "o"), "--report", os.path.join(w, "r.json")],
+                memory)
+        check_run("code names that are not UTF-8: convert --report", r, [0])
+        r2 = run(cli, ["check", m, "--to", "pytorch", "--json"], memory)
+        check_run("code names that are not UTF-8: check --json", r2, [0])
+        try:
+            report = open(os.path.join(w, "r.json"), encoding="utf-8").read()
+            json.loads(report)
+            json.loads(r2.stdout)
+            if "caf\ufffd" not in report:
+                fail("code names that are not UTF-8", "no U+FFFD in the report")
+        except (ValueError, OSError) as e:
+            fail("code names that are not UTF-8", "invalid JSON: %s" % e)
+
+    if wanted("control characters in names"):
+        w = fresh()
+        m = os.path.join(w, "control_names", "model.onnx")
+        for args in (["convert", m, "--to", "pytorch", "-o", os.path.join(w, "o")], ["check", m, "--to", "pytorch"]):
+            r = run(cli, args, memory)
+            what = "code control characters in names: " + args[0]
+            check_run(what, r, [3])
+            if CONTROL.search(r.stdout.replace("\n", "")) or CONTROL.search(r.stderr.replace("\n", "")):
+                fail(what, "control characters reached the terminal", r)
+            if "\\x1b[2J" not in r.stdout + r.stderr:
+                fail(what, "the escaped name is not shown", r)
+
+    if wanted("Graphviz messages on a fan-in of 20k"):
+        # Its own time limit: laying out 20k boxes takes 3 s in a release build, several times that under ASan.
+        w = fresh()
+        p = subprocess.Popen([cli, "render", os.path.join(w, "fan_in_20k", "model.onnx"), "-o", os.path.join(w, "fan.svg")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        try:
+            _, err = p.communicate(timeout=120)
+            if p.returncode != 0 or err:
+                fail("code render fan-in 20k", "exit %s, stderr %r" % (p.returncode, err.decode("utf-8", "replace")[-600:]))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            fail("code render fan-in 20k", "did not finish within 120 s")
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        name = "code generation interrupted by %s" % signal.Signals(sig).name
+        if not wanted(name):
+            continue
+        w = fresh()
+        out_parent = os.path.join(w, "gen")
+        os.mkdir(out_parent)
+        p = subprocess.Popen([cli, "convert", os.path.join(cases_dir, "write", "big", "model.onnx"), "--to", "pytorch",
+                              "-o", os.path.join(out_parent, "out")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             preexec_fn=limits(False))
+        deadline = time.monotonic() + 60
+        seen = False
+        while time.monotonic() < deadline and p.poll() is None:
+            if any(".tmp-" in n for n in os.listdir(out_parent)):
+                seen = True
+                break
+            time.sleep(0.001)
+        time.sleep(0.05)  # into the writing of the weights
+        p.send_signal(sig)
+        try:
+            p.communicate(timeout=TIME_LIMIT_S)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            fail(name, "did not stop")
+        left = os.listdir(out_parent)
+        if not seen:
+            fail(name, "never saw the temporary folder (exit %s)" % p.returncode)
+        if left and (left != ["out"] or not os.path.isfile(os.path.join(out_parent, "out", marker))):
+            fail(name, "left %s" % left)
+        if p.returncode not in (-sig, 128 + sig) and not (p.returncode == 0 and left == ["out"]):
+            fail(name, "exit status %s, expected death by the signal" % p.returncode)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -289,6 +456,7 @@ def main():
     t0 = time.monotonic()
     bad_inputs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
     write_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
+    code_output_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
     print("%d runs, %d failures, %.1f s" % (runs, len(failures), time.monotonic() - t0))
     sys.exit(1 if failures else 0)
 

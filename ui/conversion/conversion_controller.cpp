@@ -14,6 +14,7 @@
 #include "ui/conversion/conversion_summary.h"
 #include "ui/conversion/model_diff.h"
 #include "ui/document.h"
+#include "util/failure_text.h"
 
 namespace fb::ui {
 namespace {
@@ -141,7 +142,7 @@ void ConversionController::refresh() {
       return {std::make_shared<convert::ConvertResult>(convert::dryRun(*model, options)), options.facts};
     } catch (const std::exception& e) {
       auto r = std::make_shared<convert::ConvertResult>();
-      r->error = e.what();
+      r->error = failureText(e, "checking the conversion");
       return {r, nullptr};
     }
   });
@@ -190,7 +191,7 @@ void ConversionController::convert() {
       }
       return {result, {}};
     } catch (const std::exception& e) {
-      return {nullptr, QString::fromStdString(e.what())};
+      return {nullptr, QString::fromStdString(failureText(e, "converting the model"))};
     }
   });
   auto* watcher = new QFutureWatcher<Outcome>(this);
@@ -286,7 +287,7 @@ void ConversionController::save(const QString& path, bool externalData, IfIncomp
       if (!r.sideFilePath.empty()) summary += QObject::tr(" + %1 bytes in %2").arg(r.sideFileBytes).arg(QString::fromStdString(r.sideFilePath));
       return {true, summary};
     } catch (const std::exception& e) {
-      return {false, QString::fromStdString(e.what())};
+      return {false, QString::fromStdString(failureText(e, "writing " + path.toStdString()))};
     }
   });
   auto* watcher = new QFutureWatcher<std::pair<bool, QString>>(this);

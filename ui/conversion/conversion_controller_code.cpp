@@ -12,6 +12,7 @@
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
 #include "ui/document.h"
+#include "util/failure_text.h"
 
 namespace fb::ui {
 namespace {
@@ -66,7 +67,7 @@ void ConversionController::generateCode() {
       out->result = codegen::generatePython(*model, options);
       return {out, {}};
     } catch (const std::exception& e) {
-      return {nullptr, QString::fromStdString(e.what())};
+      return {nullptr, QString::fromStdString(failureText(e, "generating code"))};
     }
   });
   auto* watcher = new QFutureWatcher<Outcome>(this);
@@ -136,7 +137,7 @@ void ConversionController::saveCode(const QString& folder, IfIncomplete ifIncomp
       }
       return {true, QObject::tr("%1 files, %2 bytes").arg(files).arg(bytes)};
     } catch (const std::exception& e) {
-      return {false, QString::fromStdString(e.what())};
+      return {false, QString::fromStdString(failureText(e, "writing " + folder.toStdString()))};
     }
   });
   auto* watcher = new QFutureWatcher<std::pair<bool, QString>>(this);

@@ -19,6 +19,7 @@
 #include "ui/models/conversion_report_model.h"
 #include "ui/models/status_filter_model.h"
 #include "util/atomic_file.h"
+#include "util/json_dump.h"
 
 namespace fb::ui {
 
@@ -132,7 +133,7 @@ bool StatusTable::saveReport(const QString& path) {
     ensureNotOverwritingInput(path.toStdString(), doc_->path().toStdString());
     const auto json = convert::reportJson(*r, doc_->path().toStdString());
     AtomicFile out(path.toStdString());
-    out.write(json.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.write(dumpJson(json));
     out.write("\n");
     out.commit();
   } catch (const std::exception& e) {

@@ -1,11 +1,12 @@
 // Save converted... for the code targets: the generated code is a folder (model.py, run.py, the weights), so
 // the dialog asks for a new folder's name beside the model. The same rules as for ONNX files: only the preview
 // of the current settings is written, an incomplete one only after an explicit Yes (its unsupported nodes are
-// `raise NotImplementedError` lines), and a folder with a previous generated model is replaced only after a Yes.
+// `raise NotImplementedError` lines), and a folder FlowBridge generated (its marker file) is replaced only after a Yes.
 // The controller refuses folders that hold the source or other files, with the reason in a message.
 #include <QDir>
 #include <QFileInfo>
 
+#include "codegen/code_generator.h"
 #include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
@@ -30,11 +31,12 @@ void ConvertPanel::saveGeneratedCode() {
     emit logMessage(tr("Not saved: %1: the settings changed; run Preview conversion again").arg(folder));
     return;
   }
-  const QDir existing(folder);
-  if (existing.exists() && QFileInfo(existing.filePath(QStringLiteral("model.py"))).isFile() &&
-      QFileInfo(existing.filePath(QStringLiteral("run.py"))).isFile() &&
+  // Only a folder with FlowBridge's marker is offered for replacing; any other non-empty folder (even one with a
+  // model.py and a run.py) is refused by the controller with the reason.
+  if (codegen::isGeneratedFolder(folder.toStdString()) &&
       !confirm(QStringLiteral("replaceQuestion"), tr("Save %1").arg(name),
-               tr("%1 holds generated code already (model.py, run.py). Replace the whole folder?").arg(folder))) {
+               tr("%1 holds code FlowBridge generated before (it has the %2 marker). Replace the whole folder?")
+                   .arg(folder, QString::fromUtf8(codegen::kGeneratedFolderMarker)))) {
     emit logMessage(tr("Not saved: %1: the folder holds generated code and was kept").arg(folder));
     return;
   }

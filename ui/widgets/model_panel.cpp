@@ -6,6 +6,7 @@
 #include "ir/model.h"
 #include "ui/document.h"
 #include "ui/models/property_tree_model.h"
+#include "util/json_dump.h"
 
 namespace fb::ui {
 
@@ -37,7 +38,7 @@ void ModelPanel::refresh() {
     for (const auto& [k, v] : m->metadata) model_->addRow(meta, q(k), q(v));
   }
   auto ioText = [](const ModelSummary::Io& io) {
-    return QStringLiteral("%1 %2").arg(QString::fromStdString(io.dtype), QString::fromStdString(io.shape.dump()));
+    return QStringLiteral("%1 %2").arg(QString::fromStdString(io.dtype), QString::fromStdString(dumpJson(io.shape, -1)));
   };
   auto* inputs = model_->addSection(tr("Inputs"));
   for (const auto& io : s.inputs) model_->addValueLink(inputs, q(io.name), ioText(io), m->graph().findValue(io.name));

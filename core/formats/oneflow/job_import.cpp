@@ -8,6 +8,7 @@
 #include "ir/topo_sort.h"
 #include "formats/oneflow/oneflow_job.pb.h"
 #include "util/error.h"
+#include "util/failure_text.h"
 
 namespace fb::oneflow {
 namespace {
@@ -194,7 +195,7 @@ class Importer {
     try {
       for (const auto& k : attrNames) n->attributes.push_back(toIrAttribute(k, u.attr().at(k)));
     } catch (const std::exception& e) {
-      throw InputError(src_.path, "op '" + op.name() + "': " + e.what());
+      throw InputError(src_.path, "op '" + op.name() + "': " + failureText(e, "reading the op"));
     }
     n->attributes.push_back(std::move(inArgs));
     n->attributes.push_back(std::move(outArgs));
