@@ -99,9 +99,10 @@ struct Outcome {
   std::string file, message;
   qint64 ms = 0;
   QString text() const {
-    return accepted ? "accepted"
-                    : refused ? QString::fromStdString(file + ": " + message)
-                              : QString("killed by signal %1 after %2 ms").arg(signal).arg(ms) + QString::fromStdString(message);
+    if (accepted) return "accepted";
+    if (refused) return QString::fromStdString(file + ": " + message);
+    if (signal) return QString("killed by signal %1 after %2 ms").arg(signal).arg(ms);
+    return QString("another exception after %1 ms").arg(ms) + QString::fromStdString(message);
   }
 };
 
