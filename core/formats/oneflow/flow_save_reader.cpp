@@ -196,7 +196,9 @@ bool isTensorObject(const Value* v) {
 class TensorWalk {
  public:
   static constexpr int kMaxNesting = 64;                     // dicts/lists around a tensor (the recursion depth)
-  static constexpr size_t kMaxNames = size_t{1} << 18;       // tensor names over all paths: 8x the biggest state dicts
+  // Names kept, counted at every level of nesting (a graph.state_dict() counts each tensor twice): 8x the 30,000
+  // tensors the pickle decoder is sized for.
+  static constexpr size_t kMaxNames = size_t{1} << 18;
   static constexpr size_t kMaxNameBytes = size_t{32} << 20;  // their characters, and the paths walked, in all
 
   explicit TensorWalk(const Source& src) : src_(src) {}
