@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
-all="fuzz_onnx_reader fuzz_external_data fuzz_oneflow_job fuzz_oneflow_saved_model fuzz_oneflow_meta fuzz_convert_onnx fuzz_convert_oneflow"
+all="fuzz_onnx_reader fuzz_external_data fuzz_oneflow_job fuzz_oneflow_saved_model fuzz_oneflow_meta fuzz_convert_onnx fuzz_convert_oneflow fuzz_pickle"
 harnesses=${*:-$all}
 jobs=${JOBS:-2}
 corpus=$(cd "$here/../../shared/corpus" && pwd)
@@ -58,6 +58,10 @@ make_seeds() {
       printf 'shape { dim: 4 dim: 4 }\ndata_type: kFloat\n' > "$dir/ok_text"
       printf 'shape { dim: 4 dim: 4 }\ndata_type: 2\n' > "$dir/ok_number"
       printf '#size 60\nshape { dim: 4 dim: 4 }\ndata_type: 2\n' > "$dir/short_out" ;;
+    fuzz_pickle)  # flow.save pickles: the OneFlow tests' files (valid and hostile) and the bad inputs'
+      [ -d "$build/flow-save-files" ] || /usr/bin/python3 "$here/../tests/weights/make_flow_save_files.py" --out "$build/flow-save-files" >/dev/null
+      { find "$build/flow-save-files" "$cases" -type f -size -64k \( -name '*.of' -o -name pickled_data \); } 2>/dev/null |
+        while read -r f; do cp "$f" "$dir/s$((n++))"; done ;;
     fuzz_external_data)
       printf 'dims 64\nlocation w.bin\n' > "$dir/whole"
       printf 'dims 4 4\nlocation w.bin\noffset 64\nlength 64\n' > "$dir/range"

@@ -46,6 +46,8 @@ class UiBadInputs : public QObject {
     c("nesting_too_deep", "/model.onnx", false);
     c("of_variable_dotdot", "", false);
     c("sm_checkpoint_dir_dotdot", "", false);
+    c("of_flow_save_b_out_symlink", "", false);  // format B weights whose `out` links out of the model's folder
+    c("of_flow_save_c_symlink", "", false);      // format C weights.of linked in from outside
     c("depth_to_space_huge_blocksize", "/model.onnx", true);
     c("scan_without_body", "/model.onnx", true);
     c("recursive_function", "/model.onnx", true);

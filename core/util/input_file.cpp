@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -66,7 +67,7 @@ InputFile InputFile::open(const std::string& path, const std::string& containDir
     if (e == ENOENT) throw fail("does not exist");
     throw fail(std::string("cannot open: ") + std::strerror(e));
   }
-  InputFile f(fd, 0, path);
+  InputFile f(fd, 0, path, what);
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw fail(std::string("cannot read its size: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw fail("is " + kindOf(st.st_mode) + ", not a regular file");
@@ -81,9 +82,20 @@ InputFile::~InputFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::string InputFile::readAll() const {
+const InputFile& InputFile::requireAtMost(uint64_t maxBytes, const std::string& kind) const {
+  if (size_ > maxBytes) {
+    const std::string reason = std::to_string(size_) + " bytes, more than a " + kind + " can hold (at most " +
+                               std::to_string(maxBytes) + ")";
+    throw InputError(path_, what_.empty() ? reason : what_ + ": " + reason);
+  }
+  return *this;
+}
+
+std::string InputFile::readAll() const { return readHead(size_); }
+
+std::string InputFile::readHead(size_t n) const {
   std::string out;
-  out.resize(size_);
+  out.resize(std::min(n, size_));
   size_t got = 0;
   while (got < out.size()) {
     ssize_t n = ::pread(fd_, out.data() + got, out.size() - got, static_cast<off_t>(got));

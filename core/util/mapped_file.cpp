@@ -88,7 +88,11 @@ int claimSlot(const std::byte* data, size_t size, const std::string& path) {
 }  // namespace
 
 std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, const std::string& containDir) {
-  InputFile in = InputFile::open(path, containDir);
+  return map(InputFile::open(path, containDir));
+}
+
+std::shared_ptr<const MappedFile> MappedFile::map(const InputFile& in) {
+  const std::string& path = in.path();
   std::shared_ptr<MappedFile> f(new MappedFile());
   f->path_ = path;
   f->size_ = in.size();

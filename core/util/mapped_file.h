@@ -13,11 +13,15 @@
 
 namespace fb {
 
+class InputFile;
+
 class MappedFile {
  public:
   // Throws InputError naming the file when it cannot be opened or mapped, is not a regular file, or (with
   // `containDir`) resolves outside that folder on the opened descriptor.
   static std::shared_ptr<const MappedFile> open(const std::string& path, const std::string& containDir = {});
+  // Maps a file already opened (and checked: containment, size limit) through InputFile.
+  static std::shared_ptr<const MappedFile> map(const InputFile& in);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;

@@ -492,6 +492,106 @@ def oneflow_cases(d):
     case("of_saved_model_garbage", os.path.dirname(folder), None)
 
 
+# --- OneFlow readers: containment of every file, pickle walk budget, file size limits, shape overflow ---------------
+def oneflow_save_cases(d):
+    """flow.save weights beside a valid Job: format B files and format C files linked out of the model's folder;
+    pickles whose shared references double per level (under 1 KB: 2^40 paths); sparse 3 GB meta and job files
+    (no disk used); a pickled [2^32, 2^32] float array with 0 bytes."""
+    import struct
+    import oneflow_job_builder as ob
+    sys.path.insert(0, os.path.join(HERE, "..", "weights"))
+    import make_flow_save_files as fsf
+    flow = fsf.install_fake_oneflow()
+    weight = np.arange(16, dtype=np.float32).reshape(4, 4, 1, 1)
+
+    def conv_job(name):
+        folder = os.path.join(d, name)
+        os.makedirs(folder, exist_ok=True)
+        jb = ob.JobBuilder("G")
+        x = jb.input(np.zeros((1, 4, 8, 8), np.float32))
+        wv = jb.variable("m.w", "w", weight)
+        y = jb.user_op("m", "conv2d", [("in", [x]), ("weight", [wv])], [("out", [np.zeros((1, 4, 8, 8), np.float32)])],
+                       {"kernel_size": ob.li32([1, 1]), "strides": ob.li32([1, 1]), "padding_before": ob.li32([0, 0]),
+                        "dilation_rate": ob.li32([1, 1]), "filters": ob.i32(4)})[0]
+        jb.output(y, np.zeros((1, 4, 8, 8), np.float32))
+        with open(os.path.join(folder, "job.pb"), "wb") as f:
+            f.write(jb.job().SerializeToString())
+        return folder, jb
+
+    # Pickle pieces by hand (protocol 2), for what python's pickle cannot write: shared references on purpose, shapes
+    # no numpy array can have.
+    def pstr(t):
+        b = t.encode()
+        return b"X" + struct.pack("<I", len(b)) + b
+
+    def envelope(data):
+        return b"\x80\x02}(" + pstr("protocol_version") + b"K\x01" + pstr("data") + data + b"u."
+
+    def float_array_tensor(dims, raw):
+        shape = b"(" + b"".join(b"\x8a\x08" + struct.pack("<Q", n) for n in dims) + b"t"
+        dtype = b"cnumpy\ndtype\n(" + pstr("f4") + b"\x89\x88tR"
+        array = (b"cnumpy.core.numeric\n_frombuffer\n(B" + struct.pack("<I", len(raw)) + raw + dtype + shape +
+                 pstr("C") + b"tR")
+        return b"coneflow\nTensor\n)\x81}(" + pstr("data") + array + b"ub"
+
+    def doubling(leaf, levels):  # as python's pickle writes shared lists: the previous level, then a reference
+        out = leaf + b"r" + struct.pack("<I", 0)
+        for i in range(1, levels + 1):
+            out = b"](" + out + b"j" + struct.pack("<I", i - 1) + b"e" + b"r" + struct.pack("<I", i)
+        return out
+
+    def write(path, data):
+        with open(path, "wb") as f:
+            f.write(data)
+
+    secret = os.path.abspath(os.path.join(d, "secret_flow_save"))
+    os.makedirs(secret, exist_ok=True)
+    write(os.path.join(secret, "out"), b"SECRET-BYTES-16!" * 4)
+    fsf.save_c(flow, {"m.w": weight}, {"m.w"}, os.path.join(secret, "weights.of"), 4)
+
+    folder, _ = conv_job("of_flow_save_b_out_symlink")
+    fsf.save_b(flow, {"m.w": weight}, {"m.w"}, os.path.join(folder, "weights"), 4, __import__("random").Random(5))
+    tensor_dir = [n for n in os.listdir(os.path.join(folder, "weights")) if n.startswith("tensor_")][0]
+    os.remove(os.path.join(folder, "weights", tensor_dir, "out"))
+    os.symlink(os.path.join(secret, "out"), os.path.join(folder, "weights", tensor_dir, "out"))
+    case("of_flow_save_b_out_symlink", folder, "outside")
+
+    folder, _ = conv_job("of_flow_save_c_symlink")
+    os.symlink(os.path.join(secret, "weights.of"), os.path.join(folder, "weights.of"))
+    case("of_flow_save_c_symlink", folder, "outside")
+
+    folder, _ = conv_job("of_flow_save_doubling")
+    write(os.path.join(folder, "weights.of"), envelope(doubling(float_array_tensor([4], b"\0" * 16), 40)))
+    case("of_flow_save_doubling", folder, "tensors")
+    folder, _ = conv_job("of_flow_save_doubling_none")
+    write(os.path.join(folder, "weights.of"), envelope(doubling(b"N", 60)))
+    case("of_flow_save_doubling_none", folder, "no tensors")
+
+    folder, _ = conv_job("of_flow_save_c_dims_overflow")
+    write(os.path.join(folder, "weights.of"),
+          envelope(b"}(" + pstr("m.w") + float_array_tensor([2 ** 32, 2 ** 32], b"") + b"u"))
+    case("of_flow_save_c_dims_overflow", folder, "overflows")
+
+    three_gib = 3 << 30
+    folder, jb = conv_job("of_meta_sparse_3g")
+    jb.write_weights(os.path.join(folder, "weights"), key="op")
+    open(os.path.join(folder, "weights", "snapshot_done"), "w").close()
+    with open(os.path.join(folder, "weights", "m.w", "meta"), "wb") as f:
+        f.truncate(three_gib)
+    case("of_meta_sparse_3g", folder, "more than a OneFlow meta file can hold")
+    folder, _ = conv_job("of_flow_save_b_meta_sparse_3g")
+    fsf.save_b(flow, {"m.w": weight}, {"m.w"}, os.path.join(folder, "weights"), 4, __import__("random").Random(6))
+    tensor_dir = [n for n in os.listdir(os.path.join(folder, "weights")) if n.startswith("tensor_")][0]
+    with open(os.path.join(folder, "weights", tensor_dir, "meta"), "wb") as f:
+        f.truncate(three_gib)
+    case("of_flow_save_b_meta_sparse_3g", folder, "more than a OneFlow meta file can hold")
+    os.makedirs(os.path.join(d, "of_job_sparse_3g"), exist_ok=True)
+    with open(os.path.join(d, "of_job_sparse_3g", "job.pb"), "wb") as f:
+        f.truncate(three_gib)
+    case("of_job_sparse_3g", os.path.join(d, "of_job_sparse_3g"), "more than a OneFlow graph file can hold")
+# --- end of the OneFlow readers' block -------------------------------------------------------------------------------
+
+
 def write_fixtures(d):
     """Valid models for the runner's write cases: outputs that would overwrite what the input reads."""
     w = os.path.join(d, "write")
@@ -563,6 +663,7 @@ def main():
     os.makedirs(a.out)
     onnx_cases(a.out, a.corpus)
     oneflow_cases(a.out)
+    oneflow_save_cases(a.out)
     write_fixtures(a.out)
     code_output_fixtures(a.out)
     with open(os.path.join(a.out, "cases.json"), "w") as f:

@@ -7,6 +7,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include "formats/oneflow/file_limits.h"
 #include "formats/oneflow/job_import.h"
 #include "formats/oneflow/saved_model_reader.h"
 #include "formats/oneflow/weight_folder.h"
@@ -19,7 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string readAll(const std::string& path) { return InputFile::open(path).readAll(); }
+// A graph file; one found inside a folder the user named must resolve inside that folder (on the descriptor).
+std::string readGraphFile(const std::string& path, const std::string& containDir) {
+  return InputFile::open(path, containDir).requireAtMost(kMaxGraphBytes, "OneFlow graph file").readAll();
+}
 
 // The model's folder, which every weight file must resolve inside: the graph file's folder.
 std::string modelFolderOf(const std::string& graphPath) {
@@ -141,10 +145,11 @@ bool looksLikeOneflow(const std::string& path) {
   const auto stem = p.stem().string();
   if (isSavedModelName(p) || ((stem == "job" || stem == "jobset") && (p.extension() == ".pb" || isTextName(p))))
     return true;
-  // Graph files are small (weights live elsewhere); do not parse anything big just to detect it.
-  if (fs::file_size(p, ec) > (256u << 20)) return false;
   try {
-    const std::string data = readAll(path);
+    // Graph files are small (weights live elsewhere); do not parse anything big just to detect it.
+    InputFile file = InputFile::open(path);
+    if (file.size() > (256u << 20)) return false;
+    const std::string data = file.readAll();
     if (isTextName(p)) {
       ::oneflow::JobText job;
       ::oneflow::JobSetText set;
@@ -160,18 +165,15 @@ bool looksLikeOneflow(const std::string& path) {
   }
 }
 
-std::unique_ptr<ir::Model> readOneflow(const std::string& path, const ReadOptions& opt) {
-  std::error_code ec;
-  fs::path p(path);
-  if (fs::is_directory(p, ec)) {
-    auto file = graphFileIn(p);
-    if (!file) throw InputError(path, "the folder holds no OneFlow graph (job.pb, job.prototxt or saved_model)");
-    return readOneflow(file->string(), opt);
-  }
-  requireFileOrFolder(path);
-  if (isSavedModelName(p)) return readSavedModel(path, opt.weightDir);
+namespace {
 
-  const std::string data = readAll(path);
+// `containDir`: the folder the user named, which a graph file found in it must not leave (none when empty).
+std::unique_ptr<ir::Model> readGraph(const std::string& path, const ReadOptions& opt, const std::string& containDir) {
+  fs::path p(path);
+  requireFileOrFolder(path);
+  if (isSavedModelName(p)) return readSavedModel(path, opt.weightDir, containDir);
+
+  const std::string data = readGraphFile(path, containDir);
   if (data.empty()) throw InputError(path, "the file is empty");
   if (isTextName(p)) {
     ::oneflow::JobText job;
@@ -186,6 +188,18 @@ std::unique_ptr<ir::Model> readOneflow(const std::string& path, const ReadOption
   if (parseBinary(data, set) && set.job_size() > 0 && isJob(set.job(0)))
     return fromJob(path, set.job(pickJob(path, set, opt.jobName)), opt);
   throw InputError(path, "not a OneFlow Job or JobSet protobuf (cannot parse it, or it has no job_conf/net)");
+}
+
+}  // namespace
+
+std::unique_ptr<ir::Model> readOneflow(const std::string& path, const ReadOptions& opt) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    auto file = graphFileIn(path);
+    if (!file) throw InputError(path, "the folder holds no OneFlow graph (job.pb, job.prototxt or saved_model)");
+    return readGraph(file->string(), opt, path);
+  }
+  return readGraph(path, opt, {});
 }
 
 }  // namespace fb::oneflow

@@ -7,6 +7,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include "formats/oneflow/file_limits.h"
 #include "formats/oneflow/job_import.h"
 #include "formats/oneflow/shape_inference.h"
 #include "formats/oneflow/weight_folder.h"
@@ -29,8 +30,10 @@ class CollectErrors : public google::protobuf::io::ErrorCollector {
 };
 }  // namespace
 
-std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::optional<std::string>& weightDir) {
-  const std::string data = InputFile::open(path).readAll();
+std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::optional<std::string>& weightDir,
+                                          const std::string& containDir) {
+  const std::string data =
+      InputFile::open(path, containDir).requireAtMost(kMaxGraphBytes, "OneFlow graph file").readAll();
   if (data.empty()) throw InputError(path, "the file is empty");
 
   ::oneflow::SavedModel sm;

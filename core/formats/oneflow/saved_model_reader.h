@@ -10,7 +10,9 @@
 
 namespace fb::oneflow {
 
-// Throws InputError(path, ...) when the file is not a SavedModel or its weights cannot be read.
-std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::optional<std::string>& weightDir);
+// Throws InputError(path, ...) when the file is not a SavedModel or its weights cannot be read. With `containDir`
+// (the folder the user named, the file having been found in it), the file must resolve inside that folder.
+std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::optional<std::string>& weightDir,
+                                          const std::string& containDir = {});
 
 }  // namespace fb::oneflow

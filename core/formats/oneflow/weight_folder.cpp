@@ -1,29 +1,16 @@
 #include "formats/oneflow/weight_folder.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/text_format.h>
 
 #include "formats/oneflow/flow_save_reader.h"
 #include "formats/oneflow/oneflow_types.h"
-#include "formats/oneflow/oneflow_job.pb.h"
+#include "formats/oneflow/variable_meta.h"
 #include "formats/tensor_size.h"
 #include "util/error.h"
 #include "util/input_file.h"
 
 namespace fb::oneflow {
 namespace fs = std::filesystem;
-
-namespace {
-// The meta file's parse errors become one InputError, not libprotobuf's lines on stderr.
-class SilentParseErrors : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int, int, const std::string&) override {}
-};
-}  // namespace
 
 // Candidate keys of a variable, as oneflow-onnx tries them (see load()).
 static std::vector<std::string> candidateKeys(const std::string& name, char nestedSeparator) {
@@ -35,11 +22,12 @@ static std::vector<std::string> candidateKeys(const std::string& name, char nest
   return keys;
 }
 
-WeightFolder::WeightFolder(std::string dir, std::string root) : dir_(std::move(dir)), root_(std::move(root)) {
+WeightFolder::WeightFolder(std::string dir, std::string root) : dir_(std::move(dir)), root_(root) {
   if (root_.empty()) root_ = dir_;
   std::error_code ec;
   if (isFlowSaveFolder(dir_) || isFlowSaveFile(dir_)) {
-    pickled_ = std::make_shared<const std::map<std::string, ir::Tensor>>(readFlowSave(dir_));
+    // A save found beside the graph stays in the model's folder; one given on its own, in its own.
+    pickled_ = std::make_shared<const std::map<std::string, ir::Tensor>>(readFlowSave(dir_, root));
     return;
   }
   if (!fs::is_directory(dir_, ec)) throw InputError(dir_, "the weight folder does not exist");
@@ -91,19 +79,11 @@ ir::Tensor WeightFolder::load(const std::string& variableName, const std::string
   const fs::path meta = fs::path(*folder) / "meta";
   std::error_code ec;
   if (fs::exists(meta, ec) || fs::is_symlink(meta, ec)) {
-    const std::string text = InputFile::open(meta.string(), root_, "variable '" + variableName + "': meta").readAll();
+    const auto info = readVariableMeta(meta.string(), root_, "variable '" + variableName + "': meta");
     filesRead_.push_back(meta.string());
-    ::oneflow::VariableMetaInfo info;
-    google::protobuf::TextFormat::Parser parser;
-    SilentParseErrors quiet;
-    parser.RecordErrorsTo(&quiet);
-    parser.AllowUnknownField(true);
-    if (!parser.ParseFromString(text, &info))
-      throw InputError(meta.string(), "variable '" + variableName + "': meta is not a text VariableMetaInfo");
-    std::vector<int64_t> metaDims(info.shape().dim().begin(), info.shape().dim().end());
-    if (metaDims != dims || info.data_type() != oneflowDataType)
-      throw InputError(meta.string(), "variable '" + variableName + "': meta says " + dimsText(metaDims) + " " +
-                                          oneflowDataTypeName(info.data_type()) + " but the graph says " +
+    if (info.dims != dims || info.dataType != oneflowDataType)
+      throw InputError(meta.string(), "variable '" + variableName + "': meta says " + dimsText(info.dims) + " " +
+                                          oneflowDataTypeName(info.dataType) + " but the graph says " +
                                           dimsText(dims) + " " + oneflowDataTypeName(oneflowDataType));
   }
 

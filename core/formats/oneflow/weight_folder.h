@@ -18,8 +18,10 @@ class WeightFolder {
  public:
   // Throws InputError(dir, ...) when `dir` is not a folder or has no snapshot_done (an incomplete save); a
   // pickle-based save (folder or file) is read here, and its errors are thrown here too.
-  // Every per-variable weight file must resolve inside `root` (the model's folder; `dir` itself when empty),
-  // checked on the opened descriptor: variable names with "..", absolute names and symlinks out of it are refused.
+  // Every weight file must resolve inside `root` (the model's folder; `dir` itself when empty), checked on the
+  // opened descriptor: variable names with "..", absolute names and symlinks out of it are refused. The same holds
+  // for a pickle-based save and the files it names (readFlowSave with `root`), and each file kind has a size limit
+  // (file_limits.h).
   explicit WeightFolder(std::string dir, std::string root = {});
   const std::string& dir() const { return dir_; }
   const std::string& root() const { return root_; }
