@@ -109,13 +109,33 @@ def file_name(index, label, p):
     return ("%03d-" % index).encode() + raw + b".onnx"
 
 
-def payload_model(p, index, unsupported):
-    """A small model with the payload in every string field. With `unsupported`, also nodes the generator refuses
-    (custom domain, model-local function, a Pad mode it does not know) whose messages quote the payload."""
+FIELD_OF = {"": "weight", ".": "weight", "b": "weight", "k": "weight", "pads": "weight", "in": "input",
+            "out": "output", "d": "dim_param", "c": "value", "c.": "value", "s": "value", "m": "value", "r": "value",
+            "p": "value", "q": "value", "doc": "doc", "gdoc": "doc", "mdoc": "doc", "fdoc": "doc", "conv": "node",
+            "conv.": "node", "add": "node", "mul": "node", "relu": "node", "pad": "node", "custom": "node",
+            "call": "node", "fnode": "node", "mode": "attribute", "attr": "attribute", "dom": "domain",
+            "fdom": "domain", "Op": "domain", "Fn": "function", "fx": "function", "fy": "function", "graph": "graph",
+            "producer": "metadata", "key": "metadata", "value": "metadata"}
+FIELDS = sorted(set(FIELD_OF.values()))
+# Fields only nodes the generator refuses carry: their models keep unconverted nodes.
+UNSUPPORTED_FIELDS = {"attribute", "domain", "function"}
+# The payloads put into one field alone (with all other strings plain, one broken field cannot hide another).
+SINGLE_FIELD = ["lf-indent8", "crlf-indent8", "cr-indent8", "ls-indent8", "quote '", 'quote """', "backslash quote"]
+FILE_NAME_ONLY = ["lf-indent0", "crlf-indent0", "cr-indent0", "docstring end", "quote '''", 'quote """']
+
+
+def payload_model(p, index, unsupported, only=None):
+    """A small model with the payload in every string field (or in the field `only`, the others plain). With
+    `unsupported`, also nodes the generator refuses (custom domain, model-local function, a Pad mode it does not
+    know) whose messages quote the payload."""
     import numpy as np
     from onnx import TensorProto, helper, numpy_helper
     ph = []
-    t = lambda suffix="": text_of(p, ph, "P") + suffix if isinstance(p, str) else text_of(p + suffix.encode(), ph, "P")
+
+    def t(suffix=""):
+        if only is not None and FIELD_OF[suffix] != only:
+            return "plain_" + suffix.replace(".", "dot")
+        return text_of(p, ph, "P") + suffix if isinstance(p, str) else text_of(p + suffix.encode(), ph, "P")
     dim = t("d")
     x = helper.make_tensor_value_info(t("in"), TensorProto.FLOAT, [dim, 2, 4, 4])
     y = helper.make_tensor_value_info(t("out"), TensorProto.FLOAT, None)
@@ -123,9 +143,9 @@ def payload_model(p, index, unsupported):
     b = numpy_helper.from_array(np.arange(3, dtype=np.float32), t("b"))
     w2 = numpy_helper.from_array(np.ones((3, 2, 3, 3), np.float32) * 0.2, t("."))    # equal once sanitised
     k = numpy_helper.from_array(np.array([2.0], np.float32), t("k"))
-    nodes = [helper.make_node("Conv", [t("in"), t(), t("b")], [t("c")], name=t(), pads=[1, 1, 1, 1],
+    nodes = [helper.make_node("Conv", [t("in"), t(), t("b")], [t("c")], name=t("conv"), pads=[1, 1, 1, 1],
                               doc_string=t("doc")),
-             helper.make_node("Conv", [t("in"), t("."), t("b")], [t("c.")], name=t("."), pads=[1, 1, 1, 1]),
+             helper.make_node("Conv", [t("in"), t("."), t("b")], [t("c.")], name=t("conv."), pads=[1, 1, 1, 1]),
              helper.make_node("Add", [t("c"), t("c.")], [t("s")], name=t("add")),
              helper.make_node("Mul", [t("s"), t("k")], [t("m")], name=t("mul")),
              helper.make_node("Relu", [t("m")], [t("out")], name=t("relu"))]
@@ -158,7 +178,7 @@ def name_collision_model():
     every one must stay a distinct attribute that loads with strict=True and computes the same sum."""
     import numpy as np
     from onnx import TensorProto, helper, numpy_helper
-    names = RESERVED_WORDS + ["a.b", "a/b", "a b", "a-b", "a_b", "a__b", "a\nb", "a\u2028b", "9", "_9", "v"]
+    names = list(dict.fromkeys(RESERVED_WORDS)) + ["a.b", "a/b", "a b", "a-b", "a_b", "a__b", "a\nb", "a\u2028b", "9", "_9", "v"]
     inits, nodes, prev = [], [], "x"
     for i, n in enumerate(names):
         inits.append(numpy_helper.from_array(np.full((2, 3), float(i + 1), np.float32), n))
@@ -223,6 +243,31 @@ def make(out, corpus):
             manifest.append({"file": name.hex(), "label": label + (" (unsupported nodes)" if unsupported else ""),
                              "complete": not unsupported, "run": not unsupported})
             index += 1
+    labels = dict(plist)
+    for label in SINGLE_FIELD:
+        for field in FIELDS:
+            unsupported = field in UNSUPPORTED_FIELDS
+            m, ph = payload_model(labels[label], index, unsupported, only=field)
+            name = b"%03d-%s in the %s.onnx" % (index, label.encode().replace(b"/", b"%"), field.encode())
+            save(m, os.path.join(models.encode(), name), ph)
+            manifest.append({"file": name.hex(), "label": "%s in the %s alone" % (label, field),
+                             "complete": not unsupported, "run": not unsupported})
+            index += 1
+    for label in FILE_NAME_ONLY:
+        m, ph = payload_model("plain", index, False)
+        name = file_name(index, label, labels[label])
+        save(m, os.path.join(models.encode(), name), ph)
+        manifest.append({"file": name.hex(), "label": label + " in the file name alone", "complete": True, "run": True})
+        index += 1
+    # A PEP 263 cookie in the file name (model.py's first line) would make Python read the file as UTF-7, where
+    # `+AAo-` in a node name's comment is a line break.
+    utf7 = "+AAo-        " + ACTION.replace("'", "+ACc-") + "+AAo-        #"
+    m, ph = payload_model(utf7, index, False, only="node")
+    name = b"%03d-coding: utf-7 -*- .onnx" % index
+    save(m, os.path.join(models.encode(), name), ph)
+    manifest.append({"file": name.hex(), "label": "utf-7 cookie in the file name, +AAo- in node names",
+                     "complete": True, "run": True})
+    index += 1
     m, total = name_collision_model()
     name = b"%03d-names equal after sanitising\n'''\"\"\".onnx" % index
     save(m, os.path.join(models.encode(), name), [])
@@ -317,6 +362,13 @@ def build_and_run(what, folder, index, run, expected_sum=None):
 
 
 def verify_folder(what, folder, index, run, expected_sum=None):
+    verify_files(what, folder, index, run, expected_sum)
+    if os.path.exists(MARKER):  # the working folder: say which folder's code ran a payload, then look again
+        fail(what, "a payload ran (%s written)" % MARKER)
+        os.remove(MARKER)
+
+
+def verify_files(what, folder, index, run, expected_sum):
     for f in ("model.py", "run.py"):
         if not os.path.isfile(os.path.join(folder, f)):
             return fail(what, "no " + f)
