@@ -9,6 +9,7 @@
 #include "formats/model_io.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 namespace {
@@ -23,8 +24,9 @@ std::unique_ptr<ir::Model> loadOnnxForCode(const std::string& input) {
 void printStatuses(const std::string& file, const convert::ConvertResult& r) {
   for (const auto& n : r.nodes)
     if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      std::cerr << "flowbridge-cli: " << file << ": node " << n.nodeName << " (" << n.opType << "): "
-                << convert::statusName(n.status) << ": " << n.message << "\n";
+      std::cerr << "flowbridge-cli: "
+                << printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(convert::statusName(n.status)) + ": " + n.message)
+                << "\n";
 }
 
 void refuseFolderHoldingInput(const std::string& outDir, const std::string& input) {
@@ -53,10 +55,10 @@ int convertToCode(const CodeTargetOptions& o) {
   if (write) codegen::writeGeneratedFolder(*r.code, flavour, o.outDir);
   if (!o.report.empty()) {
     AtomicFile f(o.report);
-    f.write(convert::reportJson(r.conversion, o.input).dump(1) + "\n");
+    f.write(dumpJson(convert::reportJson(r.conversion, o.input)) + "\n");
     f.commit();
   }
-  std::cout << o.input << ": ONNX opset " << r.conversion.sourceOpset << " -> " << codegen::flavourName(flavour) << ": "
+  std::cout << printable(o.input) << ": ONNX opset " << r.conversion.sourceOpset << " -> " << codegen::flavourName(flavour) << ": "
             << r.conversion.count(convert::NodeStatus::Converted) << " converted, "
             << r.conversion.count(convert::NodeStatus::Unsupported) << " unsupported, "
             << r.conversion.count(convert::NodeStatus::Failed) << " failed; "
@@ -74,19 +76,20 @@ int checkToCode(const CodeTargetOptions& o) {
   const auto& c = r.conversion;
   const bool ok = c.count(convert::NodeStatus::Unsupported) + c.count(convert::NodeStatus::Failed) == 0;
   if (o.json) {
-    std::cout << convert::reportJson(c, o.input).dump(1) << "\n";
+    std::cout << dumpJson(convert::reportJson(c, o.input)) << "\n";
     return ok ? int(kOk) : int(kUnconverted);
   }
-  std::cout << o.input << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
+  std::cout << printable(o.input) << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
             << c.handlersMs << " ms)\n";
   for (const auto& [op, counts] : c.countsByOp()) {
-    std::cout << "  " << op << ":";
+    std::cout << "  " << printable(op) << ":";
     for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
     std::cout << "\n";
   }
   for (const auto& n : c.nodes)
     if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      std::cout << "  " << convert::statusName(n.status) << ": " << n.nodeName << " (" << n.opType << "): " << n.message << "\n";
+      std::cout << "  " << printable(std::string(convert::statusName(n.status)) + ": " + n.nodeName + " (" + n.opType + "): " + n.message)
+                << "\n";
   std::cout << (ok ? "convertible" : "not convertible") << "\n";
   return ok ? int(kOk) : int(kUnconverted);
 }

@@ -379,13 +379,21 @@ def verify_files(what, folder, index, run, expected_sum):
     build_and_run(what, folder, index, run, expected_sum)
 
 
+TERMINAL_CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def cli(args, cwd):
-    t0 = time.monotonic()
+    """Runs flowbridge-cli; what it prints about the model reaches a terminal: no control characters but \n."""
     try:
         r = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     except subprocess.TimeoutExpired:
-        return None, 0
-    return r, time.monotonic() - t0
+        return None
+    for stream, text in (("stdout", r.stdout), ("stderr", r.stderr)):
+        m = TERMINAL_CONTROL.search(text)
+        if m:
+            fail("%s %s" % (args[1].decode() if isinstance(args[1], bytes) else args[1], os.path.basename(args[2])[:40]),
+                 "control character %r on %s" % (m.group(), stream))
+    return r
 
 
 def check(cli_path, cases, scratch, extra):
@@ -402,15 +410,16 @@ def check(cli_path, cases, scratch, extra):
     for i, m in enumerate(manifest["models"]):
         src = os.path.join(os.path.abspath(cases).encode(), b"models", bytes.fromhex(m["file"]))
         what0 = "%s [%r]" % (m["label"], bytes.fromhex(m["file"])[:40])
-        r, _ = cli([cli_path, "check", src, "--to", "pytorch"], scratch)
+        r = cli([cli_path, "check", src, "--to", "pytorch"], scratch)
         if r is None or r.returncode not in ((0,) if m["complete"] else (3,)):
             fail(what0 + " check --to pytorch", "exit %s" % (r.returncode if r else "timeout"))
         for flavour in ("pytorch", "oneflow"):
             what = "%s %s" % (what0, flavour)
             for keep in ((False,) if m["complete"] else (False, True)):
                 out = os.path.join(scratch, "cli-%03d-%s%s" % (i, flavour, "-kept" if keep else ""))
-                args = [cli_path, "convert", src, "--to", flavour, "-o", out] + (["--continue-on-error"] if keep else [])
-                r, _ = cli(args, scratch)
+                args = [cli_path, "convert", src, "--to", flavour, "-o", out, "--report", out + ".json"] + \
+                    (["--continue-on-error"] if keep else [])
+                r = cli(args, scratch)
                 if r is None:
                     fail(what, "convert did not finish")
                     continue
@@ -419,6 +428,11 @@ def check(cli_path, cases, scratch, extra):
                     fail(what, "convert exit %d (expected %d): %r" % (r.returncode, expected, r.stderr[-300:]))
                     continue
                 converted += 1
+                try:
+                    with open(out + ".json", encoding="utf-8") as f:
+                        json.load(f)
+                except (OSError, ValueError) as e:
+                    fail(what, "the report is not readable JSON: %s" % e)
                 if r.returncode == 3 and not keep:
                     if os.path.exists(out):
                         fail(what, "exit 3 without --continue-on-error wrote the folder")

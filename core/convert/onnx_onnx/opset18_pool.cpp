@@ -59,7 +59,7 @@ void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   auto kernel = n.attrInts("kernel_shape");
   const int64_t count = kernelWeightCount(n, channels, kernel);
   const auto [w, attrs] = depthwiseConvFor(n, channels, kernel, count, 1.0f / static_cast<float>(count));
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&, &w = w, &attrs = attrs](onnx::FunctionBuilder& b) {  // clang 14 captures no structured bindings
     b.Const("mean_weights", w);
     b.Add(("Y = Conv <" + attrs + "> (X, mean_weights)").c_str());
   }, "AveragePool with dilations written as a depthwise Conv of 1/" + std::to_string(count));
@@ -81,7 +81,7 @@ void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   auto kernel = n.attrInts("kernel_shape");
   const int64_t count = kernelWeightCount(n, channels, kernel);
   const auto [w, attrs] = depthwiseConvFor(n, channels, kernel, count, 1.0f);
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
+  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&, &w = w, &attrs = attrs](onnx::FunctionBuilder& b) {  // clang 14 captures no structured bindings
     b.Add("ax = Abs(X)");
     b.Add(("p = Constant <value_float = " + floatText(static_cast<double>(p)) + "> ()").c_str());
     b.Add(("inv_p = Constant <value_float = " + floatText(1.0 / static_cast<double>(p)) + "> ()").c_str());
