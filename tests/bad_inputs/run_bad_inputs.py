@@ -142,6 +142,16 @@ def check_run(what, r, allowed, file=None, reason=None):
 CODE_TARGET_OUTPUTS = {"convert-pytorch": ["code"], "convert-oneflow": ["code"]}
 
 
+def check_generated_code(what, folder):
+    """Exit 0 from a code target means files Python compiles (not run here: test_codegen_hostile_names runs them)."""
+    for name in ("model.py", "run.py"):
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                compile(f.read().decode("utf-8"), name, "exec", dont_inherit=True)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError) as e:
+            fail(what, "%s: %s" % (name, e))
+
+
 def code_target_args(path, out_dir):
     return {"check-pytorch": ["check", path, "--to", "pytorch"],
             "convert-pytorch": ["convert", path, "--to", "pytorch", "-o", os.path.join(out_dir, "code")],
@@ -176,6 +186,8 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     json.loads(r.stdout)
                 except ValueError as e:
                     fail(what, "inspect --json printed invalid JSON: %s" % e)
+            if r.returncode == 0 and cmd in CODE_TARGET_OUTPUTS:
+                check_generated_code(what, os.path.join(out_dir, "code"))
             if snapshot(case_root) != before:
                 fail(what, "the input's folder changed")
             left = sorted(os.listdir(out_dir))
