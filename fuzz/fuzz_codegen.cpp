@@ -37,6 +37,10 @@ void compileOrTrap(const std::string& source, const char* file) {
 
 }  // namespace
 
+// The interpreter lives until the process ends and is never finalized: what it still holds then is not a leak
+// of the code under test.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libpython3\n"; }
+
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   Py_InitializeEx(0);  // no signal handlers: libFuzzer keeps its own
   return 0;

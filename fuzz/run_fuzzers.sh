@@ -29,7 +29,7 @@ fi
 
 # Small ONNX models: the bad inputs, the corpus's small files, ONNX's node tests.
 onnx_seeds() {
-  { find "$cases" "$corpus/models" -name '*.onnx' -type f -size -64k; find "$node_tests" -name model.onnx -size -64k | sort | awk 'NR % 3 == 0'; } 2>/dev/null
+  { find "$cases" "$corpus/models" -name '*.onnx' ! -name $'*\n*' -type f -size -64k; find "$node_tests" -name model.onnx -size -64k | sort | awk 'NR % 3 == 0'; } 2>/dev/null
 }
 oneflow_seeds() {  # graph files of the fixtures and the bad inputs
   find "$fixtures" "$cases" -type f -size -64k \( -name 'job*.pb' -o -name 'job*.prototxt' -o -name 'saved_model.*' \) 2>/dev/null
