@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 seconds=${2:-60}
 shift $(( $# >= 2 ? 2 : 1 ))
-all="fuzz_onnx_reader fuzz_external_data fuzz_oneflow_job fuzz_oneflow_saved_model fuzz_oneflow_meta fuzz_convert_onnx fuzz_convert_oneflow fuzz_pickle"
+all="fuzz_onnx_reader fuzz_external_data fuzz_oneflow_job fuzz_oneflow_saved_model fuzz_oneflow_meta fuzz_convert_onnx fuzz_convert_oneflow fuzz_pickle fuzz_codegen"
 harnesses=${*:-$all}
 jobs=${JOBS:-2}
 corpus=$(cd "$here/../../shared/corpus" && pwd)
@@ -21,10 +21,15 @@ cases=$build/bad-inputs/cases
 fixtures=${ONEFLOW_FIXTURES:-$build/oneflow-fixtures}
 [ -d "$fixtures" ] || /usr/bin/python3 "$here/../tests/oneflow/make_fixtures.py" --out "$fixtures" >/dev/null
 node_tests=/usr/share/libonnx-testdata/data/node
+# fuzz_codegen's extra seeds: the hostile-name models of test_codegen_hostile_names (every string a payload).
+hostile=$build/codegen-hostile
+if [[ " $harnesses " == *" fuzz_codegen "* && ! -f $hostile/manifest.json ]]; then
+  /usr/bin/python3 "$here/../tests/codegen/hostile_names.py" make --out "$hostile" --corpus "$corpus" >/dev/null
+fi
 
 # Small ONNX models: the bad inputs, the corpus's small files, ONNX's node tests.
 onnx_seeds() {
-  { find "$cases" "$corpus/models" -name '*.onnx' -type f -size -64k; find "$node_tests" -name model.onnx -size -64k | sort | awk 'NR % 3 == 0'; } 2>/dev/null
+  { find "$cases" "$corpus/models" -name '*.onnx' ! -name $'*\n*' -type f -size -64k; find "$node_tests" -name model.onnx -size -64k | sort | awk 'NR % 3 == 0'; } 2>/dev/null
 }
 oneflow_seeds() {  # graph files of the fixtures and the bad inputs
   find "$fixtures" "$cases" -type f -size -64k \( -name 'job*.pb' -o -name 'job*.prototxt' -o -name 'saved_model.*' \) 2>/dev/null
@@ -39,6 +44,16 @@ make_seeds() {
       onnx_seeds | while read -r f; do cp "$f" "$dir/s$((n++))"; done ;;
     fuzz_convert_onnx)
       onnx_seeds | while read -r f; do seed "$dir/s$n" $((n % 4)) "$f"; n=$((n + 1)); done ;;
+    fuzz_codegen)  # length byte, file name, model: the hostile names' files keep theirs (cut to 63 bytes)
+      onnx_seeds | while read -r f; do seed "$dir/s$n" 10 <(printf 'model.onnx'; cat "$f"); n=$((n + 1)); done
+      /usr/bin/python3 - "$hostile/models" "$dir" <<'PY'
+import os, sys
+for n, name in enumerate(sorted(os.listdir(sys.argv[1].encode()))):
+    data = open(os.path.join(sys.argv[1].encode(), name), "rb").read()
+    if len(data) < 65536:
+        open(os.path.join(sys.argv[2], "h%d" % n), "wb").write(bytes([len(name[:63])]) + name[:63] + data)
+PY
+      ;;
     fuzz_oneflow_job|fuzz_oneflow_saved_model|fuzz_convert_oneflow)
       oneflow_seeds | while read -r f; do
         case $name:$f in

@@ -93,7 +93,7 @@ int convertToCode(const CodeTargetOptions& o) {
     codegen::writeGeneratedFolder(*r.code, flavour, o.outDir);
   }
   if (report) report->commit();
-  std::cout << o.input << ": ONNX opset " << r.conversion.sourceOpset << " -> " << codegen::flavourName(flavour) << ": "
+  std::cout << printable(o.input) << ": ONNX opset " << r.conversion.sourceOpset << " -> " << codegen::flavourName(flavour) << ": "
             << r.conversion.count(convert::NodeStatus::Converted) << " converted, "
             << r.conversion.count(convert::NodeStatus::Unsupported) << " unsupported, "
             << r.conversion.count(convert::NodeStatus::Failed) << " failed; "
@@ -115,7 +115,7 @@ int checkToCode(const CodeTargetOptions& o) {
     std::cout << dumpJson(convert::reportJson(c, o.input)) << "\n";
     return ok ? int(kOk) : int(kUnconverted);
   }
-  std::cout << o.input << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
+  std::cout << printable(o.input) << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
             << c.handlersMs << " ms)\n";
   for (const auto& [op, counts] : c.countsByOp()) {
     std::cout << "  " << printable(op) << ":";

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 #include <stdexcept>
 
@@ -33,6 +32,13 @@ bool isPythonMethod(const std::string& m) {
   static const std::set<std::string> names{"__init__", "append", "extend", "items", "keys", "values", "insert", "pop",
                                            "format", "join", "get", "update", "register_buffer", "add_module"};
   return names.count(m) > 0;
+}
+
+bool isIdentifierStart(char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool isWordChar(char c) { return isIdentifierStart(c) || (c >= '0' && c <= '9'); }
+size_t wordEnd(const std::string& s, size_t i) {
+  while (i < s.size() && isWordChar(s[i])) ++i;
+  return i;
 }
 
 std::string stripStringsAndComments(std::string_view code) {
@@ -75,26 +81,40 @@ std::vector<std::string> apiNamesIn(std::string_view code, Flavour f) {
   const std::string top = f == Flavour::OneFlow ? "oneflow" : "torch";
   const std::string text = stripStringsAndComments(code);
   std::set<std::string> names;
-  static const std::regex ns(R"((^|[^\w.])(torch|flow|F|nn)\.([A-Za-z_]\w*))");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), ns); it != std::sregex_iterator(); ++it) {
-    const std::string head = (*it)[2], name = (*it)[3];
+  // `torch.x`, `flow.x`, `F.x`, `nn.x` where the namespace is a whole word not after a dot; linear scans: no
+  // regex reads generated text (a regex recursed per character and overflowed the stack on long names).
+  for (size_t i = 0; i < text.size();) {
+    if (!isWordChar(text[i]) || (i > 0 && (isWordChar(text[i - 1]) || text[i - 1] == '.'))) {
+      ++i;
+      continue;
+    }
+    const size_t headEnd = wordEnd(text, i);
+    const std::string_view head = std::string_view(text).substr(i, headEnd - i);
+    i = headEnd;
+    if ((head != "torch" && head != "flow" && head != "F" && head != "nn") || headEnd + 1 >= text.size() ||
+        text[headEnd] != '.' || !isIdentifierStart(text[headEnd + 1]))
+      continue;
+    const size_t nameEnd = wordEnd(text, headEnd + 1);
+    const std::string name = text.substr(headEnd + 1, nameEnd - headEnd - 1);
     if (head == "F") names.insert(top + ".nn.functional." + name);
     else if (head == "nn") names.insert(top + ".nn." + name);
     else names.insert(top + "." + name);
+    i = nameEnd;
   }
-  // Method calls on anything but a namespace or `self` are tensor methods.
-  static const std::regex method(R"(([\w\)\]])\.([A-Za-z_]\w*)\()");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), method); it != std::sregex_iterator(); ++it) {
-    size_t pos = static_cast<size_t>(it->position(0));
-    size_t start = pos + 1;
-    while (start > 0 && (std::isalnum(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '_' || text[start - 1] == '.'))
-      --start;
-    std::string receiver = text.substr(start, pos + 1 - start);
-    static const std::set<std::string> modules{"torch", "flow", "F", "nn", "self", "np", "os", "sys", "argparse", "math"};
-    if (modules.count(receiver) || modules.count(receiver.substr(0, receiver.find('.'))) && receiver.rfind("self.", 0) != 0)
+  // Method calls (`<x>.name(`) on anything but a namespace or `self` are tensor methods.
+  static const std::set<std::string> modules{"torch", "flow", "F", "nn", "self", "np", "os", "sys", "argparse", "math"};
+  for (size_t dot = 1; dot + 1 < text.size(); ++dot) {
+    const char before = text[dot - 1];
+    if (text[dot] != '.' || !(isWordChar(before) || before == ')' || before == ']') || !isIdentifierStart(text[dot + 1])) continue;
+    const size_t nameEnd = wordEnd(text, dot + 1);
+    if (nameEnd >= text.size() || text[nameEnd] != '(') continue;
+    size_t start = dot;
+    while (start > 0 && (isWordChar(text[start - 1]) || text[start - 1] == '.')) --start;
+    const std::string receiver = text.substr(start, dot - start);
+    if (modules.count(receiver) || (modules.count(receiver.substr(0, receiver.find('.'))) && receiver.rfind("self.", 0) != 0))
       continue;  // a module function (or a method of the module itself); `self.w.view(...)` is a tensor method
-    if (!receiver.empty() && std::isdigit(static_cast<unsigned char>(receiver[0]))) continue;  // 1.5e3 etc.
-    const std::string name = (*it)[2];
+    if (!receiver.empty() && receiver[0] >= '0' && receiver[0] <= '9') continue;  // 1.5e3 etc.
+    const std::string name = text.substr(dot + 1, nameEnd - dot - 1);
     if (!isPythonMethod(name)) names.insert(top + ".Tensor." + name);
   }
   return {names.begin(), names.end()};

@@ -1,8 +1,9 @@
 #include "codegen/identifiers.h"
 
-#include <cctype>
-#include <regex>
+#include <optional>
 #include <vector>
+
+#include "codegen/python_text.h"
 
 namespace fb::codegen {
 
@@ -14,29 +15,12 @@ bool isPythonKeyword(std::string_view s) {
   return kw.count(s) > 0;
 }
 
-std::string sanitizeIdentifier(std::string_view raw) {
-  std::string out;
-  out.reserve(raw.size());
-  bool lastUnderscore = false;
-  for (char c : raw) {
-    bool ok = std::isalnum(static_cast<unsigned char>(c)) != 0;
-    if (ok) {
-      out += c;
-      lastUnderscore = false;
-    } else if (!lastUnderscore && !out.empty()) {
-      out += '_';
-      lastUnderscore = true;
-    }
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  if (out.empty()) out = "v";
-  if (std::isdigit(static_cast<unsigned char>(out[0]))) out = "v" + out;
-  return out;
-}
+std::string sanitizeIdentifier(std::string_view raw) { return pyIdentifier(raw); }
 
 namespace {
 std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
 }
 std::vector<std::string> split(std::string_view s, char sep) {
@@ -53,6 +37,34 @@ std::vector<std::string> split(std::string_view s, char sep) {
   if (!cur.empty()) parts.push_back(cur);
   return parts;
 }
+
+bool isAsciiLetter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The op and output index of a PyTorch exporter's value name "<Op>[_<n>]_output_<k>" ("Conv_output_0",
+// "Gemm_2_output_1"); a linear scan (a regex here recursed per character and overflowed the stack on long names).
+struct OpOutput {
+  std::string op, index;
+};
+std::optional<OpOutput> parseOpOutput(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && isAsciiLetter(s[i])) ++i;
+  if (i == 0) return std::nullopt;
+  OpOutput r{std::string(s.substr(0, i)), {}};
+  if (i + 1 < s.size() && s[i] == '_' && isAsciiDigit(s[i + 1])) {
+    size_t j = i + 1;
+    while (j < s.size() && isAsciiDigit(s[j])) ++j;
+    i = j;
+  }
+  constexpr std::string_view kOutput = "_output_";
+  if (s.substr(i, kOutput.size()) != kOutput) return std::nullopt;
+  i += kOutput.size();
+  if (i == s.size()) return std::nullopt;
+  for (size_t j = i; j < s.size(); ++j)
+    if (!isAsciiDigit(s[j])) return std::nullopt;
+  r.index = std::string(s.substr(i));
+  return r;
+}
 }  // namespace
 
 std::string identifierForValue(std::string_view onnxName) {
@@ -61,12 +73,10 @@ std::string identifierForValue(std::string_view onnxName) {
   if (auto p = name.rfind("::"); p != std::string::npos) return sanitizeIdentifier(lower(name.substr(p + 2)));
   if (name.find('/') != std::string::npos) {
     std::vector<std::string> parts = split(name, '/');
-    static const std::regex opOutput(R"(([A-Za-z]+)(_\d+)?_output_(\d+))");
-    std::smatch m;
     std::string suffix;
-    if (!parts.empty() && std::regex_match(parts.back(), m, opOutput)) {
-      std::string op = lower(m[1].str());
-      if (m[3].str() != "0") suffix = "_" + m[3].str();
+    if (auto m = parts.empty() ? std::nullopt : parseOpOutput(parts.back())) {
+      std::string op = lower(m->op);
+      if (m->index != "0") suffix = "_" + m->index;
       parts.pop_back();
       // The op name adds nothing when the module is named after it (".../relu/Relu_output_0").
       if (parts.empty() || lower(parts.back()).find(op) == std::string::npos) parts.push_back(op);
@@ -88,17 +98,34 @@ std::string identifierForWeight(std::string_view onnxName) {
   return sanitizeIdentifier(name);
 }
 
+const std::vector<std::string_view>& reservedPythonNames() {
+  // Builtins (Python 3.11) a generated function could call, the module aliases and module-level names of
+  // model.py (INPUTS, OUTPUTS) and run.py (HERE, main, ...). `input`, `id` and the like are left free: generated
+  // code never calls them and they are the most common ONNX input names.
+  static const std::vector<std::string_view> names{
+      "self", "torch", "flow", "F", "nn", "np", "math", "T", "INPUTS", "OUTPUTS", "HERE", "argparse", "os", "sys",
+      "make_input", "load_model", "main", "ArithmeticError", "AssertionError", "AttributeError", "BaseException",
+      "Ellipsis", "Exception", "ImportError", "IndexError", "KeyError", "LookupError", "NameError", "NotImplemented",
+      "NotImplementedError", "OverflowError", "RecursionError", "RuntimeError", "StopIteration", "SyntaxError",
+      "TypeError", "ValueError", "ZeroDivisionError", "abs", "all", "any", "ascii", "bin", "bool", "bytearray",
+      "bytes", "callable", "chr", "classmethod", "complex", "delattr", "dict", "divmod", "enumerate", "eval", "exec",
+      "float", "frozenset", "getattr", "globals", "hasattr", "hex", "int", "isinstance", "issubclass", "iter", "len",
+      "list", "locals", "map", "max", "min", "next", "object", "oct", "ord", "pow", "print", "property", "range",
+      "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super",
+      "tuple", "type", "vars", "zip", "__import__", "__builtins__", "__name__", "__file__"};
+  return names;
+}
+
 NameTable::NameTable() {
-  for (const char* n : {"self", "torch", "flow", "F", "nn", "np", "math", "T", "super", "range", "len", "int", "float",
-                        "bool", "list", "tuple", "min", "max", "abs", "sum", "print", "zip", "isinstance", "str"})
-    used_.insert(n);
+  for (std::string_view n : reservedPythonNames()) used_.insert(std::string(n));
 }
 
 std::string NameTable::claim(std::string base) {
   if (base.empty()) base = "v";
   if (isPythonKeyword(base)) base += "_";
   std::string name = base;
-  for (int k = 1; used_.count(name); ++k) name = base + "_" + std::to_string(k);
+  // Counting on from the last suffix handed out for this base keeps many equal names (capped long ones) linear.
+  for (int& k = nextSuffix_[base]; used_.count(name);) name = base + "_" + std::to_string(++k);
   used_.insert(name);
   return name;
 }

@@ -2,7 +2,9 @@
 // Python identifiers for ONNX names: value names become local variables, initializer names attributes.
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace fb::codegen {
 
@@ -12,9 +14,13 @@ namespace fb::codegen {
 std::string identifierForValue(std::string_view onnxName);
 // An identifier for an initializer ("encoder.layer.3.attn.q_proj.weight" -> "encoder_layer_3_attn_q_proj_weight").
 std::string identifierForWeight(std::string_view onnxName);
-// Any text reduced to [A-Za-z0-9_], not starting with a digit, not empty.
+// Any text reduced to [A-Za-z0-9_], not starting with a digit, not empty, at most kMaxIdentifierLength long
+// (python_text.h's pyIdentifier).
 std::string sanitizeIdentifier(std::string_view raw);
 bool isPythonKeyword(std::string_view s);
+// Names no generated local, attribute or class may take: module aliases, builtins the generated code may call,
+// the module-level names of model.py and run.py.
+const std::vector<std::string_view>& reservedPythonNames();
 
 // Hands out identifiers that are unique within one scope (a generated function or class).
 class NameTable {
@@ -28,6 +34,7 @@ class NameTable {
 
  private:
   std::unordered_set<std::string> used_;
+  std::unordered_map<std::string, int> nextSuffix_;
 };
 
 }  // namespace fb::codegen

@@ -1,15 +1,27 @@
 #include "codegen/module_builder.h"
 
-#include <regex>
+#include <stdexcept>
 
+#include "codegen/python_text.h"
 #include "convert/handler.h"
 
 namespace fb::codegen {
 
 ModuleBuilder::ModuleBuilder(const ir::Model& model, Flavour flavour) : model_(model), flavour_(flavour) {
-  for (const char* n : {"forward", "training", "eval", "train", "to", "state_dict", "load_state_dict", "parameters",
-                        "buffers", "children", "modules", "apply", "cuda", "cpu", "type", "float", "double", "half"})
-    members_.reserve(n);  // nn.Module attributes a weight must not shadow
+  // Attributes of nn.Module a weight must not shadow: every one torch 1.13 has, the ones later versions added,
+  // OneFlow's own, and the instance attributes nn.Module sets in __init__.
+  for (const char* n :
+       {"T_destination", "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "compile", "cpu",
+        "cuda", "double", "dump_patches", "eval", "extra_repr", "float", "forward", "get_buffer", "get_extra_state",
+        "get_parameter", "get_submodule", "half", "ipu", "load_state_dict", "modules", "mtia", "named_buffers",
+        "named_children", "named_modules", "named_parameters", "parameters", "register_backward_hook",
+        "register_buffer", "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+        "register_full_backward_pre_hook", "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
+        "register_module", "register_parameter", "register_state_dict_hook", "register_state_dict_post_hook",
+        "register_state_dict_pre_hook", "requires_grad_", "set_extra_state", "set_submodule", "share_memory",
+        "state_dict", "to", "to_empty", "train", "type", "xpu", "zero_grad", "training", "to_consistent", "to_global",
+        "make_contiguous_params_", "forward_pre_hooks", "forward_hooks", "backward_hooks"})
+    members_.reserve(n);
 }
 
 const ir::Value* ModuleBuilder::resolve(const ir::Value* v) const {
@@ -111,11 +123,47 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::
 }
 
 std::string ModuleBuilder::spell(const std::string& text) const {
-  static const std::regex top(R"((^|[^\w.])T\.)");
-  return std::regex_replace(text, top, "$1" + std::string(namespaceAlias(flavour_)) + ".");
+  // `T.` not preceded by a word character or a dot, outside string literals and comments (whose text may come
+  // from the model) becomes the namespace alias. A linear scan: no regex ever reads text from a model.
+  const std::string alias = std::string(namespaceAlias(flavour_)) + ".";
+  std::string out;
+  out.reserve(text.size());
+  char quote = 0;
+  bool comment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (comment) {
+      comment = c != '\n';
+    } else if (quote) {
+      if (c == '\\' && i + 1 < text.size()) {
+        out += c;
+        out += text[++i];
+        continue;
+      }
+      if (c == quote || c == '\n') quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '#') {
+      comment = true;
+    } else if (c == 'T' && i + 1 < text.size() && text[i + 1] == '.') {
+      const char before = i ? text[i - 1] : ' ';
+      const bool word = before == '_' || before == '.' || (before >= '0' && before <= '9') || (before >= 'A' && before <= 'Z') ||
+                        (before >= 'a' && before <= 'z');
+      if (!word) {
+        out += alias;
+        ++i;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
 }
 
 void ModuleBuilder::line(const std::string& text, uint64_t nodeId, std::string comment) {
+  // Handlers build lines from identifiers (NameTable), literals (pyStringLiteral, pyFloat, ...) and fixed text; a
+  // line that is not one clean line of printable ASCII means model text got in some other way: fail the node.
+  if (!isCleanCodeLine(text)) throw std::logic_error("a generated line is not one clean line of Python (internal error)");
   lines_.push_back(CodeLine{indent_, spell(text), nodeId, std::move(comment)});
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "codegen/helper_library.h"
+#include "codegen/python_text.h"
 
 namespace fb::codegen {
 
@@ -54,19 +55,7 @@ std::string pyIntTuple(const std::vector<int64_t>& v) {
   return s + ")";
 }
 
-std::string pyString(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\\' || c == '\'') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
-      out += buf;
-    } else out += c;
-  }
-  return out + "'";
-}
+std::string pyString(std::string_view s) { return pyStringLiteral(s); }
 
 std::string pyBool(bool b) { return b ? "True" : "False"; }
 

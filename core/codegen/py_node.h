@@ -94,7 +94,7 @@ std::string pyFloat(double v, ir::DataType t = ir::DataType::Double);  // exact 
 std::string pyInt(int64_t v);
 std::string pyIntList(const std::vector<int64_t>& v);  // "[1, 2]"
 std::string pyIntTuple(const std::vector<int64_t>& v); // "(1, 2)" / "(1,)"
-std::string pyString(std::string_view s);               // '...' with escapes
+std::string pyString(std::string_view s);               // pyStringLiteral (python_text.h)
 std::string pyBool(bool b);
 
 }  // namespace fb::codegen

@@ -1,6 +1,6 @@
 #include "codegen/run_script.h"
 
-#include <regex>
+#include "codegen/python_text.h"
 
 namespace fb::codegen {
 
@@ -74,12 +74,14 @@ std::string replaceAll(std::string s, const std::string& from, const std::string
 std::string runScript(Flavour f, const std::string& className, const std::string& sourceName) {
   const bool of = f == Flavour::OneFlow;
   std::string s = kTemplate;
+  // The class name is an identifier (classNameFor); the file name is text from outside, shown in the docstring.
   s = replaceAll(s, "@CLASS@", className);
   s = replaceAll(s, "@LIB@", of ? "OneFlow" : "PyTorch");
-  s = replaceAll(s, "@SOURCE@", sourceName.empty() ? "an ONNX model" : sourceName);
   s = replaceAll(s, "@IMPORT@", of ? "import oneflow as flow" : "import torch");
   s = replaceAll(s, "@NS@", of ? "flow" : "torch");
   s = replaceAll(s, "@LOAD@", of ? "flow.load(os.path.join(HERE, \"weights\"))" : "torch.load(os.path.join(HERE, \"weights.pt\"))");
+  // Last: no placeholder may be found inside the file name's text.
+  s = replaceAll(s, "@SOURCE@", sourceName.empty() ? "an ONNX model" : pyDocstringText(sourceName));
   return s;
 }
 

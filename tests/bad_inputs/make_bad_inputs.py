@@ -54,6 +54,34 @@ def save(d, name, m, file="model.onnx"):
     return p
 
 
+# ---- code generation: hostile names (security issue, points 1, 2 and 6) -------------------------------------------
+# Valid models whose names are 100k characters long (std::regex recursed on them until the stack overflowed:
+# SIGSEGV in `check --to pytorch` and `convert --to pytorch|oneflow`) or break lines in generated code. The
+# commands are the code targets (run_bad_inputs.py code_target_args); exit 0 is allowed: the models are valid.
+CODE_TARGET_COMMANDS = ["check-pytorch", "convert-pytorch", "convert-oneflow"]
+
+
+def codegen_name_cases(d):
+    def code_case(name, m, file="model.onnx"):
+        p = save(d, name, m, file)
+        CASES.append({"name": name, "path": p, "reason": None, "may_pass": CODE_TARGET_COMMANDS,
+                      "commands": CODE_TARGET_COMMANDS})
+    long = 100000
+    w = numpy_helper.from_array(np.ones((2, 2), np.float32), "w" * long)
+    for label, value in (("letters", "a" * long), ("op output", "/" + "Conv" * (long // 4) + "_output_0"),
+                         ("onnx scope", "onnx::" + "C" * long),
+                         ("scopes", "/".join(["layer"] * (long // 6)) + "/Relu_output_0")):
+        m = model([helper.make_node("Add", ["x", "w" * long], [value], name=value),
+                   helper.make_node("Relu", [value], ["y"], name="n" * long)],
+                  [f32("x", [2, 2])], [f32("y", [2, 2])], inits=[w])
+        m.graph.name = "g" * long
+        code_case("codegen 100k-character names, " + label, m)
+    payload = "x\n        open('PWNED','w')\n#"
+    m = model([helper.make_node("Relu", [payload], ["y\r\n#"], name="n\u2028\x00")],
+              [f32(payload, ["N\n'''"])], [f32("y\r\n#", None)])
+    code_case("codegen line breaks in names", m, file="model\n        open('PWNED','w')\n#.onnx")
+
+
 def onnx_cases(d, corpus):
     # --- the cases test_cli_bad_inputs.cpp had ---
     case("empty_file", save(d, "empty_file", b""), "empty")
@@ -666,6 +694,7 @@ def main():
     oneflow_save_cases(a.out)
     write_fixtures(a.out)
     code_output_fixtures(a.out)
+    codegen_name_cases(a.out)
     with open(os.path.join(a.out, "cases.json"), "w") as f:
         json.dump(CASES, f, indent=1)
     print("%d bad inputs in %s" % (len(CASES), a.out))

@@ -141,6 +141,26 @@ def check_run(what, r, allowed, file=None, reason=None):
         fail(what, "library text on stderr", r)
 
 
+# ---- code generation targets (security issue, points 1, 2 and 6): the hostile-name cases of make_bad_inputs.py ----
+CODE_TARGET_OUTPUTS = {"convert-pytorch": ["code"], "convert-oneflow": ["code"]}
+
+
+def check_generated_code(what, folder):
+    """Exit 0 from a code target means files Python compiles (not run here: test_codegen_hostile_names runs them)."""
+    for name in ("model.py", "run.py"):
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                compile(f.read().decode("utf-8"), name, "exec", dont_inherit=True)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError) as e:
+            fail(what, "%s: %s" % (name, e))
+
+
+def code_target_args(path, out_dir):
+    return {"check-pytorch": ["check", path, "--to", "pytorch"],
+            "convert-pytorch": ["convert", path, "--to", "pytorch", "-o", os.path.join(out_dir, "code")],
+            "convert-oneflow": ["convert", path, "--to", "oneflow", "-o", os.path.join(out_dir, "code")]}
+
+
 def bad_inputs(cli, cases_dir, scratch, memory, only):
     with open(os.path.join(cases_dir, "cases.json")) as f:
         cases = json.load(f)
@@ -158,7 +178,8 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     "check": ["check", path, "--opset", "13"],
                     "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
                                 os.path.join(out_dir, "report.json")],
-                    "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")]}[cmd]
+                    "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
+                    **code_target_args(path, out_dir)}[cmd]
             before = snapshot(case_root)
             r = run(cli, args, memory)
             allowed = [2, 3] + ([0] if cmd in c["may_pass"] else [])
@@ -168,10 +189,13 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     json.loads(r.stdout)
                 except ValueError as e:
                     fail(what, "inspect --json printed invalid JSON: %s" % e)
+            if r.returncode == 0 and cmd in CODE_TARGET_OUTPUTS:
+                check_generated_code(what, os.path.join(out_dir, "code"))
             if snapshot(case_root) != before:
                 fail(what, "the input's folder changed")
             left = sorted(os.listdir(out_dir))
-            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"]}.get(cmd, []), 2: [],
+            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"],
+                            **CODE_TARGET_OUTPUTS}.get(cmd, []), 2: [],
                         3: ["report.json"] if cmd == "convert" else []}
             if r.returncode in expected and left != expected[r.returncode]:
                 fail(what, "left %s in the output folder" % left)
