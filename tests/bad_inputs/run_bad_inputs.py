@@ -313,7 +313,8 @@ def code_output_cases(cli, cases_dir, scratch, memory, only):
     for c in cases:
         if only and only not in c["name"]:
             continue
-        readable = "inspect" in c["may_pass"]
+        # A readable graph may convert (code generation runs no checker), and so may a case made to convert.
+        readable = "inspect" in c["may_pass"] or "convert-pytorch" in c["may_pass"]
         out_dir = os.path.join(scratch, c["name"] + "-code")
         for cmd in ("convert --to", "check --to"):
             what = "%s %s pytorch" % (c["name"], cmd)
@@ -336,6 +337,8 @@ def code_output_cases(cli, cases_dir, scratch, memory, only):
                 expected = {0: ["out", "report.json"], 2: [], 3: ["report.json"]}.get(r.returncode)
                 if expected is not None and left != expected:
                     fail(what, "left %s" % left)
+                if r.returncode == 0:
+                    check_generated_code(what, os.path.join(out_dir, "out"))
             if r.returncode in (0, 3):
                 try:
                     json.loads(r.stdout if cmd == "check --to" else open(os.path.join(out_dir, "report.json")).read())
