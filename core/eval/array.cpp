@@ -52,6 +52,11 @@ Array Array::zeros(ir::DataType t, std::vector<int64_t> dims) {
   return a;
 }
 
+Array Array::copy() const {
+  chargeArray(size());
+  return *this;
+}
+
 Array Array::fromTensor(const ir::Tensor& t) {
   if (!isSupportedType(t.dtype)) throw Unsupported("element type not supported by the evaluator");
   Array a;

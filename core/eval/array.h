@@ -34,6 +34,8 @@ struct Array {
   ir::Tensor toTensor(const std::string& name) const;
   // An empty array of this type and shape, zero-filled.
   static Array zeros(ir::DataType t, std::vector<int64_t> dims);
+  // A copy, charged to the evaluation budget (eval_budget.h) before it is made.
+  Array copy() const;
 };
 
 bool isSupportedType(ir::DataType t);
