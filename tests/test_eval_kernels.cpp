@@ -439,6 +439,8 @@ void EvalKernels::hostileOperandsAreRefused() {
         step = f32({}, {1});
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Range", {&zero, &nan, &step}));
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Range", {&zero, &huge, &step}));
+  Array minusInfinity = f32({}, {-std::numeric_limits<double>::infinity()});
+  QCOMPARE(run("Range", {&zero, &minusInfinity, &step})[0].size(), size_t(0));
   Array st = i64({1}, {0}), en = i64({1}, {2}), ax = i64({1}, {0}), minStep = i64({1}, {INT64_MIN});
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Slice", {&two, &st, &en, &ax, &minStep}));
   Array maxStep = i64({1}, {INT64_MAX});

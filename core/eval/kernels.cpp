@@ -626,16 +626,18 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Range"] = one([](auto& n, auto& ins, int64_t) {
       const Array &s = in(n, ins, 0), &l = in(n, ins, 1), &d = in(n, ins, 2);
       if (s.size() != 1 || l.size() != 1 || d.size() != 1) unsupported(n, "non-scalar input");
+      if (s.dtype != l.dtype || s.dtype != d.dtype) unsupported(n, "mixed element types");
       double st = s.getD(0), lim = l.getD(0), de = d.getD(0);
       if (de == 0) unsupported(n, "delta 0");
       // The count as a double first: converting a NaN, an infinity or 3e30 to int64 is undefined.
       const double count = std::ceil((lim - st) / de);
       if (!(count < 9.0e18)) unsupported(n, "the range's length is not a size");
-      int64_t cnt = std::max<int64_t>(static_cast<int64_t>(count), 0);
+      const int64_t cnt = count > 0 ? static_cast<int64_t>(count) : 0;
       Array r = makeLike(s.dtype, {cnt});
       for (int64_t k = 0; k < cnt; ++k) {
         if (r.isFloat()) r.f[k] = st + static_cast<double>(k) * de;
-        else r.i[k] = s.i[0] + k * d.i[0];
+        else if (__builtin_mul_overflow(k, d.i[0], &r.i[k]) || __builtin_add_overflow(r.i[k], s.i[0], &r.i[k]))
+          unsupported(n, "values overflow");
       }
       normalize(r);
       return r;

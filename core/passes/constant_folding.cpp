@@ -230,7 +230,7 @@ class ConstantFolding final : public GraphPass {
       const double length = (ins[1]->getD(0) - ins[0]->getD(0)) / ins[2]->getD(0);
       if (std::isnan(length)) return true;  // not a length: the kernel refuses it
       if (!(length < 9.0e18)) return false;
-      count = static_cast<int64_t>(length);
+      count = length > 0 ? static_cast<int64_t>(length) : 0;
     }
     return count <= kMaxFoldedElements || count <= inputElements;
   }
