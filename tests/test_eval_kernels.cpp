@@ -454,6 +454,16 @@ void EvalKernels::hostileOperandsAreRefused() {
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Clip", {&two, &none}));
   Array x3 = counting({1, 3, 1, 1}, 1), p1 = f32({1}, {1});
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("BatchNormalization", {&x3, &p1, &p1, &p1, &p1}));
+  // Integer arithmetic wraps as a runtime's does; INT64_MIN / -1 and INT64_MIN % -1 trapped; a float beyond int64
+  // converted was undefined.
+  Array lowest = i64({1}, {INT64_MIN}), minusOne = i64({1}, {-1}), highest = i64({1}, {INT64_MAX}), plusOne = i64({1}, {1});
+  QCOMPARE(run("Div", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
+  QCOMPARE(run("Mod", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{0}));
+  QCOMPARE(run("Add", {&highest, &plusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
+  QCOMPARE(run("Neg", {&lowest})[0].i, (std::vector<int64_t>{INT64_MIN}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Cast", {&huge}, {Attribute::makeInt("to", int64_t(DataType::Int64))}));
+  Array floatShape = f32({1}, {1e30});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ConstantOfShape", {&floatShape}));
   // Softmax of an empty tensor is an empty tensor, not a division by zero.
   Array nothing = f32({2, 0}, {});
   QCOMPARE(run("Softmax", {&nothing}, {Attribute::makeInt("axis", 1)})[0].dims, (std::vector<int64_t>{2, 0}));

@@ -238,8 +238,10 @@ Array cumSum(const ir::Node& n, const std::vector<const Array*>& ins) {
           accD += v;
         } else {
           const int64_t v = data.i[at];
-          r.i[at] = exclusive ? accI : accI + v;
-          accI += v;
+          // Wrapping as a runtime's sum does: signed overflow would be undefined here.
+          const int64_t next = static_cast<int64_t>(static_cast<uint64_t>(accI) + static_cast<uint64_t>(v));
+          r.i[at] = exclusive ? accI : next;
+          accI = next;
         }
       }
     }

@@ -104,8 +104,14 @@ PoolWindow poolWindow(const ir::Node& n, const Array& x) {
 
 void set(Array& a, size_t k, double v) {
   if (a.isFloat()) a.f[k] = v;
-  else a.i[k] = static_cast<int64_t>(v);
+  else a.i[k] = checkedInt64(v);
 }
+
+// Integer arithmetic wraps around as a runtime's does (signed overflow would be undefined here); the narrower types
+// are wrapped to their width by normalize().
+int64_t wrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t wrappingSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+int64_t wrappingMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
 
 // ---- elementwise
 
@@ -384,7 +390,7 @@ Array castTo(const Array& a, D to) {
       if (!a.isFloat()) r.i[k] = a.i[k];
       else if (to == D::Bool) r.i[k] = a.f[k] != 0.0;
       else if (std::isnan(a.f[k])) throw Unsupported("Cast: NaN to integer");
-      else r.i[k] = static_cast<int64_t>(a.f[k]);
+      else r.i[k] = checkedInt64(a.f[k]);
     }
   }
   normalize(r);
@@ -677,21 +683,22 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       }
       return r;
     });
-    t["Add"] = bin(std::plus<double>(), std::plus<int64_t>());
-    t["Sub"] = bin(std::minus<double>(), std::minus<int64_t>());
-    t["Mul"] = bin(std::multiplies<double>(), std::multiplies<int64_t>());
+    t["Add"] = bin(std::plus<double>(), wrappingAdd);
+    t["Sub"] = bin(std::minus<double>(), wrappingSub);
+    t["Mul"] = bin(std::multiplies<double>(), wrappingMul);
     t["Div"] = bin(std::divides<double>(), [](int64_t a, int64_t b) -> int64_t {
       if (b == 0) throw Unsupported("Div: integer division by zero");
-      return a / b;
+      return b == -1 ? wrappingSub(0, a) : a / b;  // INT64_MIN / -1 traps
     });
     t["Pow"] = bin([](double a, double b) { return std::pow(a, b); },
-                   [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(double(a), double(b))); });
+                   [](int64_t a, int64_t b) { return checkedInt64(std::pow(double(a), double(b))); });
     t["Mod"] = one([](auto& n, auto& ins, int64_t) {
       const Array& a = in(n, ins, 0);
       bool fm = n.attrInt("fmod", 0) != 0;
       return binary(n, a, in(n, ins, 1), a.dtype, [](double x, double y) { return std::fmod(x, y); },
                     [fm](int64_t x, int64_t y) -> int64_t {
                       if (y == 0) throw Unsupported("Mod: by zero");
+                      if (y == -1) return 0;  // INT64_MIN % -1 traps
                       int64_t r = x % y;
                       if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
                       return r;
@@ -711,10 +718,10 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Min"] = one([](auto& n, auto& ins, int64_t) {
       return variadic(n, ins, [](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); });
     });
-    t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), std::plus<int64_t>()); });
+    t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), wrappingAdd); });
     t["Not"] = un([](double) -> double { throw Unsupported("Not: float"); }, [](int64_t a) { return int64_t(!a); });
-    t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return -a; });
-    t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? -a : a; });
+    t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return wrappingSub(0, a); });
+    t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? wrappingSub(0, a) : a; });
     t["Sign"] = un([](double a) { return double((a > 0) - (a < 0)); }, [](int64_t a) { return int64_t((a > 0) - (a < 0)); });
     t["Sqrt"] = un([](double a) { return std::sqrt(a); });
     t["Exp"] = un([](double a) { return std::exp(a); });
@@ -831,7 +838,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? scalarOf(n, *ins[1]) : -INFINITY);
       double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : INFINITY);
       return unary(n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
-                   [=](int64_t v) { return static_cast<int64_t>(std::min(std::max(double(v), lo), hi)); });
+                   [=](int64_t v) { return checkedInt64(std::min(std::max(double(v), lo), hi)); });
     });
     for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
       t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });

@@ -351,6 +351,13 @@ def fold_budget_cases(d):
     case("fold_softmax_empty", save(d, "fold_softmax_empty", reduced(
         [helper.make_node("Softmax", ["t"], ["big"], axis=1)],
         [numpy_helper.from_array(np.ones([2, 0], np.float32), "t")])), None, valid=True)
+    # INT64_MIN / -1 and INT64_MIN % -1 trap (SIGFPE) when folded.
+    for op in ("Div", "Mod"):
+        name = "fold_%s_int64_min_by_minus_one" % op.lower()
+        case(name, save(d, name, model(
+            [helper.make_node(op, ["p", "q"], ["big"]), helper.make_node("Cast", ["big"], ["y"], to=TensorProto.FLOAT)],
+            [], [f32("y", [1])], [numpy_helper.from_array(np.array([-2 ** 63], np.int64), "p"),
+                                  numpy_helper.from_array(np.array([-1], np.int64), "q")])), None, valid=True)
 
 
 def oneflow_cases(d):
