@@ -83,9 +83,13 @@ class ConstantFolding final : public GraphPass {
       if (n->opType == "Identity" && !(bodyOutput && constantTensor(n->input(0)))) continue;
       std::string overBudget;
       auto results = tryEvaluate(*n, rw.opset(), budget_, *modelBudget, overBudget);
-      if (!overBudget.empty())
-        rw.change.warnings.push_back("left unfolded: " + (n->name.empty() ? n->opType : n->name) + " (" + n->opType +
-                                     "): " + overBudget);
+      if (!overBudget.empty()) {
+        // Unnamed nodes (common in exports) by their first output, so that every node left has a line of its own.
+        const std::string label = !n->name.empty() ? n->name
+                                  : n->output(0)   ? "the node making '" + n->output(0)->name() + "'"
+                                                   : "an unnamed node";
+        rw.change.warnings.push_back("left unfolded: " + label + " (" + n->opType + "): " + overBudget);
+      }
       if (!results || results->size() < n->outputs().size()) continue;
       const std::vector<ir::Value*> outs = n->outputs();  // the node goes before its outputs become initializers
       rw.erase(n);
