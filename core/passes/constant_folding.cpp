@@ -114,9 +114,12 @@ class ConstantFolding final : public GraphPass {
   // become tensors.
   static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset, const eval::EvalBudget& budget,
                                                             ModelFoldBudget& modelBudget, std::string& overBudget) {
+    // The constants it reads, each once (Add(a, a) does not free twice a's bytes).
     uint64_t inputBytes = 0, inputElements = 0;
+    std::vector<const ir::Tensor*> seen;
     for (const ir::Value* v : n.inputs())
-      if (const ir::Tensor* t = v ? constantTensor(v) : nullptr) {
+      if (const ir::Tensor* t = v ? constantTensor(v) : nullptr; t && std::find(seen.begin(), seen.end(), t) == seen.end()) {
+        seen.push_back(t);
         inputBytes += t->expectedBytes();
         inputElements += static_cast<uint64_t>(std::max<int64_t>(t->numElements(), 0));
       }

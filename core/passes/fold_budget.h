@@ -4,7 +4,8 @@
 // one evaluation; it does not bound 600 folds of 4 MiB each, which made a 62 KB model a 2.4 GB one. Two totals:
 //  - bytes folded: every tensor a fold creates, whether a later fold or pass drops it again (the run's memory and
 //    time: a chain of folds over one large constant holds every link until the unused ones are removed);
-//  - bytes added: how much the folds grow the model, a result's bytes beyond those of its constant inputs.
+//  - bytes added: how much the folds grow the model, a result's bytes beyond those of its constant inputs (which
+//    go when the fold was their only reader; when they stay, the bytes-folded total still bounds the growth).
 // A fold that does not fit leaves its node as it is, with the reason in the pass's warnings (the report).
 //
 // Defaults: 256 MiB folded and 64 MiB added, each plus the bytes of the model's own tensors when the run starts.
