@@ -454,6 +454,9 @@ void EvalKernels::hostileOperandsAreRefused() {
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Clip", {&two, &none}));
   Array x3 = counting({1, 3, 1, 1}, 1), p1 = f32({1}, {1});
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("BatchNormalization", {&x3, &p1, &p1, &p1, &p1}));
+  // A perm that repeats an axis read past the data.
+  Array matrix = counting({2, 3}, 0);
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Transpose", {&matrix}, {Attribute::makeInts("perm", {0, 0})}));
   // Integer arithmetic wraps as a runtime's does; INT64_MIN / -1 and INT64_MIN % -1 trapped; a float beyond int64
   // converted was undefined.
   Array lowest = i64({1}, {INT64_MIN}), minusOne = i64({1}, {-1}), highest = i64({1}, {INT64_MAX}), plusOne = i64({1}, {1});

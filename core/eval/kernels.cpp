@@ -315,8 +315,11 @@ Array transpose(const ir::Node& n, const Array& data) {
     for (int64_t k = rank - 1; k >= 0; --k) perm.push_back(k);
   if (static_cast<int64_t>(perm.size()) != rank) unsupported(n, "perm rank");
   Dims out(rank);
+  std::vector<bool> used(static_cast<size_t>(rank), false);
   for (int64_t k = 0; k < rank; ++k) {
     perm[k] = normAxis(n, perm[k], rank);  // a perm from a file may hold anything: index only with normalized axes
+    if (used[perm[k]]) unsupported(n, "perm repeats an axis");  // [0, 0] would read past the data
+    used[perm[k]] = true;
     out[k] = data.dims[perm[k]];
   }
   Dims inStr = stridesOf(data.dims);
@@ -477,7 +480,9 @@ Array conv(const ir::Node& n, const std::vector<const Array*>& ins) {
         w.dims[2 + k] > kLargest)
       unsupported(n, "strides, dilations, pads or sizes out of range");
   const int64_t group = n.attrInt("group", 1), N = x.dims[0], C = x.dims[1], M = w.dims[0], Cg = w.dims[1];
-  if (group <= 0 || group > C || Cg * group != C || M % group) unsupported(n, "group/channel mismatch");
+  int64_t channels = 0;
+  if (group <= 0 || group > C || __builtin_mul_overflow(Cg, group, &channels) || channels != C || M % group)
+    unsupported(n, "group/channel mismatch");
   if (has(ins, 2) && (!ins[2]->isFloat() || static_cast<int64_t>(ins[2]->size()) != M)) unsupported(n, "bias");
   Dims out = {N, M};
   for (size_t k = 0; k < sp; ++k) {
