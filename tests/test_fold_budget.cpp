@@ -41,6 +41,9 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
+// ASan keeps freed memory in quarantine (256 MB) and adds shadow memory: peak figures there run higher.
+constexpr long kMemoryAllowanceFactor = kAddressSanitizer ? 2 : 1;
+
 struct Measured {
   int exitCode = -1;  // -signal when killed
   long peakRssMb = 0;
@@ -150,7 +153,7 @@ class FoldBudget : public QObject {
     const Measured m = runMeasured({"convert", model, "-o", out, "--report", report}, dir_ + "/" + tag + "_stdout.txt");
     qInfo("%s: exit %d, peak RSS %ld MB, CPU %.2f s", tag.c_str(), m.exitCode, m.peakRssMb, m.cpuSeconds);
     QCOMPARE(m.exitCode, 0);
-    QVERIFY2(m.peakRssMb < maxPeakMb, std::to_string(m.peakRssMb).c_str());
+    QVERIFY2(m.peakRssMb < maxPeakMb * kMemoryAllowanceFactor, std::to_string(m.peakRssMb).c_str());
     QVERIFY2(m.cpuSeconds < 10, std::to_string(m.cpuSeconds).c_str());
     const auto j = readJson(report);
     QVERIFY(!j.is_discarded());
@@ -191,7 +194,7 @@ class FoldBudget : public QObject {
     const passes::FoldLimits limits;
     const auto outBytes = std::filesystem::file_size(out);
     QVERIFY2(outBytes < limits.addedBytes + sourceBytes, std::to_string(outBytes).c_str());
-    QVERIFY2(m.peakRssMb < 600, std::to_string(m.peakRssMb).c_str());
+    QVERIFY2(m.peakRssMb < 600 * kMemoryAllowanceFactor, std::to_string(m.peakRssMb).c_str());  // 2.5 GB before
     QVERIFY2(m.cpuSeconds < 20, std::to_string(m.cpuSeconds).c_str());
     const auto j = readJson(report);
     QVERIFY(!j.is_discarded());
