@@ -2,6 +2,11 @@
 // operator docs, including the opset-dependent forms (axes as attribute or input, Slice before opset 10).
 #include <QtTest>
 
+#include <chrono>
+#include <limits>
+#include <string>
+
+#include "eval/eval_budget.h"
 #include "eval/kernels.h"
 #include "ir/graph.h"
 #include "ir/node.h"
@@ -48,6 +53,9 @@ class EvalKernels : public QObject {
   void tileSplitTriluCumSum();
   void averagePoolCountsPadsOnlyWhenAsked();
   void poolWindowsFromTheFileAreChecked();
+  void broadcastsMatchAnIndexByIndexReference();
+  void outputSizedBuffersAreChargedFirst();
+  void hostileOperandsAreRefused();
 };
 
 void EvalKernels::gatherAxisAndNegativeIndex() {
@@ -298,6 +306,170 @@ void EvalKernels::poolWindowsFromTheFileAreChecked() {
     QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {Attribute::makeInts("kernel_shape", {3, 3})}));
     QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("pads", {-1, 0, 0, 0})}));
   }
+}
+
+namespace {
+
+// The element of `a` (dims `in`) that broadcasts to the position `idx` of a result of rank idx.size(), by the ONNX
+// rule worked out coordinate by coordinate: the reference the kernels' stride walk must agree with.
+double broadcastElement(const Array& a, const std::vector<int64_t>& idx) {
+  const size_t off = idx.size() - a.dims.size();
+  int64_t flat = 0;
+  for (size_t k = 0; k < a.dims.size(); ++k) flat = flat * a.dims[k] + (a.dims[k] == 1 ? 0 : idx[off + k]);
+  return a.getD(static_cast<size_t>(flat));
+}
+
+// Every position of `dims` in row-major order.
+std::vector<std::vector<int64_t>> positions(const std::vector<int64_t>& dims) {
+  std::vector<std::vector<int64_t>> out{{}};
+  for (int64_t d : dims) {
+    std::vector<std::vector<int64_t>> next;
+    for (const auto& p : out)
+      for (int64_t k = 0; k < d; ++k) {
+        next.push_back(p);
+        next.back().push_back(k);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+Array counting(std::vector<int64_t> dims, double start) {
+  int64_t n = 1;
+  for (auto d : dims) n *= d;
+  std::vector<double> v(static_cast<size_t>(n));
+  for (size_t k = 0; k < v.size(); ++k) v[k] = start + double(k);
+  return f32(std::move(dims), std::move(v), DataType::Double);
+}
+
+}  // namespace
+
+void EvalKernels::broadcastsMatchAnIndexByIndexReference() {
+  // Operands that broadcast along different axes, of different ranks, one of them a scalar.
+  Array a = counting({2, 1, 3}, 1), b = counting({4, 1}, 100), s = counting({}, 1000);
+  const std::vector<int64_t> out{2, 4, 3};
+  auto sum = run("Add", {&a, &b})[0];
+  QCOMPARE(sum.dims, out);
+  auto cond = i64({4, 1}, {1, 0, 0, 1}, DataType::Bool);
+  auto picked = run("Where", {&cond, &a, &s})[0];
+  QCOMPARE(picked.dims, out);
+  const auto all = positions(out);
+  for (size_t e = 0; e < all.size(); ++e) {
+    QCOMPARE(sum.f[e], broadcastElement(a, all[e]) + broadcastElement(b, all[e]));
+    QCOMPARE(picked.f[e], broadcastElement(cond, all[e]) != 0 ? broadcastElement(a, all[e]) : 1000.0);
+  }
+  Array target = i64({3}, {3, 1, 1});
+  auto expanded = run("Expand", {&b, &target})[0];
+  QCOMPARE(expanded.dims, (std::vector<int64_t>{3, 4, 1}));
+  const auto expandedAt = positions(expanded.dims);
+  for (size_t e = 0; e < expandedAt.size(); ++e) QCOMPARE(expanded.f[e], broadcastElement(b, expandedAt[e]));
+  // Batched MatMul whose batch dims broadcast both ways: [2, 1, 2, 3] x [3, 3, 1] -> [2, 3, 2, 1].
+  Array x = counting({2, 1, 2, 3}, 0), w = counting({3, 3, 1}, 1);
+  auto prod = run("MatMul", {&x, &w})[0];
+  QCOMPARE(prod.dims, (std::vector<int64_t>{2, 3, 2, 1}));
+  const auto prodAt = positions(prod.dims);
+  for (size_t e = 0; e < prodAt.size(); ++e) {
+    const auto& p = prodAt[e];
+    double acc = 0;
+    for (int64_t k = 0; k < 3; ++k) acc += x.f[size_t((p[0] * 2 + p[2]) * 3 + k)] * w.f[size_t(p[1] * 3 + k)];
+    QCOMPARE(prod.f[e], acc);
+  }
+  // Reductions walk the input with the slot of the result each element lands in.
+  Array axes = i64({2}, {0, 2});
+  auto reduced = run("ReduceSum", {&a, &axes})[0];
+  QCOMPARE(reduced.dims, (std::vector<int64_t>{1, 1, 1}));
+  QCOMPARE(reduced.f, (std::vector<double>{21}));
+  Array axis1 = i64({1}, {2});
+  QCOMPARE(run("ReduceMax", {&sum, &axis1}, {Attribute::makeInt("keepdims", 0)}, 18)[0].f,
+           (std::vector<double>{103, 104, 105, 106, 106, 107, 108, 109}));
+  // Gemm's C broadcasts to A*B; one that does not is refused, not read past its end.
+  Array ga = counting({2, 2}, 1), gb = counting({2, 2}, 1), row = counting({2}, 10), wrong = counting({3}, 10);
+  QCOMPARE(run("Gemm", {&ga, &gb, &row})[0].f, (std::vector<double>{17, 21, 25, 33}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Gemm", {&ga, &gb, &wrong}));
+}
+
+void EvalKernels::outputSizedBuffersAreChargedFirst() {
+  // [16000, 1] against [1, 16000]: 256e6 elements. The result is charged before anything of its size exists, so
+  // each refusal takes no time and no memory (index vectors of the result's size took 4 GB and 15 s before).
+  eval::BudgetScope scope(eval::EvalBudget{});
+  Array col = counting({16000, 1}, 0), row = counting({1, 16000}, 0);
+  Array col4 = counting({16000, 1, 1, 1}, 0), row4 = counting({1, 16000, 1, 1}, 0);
+  auto boolCol = i64({16000, 1}, std::vector<int64_t>(16000, 1), DataType::Bool);
+  Array shape = i64({2}, {16000, 16000});
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& [op, ins] : std::vector<std::pair<std::string, std::vector<const Array*>>>{
+           {"Add", {&col, &row}}, {"Where", {&boolCol, &col, &row}}, {"Expand", {&col, &shape}},
+           {"MatMul", {&col4, &row4}}, {"Tile", {&col, &shape}}}) {
+    try {
+      run(op, ins);
+      QFAIL(qPrintable(QString::fromStdString(op) + " was evaluated"));
+    } catch (const eval::Unsupported& e) {
+      QVERIFY2(std::string(e.what()).find("budget") != std::string::npos, e.what());
+    }
+  }
+  QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+  // A limit from outside the evaluation (what is left of the model's budget) stops smaller arrays too.
+  eval::EvalBudget tight;
+  tight.maxArrayElements = 100;
+  eval::BudgetScope inner(tight);
+  Array small = counting({10, 1}, 0), wide = counting({1, 11}, 0);
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Add", {&small, &wide}));
+  QCOMPARE(run("Add", {&small, &small})[0].size(), size_t(10));
+}
+
+void EvalKernels::hostileOperandsAreRefused() {
+  eval::BudgetScope scope(eval::EvalBudget{});
+  Array x = counting({1, 1, 2, 2}, 1), w = counting({1, 1, 1, 1}, 1);
+  // Conv: a zero stride divided by zero, a short list read past its end, pads overflowed int64.
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Conv", {&x, &w}, {Attribute::makeInts("strides", {0, 0})}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Conv", {&x, &w}, {Attribute::makeInts("dilations", {1})}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
+                           run("Conv", {&x, &w}, {Attribute::makeInts("pads", {INT64_MAX, 0, INT64_MAX, 0})}));
+  QCOMPARE(run("Conv", {&x, &w})[0].f, x.f);
+  // A pooling window of 2^20 x 2^20 over four outputs: 2^42 steps, over the operations budget.
+  Array one = counting({1, 1, 1, 1}, 1);
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
+                           run("MaxPool", {&one}, {Attribute::makeInts("kernel_shape", {1 << 20, 1 << 20}),
+                                                   Attribute::makeInts("strides", {1 << 20, 1 << 20}),
+                                                   Attribute::makeInts("pads", {1 << 20, 1 << 20, 1 << 20, 1 << 20})}));
+  // Pads whose sum overflows; a Range whose length is NaN or beyond int64; a Slice step of INT64_MIN.
+  Array two = counting({2}, 1), bigPads = i64({2}, {int64_t{1} << 62, int64_t{1} << 62});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Pad", {&two, &bigPads}));
+  Array zero = f32({}, {0}), nan = f32({}, {std::numeric_limits<double>::quiet_NaN()}), huge = f32({}, {1e30}),
+        step = f32({}, {1});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Range", {&zero, &nan, &step}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Range", {&zero, &huge, &step}));
+  Array minusInfinity = f32({}, {-std::numeric_limits<double>::infinity()});
+  QCOMPARE(run("Range", {&zero, &minusInfinity, &step})[0].size(), size_t(0));
+  Array st = i64({1}, {0}), en = i64({1}, {2}), ax = i64({1}, {0}), minStep = i64({1}, {INT64_MIN});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Slice", {&two, &st, &en, &ax, &minStep}));
+  Array maxStep = i64({1}, {INT64_MAX});
+  QCOMPARE(run("Slice", {&two, &st, &en, &ax, &maxStep})[0].f, (std::vector<double>{1}));
+  // Operands with fewer elements than the op reads: an empty fill value, an empty Clip bound, BatchNormalization
+  // parameters shorter than the channels.
+  ir::Tensor empty = ir::Tensor::fromValues<float>("v", DataType::Float, {0}, std::vector<float>{});
+  Array shape = i64({1}, {4});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ConstantOfShape", {&shape}, {Attribute::makeTensor("value", empty)}));
+  Array none = f32({0}, {});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Clip", {&two, &none}));
+  Array x3 = counting({1, 3, 1, 1}, 1), p1 = f32({1}, {1});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("BatchNormalization", {&x3, &p1, &p1, &p1, &p1}));
+  // A perm that repeats an axis read past the data.
+  Array matrix = counting({2, 3}, 0);
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Transpose", {&matrix}, {Attribute::makeInts("perm", {0, 0})}));
+  // Integer arithmetic wraps as a runtime's does; INT64_MIN / -1 and INT64_MIN % -1 trapped; a float beyond int64
+  // converted was undefined.
+  Array lowest = i64({1}, {INT64_MIN}), minusOne = i64({1}, {-1}), highest = i64({1}, {INT64_MAX}), plusOne = i64({1}, {1});
+  QCOMPARE(run("Div", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
+  QCOMPARE(run("Mod", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{0}));
+  QCOMPARE(run("Add", {&highest, &plusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
+  QCOMPARE(run("Neg", {&lowest})[0].i, (std::vector<int64_t>{INT64_MIN}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Cast", {&huge}, {Attribute::makeInt("to", int64_t(DataType::Int64))}));
+  Array floatShape = f32({1}, {1e30});
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ConstantOfShape", {&floatShape}));
+  // Softmax of an empty tensor is an empty tensor, not a division by zero.
+  Array nothing = f32({2, 0}, {});
+  QCOMPARE(run("Softmax", {&nothing}, {Attribute::makeInt("axis", 1)})[0].dims, (std::vector<int64_t>{2, 0}));
 }
 
 QTEST_GUILESS_MAIN(EvalKernels)

@@ -9,7 +9,9 @@
 
 #include "convert/converter.h"
 #include "formats/model_io.h"
+#include "formats/onnx/onnx_writer.h"
 #include "support/helpers.h"
+#include "test_pass_graph.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/status_overlay.h"
 #include "ui/conversion/conversion_docks.h"
@@ -174,6 +176,35 @@ class UiConversion : public QObject {
     controller.save(test::corpusModel("mobilenet_v2_op13_raw.onnx"), false);
     QVERIFY(failed.wait(30000));
     QVERIFY(failed.first().first().toString().contains("overwrite"));
+  }
+
+  void leftUnfoldedNodesReachTheLog() {
+    // An Add of a [16000, 1] and a [1, 16000] constant: folding it would take gigabytes, so the conversion leaves
+    // it as it is, and the Log says which node and why.
+    test::GraphBuilder b(13);
+    std::vector<float> column(16000, 1.f);
+    b.init("a", {16000, 1}, column);
+    b.init("b", {1, 16000}, column);
+    b.node("Add", {b.v("a"), b.v("b")}, {"sum"});
+    b.node("ReduceSum", {b.v("sum")}, {"y"}, {ir::Attribute::makeInt("keepdims", 0)});
+    b.output("y", {});
+    const QString path = test::scratchDir("ui_conversion_unfolded") + "/broadcast_add.onnx";
+    onnxfmt::writeOnnxFile(*b.model, path.toStdString());
+    Document doc;
+    ConversionController controller(&doc);
+    QSignalSpy dry(&controller, &ConversionController::dryRunFinished);
+    QVERIFY(openModel(doc, path));
+    QVERIFY(dry.wait(30000));
+    QSignalSpy log(&controller, &ConversionController::logMessage);
+    QSignalSpy done(&controller, &ConversionController::conversionFinished);
+    controller.convert();
+    QVERIFY(done.wait(60000));
+    QStringList lines;
+    for (const auto& args : log) lines << args.first().toString();
+    QVERIFY2(lines.size() == 2, qPrintable(lines.join("\n")));
+    QVERIFY2(lines[0].startsWith("Converted "), qPrintable(lines[0]));
+    QVERIFY2(lines[1].startsWith("Passes: constant_folding: left unfolded: Add_sum (Add): "), qPrintable(lines[1]));
+    QVERIFY2(lines[1].contains("budget"), qPrintable(lines[1]));
   }
 };
 

@@ -49,6 +49,20 @@ void printUnconverted(const std::string& file, const convert::ConvertResult& r) 
   if (!r.error.empty()) std::cerr << "flowbridge-cli: " << printable(file + ": " + r.error) << "\n";
 }
 
+// What the passes left as it was and why (nodes over the constant-folding budget): the first few after the summary
+// line, every one in the report.
+void printPassWarnings(const convert::ConvertResult& r, bool reportWritten) {
+  if (!r.passesRan) return;
+  constexpr size_t kShown = 10;
+  size_t total = 0;
+  for (const auto& p : r.passStats.perPass)
+    for (const auto& w : p.total.warnings)
+      if (total++ < kShown) std::cout << "  " << printable(p.name + ": " + w) << "\n";
+  if (total > kShown)
+    std::cout << "  ... and " << total - kShown << " more (" << (reportWritten ? "the report" : "--report")
+              << " lists them all)\n";
+}
+
 }  // namespace
 
 void registerConvert(CLI::App& app, Runner& run) {
@@ -148,6 +162,7 @@ void registerConvert(CLI::App& app, Runner& run) {
       if (r.model && (complete || o->continueOnError)) std::cout << "; written to " << o->output;
       else std::cout << "; nothing written";
       std::cout << "\n";
+      printPassWarnings(r, !o->report.empty());
       return complete ? int(kOk) : int(kUnconverted);
     };
   });

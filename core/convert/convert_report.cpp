@@ -46,7 +46,10 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
     }
     j["passes"] = {{"per_pass", passes}, {"iterations", r.passStats.iterations}, {"fixpoint", r.passStats.reachedFixpoint},
                    {"nodes_before", r.passStats.nodesBefore}, {"nodes_after", r.passStats.nodesAfter},
-                   {"ms", r.passStats.milliseconds}};
+                   {"ms", r.passStats.milliseconds},
+                   {"fold_budget", {{"folded_bytes", r.passStats.foldedBytes}, {"folded_limit", r.passStats.foldedLimit},
+                                    {"added_bytes", r.passStats.foldAddedBytes},
+                                    {"added_limit", r.passStats.foldAddedLimit}}}};
   }
   if (r.model) {
     json check{{"ok", r.check.ok}};

@@ -17,6 +17,13 @@ bool isSupportedType(ir::DataType t) {
   }
 }
 
+int64_t checkedInt64(double v) {
+  // -2^63 and 2^63 are exact doubles: every double in between converts.
+  if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+    throw Unsupported("a value out of the range of 64-bit integers");
+  return static_cast<int64_t>(v);
+}
+
 int64_t elementCount(const std::vector<int64_t>& dims) {
   // Dims may come from a file or from values being folded: a negative dim or an overflow is not a shape.
   int64_t n = 1;
@@ -50,6 +57,11 @@ Array Array::zeros(ir::DataType t, std::vector<int64_t> dims) {
   if (a.isFloat()) a.f.assign(n, 0.0);
   else a.i.assign(n, 0);
   return a;
+}
+
+Array Array::copy() const {
+  chargeArray(size());
+  return *this;
 }
 
 Array Array::fromTensor(const ir::Tensor& t) {

@@ -16,6 +16,10 @@ class Unsupported : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// `v` as an int64 when it is within int64's range; otherwise (NaN, infinities, 1e30) throws Unsupported: the plain
+// conversion would be undefined behaviour.
+int64_t checkedInt64(double v);
+
 struct Array {
   ir::DataType dtype = ir::DataType::Float;
   std::vector<int64_t> dims;
@@ -25,7 +29,7 @@ struct Array {
   bool isFloat() const { return dtype == ir::DataType::Float || dtype == ir::DataType::Double; }
   size_t size() const { return isFloat() ? f.size() : i.size(); }
   double getD(size_t k) const { return isFloat() ? f[k] : static_cast<double>(i[k]); }
-  int64_t getI(size_t k) const { return isFloat() ? static_cast<int64_t>(f[k]) : i[k]; }
+  int64_t getI(size_t k) const { return isFloat() ? checkedInt64(f[k]) : i[k]; }
 
   static Array ints(std::vector<int64_t> dims, std::vector<int64_t> v, ir::DataType t = ir::DataType::Int64);
   static Array floats(std::vector<int64_t> dims, std::vector<double> v, ir::DataType t = ir::DataType::Float);
@@ -34,6 +38,8 @@ struct Array {
   ir::Tensor toTensor(const std::string& name) const;
   // An empty array of this type and shape, zero-filled.
   static Array zeros(ir::DataType t, std::vector<int64_t> dims);
+  // A copy, charged to the evaluation budget (eval_budget.h) before it is made.
+  Array copy() const;
 };
 
 bool isSupportedType(ir::DataType t);

@@ -17,6 +17,11 @@ std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 }  // namespace
 
+uint64_t saturatingProduct(uint64_t a, uint64_t b) {
+  uint64_t p = 0;
+  return __builtin_mul_overflow(a, b, &p) ? UINT64_MAX : p;
+}
+
 EvalBudget defaultEvalBudget() {
   EvalBudget b;
   const char* env = std::getenv("FLOWBRIDGE_FOLD_BUDGET_MB");
@@ -31,13 +36,16 @@ EvalBudget defaultEvalBudget() {
   return b;
 }
 
-BudgetScope::BudgetScope(EvalBudget b) : budget_(b), outer_(current) { current = this; }
+BudgetScope::BudgetScope(EvalBudget b) : budget_(std::move(b)), outer_(current) { current = this; }
 BudgetScope::~BudgetScope() { current = outer_; }
 
 void chargeArray(uint64_t elements) {
   BudgetScope* s = current;
   if (!s) return;
-  const uint64_t bytes = elements > UINT64_MAX / kBytesPerElement ? UINT64_MAX : elements * kBytesPerElement;
+  if (elements > s->budget_.maxArrayElements)
+    throw Unsupported("a " + std::to_string(elements) + "-element array is over this fold's budget of " +
+                      std::to_string(s->budget_.maxArrayElements) + " elements per array");
+  const uint64_t bytes = saturatingProduct(elements, kBytesPerElement);
   if (bytes > s->budget_.maxArrayBytes)
     throw Unsupported("a " + std::to_string(elements) + "-element array is over the constant-folding budget of " +
                       mib(s->budget_.maxArrayBytes) + " per array (FLOWBRIDGE_FOLD_BUDGET_MB)");
@@ -45,6 +53,15 @@ void chargeArray(uint64_t elements) {
     throw Unsupported("evaluating this node needs more than the constant-folding budget of " +
                       mib(s->budget_.maxTotalBytes) + " (FLOWBRIDGE_FOLD_BUDGET_MB)");
   s->used_ += bytes;
+}
+
+void chargeOperations(uint64_t operations) {
+  BudgetScope* s = current;
+  if (!s) return;
+  if (operations > s->budget_.maxOperations - std::min(s->operations_, s->budget_.maxOperations))
+    throw Unsupported("evaluating this node takes more than the constant-folding budget of " +
+                      std::to_string(s->budget_.maxOperations) + " operations");
+  s->operations_ += operations;
 }
 
 }  // namespace fb::eval

@@ -55,7 +55,7 @@ Array scatterND(const ir::Node& n, const std::vector<const Array*>& ins) {
   const int64_t sliceSize = elementCount(Dims(data.dims.begin() + k, data.dims.end()));
   const int64_t tuples = elementCount(Dims(indices.dims.begin(), indices.dims.end() - 1));
   if (static_cast<int64_t>(updates.size()) != tuples * sliceSize) unsupported(n, "updates do not match the indices");
-  Array r = data;
+  Array r = data.copy();
   for (int64_t t = 0; t < tuples; ++t) {
     int64_t offset = 0;
     for (size_t d = 0; d < k; ++d) offset += indexInto(n, indices.i[t * k + d], data.dims[d]) * dataStrides[d];
@@ -99,7 +99,7 @@ Array scatterElements(const ir::Node& n, const std::vector<const Array*>& ins) {
     unsupported(n, "input types or shapes");
   const int64_t axis = axisOf(n, n.attrInt("axis", 0), data.dims.size());
   const Dims strides = stridesOf(data.dims);
-  Array r = data;
+  Array r = data.copy();
   forEachIndex(indices.dims, [&](const Dims& idx, int64_t e) {
     const int64_t offset = elementOffset(n, data.dims, strides, idx, axis, indices.i[e]);
     copyElement(r, offset, updates, e);
@@ -205,7 +205,7 @@ Array trilu(const ir::Node& n, const std::vector<const Array*>& ins) {
   const int64_t k = present(ins, 1) ? ins[1]->getI(0) : 0;
   const bool upper = n.attrInt("upper", 1) != 0;
   const int64_t rows = data.dims[data.dims.size() - 2], cols = data.dims.back();
-  Array r = data;
+  Array r = data.copy();
   for (size_t e = 0; e < r.size(); ++e) {
     const int64_t j = static_cast<int64_t>(e) % cols, i = (static_cast<int64_t>(e) / cols) % rows;
     const bool keep = upper ? j - i >= k : j - i <= k;
@@ -225,7 +225,7 @@ Array cumSum(const ir::Node& n, const std::vector<const Array*>& ins) {
   const int64_t len = data.dims[axis];
   const int64_t outer = elementCount(Dims(data.dims.begin(), data.dims.begin() + axis));
   const int64_t inner = elementCount(Dims(data.dims.begin() + axis + 1, data.dims.end()));
-  Array r = data;
+  Array r = data.copy();
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t q = 0; q < inner; ++q) {
       double accD = 0;
@@ -238,8 +238,10 @@ Array cumSum(const ir::Node& n, const std::vector<const Array*>& ins) {
           accD += v;
         } else {
           const int64_t v = data.i[at];
-          r.i[at] = exclusive ? accI : accI + v;
-          accI += v;
+          // Wrapping as a runtime's sum does: signed overflow would be undefined here.
+          const int64_t next = static_cast<int64_t>(static_cast<uint64_t>(accI) + static_cast<uint64_t>(v));
+          r.i[at] = exclusive ? accI : next;
+          accI = next;
         }
       }
     }

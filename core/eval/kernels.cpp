@@ -1,10 +1,13 @@
 #include "eval/kernels.h"
 
+#include "eval/broadcast_walk.h"
+#include "eval/eval_budget.h"
 #include "eval/kernel_table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <unordered_map>
 
@@ -56,29 +59,21 @@ Dims stridesOf(const Dims& d) {
   return s;
 }
 
-// For each element of `out`, the index of the element of an input of shape `inDims` that broadcasts to it.
-std::vector<size_t> broadcastMap(const Dims& out, const Dims& inDims) {
-  const size_t r = out.size(), off = r - inDims.size();
-  Dims inStr = stridesOf(inDims);
-  Dims step(r, 0);
-  for (size_t k = 0; k < inDims.size(); ++k) step[off + k] = inDims[k] == 1 ? 0 : inStr[k];
-  const size_t total = static_cast<size_t>(elementCount(out));
-  std::vector<size_t> map(total);
-  Dims idx(r, 0);
-  size_t pos = 0;
-  for (size_t e = 0; e < total; ++e) {
-    map[e] = pos;
-    for (int64_t k = static_cast<int64_t>(r) - 1; k >= 0; --k) {
-      pos += step[k];
-      if (++idx[k] < out[k]) break;
-      pos -= step[k] * idx[k];
-      idx[k] = 0;
-    }
-  }
-  return map;
+// Charged to the budget before it is allocated (Array::zeros).
+Array makeLike(D dtype, Dims dims) { return Array::zeros(dtype, std::move(dims)); }
+
+// a + b for dims and offsets read from a file, where an overflow means the node is not evaluated.
+int64_t checkedAdd(const ir::Node& n, int64_t a, int64_t b) {
+  int64_t s = 0;
+  if (__builtin_add_overflow(a, b, &s)) unsupported(n, "sizes overflow");
+  return s;
 }
 
-Array makeLike(D dtype, Dims dims) { return Array::zeros(dtype, std::move(dims)); }
+// A scalar operand's value; an empty tensor where a scalar belongs is not evaluated.
+double scalarOf(const ir::Node& n, const Array& a) {
+  if (a.size() < 1) unsupported(n, "empty scalar operand");
+  return a.getD(0);
+}
 
 // The window of a 2-D MaxPool or AveragePool with explicit pads and strides, checked: attributes come from the
 // file, and a short `strides` or a zero stride would read past the vector or divide by zero.
@@ -109,8 +104,14 @@ PoolWindow poolWindow(const ir::Node& n, const Array& x) {
 
 void set(Array& a, size_t k, double v) {
   if (a.isFloat()) a.f[k] = v;
-  else a.i[k] = static_cast<int64_t>(v);
+  else a.i[k] = checkedInt64(v);
 }
+
+// Integer arithmetic wraps around as a runtime's does (signed overflow would be undefined here); the narrower types
+// are wrapped to their width by normalize().
+int64_t wrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+int64_t wrappingSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+int64_t wrappingMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
 
 // ---- elementwise
 
@@ -120,12 +121,12 @@ using BinaryI = std::function<int64_t(int64_t, int64_t)>;
 Array binary(const ir::Node& n, const Array& a, const Array& b, D outType, const Binary& fd, const BinaryI& fi) {
   if (a.dtype != b.dtype) unsupported(n, "mixed element types");
   Dims out = broadcastShapes(a.dims, b.dims);
-  auto ma = broadcastMap(out, a.dims), mb = broadcastMap(out, b.dims);
-  Array r = makeLike(outType, out);
-  for (size_t k = 0; k < ma.size(); ++k) {
-    if (a.isFloat()) set(r, k, fd(a.f[ma[k]], b.f[mb[k]]));
-    else if (r.isFloat()) r.f[k] = fd(static_cast<double>(a.i[ma[k]]), static_cast<double>(b.i[mb[k]]));
-    else r.i[k] = fi(a.i[ma[k]], b.i[mb[k]]);
+  Array r = makeLike(outType, out);  // charged first: nothing of the result's size exists before
+  BroadcastWalk<2> w(out, {&a.dims, &b.dims});
+  for (size_t k = 0; k < r.size(); ++k, w.next()) {
+    if (a.isFloat()) set(r, k, fd(a.f[w.at(0)], b.f[w.at(1)]));
+    else if (r.isFloat()) r.f[k] = fd(static_cast<double>(a.i[w.at(0)]), static_cast<double>(b.i[w.at(1)]));
+    else r.i[k] = fi(a.i[w.at(0)], b.i[w.at(1)]);
   }
   normalize(r);
   return r;
@@ -134,7 +135,7 @@ Array binary(const ir::Node& n, const Array& a, const Array& b, D outType, const
 Array unary(const ir::Node& n, const Array& a, const std::function<double(double)>& fd,
             const std::function<int64_t(int64_t)>& fi, bool floatOnly = false) {
   if (floatOnly && !a.isFloat()) unsupported(n, "integer input");
-  Array r = a;
+  Array r = a.copy();
   if (a.isFloat()) for (auto& v : r.f) v = fd(v);
   else for (auto& v : r.i) v = fi(v);
   normalize(r);
@@ -142,7 +143,7 @@ Array unary(const ir::Node& n, const Array& a, const std::function<double(double
 }
 
 Array variadic(const ir::Node& n, const std::vector<const Array*>& ins, const Binary& fd, const BinaryI& fi) {
-  Array acc = in(n, ins, 0);
+  Array acc = in(n, ins, 0).copy();
   for (size_t k = 1; k < ins.size(); ++k) acc = binary(n, acc, in(n, ins, k), acc.dtype, fd, fi);
   return acc;
 }
@@ -183,7 +184,7 @@ Array concat(const ir::Node& n, const std::vector<const Array*>& ins) {
   for (size_t k = 0; k < ins.size(); ++k) {
     const Array& a = in(n, ins, k);
     if (a.dtype != first.dtype || static_cast<int64_t>(a.dims.size()) != rank) unsupported(n, "mismatched inputs");
-    out[axis] += a.dims[axis];
+    out[axis] = checkedAdd(n, out[axis], a.dims[axis]);
   }
   int64_t outer = elementCount(Dims(out.begin(), out.begin() + axis));
   int64_t inner = elementCount(Dims(out.begin() + axis + 1, out.end()));
@@ -223,18 +224,18 @@ Array slice(const ir::Node& n, const std::vector<const Array*>& ins, int64_t ops
   Dims st(rank, 0), sp(rank, 1), cnt = data.dims;
   for (size_t k = 0; k < starts.size(); ++k) {
     int64_t ax = normAxis(n, axes[k], rank), dim = data.dims[ax], step = steps[k];
-    if (step == 0) unsupported(n, "step 0");
+    if (step == 0 || step == std::numeric_limits<int64_t>::min()) unsupported(n, "step");
     int64_t s = starts[k], e = ends[k];
     if (s < 0) s += dim;
     if (e < 0) e += dim;
     if (step > 0) {
       s = std::clamp<int64_t>(s, 0, dim);
       e = std::clamp<int64_t>(e, 0, dim);
-      cnt[ax] = e > s ? (e - s + step - 1) / step : 0;
+      cnt[ax] = e > s ? (e - s - 1) / step + 1 : 0;
     } else {
       s = std::clamp<int64_t>(s, 0, dim - 1);
       e = std::clamp<int64_t>(e, -1, dim - 1);
-      cnt[ax] = s > e ? (s - e + (-step) - 1) / (-step) : 0;
+      cnt[ax] = s > e ? (s - e - 1) / (-step) + 1 : 0;
     }
     st[ax] = s;
     sp[ax] = step;
@@ -259,7 +260,7 @@ Array slice(const ir::Node& n, const std::vector<const Array*>& ins, int64_t ops
 Array reshapeTo(const ir::Node& n, const Array& data, const Dims& shape, bool allowZero) {
   auto out = resolveReshape(data.dims, shape, allowZero);
   if (!out) unsupported(n, "target shape does not fit the input");
-  Array r = data;
+  Array r = data.copy();
   r.dims = *out;
   return r;
 }
@@ -283,7 +284,7 @@ Array squeeze(const ir::Node& n, const std::vector<const Array*>& ins, int64_t o
       drop[a] = true;
     }
   }
-  Array r = data;
+  Array r = data.copy();
   r.dims.clear();
   for (int64_t k = 0; k < rank; ++k)
     if (!drop[k]) r.dims.push_back(data.dims[k]);
@@ -300,7 +301,7 @@ Array unsqueeze(const ir::Node& n, const std::vector<const Array*>& ins, int64_t
     if (added[a]) unsupported(n, "repeated axis");
     added[a] = true;
   }
-  Array r = data;
+  Array r = data.copy();
   r.dims.clear();
   size_t src = 0;
   for (int64_t k = 0; k < outRank; ++k) r.dims.push_back(added[k] ? 1 : data.dims[src++]);
@@ -314,8 +315,11 @@ Array transpose(const ir::Node& n, const Array& data) {
     for (int64_t k = rank - 1; k >= 0; --k) perm.push_back(k);
   if (static_cast<int64_t>(perm.size()) != rank) unsupported(n, "perm rank");
   Dims out(rank);
+  std::vector<bool> used(static_cast<size_t>(rank), false);
   for (int64_t k = 0; k < rank; ++k) {
     perm[k] = normAxis(n, perm[k], rank);  // a perm from a file may hold anything: index only with normalized axes
+    if (used[perm[k]]) unsupported(n, "perm repeats an axis");  // [0, 0] would read past the data
+    used[perm[k]] = true;
     out[k] = data.dims[perm[k]];
   }
   Dims inStr = stridesOf(data.dims);
@@ -340,7 +344,7 @@ Array reduce(const ir::Node& n, const std::vector<const Array*>& ins, int64_t op
   const bool axesInput = n.opType == "ReduceSum" ? opset >= 13 : opset >= 18;
   Dims axes = axesInput ? (has(ins, 1) ? intsOf(*ins[1]) : Dims{}) : n.attrInts("axes");
   const bool keep = n.attrInt("keepdims", 1) != 0;
-  if (axes.empty() && axesInput && n.attrInt("noop_with_empty_axes", 0)) return data;
+  if (axes.empty() && axesInput && n.attrInt("noop_with_empty_axes", 0)) return data.copy();
   std::vector<bool> red(rank, axes.empty());
   for (auto a : axes) red[normAxis(n, a, rank)] = true;
   Dims outKeep(rank);
@@ -348,11 +352,12 @@ Array reduce(const ir::Node& n, const std::vector<const Array*>& ins, int64_t op
   Array acc = makeLike(data.dtype, outKeep);
   const std::string& op = n.opType;
   auto start = op == "ReduceProd" ? 1.0 : op == "ReduceMax" ? -INFINITY : op == "ReduceMin" ? INFINITY : 0.0;
+  chargeArray(acc.size());
   std::vector<double> v(acc.size(), start);
-  auto map = broadcastMap(data.dims, outKeep);  // every input element -> its output slot
-  for (size_t e = 0; e < map.size(); ++e) {
+  BroadcastWalk<1> slot(data.dims, {&outKeep});  // every input element -> its output slot
+  for (size_t e = 0; e < data.size(); ++e, slot.next()) {
     double x = data.getD(e);
-    double& a = v[map[e]];
+    double& a = v[slot.at(0)];
     if (op == "ReduceProd") a *= x;
     else if (op == "ReduceMax") a = std::max(a, x);
     else if (op == "ReduceMin") a = std::min(a, x);
@@ -378,6 +383,7 @@ Array castTo(const Array& a, D to) {
   Array r;
   r.dtype = to;
   r.dims = a.dims;
+  chargeArray(a.size());
   if (r.isFloat()) {
     r.f.resize(a.size());
     for (size_t k = 0; k < a.size(); ++k) r.f[k] = a.getD(k);
@@ -387,7 +393,7 @@ Array castTo(const Array& a, D to) {
       if (!a.isFloat()) r.i[k] = a.i[k];
       else if (to == D::Bool) r.i[k] = a.f[k] != 0.0;
       else if (std::isnan(a.f[k])) throw Unsupported("Cast: NaN to integer");
-      else r.i[k] = static_cast<int64_t>(a.f[k]);
+      else r.i[k] = checkedInt64(a.f[k]);
     }
   }
   normalize(r);
@@ -415,18 +421,22 @@ Array matmul(const ir::Node& n, const Array& a, const Array& b) {
   if (bd[bd.size() - 2] != K) unsupported(n, "inner dims differ");
   Dims batchA(ad.begin(), ad.end() - 2), batchB(bd.begin(), bd.end() - 2);
   Dims batch = broadcastShapes(batchA, batchB);
-  auto ma = broadcastMap(batch, batchA), mb = broadcastMap(batch, batchB);
   Dims out = batch;
   if (!aVec) out.push_back(M);
   if (!bVec) out.push_back(N);
   Array r = makeLike(a.dtype, out);
-  for (size_t bi = 0; bi < ma.size(); ++bi)
+  chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(K)));
+  const int64_t batches = elementCount(batch);
+  BroadcastWalk<2> w(batch, {&batchA, &batchB});
+  for (int64_t bi = 0; bi < batches; ++bi, w.next()) {
+    const int64_t ai = static_cast<int64_t>(w.at(0)), bj = static_cast<int64_t>(w.at(1));
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j) {
         double acc = 0;
-        for (int64_t k = 0; k < K; ++k) acc += a.f[ma[bi] * M * K + i * K + k] * b.f[mb[bi] * K * N + k * N + j];
+        for (int64_t k = 0; k < K; ++k) acc += a.f[ai * M * K + i * K + k] * b.f[bj * K * N + k * N + j];
         r.f[bi * M * N + i * N + j] = acc;
       }
+  }
   normalize(r);
   return r;
 }
@@ -436,14 +446,16 @@ Array gemm(const ir::Node& n, const std::vector<const Array*>& ins) {
   if (a0.dims.size() != 2 || b0.dims.size() != 2) unsupported(n, "2-D only");
   ir::Node tr;
   tr.opType = "Transpose";
-  Array a = n.attrInt("transA", 0) ? transpose(tr, a0) : a0;
-  Array b = n.attrInt("transB", 0) ? transpose(tr, b0) : b0;
+  Array a = n.attrInt("transA", 0) ? transpose(tr, a0) : a0.copy();
+  Array b = n.attrInt("transB", 0) ? transpose(tr, b0) : b0.copy();
   Array r = matmul(n, a, b);
   const double alpha = n.attrFloat("alpha", 1.f), beta = n.attrFloat("beta", 1.f);
   for (auto& x : r.f) x *= alpha;
   if (has(ins, 2)) {
-    auto mc = broadcastMap(r.dims, ins[2]->dims);
-    for (size_t k = 0; k < r.f.size(); ++k) r.f[k] += beta * ins[2]->f[mc[k]];
+    const Array& c = *ins[2];
+    if (c.dtype != r.dtype || broadcastShapes(r.dims, c.dims) != r.dims) unsupported(n, "C does not broadcast to A*B");
+    BroadcastWalk<1> w(r.dims, {&c.dims});
+    for (size_t k = 0; k < r.f.size(); ++k, w.next()) r.f[k] += beta * c.f[w.at(0)];
   }
   normalize(r);
   return r;
@@ -459,12 +471,28 @@ Array conv(const ir::Node& n, const std::vector<const Array*>& ins) {
   if (strides.empty()) strides.assign(sp, 1);
   if (dil.empty()) dil.assign(sp, 1);
   if (pads.empty()) pads.assign(2 * sp, 0);
-  const int64_t group = n.attrInt("group", 1), N = x.dims[0], C = x.dims[1], M = w.dims[0], Cg = w.dims[1];
-  if (Cg * group != C || M % group) unsupported(n, "group/channel mismatch");
-  Dims out = {N, M};
+  // Attributes come from the file: a short list, a zero stride or sizes that overflow are not evaluated.
+  if (strides.size() != sp || dil.size() != sp || pads.size() != 2 * sp) unsupported(n, "strides, dilations or pads");
+  constexpr int64_t kLargest = int64_t{1} << 30;
   for (size_t k = 0; k < sp; ++k)
-    out.push_back((x.dims[2 + k] + pads[k] + pads[sp + k] - dil[k] * (w.dims[2 + k] - 1) - 1) / strides[k] + 1);
+    if (strides[k] <= 0 || strides[k] > kLargest || dil[k] <= 0 || dil[k] > kLargest || pads[k] < 0 ||
+        pads[k] > kLargest || pads[sp + k] < 0 || pads[sp + k] > kLargest || x.dims[2 + k] > kLargest ||
+        w.dims[2 + k] > kLargest)
+      unsupported(n, "strides, dilations, pads or sizes out of range");
+  const int64_t group = n.attrInt("group", 1), N = x.dims[0], C = x.dims[1], M = w.dims[0], Cg = w.dims[1];
+  int64_t channels = 0;
+  if (group <= 0 || group > C || __builtin_mul_overflow(Cg, group, &channels) || channels != C || M % group)
+    unsupported(n, "group/channel mismatch");
+  if (has(ins, 2) && (!ins[2]->isFloat() || static_cast<int64_t>(ins[2]->size()) != M)) unsupported(n, "bias");
+  Dims out = {N, M};
+  for (size_t k = 0; k < sp; ++k) {
+    const int64_t span = x.dims[2 + k] + pads[k] + pads[sp + k] - dil[k] * (w.dims[2 + k] - 1) - 1;
+    if (span < 0) unsupported(n, "the kernel is larger than the padded input");
+    out.push_back(span / strides[k] + 1);
+  }
   Array r = makeLike(x.dtype, out);
+  chargeOperations(
+      saturatingProduct(r.size(), static_cast<uint64_t>(elementCount(Dims(w.dims.begin() + 1, w.dims.end())))));
   Dims outSp(out.begin() + 2, out.end()), kSp(w.dims.begin() + 2, w.dims.end()), inSp(x.dims.begin() + 2, x.dims.end());
   const int64_t outPlane = elementCount(outSp), kPlane = elementCount(kSp), inPlane = elementCount(inSp);
   Dims oi(sp), ki(sp);
@@ -499,7 +527,9 @@ Array batchNorm(const ir::Node& n, const std::vector<const Array*>& ins) {
   if (!x.isFloat() || x.dims.size() < 2) unsupported(n, "float input");
   const double eps = n.attrFloat("epsilon", 1e-5f);
   const int64_t C = x.dims[1], inner = elementCount(Dims(x.dims.begin() + 2, x.dims.end()));
-  Array r = x;
+  for (const Array* p : {&sc, &bi, &mean, &var})
+    if (!p->isFloat() || static_cast<int64_t>(p->size()) != C) unsupported(n, "parameters do not match the channels");
+  Array r = x.copy();
   for (size_t k = 0; k < r.f.size(); ++k) {
     int64_t c = (static_cast<int64_t>(k) / inner) % C;
     r.f[k] = (x.f[k] - mean.f[c]) / std::sqrt(var.f[c] + eps) * sc.f[c] + bi.f[c];
@@ -512,11 +542,11 @@ Array pad(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset
   const Array& x = in(n, ins, 0);
   if (n.attrString("mode", "constant") != "constant") unsupported(n, "mode");
   Dims pads = opset < 11 ? n.attrInts("pads") : intsOf(in(n, ins, 1));
-  double value = opset < 11 ? n.attrFloat("value", 0.f) : (has(ins, 2) ? ins[2]->getD(0) : 0.0);
+  double value = opset < 11 ? n.attrFloat("value", 0.f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : 0.0);
   const size_t r = x.dims.size();
   if (pads.size() != 2 * r) unsupported(n, "pads size");
   Dims out(r);
-  for (size_t k = 0; k < r; ++k) out[k] = x.dims[k] + pads[k] + pads[r + k];
+  for (size_t k = 0; k < r; ++k) out[k] = checkedAdd(n, checkedAdd(n, x.dims[k], pads[k]), pads[r + k]);
   Array o = makeLike(x.dtype, out);
   for (size_t k = 0; k < o.size(); ++k) set(o, k, value);
   Dims idx(r, 0), outStr = stridesOf(out);
@@ -567,7 +597,7 @@ Kernel un(std::function<double(double)> fd, std::function<int64_t(int64_t)> fi =
 const std::unordered_map<std::string, Kernel>& kernels() {
   static const std::unordered_map<std::string, Kernel> table = [] {
     std::unordered_map<std::string, Kernel> t;
-    t["Identity"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0); });
+    t["Identity"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0).copy(); });
     t["Constant"] = one([](auto& n, auto&, int64_t) { return constantValue(n); });
     t["Shape"] = one([](auto& n, auto& ins, int64_t) {
       const Array& a = in(n, ins, 0);
@@ -596,7 +626,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       int64_t axis = n.attrInt("axis", 1);
       if (axis < 0) axis += r;
       if (axis < 0 || axis > r) unsupported(n, "axis out of range");
-      Array o = a;
+      Array o = a.copy();
       o.dims = {elementCount(Dims(a.dims.begin(), a.dims.begin() + axis)),
                 elementCount(Dims(a.dims.begin() + axis, a.dims.end()))};
       return o;
@@ -607,13 +637,18 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Range"] = one([](auto& n, auto& ins, int64_t) {
       const Array &s = in(n, ins, 0), &l = in(n, ins, 1), &d = in(n, ins, 2);
       if (s.size() != 1 || l.size() != 1 || d.size() != 1) unsupported(n, "non-scalar input");
+      if (s.dtype != l.dtype || s.dtype != d.dtype) unsupported(n, "mixed element types");
       double st = s.getD(0), lim = l.getD(0), de = d.getD(0);
       if (de == 0) unsupported(n, "delta 0");
-      int64_t cnt = std::max<int64_t>(static_cast<int64_t>(std::ceil((lim - st) / de)), 0);
+      // The count as a double first: converting a NaN, an infinity or 3e30 to int64 is undefined.
+      const double count = std::ceil((lim - st) / de);
+      if (!(count < 9.0e18)) unsupported(n, "the range's length is not a size");
+      const int64_t cnt = count > 0 ? static_cast<int64_t>(count) : 0;
       Array r = makeLike(s.dtype, {cnt});
       for (int64_t k = 0; k < cnt; ++k) {
         if (r.isFloat()) r.f[k] = st + static_cast<double>(k) * de;
-        else r.i[k] = s.i[0] + k * d.i[0];
+        else if (__builtin_mul_overflow(k, d.i[0], &r.i[k]) || __builtin_add_overflow(r.i[k], s.i[0], &r.i[k]))
+          unsupported(n, "values overflow");
       }
       normalize(r);
       return r;
@@ -622,6 +657,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       Dims shape = intsOf(in(n, ins, 0));
       Array fill = Array::floats({1}, {0.0});
       if (auto* a = n.attr("value"); a && !a->tensors.empty()) fill = Array::fromTensor(a->tensors[0]);
+      if (fill.size() != 1) unsupported(n, "value is not one element");
       Array r = makeLike(fill.dtype, shape);
       for (size_t k = 0; k < r.size(); ++k) set(r, k, fill.getD(0));
       if (!r.isFloat())
@@ -631,11 +667,11 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Expand"] = one([](auto& n, auto& ins, int64_t) {
       const Array& a = in(n, ins, 0);
       Dims out = broadcastShapes(a.dims, intsOf(in(n, ins, 1)));
-      auto map = broadcastMap(out, a.dims);
       Array r = makeLike(a.dtype, out);
-      for (size_t k = 0; k < map.size(); ++k) {
-        if (r.isFloat()) r.f[k] = a.f[map[k]];
-        else r.i[k] = a.i[map[k]];
+      BroadcastWalk<1> w(out, {&a.dims});
+      for (size_t k = 0; k < r.size(); ++k, w.next()) {
+        if (r.isFloat()) r.f[k] = a.f[w.at(0)];
+        else r.i[k] = a.i[w.at(0)];
       }
       return r;
     });
@@ -643,30 +679,31 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       const Array &c = in(n, ins, 0), &x = in(n, ins, 1), &y = in(n, ins, 2);
       if (x.dtype != y.dtype) unsupported(n, "mixed element types");
       Dims out = broadcastShapes(broadcastShapes(c.dims, x.dims), y.dims);
-      auto mc = broadcastMap(out, c.dims), mx = broadcastMap(out, x.dims), my = broadcastMap(out, y.dims);
       Array r = makeLike(x.dtype, out);
-      for (size_t k = 0; k < mc.size(); ++k) {
-        bool take = c.getI(mc[k]) != 0;
-        if (r.isFloat()) r.f[k] = take ? x.f[mx[k]] : y.f[my[k]];
-        else r.i[k] = take ? x.i[mx[k]] : y.i[my[k]];
+      BroadcastWalk<3> w(out, {&c.dims, &x.dims, &y.dims});
+      for (size_t k = 0; k < r.size(); ++k, w.next()) {
+        bool take = c.getI(w.at(0)) != 0;
+        if (r.isFloat()) r.f[k] = take ? x.f[w.at(1)] : y.f[w.at(2)];
+        else r.i[k] = take ? x.i[w.at(1)] : y.i[w.at(2)];
       }
       return r;
     });
-    t["Add"] = bin(std::plus<double>(), std::plus<int64_t>());
-    t["Sub"] = bin(std::minus<double>(), std::minus<int64_t>());
-    t["Mul"] = bin(std::multiplies<double>(), std::multiplies<int64_t>());
+    t["Add"] = bin(std::plus<double>(), wrappingAdd);
+    t["Sub"] = bin(std::minus<double>(), wrappingSub);
+    t["Mul"] = bin(std::multiplies<double>(), wrappingMul);
     t["Div"] = bin(std::divides<double>(), [](int64_t a, int64_t b) -> int64_t {
       if (b == 0) throw Unsupported("Div: integer division by zero");
-      return a / b;
+      return b == -1 ? wrappingSub(0, a) : a / b;  // INT64_MIN / -1 traps
     });
     t["Pow"] = bin([](double a, double b) { return std::pow(a, b); },
-                   [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(double(a), double(b))); });
+                   [](int64_t a, int64_t b) { return checkedInt64(std::pow(double(a), double(b))); });
     t["Mod"] = one([](auto& n, auto& ins, int64_t) {
       const Array& a = in(n, ins, 0);
       bool fm = n.attrInt("fmod", 0) != 0;
       return binary(n, a, in(n, ins, 1), a.dtype, [](double x, double y) { return std::fmod(x, y); },
                     [fm](int64_t x, int64_t y) -> int64_t {
                       if (y == 0) throw Unsupported("Mod: by zero");
+                      if (y == -1) return 0;  // INT64_MIN % -1 traps
                       int64_t r = x % y;
                       if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
                       return r;
@@ -686,10 +723,10 @@ const std::unordered_map<std::string, Kernel>& kernels() {
     t["Min"] = one([](auto& n, auto& ins, int64_t) {
       return variadic(n, ins, [](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); });
     });
-    t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), std::plus<int64_t>()); });
+    t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), wrappingAdd); });
     t["Not"] = un([](double) -> double { throw Unsupported("Not: float"); }, [](int64_t a) { return int64_t(!a); });
-    t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return -a; });
-    t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? -a : a; });
+    t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return wrappingSub(0, a); });
+    t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? wrappingSub(0, a) : a; });
     t["Sign"] = un([](double a) { return double((a > 0) - (a < 0)); }, [](int64_t a) { return int64_t((a > 0) - (a < 0)); });
     t["Sqrt"] = un([](double a) { return std::sqrt(a); });
     t["Exp"] = un([](double a) { return std::exp(a); });
@@ -723,6 +760,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       if (n.attrInt("storage_order", 0)) unsupported(n, "storage_order");
       const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
       Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
+      chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(k[0] * k[1])));
       for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
         for (int64_t oh = 0; oh < OH; ++oh)
           for (int64_t ow = 0; ow < OW; ++ow) {
@@ -741,6 +779,7 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
       const bool countPads = n.attrInt("count_include_pad", 0) != 0;
       Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
+      chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(k[0] * k[1])));
       for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
         for (int64_t oh = 0; oh < OH; ++oh)
           for (int64_t ow = 0; ow < OW; ++ow) {
@@ -785,8 +824,9 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       // Before opset 13 the input is flattened to 2-D at `axis`; from 13 it is one axis.
       const int64_t inner = opset < 13 ? 1 : elementCount(Dims(x.dims.begin() + axis + 1, x.dims.end()));
       const int64_t len = opset < 13 ? elementCount(Dims(x.dims.begin() + axis, x.dims.end())) : x.dims[axis];
+      if (x.size() == 0) return x.copy();
       const int64_t outer = static_cast<int64_t>(x.size()) / (len * inner);
-      Array r = x;
+      Array r = x.copy();
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t q = 0; q < inner; ++q) {
           auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + q); };
@@ -798,12 +838,12 @@ const std::unordered_map<std::string, Kernel>& kernels() {
       normalize(r);
       return r;
     });
-    t["Dropout"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0); });
+    t["Dropout"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0).copy(); });
     t["Clip"] = one([](auto& n, auto& ins, int64_t opset) {
-      double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? ins[1]->getD(0) : -INFINITY);
-      double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? ins[2]->getD(0) : INFINITY);
+      double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? scalarOf(n, *ins[1]) : -INFINITY);
+      double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : INFINITY);
       return unary(n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
-                   [=](int64_t v) { return static_cast<int64_t>(std::min(std::max(double(v), lo), hi)); });
+                   [=](int64_t v) { return checkedInt64(std::min(std::max(double(v), lo), hi)); });
     });
     for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
       t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });

@@ -2,11 +2,15 @@
 // them by initializers of the same name. Shapes count as constants where shape inference knows them:
 // Shape/Size of a statically shaped value, and Gather/Slice of a Shape whose selected dims are known
 // (PyTorch's Shape->Gather->Unsqueeze->Concat->Reshape chains), as onnx-simplifier does with a runtime.
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <optional>
 
 #include "eval/eval_budget.h"
 #include "eval/kernels.h"
 #include "eval/transpose_bytes.h"
+#include "passes/fold_budget.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -58,6 +62,10 @@ class ConstantFolding final : public GraphPass {
   int worklistRadius() const override { return 1; }
   PassChange runOnGraph(ir::Model& m, ir::Graph& g) override {
     Rewriter rw(m, g);
+    // The pipeline run's budget for the whole model (PassManager::run); called on its own, a budget for this call.
+    ModelFoldBudget* modelBudget = ModelFoldBudget::current();
+    std::optional<ModelFoldBudget> ownBudget;
+    if (!modelBudget) modelBudget = &ownBudget.emplace(m, FoldLimits::fromEnvironment());
     for (ir::Node* n : nodesToVisit(g)) {
       if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
       // A body's (If/Loop/Scan) outputs may be its initializers, so there they fold too; the main graph's
@@ -74,10 +82,14 @@ class ConstantFolding final : public GraphPass {
       if (n->opType == "Constant" || n->opType == "Dropout") continue;
       if (n->opType == "Identity" && !(bodyOutput && constantTensor(n->input(0)))) continue;
       std::string overBudget;
-      auto results = tryEvaluate(*n, rw.opset(), budget_, overBudget);
-      if (!overBudget.empty())
-        rw.change.warnings.push_back("node '" + (n->name.empty() ? n->opType : n->name) + "' (" + n->opType +
-                                     ") left unfolded: " + overBudget);
+      auto results = tryEvaluate(*n, rw.opset(), budget_, *modelBudget, overBudget);
+      if (!overBudget.empty()) {
+        // Unnamed nodes (common in exports) by their first output, so that every node left has a line of its own.
+        const std::string label = !n->name.empty() ? n->name
+                                  : n->output(0)   ? "the node making '" + n->output(0)->name() + "'"
+                                                   : "an unnamed node";
+        rw.change.warnings.push_back("left unfolded: " + label + " (" + n->opType + "): " + overBudget);
+      }
       if (!results || results->size() < n->outputs().size()) continue;
       const std::vector<ir::Value*> outs = n->outputs();  // the node goes before its outputs become initializers
       rw.erase(n);
@@ -97,24 +109,53 @@ class ConstantFolding final : public GraphPass {
   // Read once per pass object: FLOWBRIDGE_FOLD_BUDGET_MB can change the limits (see eval/eval_budget.h).
   const eval::EvalBudget budget_ = eval::defaultEvalBudget();
 
+  // Every array evaluating this node creates is charged to the node's budget before it is allocated, and no array
+  // may be larger than what is left of the model's budget; the results are charged to the model's before they
+  // become tensors.
   static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset, const eval::EvalBudget& budget,
-                                                            std::string& overBudget) {
-    // Every array evaluating this node creates is charged before it is allocated.
-    eval::BudgetScope scope(budget);
+                                                            ModelFoldBudget& modelBudget, std::string& overBudget) {
+    // The constants it reads, each once (Add(a, a) does not free twice a's bytes).
+    uint64_t inputBytes = 0, inputElements = 0;
+    std::vector<const ir::Tensor*> seen;
+    for (const ir::Value* v : n.inputs())
+      if (const ir::Tensor* t = v ? constantTensor(v) : nullptr; t && std::find(seen.begin(), seen.end(), t) == seen.end()) {
+        seen.push_back(t);
+        inputBytes += t->expectedBytes();
+        inputElements += static_cast<uint64_t>(std::max<int64_t>(t->numElements(), 0));
+      }
+    // No array larger than a result that would be kept: larger ones would be computed only to be dropped.
+    const uint64_t keptElements = std::max<uint64_t>(kMaxFoldedElements, inputElements);
+    const uint64_t leftElements = modelBudget.elementsLeft(inputBytes);
+    eval::EvalBudget nodeBudget = budget;
+    nodeBudget.maxArrayElements = std::min(keptElements, leftElements);
+    eval::BudgetScope scope(nodeBudget);
     try {
       if (n.opType == "Transpose" && n.inputs().size() == 1) {
         const ir::Tensor* t = constantTensor(n.input(0));
         if (!t || t->dtype == ir::DataType::String) return std::nullopt;
+        overBudget = modelBudget.refusal(t->expectedBytes(), inputBytes);
+        if (!overBudget.empty()) return std::nullopt;
         // Weights are moved as bytes, never converted element by element.
-        return std::vector<ir::Tensor>{eval::transposeBytes(*t, n.attrInts("perm"))};
+        std::vector<ir::Tensor> out{eval::transposeBytes(*t, n.attrInts("perm"))};
+        modelBudget.charge(t->expectedBytes(), inputBytes);
+        return out;
       }
       auto arrays = evaluateArrays(n, opset);
       if (!arrays) return std::nullopt;
+      uint64_t resultBytes = 0;
+      for (const auto& a : *arrays) resultBytes += a.size() * ir::elementSize(a.dtype);
+      overBudget = modelBudget.refusal(resultBytes, inputBytes);
+      if (!overBudget.empty()) return std::nullopt;
       std::vector<ir::Tensor> out;
       for (const auto& a : *arrays) out.push_back(a.toTensor(""));
+      modelBudget.charge(resultBytes, inputBytes);
       return out;
     } catch (const eval::Unsupported& e) {
-      if (std::string_view(e.what()).find("budget") != std::string_view::npos) overBudget = e.what();
+      if (std::string_view(e.what()).find("budget") == std::string_view::npos) return std::nullopt;
+      overBudget = e.what();
+      // An array over this fold's limit: say which limit that is.
+      if (overBudget.find("this fold's budget") != std::string::npos)
+        overBudget = leftElements < keptElements ? modelBudget.spent() : tooLargeToKeep();
       return std::nullopt;
     }
   }
@@ -167,9 +208,14 @@ class ConstantFolding final : public GraphPass {
     for (const auto& a : out) {
       if (sentinels && hasUnknown(a)) return std::nullopt;
       if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
-        return std::nullopt;
+        throw eval::Unsupported(tooLargeToKeep());
     }
     return out;
+  }
+
+  static std::string tooLargeToKeep() {
+    return "its result would be over the constant-folding budget of " + std::to_string(kMaxFoldedElements) +
+           " elements for a result larger than its inputs (it would bloat the model)";
   }
 
   // Ops whose output size comes from input values: check it before allocating.
@@ -187,7 +233,11 @@ class ConstantFolding final : public GraphPass {
       }
     } else if (n.opType == "Range" && ins.size() == 3 && ins[0] && ins[1] && ins[2] && ins[2]->size() == 1 &&
                ins[0]->size() == 1 && ins[1]->size() == 1 && ins[2]->getD(0) != 0) {
-      count = static_cast<int64_t>((ins[1]->getD(0) - ins[0]->getD(0)) / ins[2]->getD(0));
+      // As a double first: a NaN, an infinity or 1e30 converted to int64 is undefined.
+      const double length = (ins[1]->getD(0) - ins[0]->getD(0)) / ins[2]->getD(0);
+      if (std::isnan(length)) return true;  // not a length: the kernel refuses it
+      if (!(length < 9.0e18)) return false;
+      count = length > 0 ? static_cast<int64_t>(length) : 0;
     }
     return count <= kMaxFoldedElements || count <= inputElements;
   }

@@ -108,6 +108,11 @@ PassManagerResult PassManager::run(ir::Model& m) {
     return r;  // a cyclic graph is not rewritten
   }
   if (recordSteps_) r.initial = m.clone();
+  // One budget for everything constant folding does in this run: every round, every body.
+  ModelFoldBudget foldBudget(m, foldLimits_);
+  ModelFoldBudget::Scope foldBudgetScope(foldBudget);
+  r.foldedLimit = foldBudget.foldedLimit();
+  r.foldAddedLimit = foldBudget.addedLimit();
   bool changedLastRound = true;
   // A pass is a function of the model: once a call of it found nothing to do, calling it again before anything
   // else changed the model would find nothing again. `version` counts the changes; cleanAt[i] is the version
@@ -257,6 +262,8 @@ PassManagerResult PassManager::run(ir::Model& m) {
   }
   ir::topologicalSort(m.graph());
   cleanUp(m.graph());
+  r.foldedBytes = foldBudget.folded();
+  r.foldAddedBytes = foldBudget.added();
   r.nodesAfter = m.graph().nodeCount();
   r.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return r;

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "passes/fold_budget.h"
 #include "passes/pass.h"
 
 namespace fb::passes {
@@ -43,6 +44,8 @@ struct PassManagerResult {
   double typeInferenceMilliseconds = 0;  // libonnx shape inference between rounds (part of the total)
   size_t typeInferenceRuns = 0;       // whole-graph inference
   size_t localTypeInferenceRuns = 0;  // rounds after the first: inference on the nodes changed since (also in the ms)
+  // What constant folding used of the run's budget for the whole model (fold_budget.h), and its limits.
+  uint64_t foldedBytes = 0, foldedLimit = 0, foldAddedBytes = 0, foldAddedLimit = 0;
   // Only when recordSteps(true): the model before the first pass, and each run that changed it, in order.
   std::shared_ptr<const ir::Model> initial;
   std::vector<PassStep> steps;
@@ -60,6 +63,9 @@ class PassManager {
   // not the model changed since its last call and wherever it changed (no worklists): for tests that the skipping
   // changes no result.
   void callEveryPass(bool on) { callEveryPass_ = on; }
+  // What constant folding may do to the model in one run, all rounds and bodies together (fold_budget.h); by
+  // default FoldLimits::fromEnvironment().
+  void setFoldLimits(const FoldLimits& limits) { foldLimits_ = limits; }
 
  private:
   bool typesReadAnywhere_ = false;
@@ -71,6 +77,7 @@ class PassManager {
   size_t maxIterations_;
   bool recordSteps_ = false;
   bool callEveryPass_ = false;
+  FoldLimits foldLimits_ = FoldLimits::fromEnvironment();
 };
 
 }  // namespace fb::passes

@@ -25,13 +25,15 @@ sys.path.insert(0, os.path.join(HERE, "..", "oneflow"))
 CASES = []
 
 
-def case(name, path, reason=None, readable=False, commands=None, valid=False):
+def case(name, path, reason=None, readable=False, commands=None, valid=False, converts_leaving=None):
     """Which commands may succeed (exit 0): readable: inspect and render (a well-formed graph that fails the checker:
     showing it is their job); valid: every command (a valid model whose danger is time or memory). `check` never
-    may: for OneFlow attributes that only a built node shows, it builds the result as `convert` does (exit 3)."""
+    may: for OneFlow attributes that only a built node shows, it builds the result as `convert` does (exit 3).
+    converts_leaving: `convert` must succeed and its report must contain this text (what it refused to do)."""
     may_pass = ["inspect", "check", "convert", "render"] if valid else (["inspect", "render"] if readable else [])
     CASES.append({"name": name, "path": path, "reason": reason, "may_pass": may_pass,
-                  "commands": commands or ["inspect", "check", "convert", "render"]})
+                  "commands": commands or ["inspect", "check", "convert", "render"],
+                  "converts_leaving": converts_leaving})
 
 
 def model(nodes, inputs, outputs, inits=(), opset=13, value_info=(), ir=8, extra_opsets=()):
@@ -314,6 +316,76 @@ def onnx_cases(d, corpus):
     w.data_type = 22
     case("int4_typed_data_wrong_count", save(d, "int4_typed_data_wrong_count", model(
         [helper.make_node("Identity", ["w"], ["y"])], [], [f32("y", [5])], [w], opset=21, ir=10)), None)
+
+
+# --- constant folding bounded per model and charged before allocating (security issue, point 5) ---
+def fold_budget_cases(d):
+    """Folds whose results are far larger than the file: the conversion must succeed within the suite's limits,
+    leaving the nodes unfolded and saying so in its report."""
+    def reduced(nodes, inits, opset=13):
+        return model(nodes + [helper.make_node("ReduceSum", ["big"], ["y"], keepdims=0)], [], [f32("y", [])], inits,
+                     opset=opset)
+
+    def column_row(n):
+        v = (np.arange(n) % 7).astype(np.float32)
+        return [numpy_helper.from_array(v.reshape(n, 1), "a"), numpy_helper.from_array(v.reshape(1, n), "b")]
+
+    for n in (16000, 30000):
+        # [n, 1] + [1, n]: index vectors of n * n elements were allocated before the result was charged.
+        case("fold_broadcast_add_%d" % n, save(d, "fold_broadcast_add_%d" % n, reduced(
+            [helper.make_node("Add", ["a", "b"], ["big"])], column_row(n))), None, valid=True,
+             converts_leaving="left unfolded: ")
+    cond = numpy_helper.from_array(np.ones([16000, 1, 1], np.bool_), "c")
+    case("fold_where_broadcast", save(d, "fold_where_broadcast", reduced(
+        [helper.make_node("Where", ["c", "a", "b"], ["big"])], [cond] + column_row(16000))), None, valid=True,
+         converts_leaving="left unfolded: ")
+    # A batch of 16000 x 16000 matrices of 1 x 1 from two 64 KB constants.
+    mm = [numpy_helper.from_array(np.ones([16000, 1, 1, 1], np.float32), "a"),
+          numpy_helper.from_array(np.ones([1, 16000, 1, 1], np.float32), "b")]
+    case("fold_matmul_batch_broadcast", save(d, "fold_matmul_batch_broadcast", reduced(
+        [helper.make_node("MatMul", ["a", "b"], ["big"])], mm)), None, valid=True, converts_leaving="left unfolded: ")
+    # 600 results of 4 MiB from one 16-byte shape, each kept alive by an output: 2.4 GB without a budget per model.
+    nodes, outs = [], []
+    for k in range(600):
+        nodes.append(helper.make_node("ConstantOfShape", ["shp"], ["c%d" % k],
+                                      value=helper.make_tensor("v", TensorProto.FLOAT, [1], [float(k)])))
+        nodes.append(helper.make_node("Add", ["x", "c%d" % k], ["y%d" % k]))
+        outs.append(f32("y%d" % k, [1024, 1024]))
+    case("fold_600_results_of_4mib", save(d, "fold_600_results_of_4mib", model(
+        nodes, [f32("x", [1024, 1024])], outs, [numpy_helper.from_array(np.array([1024, 1024], np.int64), "shp")])),
+         None, valid=True, converts_leaving="left unfolded: the node making 'c599' (ConstantOfShape): ")
+    # Pooling windows of 2^20 x 2^20 over a padded 1 x 1 input: four outputs, 2^42 additions.
+    case("fold_maxpool_huge_window", save(d, "fold_maxpool_huge_window", model(
+        [helper.make_node("MaxPool", ["t"], ["big"], kernel_shape=[1 << 20, 1 << 20], strides=[1 << 20, 1 << 20],
+                          pads=[1 << 20] * 4),
+         helper.make_node("ReduceSum", ["big"], ["y"], keepdims=0)], [], [f32("y", [])],
+        [numpy_helper.from_array(np.ones([1, 1, 1, 1], np.float32), "t")])), None, valid=True,
+         converts_leaving="left unfolded: ")
+    # Pads whose sum overflows int64, on a constant.
+    case("fold_pad_overflow", save(d, "fold_pad_overflow", reduced(
+        [helper.make_node("Pad", ["t", "p"], ["big"])],
+        [numpy_helper.from_array(np.ones([2], np.float32), "t"),
+         numpy_helper.from_array(np.array([2 ** 62, 2 ** 62], np.int64), "p")])), None, valid=True)
+    # A Range whose length is not a number.
+    case("fold_range_nan", save(d, "fold_range_nan", reduced(
+        [helper.make_node("Range", ["r0", "r1", "r2"], ["big"])],
+        [numpy_helper.from_array(np.array(0, np.float32), "r0"), numpy_helper.from_array(np.array(np.nan, np.float32), "r1"),
+         numpy_helper.from_array(np.array(1, np.float32), "r2")])), None, valid=True)
+    # ConstantOfShape whose value holds no element; Softmax of an empty tensor.
+    empty_value = helper.make_tensor("v", TensorProto.FLOAT, [0], [])
+    case("fold_constant_of_shape_empty_value", save(d, "fold_constant_of_shape_empty_value", reduced(
+        [helper.make_node("ConstantOfShape", ["shp"], ["big"], value=empty_value)],
+        [numpy_helper.from_array(np.array([4], np.int64), "shp")])), None, valid=True)
+    case("fold_softmax_empty", save(d, "fold_softmax_empty", reduced(
+        [helper.make_node("Softmax", ["t"], ["big"], axis=1)],
+        [numpy_helper.from_array(np.ones([2, 0], np.float32), "t")])), None, valid=True)
+    # INT64_MIN / -1 and INT64_MIN % -1 trap (SIGFPE) when folded.
+    for op in ("Div", "Mod"):
+        name = "fold_%s_int64_min_by_minus_one" % op.lower()
+        case(name, save(d, name, model(
+            [helper.make_node(op, ["p", "q"], ["big"]), helper.make_node("Cast", ["big"], ["y"], to=TensorProto.FLOAT)],
+            [], [f32("y", [1])], [numpy_helper.from_array(np.array([-2 ** 63], np.int64), "p"),
+                                  numpy_helper.from_array(np.array([-1], np.int64), "q")])), None, valid=True)
 
 
 def oneflow_cases(d):
@@ -690,6 +762,7 @@ def main():
         shutil.rmtree(a.out)
     os.makedirs(a.out)
     onnx_cases(a.out, a.corpus)
+    fold_budget_cases(a.out)
     oneflow_cases(a.out)
     oneflow_save_cases(a.out)
     write_fixtures(a.out)

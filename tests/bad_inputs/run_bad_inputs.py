@@ -6,7 +6,8 @@
 Every run must: end with exit code 2 or 3 (0 only for inspect/render of a readable case), not by a signal, within
 10 s and 1 GB of address space (setrlimit; --no-memory-limit for sanitizer builds, which reserve terabytes);
 print, for exit 2, exactly one stderr line `flowbridge-cli: error: <file>: <reason>` with no control characters;
-leave every input file as it was and create nothing but the intended output. Prints one line per failure and a
+leave every input file as it was and create nothing but the intended output. A case with `converts_leaving`
+(constant folding over its budget) must convert with exit 0 and that text in the report. Prints one line per failure and a
 summary; exit status 1 when anything failed."""
 import argparse
 import hashlib
@@ -191,6 +192,13 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     fail(what, "inspect --json printed invalid JSON: %s" % e)
             if r.returncode == 0 and cmd in CODE_TARGET_OUTPUTS:
                 check_generated_code(what, os.path.join(out_dir, "code"))
+            if cmd == "convert" and c.get("converts_leaving"):
+                if r.returncode != 0:
+                    fail(what, "the conversion must succeed (leaving what does not fit as it is)", r)
+                else:
+                    with open(os.path.join(out_dir, "report.json")) as f:
+                        if c["converts_leaving"] not in f.read():
+                            fail(what, "the report does not mention %r" % c["converts_leaving"])
             if snapshot(case_root) != before:
                 fail(what, "the input's folder changed")
             left = sorted(os.listdir(out_dir))

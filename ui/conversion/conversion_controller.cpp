@@ -226,9 +226,21 @@ void ConversionController::convert() {
     const QString problems = problemsOf(r);
     line += problems.isEmpty() ? tr("; check passed") : tr("; incomplete: %1").arg(problems);
     emit logMessage(line);
+    logPassWarnings(r);
     emit conversionFinished();
   });
   watcher->setFuture(future);
+}
+
+void ConversionController::logPassWarnings(const convert::ConvertResult& r) {
+  // What the passes left as it was and why (nodes over the constant-folding budget): the first few, then a count;
+  // the saved report lists them all.
+  constexpr int kShown = 10;
+  int total = 0;
+  for (const auto& p : r.passStats.perPass)
+    for (const auto& w : p.total.warnings)
+      if (total++ < kShown) emit logMessage(tr("Passes: %1: %2").arg(QString::fromStdString(p.name), QString::fromStdString(w)));
+  if (total > kShown) emit logMessage(tr("Passes: %1 more nodes left as they were (the report lists them all)").arg(total - kShown));
 }
 
 void ConversionController::cancel() {

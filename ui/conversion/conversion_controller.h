@@ -105,6 +105,8 @@ class ConversionController : public QObject {
 
  private:
   void computeDiff();
+  // Log lines for what the passes left as it was and why (the constant-folding budget), after the summary line.
+  void logPassWarnings(const convert::ConvertResult& r);
   void invalidate();
   QString sourceName() const;
   QString passesName() const;
