@@ -3,6 +3,7 @@
 #include <onnx/checker.h>
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -43,7 +44,49 @@ std::optional<std::string> badWindowOrPerm(const onnx::NodeProto& n) {
   return std::nullopt;
 }
 
-void findHazards(const onnx::GraphProto& g, std::optional<std::string>& why) {
+// The ranks a graph declares (inputs, outputs, value_info, initializers); bodies see the graphs around them.
+struct DeclaredRanks {
+  std::unordered_map<std::string, int> own;
+  const DeclaredRanks* outer = nullptr;
+
+  DeclaredRanks(const onnx::GraphProto& g, const DeclaredRanks* around) : outer(around) {
+    auto note = [&](const onnx::ValueInfoProto& v) {
+      if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+        own[v.name()] = v.type().tensor_type().shape().dim_size();
+    };
+    for (const auto& v : g.input()) note(v);
+    for (const auto& v : g.output()) note(v);
+    for (const auto& v : g.value_info()) note(v);
+    for (const auto& t : g.initializer()) own[t.name()] = t.dims_size();
+  }
+  std::optional<int> of(const std::string& name) const {
+    for (const DeclaredRanks* s = this; s; s = s->outer)
+      if (auto it = s->own.find(name); it != s->own.end()) return it->second;
+    return std::nullopt;
+  }
+};
+
+// libonnx 1.12's ConvTranspose inference takes the kernel from W's spatial dims when `kernel_shape` is absent and
+// then indexes it by X's spatial axes, and reads W's dim 1 unchecked: with W of lower rank than X, or of rank
+// below 2, it reads past its vectors (a crash found by fuzz_codegen). Inference runs only where the declared ranks
+// show it safe; PyTorch's and tf2onnx's exports always carry `kernel_shape`.
+std::optional<std::string> convTransposeRankHazard(const onnx::NodeProto& n, const DeclaredRanks& ranks) {
+  if (n.op_type() != "ConvTranspose" || !(n.domain().empty() || n.domain() == "ai.onnx") || n.input_size() < 2)
+    return std::nullopt;
+  const std::string where = "ConvTranspose node '" + n.name() + "'";
+  const auto w = ranks.of(n.input(1));
+  if (w && *w < 2) return where + " has a weight of rank " + std::to_string(*w);
+  bool kernelShape = false;
+  for (const auto& a : n.attribute()) kernelShape = kernelShape || a.name() == "kernel_shape";
+  if (kernelShape) return std::nullopt;
+  const auto x = ranks.of(n.input(0));
+  if (!w || !x) return where + " has no kernel_shape and the ranks of its input and weight are not declared";
+  if (*x > *w) return where + " has an input of rank " + std::to_string(*x) + " and a weight of rank " + std::to_string(*w);
+  return std::nullopt;
+}
+
+void findHazards(const onnx::GraphProto& g, const DeclaredRanks* around, std::optional<std::string>& why) {
+  const DeclaredRanks ranks(g, around);
   for (const auto& n : g.node()) {
     if (why) return;
     if ((n.op_type() == "DepthToSpace" || n.op_type() == "SpaceToDepth") && n.domain().empty())
@@ -51,9 +94,10 @@ void findHazards(const onnx::GraphProto& g, std::optional<std::string>& why) {
         if (a.name() == "blocksize" && (a.i() < 1 || a.i() > kMaxBlocksize))
           why = n.op_type() + " node '" + n.name() + "' has blocksize " + std::to_string(a.i());
     if (!why) why = badWindowOrPerm(n);
+    if (!why) why = convTransposeRankHazard(n, ranks);
     for (const auto& a : n.attribute()) {
-      if (a.has_g()) findHazards(a.g(), why);
-      for (const auto& sg : a.graphs()) findHazards(sg, why);
+      if (a.has_g()) findHazards(a.g(), &ranks, why);
+      for (const auto& sg : a.graphs()) findHazards(sg, &ranks, why);
     }
   }
 }
@@ -142,13 +186,13 @@ void checkWithoutUntypedOutputs(onnx::ModelProto& p) {
 
 std::optional<std::string> hazardsBesidesChecker(const onnx::ModelProto& p) {
   std::optional<std::string> why;
-  findHazards(p.graph(), why);
+  findHazards(p.graph(), nullptr, why);
   for (const auto& f : p.functions())
     for (const auto& n : f.node())
       if (!why) {
         onnx::GraphProto g;
         *g.add_node() = n;
-        findHazards(g, why);
+        findHazards(g, nullptr, why);
       }
   if (why) return why;
   return recursiveFunction(p);

@@ -185,6 +185,19 @@ def onnx_cases(d, corpus):
     s2d = helper.make_node("SpaceToDepth", ["x"], ["y"], blocksize=2 ** 33)
     case("space_to_depth_huge_blocksize", save(d, "space_to_depth_huge_blocksize", model(
         [s2d], [f32("x", [1, 8, 2, 2])], [f32("y", [1, 8, 2, 2])])), None, readable=True)
+    # libonnx 1.12's ConvTranspose inference reads W's spatial dims as the kernel and indexes them by X's axes
+    # (found by fuzz_codegen: a weight of rank 2 under an input of rank 4 was a SIGSEGV in every command).
+    ct = helper.make_node("ConvTranspose", ["x", "w"], ["y"])
+    case("conv_transpose_weight_rank_2", save(d, "conv_transpose_weight_rank_2", model(
+        [ct], [f32("x", [1, 1, 3, 3]), f32("w", [3, 3])], [f32("y", [1, 2, 5, 5])])), None, readable=True)
+    case("conv_transpose_input_rank_above_weight", save(d, "conv_transpose_input_rank_above_weight", model(
+        [ct], [f32("x", [1, 1, 3, 3, 3]), f32("w", [1, 1, 3, 3])], [f32("y", [1, 1, 5, 5, 5])])), None, readable=True)
+    unsq = helper.make_node("Unsqueeze", ["x", "axes"], ["x5"])
+    ct5 = helper.make_node("ConvTranspose", ["x5", "w"], ["y"])
+    axes = helper.make_tensor("axes", TensorProto.INT64, [1], [4])
+    case("conv_transpose_input_rank_inferred", save(d, "conv_transpose_input_rank_inferred", model(
+        [unsq, ct5], [f32("x", [1, 1, 3, 3]), f32("w", [1, 1, 3, 3])], [f32("y", [1, 1, 5, 5, 3])], inits=[axes])),
+         None, readable=True)
     relu2 = helper.make_node("Relu", ["a", "b"], ["y"])  # was a MatMul
     case("matmul_retyped_to_relu", save(d, "matmul_retyped_to_relu", model(
         [relu2], [f32("a", [2, 3]), f32("b", [3, 4])], [f32("y", [2, 4])])), None, readable=True)
