@@ -210,6 +210,28 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
             shutil.rmtree(out_dir, ignore_errors=True)
 
 
+def interrupt_while_writing(cli, args, watch, sig, what, settle_s=0.0):
+    """Starts the CLI, sends `sig` once a temporary file or folder shows in `watch` (plus `settle_s`), and waits for
+    it to stop. Returns the process and whether the temporary item was seen."""
+    p = subprocess.Popen([cli] + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=limits(False))
+    deadline = time.monotonic() + 60
+    seen = False
+    while time.monotonic() < deadline and p.poll() is None:
+        if any(".tmp-" in n for n in os.listdir(watch)):
+            seen = True
+            break
+        time.sleep(0.001)
+    time.sleep(settle_s)
+    p.send_signal(sig)
+    try:
+        p.communicate(timeout=TIME_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        fail(what, "did not stop")
+    return p, seen
+
+
 def write_cases(cli, cases_dir, scratch, memory, only):
     """Outputs that are, or lead to, files the input reads; failed writes; interrupted writes."""
     src = os.path.join(cases_dir, "write")
@@ -284,23 +306,9 @@ def write_cases(cli, cases_dir, scratch, memory, only):
         w = fresh()
         out = os.path.join(w, "out")
         os.mkdir(out)
-        p = subprocess.Popen([cli, "convert", os.path.join(w, "big", "model.onnx"), "-o", os.path.join(out, "m.onnx"),
-                              "--passes", "none"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             preexec_fn=limits(False))
-        deadline = time.monotonic() + 60
-        seen = False
-        while time.monotonic() < deadline and p.poll() is None:
-            if any(".tmp-" in n for n in os.listdir(out)):
-                seen = True
-                break
-            time.sleep(0.001)
-        p.send_signal(sig)
-        try:
-            _, err = p.communicate(timeout=TIME_LIMIT_S)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            _, err = p.communicate()
-            fail("write " + name, "did not stop")
+        p, seen = interrupt_while_writing(cli, ["convert", os.path.join(w, "big", "model.onnx"), "-o",
+                                                os.path.join(out, "m.onnx"), "--passes", "none"], out, sig,
+                                          "write " + name)
         if not seen:
             fail("write " + name, "never saw the temporary file (exit %s)" % p.returncode)
         if os.listdir(out):
@@ -452,24 +460,9 @@ def code_output_cases(cli, cases_dir, scratch, memory, only):
         w = fresh()
         out_parent = os.path.join(w, "gen")
         os.mkdir(out_parent)
-        p = subprocess.Popen([cli, "convert", os.path.join(cases_dir, "write", "big", "model.onnx"), "--to", "pytorch",
-                              "-o", os.path.join(out_parent, "out")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             preexec_fn=limits(False))
-        deadline = time.monotonic() + 60
-        seen = False
-        while time.monotonic() < deadline and p.poll() is None:
-            if any(".tmp-" in n for n in os.listdir(out_parent)):
-                seen = True
-                break
-            time.sleep(0.001)
-        time.sleep(0.05)  # into the writing of the weights
-        p.send_signal(sig)
-        try:
-            p.communicate(timeout=TIME_LIMIT_S)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            fail(name, "did not stop")
+        p, seen = interrupt_while_writing(cli, ["convert", os.path.join(cases_dir, "write", "big", "model.onnx"),
+                                                "--to", "pytorch", "-o", os.path.join(out_parent, "out")],
+                                          out_parent, sig, name, settle_s=0.05)  # into the writing of the weights
         left = os.listdir(out_parent)
         if not seen:
             fail(name, "never saw the temporary folder (exit %s)" % p.returncode)
