@@ -17,7 +17,7 @@ built=$(date +%s)
 regex="^(bad_inputs_generate|bad_inputs|$(echo $tests | tr ' ' '|'))\$"
 # Leaks are findings too, except inside Qt's and fontconfig's own one-time allocations (suppressions file).
 (cd "$dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0 \
-   LSAN_OPTIONS=suppressions="$root/packaging/lsan-suppressions.txt" \
+   LSAN_OPTIONS=suppressions="$root/packaging/lsan-suppressions.txt":print_suppressions=0 \
    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
    ctest --output-on-failure -j1 -R "$regex")
 echo "sanitizer build: $((built - start)) s build, $(($(date +%s) - built)) s tests"
