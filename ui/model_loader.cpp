@@ -8,16 +8,9 @@
 #include "util/error.h"
 #include "util/mapped_file.h"
 #include "util/failure_text.h"
+#include "util/stopwatch.h"
 
 namespace fb::ui {
-
-namespace {
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 GraphLevel makeLevel(const ir::Graph& g, const QString& title, const LoadSettings& settings) {
   GraphLevel level;

@@ -1,7 +1,6 @@
 #include "codegen/code_generator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <mutex>
 #include <sstream>
 
@@ -13,22 +12,16 @@
 #include "convert/handler_registry.h"
 #include "convert/onnx_schema.h"
 #include "convert/shape_facts.h"
+#include "ir/node_label.h"
+#include "ir/op_counts.h"
 #include "util/failure_text.h"
+#include "util/stopwatch.h"
 
 namespace fb::codegen {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
-void countOps(const ir::Graph& g, std::map<std::string, size_t>& out) {
-  for (const auto& n : g.nodes()) {
-    ++out[n->qualifiedOp()];
-    for (const ir::Graph* sub : n->subgraphs()) countOps(*sub, out);
-  }
-}
-
-std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#" + std::to_string(n.id()) : n.name; }
+using Clock = SteadyClock;
+using ir::nodeLabel;
 
 std::string numpyName(ir::DataType t) {
   switch (t) {
@@ -267,7 +260,7 @@ CodegenResult run(const ir::Model& source, const CodegenOptions& opts, bool dry)
   res.conversion.direction = directionName(opts.flavour);
   res.conversion.sourceOpset = source.opsetVersion("");
   res.conversion.targetOpset = 0;
-  countOps(source.graph(), res.conversion.opsBefore);
+  res.conversion.opsBefore = ir::countOps(source.graph());
   Generator gen(source, opts, res);
   auto th = Clock::now();
   gen.run();

@@ -2,7 +2,6 @@
 
 #include <onnx/defs/schema.h>
 
-#include <chrono>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -19,23 +18,17 @@
 #include "convert/shape_facts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
+#include "ir/node_label.h"
+#include "ir/op_counts.h"
 #include "util/idle_memory.h"
+#include "util/stopwatch.h"
 #include "util/failure_text.h"
 
 namespace fb::convert {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
-void countOps(const ir::Graph& g, std::map<std::string, size_t>& out) {
-  for (const auto& n : g.nodes()) {
-    ++out[n->qualifiedOp()];
-    for (const ir::Graph* sub : n->subgraphs()) countOps(*sub, out);
-  }
-}
-
-std::string nodeLabel(const ir::Node& n) { return n.name.empty() ? n.opType + "#" + std::to_string(n.id()) : n.name; }
+using Clock = SteadyClock;
+using ir::nodeLabel;
 
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
@@ -346,7 +339,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   res.sourceOpset = source.opsetVersion("");
   res.nodes.reserve(source.graph().totalNodeCount());  // one report per node: no doubling slack on 100k nodes
   res.targetOpset = opts.targetOpset;
-  countOps(source.graph(), res.opsBefore);
+  res.opsBefore = ir::countOps(source.graph());
 
   // A dry run never edits, so it can work on the source itself; so can a caller that is done with the source.
   std::unique_ptr<ir::Model> copy;
@@ -426,7 +419,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
     pruneAll(work->graph());
   }
   setIrVersion(*work, opts.targetOpset);
-  countOps(work->graph(), res.opsAfter);
+  res.opsAfter = ir::countOps(work->graph());
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();
     releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed

@@ -1,3 +1,4 @@
+#include "ir/node_label.h"
 #include "convert/schema_check_18.h"
 
 #include <onnx/defs/schema.h>
@@ -141,7 +142,7 @@ void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r, ElemType
   const int64_t ir = m.irVersion;
   auto report = [&](const ir::Node& n, const std::string& why) {
     r.ok = false;
-    r.messages.push_back({n.name.empty() ? n.opType + "#" + std::to_string(n.id()) : n.name, why});
+    r.messages.push_back({ir::nodeLabel(n), why});
   };
   static const ElemTypes kNone;
   for (const auto& n : g.nodes()) {

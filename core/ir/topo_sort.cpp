@@ -9,11 +9,10 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "ir/graph.h"
+#include "ir/node_label.h"
 
 namespace fb::ir {
 namespace {
-
-std::string label(const Node* n) { return n->name.empty() ? n->opType + "#" + std::to_string(n->id()) : n->name; }
 
 // Producers in `g` that `n` depends on: its inputs, and the values its subgraphs capture from `g`.
 std::vector<Node*> dependencies(const Graph& g, const Node* n) {
@@ -134,7 +133,7 @@ TopoResult topologicalSort(Graph& g) {
         }
     }
     result.ok = false;
-    for (size_t k = onPath[cur]; k < path.size(); ++k) result.cycleNodes.push_back(label(order[path[k]]));
+    for (size_t k = onPath[cur]; k < path.size(); ++k) result.cycleNodes.push_back(nodeLabel(*order[path[k]]));
     std::reverse(result.cycleNodes.begin(), result.cycleNodes.end());
     return result;
   }

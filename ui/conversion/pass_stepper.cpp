@@ -1,3 +1,4 @@
+#include "ir/op_counts.h"
 #include "ui/conversion/pass_stepper.h"
 #include "ui/background_pool.h"
 
@@ -25,22 +26,14 @@
 namespace fb::ui {
 namespace {
 
-void countOps(const ir::Graph& g, std::map<std::string, int>& out) {
-  for (const auto& n : g.nodes()) {
-    ++out[n->domain.empty() ? n->opType : n->domain + "::" + n->opType];
-    for (const ir::Graph* sub : n->subgraphs()) countOps(*sub, out);
-  }
-}
-
 // "Identity 63 -> 0, Gemm 0 -> 3": the ops whose count moved between two models.
 QString opMoves(const ir::Graph& before, const ir::Graph& after) {
-  std::map<std::string, int> b, a;
-  countOps(before, b);
-  countOps(after, a);
+  std::map<std::string, size_t> b = ir::countOps(before);
+  const std::map<std::string, size_t> a = ir::countOps(after);
   for (const auto& [op, n] : a) b.emplace(op, 0);
   QStringList parts;
   for (const auto& [op, n] : b) {
-    const int m = a.count(op) ? a.at(op) : 0;
+    const size_t m = a.count(op) ? a.at(op) : 0;
     if (m != n) parts << QStringLiteral("%1 %2 \u2192 %3").arg(QString::fromStdString(op)).arg(n).arg(m);
   }
   return parts.isEmpty() ? QObject::tr("no op count changed") : parts.join(QStringLiteral(", "));
