@@ -1,25 +1,25 @@
 #include "util/printable.h"
 
+#include "util/utf8_scan.h"
+
 namespace fb {
 
 std::string printable(std::string_view s) {
-  static const char* hex = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c != 0x7f) {
-      out += static_cast<char>(c);
+  for (size_t i = 0; i < s.size();) {
+    const utf8::CodePoint c = utf8::decodeAt(s, i);
+    if (c.length == 0) {  // not UTF-8: a lone byte 0x80-0x9f would be a C1 control to an 8-bit terminal
+      utf8::appendEscape(out, static_cast<unsigned char>(s[i]));
+      ++i;
       continue;
     }
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        out += "\\x";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-    }
+    if (c.cp == '\n') out += "\\n";
+    else if (c.cp == '\r') out += "\\r";
+    else if (c.cp == '\t') out += "\\t";
+    else if (utf8::isInvisibleOrMisleading(c.cp)) utf8::appendEscape(out, c.cp);
+    else out.append(s.substr(i, c.length));
+    i += c.length;
   }
   return out;
 }
