@@ -88,7 +88,7 @@ class TestCodegenNames : public QObject {
     QCOMPARE(codegen::pyFloat(1.0 / 3.0, ir::DataType::Double), std::string("0.3333333333333333"));
     const float third = 1.0f / 3.0f;
     QCOMPARE(static_cast<float>(std::stod(codegen::pyFloat(third, ir::DataType::Float))), third);
-    QCOMPARE(codegen::pyString("it's\n"), std::string("'it\\'s\\n'"));
+    QCOMPARE(codegen::pyStringLiteral("it's\n"), std::string("'it\\'s\\n'"));
     QCOMPARE(codegen::pyIntTuple({3}), std::string("(3,)"));
   }
 };

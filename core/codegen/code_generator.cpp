@@ -135,7 +135,7 @@ class Generator {
     if (r.status != convert::NodeStatus::Converted) {
       mb_.truncate(linesBefore, indentBefore);
       // With --continue-on-error the module still loads; running the node says why it could not be written.
-      mb_.line("raise NotImplementedError(" + pyString(n.qualifiedOp() + " (" + r.nodeName + "): " + r.message) + ")", n.id(),
+      mb_.line("raise NotImplementedError(" + pyStringLiteral(n.qualifiedOp() + " (" + r.nodeName + "): " + r.message) + ")", n.id(),
                r.nodeName);
       // Later nodes still get their own verdicts instead of failing on this node's missing outputs.
       for (const ir::Value* out : n.outputs())
@@ -163,7 +163,7 @@ std::string shapeLiteral(const ir::TypeInfo& t) {
   for (size_t i = 0; i < t.shape->size(); ++i) {
     const ir::Dim& d = (*t.shape)[i];
     s += i ? ", " : "";
-    s += d.isValue() ? std::to_string(d.value) : d.kind == ir::Dim::Kind::Param ? pyString(d.param) : "None";
+    s += d.isValue() ? std::to_string(d.value) : d.kind == ir::Dim::Kind::Param ? pyStringLiteral(d.param) : "None";
   }
   return s + "]";
 }
@@ -202,13 +202,13 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   std::string inputs = "INPUTS = [";
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const ir::Value* v = inputs_[i];
-    inputs += (i ? ", " : "") + std::string("(") + pyString(v->name()) + ", " + pyString(numpyName(v->type.elemType)) + ", " +
+    inputs += (i ? ", " : "") + std::string("(") + pyStringLiteral(v->name()) + ", " + pyStringLiteral(numpyName(v->type.elemType)) + ", " +
               shapeLiteral(v->type) + ")";
   }
   emit(inputs + "]  # ONNX graph inputs: name, element type, shape (strings are dynamic dims)");
   std::string outputs = "OUTPUTS = [";
   for (size_t i = 0; i < model_.graph().outputs().size(); ++i)
-    outputs += (i ? ", " : "") + pyString(model_.graph().outputs()[i]->name());
+    outputs += (i ? ", " : "") + pyStringLiteral(model_.graph().outputs()[i]->name());
   emit(outputs + "]");
   emit("");
   emit("");
@@ -230,7 +230,7 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
     const Weight& w = *wp;
     std::string comment = w.onnxName != w.key ? "  # " + pyCommentText(w.onnxName) : "";
     if (w.parameter) emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
-    else emit("        self.register_buffer(" + pyString(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);
+    else emit("        self.register_buffer(" + pyStringLiteral(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);
   }
   emit("");
   std::string sig = "    def forward(self";

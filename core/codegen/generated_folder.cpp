@@ -31,12 +31,7 @@ std::string markerText(Flavour flavour) {
 
 }  // namespace
 
-std::string generatedFolderTarget(const std::string& dirName) {
-  fs::path dir = fs::absolute(fs::path(dirName)).lexically_normal();
-  // "out/" names the folder out: its path without the trailing separator (whose file name would be empty).
-  if (dir.filename().empty() && dir.has_parent_path() && dir != dir.root_path()) dir = dir.parent_path();
-  return dir.string();
-}
+std::string generatedFolderTarget(const std::string& dirName) { return outputFolderPath(dirName).string(); }
 
 bool isGeneratedFolder(const std::string& dir) {
   const fs::path marker = fs::path(dir) / kGeneratedFolderMarker;

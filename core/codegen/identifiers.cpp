@@ -15,8 +15,6 @@ bool isPythonKeyword(std::string_view s) {
   return kw.count(s) > 0;
 }
 
-std::string sanitizeIdentifier(std::string_view raw) { return pyIdentifier(raw); }
-
 namespace {
 std::string lower(std::string s) {
   for (char& c : s)
@@ -70,7 +68,7 @@ std::optional<OpOutput> parseOpOutput(std::string_view s) {
 std::string identifierForValue(std::string_view onnxName) {
   std::string name(onnxName);
   // "onnx::Conv_193" -> "conv_193"
-  if (auto p = name.rfind("::"); p != std::string::npos) return sanitizeIdentifier(lower(name.substr(p + 2)));
+  if (auto p = name.rfind("::"); p != std::string::npos) return pyIdentifier(lower(name.substr(p + 2)));
   if (name.find('/') != std::string::npos) {
     std::vector<std::string> parts = split(name, '/');
     std::string suffix;
@@ -87,15 +85,15 @@ std::string identifierForValue(std::string_view onnxName) {
       if (i + 1 >= parts.size() || parts[i + 1].rfind(parts[i], 0) != 0) kept.push_back(parts[i]);
     std::string joined;
     for (const auto& p : kept) joined += (joined.empty() ? "" : "_") + p;
-    return sanitizeIdentifier(lower(joined + suffix));
+    return pyIdentifier(lower(joined + suffix));
   }
-  return sanitizeIdentifier(name);
+  return pyIdentifier(name);
 }
 
 std::string identifierForWeight(std::string_view onnxName) {
   std::string name(onnxName);
   if (auto p = name.rfind("::"); p != std::string::npos) name = name.substr(p + 2);
-  return sanitizeIdentifier(name);
+  return pyIdentifier(name);
 }
 
 const std::vector<std::string_view>& reservedPythonNames() {

@@ -14,9 +14,6 @@ namespace fb::codegen {
 std::string identifierForValue(std::string_view onnxName);
 // An identifier for an initializer ("encoder.layer.3.attn.q_proj.weight" -> "encoder_layer_3_attn_q_proj_weight").
 std::string identifierForWeight(std::string_view onnxName);
-// Any text reduced to [A-Za-z0-9_], not starting with a digit, not empty, at most kMaxIdentifierLength long
-// (python_text.h's pyIdentifier).
-std::string sanitizeIdentifier(std::string_view raw);
 bool isPythonKeyword(std::string_view s);
 // Names no generated local, attribute or class may take: module aliases, builtins the generated code may call,
 // the module-level names of model.py and run.py.

@@ -55,7 +55,6 @@ std::string pyIntTuple(const std::vector<int64_t>& v) {
   return s + ")";
 }
 
-std::string pyString(std::string_view s) { return pyStringLiteral(s); }
 
 std::string pyBool(bool b) { return b ? "True" : "False"; }
 

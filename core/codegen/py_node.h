@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codegen/module_builder.h"
+#include "codegen/python_text.h"  // pyStringLiteral for handlers
 #include "convert/handler.h"
 
 namespace fb::codegen {
@@ -74,7 +75,7 @@ class PyNode {
   void line(const std::string& text);
   void indent() { mb.indent(); }
   void dedent() { mb.dedent(); }
-  std::string temp(const std::string& base) { return mb.newTemp(sanitizeIdentifier(base)); }
+  std::string temp(const std::string& base) { return mb.newTemp(pyIdentifier(base)); }
   // Puts a helper function (HelperLibrary) into the module and returns its name.
   std::string helper(const std::string& name);
   // "T.float32" etc.; throws Unsupported for types the target lacks.
@@ -94,7 +95,6 @@ std::string pyFloat(double v, ir::DataType t = ir::DataType::Double);  // exact 
 std::string pyInt(int64_t v);
 std::string pyIntList(const std::vector<int64_t>& v);  // "[1, 2]"
 std::string pyIntTuple(const std::vector<int64_t>& v); // "(1, 2)" / "(1,)"
-std::string pyString(std::string_view s);               // pyStringLiteral (python_text.h)
 std::string pyBool(bool b);
 
 }  // namespace fb::codegen

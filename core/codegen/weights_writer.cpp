@@ -258,8 +258,7 @@ void writeOneflowVariableDir(const std::vector<NamedTensor>& tensors, const std:
                         ", which oneflow.save/load cannot hold" +
                         (t.tensor->dtype == DataType::BFloat16 ? " (cast it to float16 or float32)" : ""));
   }
-  fs::path target = fs::absolute(fs::path(dir)).lexically_normal();
-  if (target.filename().empty() && target.has_parent_path()) target = target.parent_path();
+  const fs::path target = outputFolderPath(dir);
   std::error_code ec;
   const auto status = fs::symlink_status(target, ec);
   if (fs::exists(status)) {

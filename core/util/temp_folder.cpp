@@ -38,6 +38,12 @@ fs::path makeUniqueFolder(const fs::path& target, const char* kind, int& slot) {
 
 }  // namespace
 
+fs::path outputFolderPath(const std::string& dir) {
+  fs::path p = fs::absolute(fs::path(dir)).lexically_normal();
+  if (p.filename().empty() && p.has_parent_path() && p != p.root_path()) p = p.parent_path();
+  return p;
+}
+
 CreatedParents::CreatedParents(const fs::path& target, const std::string& shownName) {
   std::vector<fs::path> missing;
   std::error_code ec;

@@ -8,6 +8,10 @@
 
 namespace fb {
 
+// The folder an output path names, absolute and normalised: "out/" and "out" are the same folder (the trailing
+// separator would leave an empty file name to build the temporary folder's name from).
+std::filesystem::path outputFolderPath(const std::string& dir);
+
 // The folders missing above an output, created for it and removed again (while empty) unless kept.
 class CreatedParents {
  public:

@@ -101,7 +101,7 @@ void registerScatters(convert::HandlerRegistry& r) {
     if (reduction != "none" && reduction != "add" && reduction != "mul" && reduction != "max" && reduction != "min")
       p.unsupported("reduction '" + reduction + "'");
     p.assign(p.helper("_onnx_scatter_nd") + "(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2) +
-             (reduction == "none" ? "" : ", reduction=" + pyString(reduction)) + ")");
+             (reduction == "none" ? "" : ", reduction=" + pyStringLiteral(reduction)) + ")");
   });
 }
 

@@ -38,7 +38,7 @@ std::string lossOptions(PyNode& p) {
   std::string s;
   if (p.has(2)) s += ", weight=" + p.in(2);
   if (p.hasAttr("ignore_index")) s += ", ignore_index=" + std::to_string(p.attrInt("ignore_index", 0));
-  if (reduction != "mean") s += ", reduction=" + pyString(reduction);
+  if (reduction != "mean") s += ", reduction=" + pyStringLiteral(reduction);
   return s;
 }
 

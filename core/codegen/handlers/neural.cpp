@@ -166,7 +166,7 @@ void registerConv(convert::HandlerRegistry& r) {
       if (static_cast<int64_t>(spatial.size()) != n) p.unsupported("output_shape has " + std::to_string(outputShape.size()) + " values");
       call += ", output_shape=" + pyIntList(spatial);
     }
-    if (autoPad != "NOTSET") call += ", auto_pad=" + pyString(autoPad);
+    if (autoPad != "NOTSET") call += ", auto_pad=" + pyStringLiteral(autoPad);
     p.assign(call + ")");
   });
 }
@@ -546,7 +546,7 @@ void registerDetection(convert::HandlerRegistry& r) {
       if (padding != "zeros" && padding != "border" && padding != "reflection") p.unsupported("padding_mode '" + padding + "'");
       auto rank = p.rank(0);
       if (!rank || (*rank != 4 && !(*rank == 5 && mode != "bicubic"))) p.unsupported("grid sampling of this rank");
-      std::string call = "F.grid_sample(" + p.in(0) + ", " + p.in(1) + ", mode=" + pyString(mode) + ", padding_mode=" + pyString(padding);
+      std::string call = "F.grid_sample(" + p.in(0) + ", " + p.in(1) + ", mode=" + pyStringLiteral(mode) + ", padding_mode=" + pyStringLiteral(padding);
       call += ", align_corners=" + pyBool(p.attrInt("align_corners", 0) != 0);
       p.assign(call + ")");
     };
@@ -554,7 +554,7 @@ void registerDetection(convert::HandlerRegistry& r) {
   addPy(r, "GridSample", 16, "F.grid_sample", gridSample(false));
   addPy(r, "GridSample", 20, "F.grid_sample", gridSample(true));
   addPy(r, "Einsum", 12, "T.einsum", [](PyNode& p) {
-    std::string call = "T.einsum(" + pyString(p.attrString("equation", "")) ;
+    std::string call = "T.einsum(" + pyStringLiteral(p.attrString("equation", "")) ;
     for (size_t i = 0; i < p.inputCount(); ++i) call += ", " + p.in(i);
     p.assign(call + ")");
   });

@@ -73,7 +73,7 @@ void emitRecurrent(PyNode& p, const std::string& kind, int64_t since) {
   acts += "]";
   const int64_t layout = since >= 14 ? p.attrInt("layout", 0) : 0;
 
-  std::string call = p.helper("_onnx_recurrent") + "(" + pyString(kind) + ", " + p.in(0) + ", " + inputOrWeight(p, 1) + ", " +
+  std::string call = p.helper("_onnx_recurrent") + "(" + pyStringLiteral(kind) + ", " + p.in(0) + ", " + inputOrWeight(p, 1) + ", " +
                      inputOrWeight(p, 2);
   auto optional = [&](size_t i, const std::string& kw, bool trainable) {
     if (p.has(i)) call += ", " + kw + "=" + inputOrWeight(p, i, trainable);
@@ -85,7 +85,7 @@ void emitRecurrent(PyNode& p, const std::string& kind, int64_t since) {
     optional(6, "c0", false);
     optional(7, "peep", true);
   }
-  if (direction != "forward") call += ", direction=" + pyString(direction);
+  if (direction != "forward") call += ", direction=" + pyStringLiteral(direction);
   call += ", acts=" + acts;
   if (p.hasAttr("clip")) call += ", clip=" + pyFloat(p.attrFloat("clip", 0.f), ir::DataType::Float);
   if (kind == "GRU" && p.attrInt("linear_before_reset", 0) != 0) call += ", linear_before_reset=True";

@@ -107,14 +107,14 @@ void emitResize(PyNode& p, ResizeSpec& r) {
     if (r.roi.empty()) p.unsupported("tf_crop_and_resize without roi");
     call += ", roi=" + r.roi;
   }
-  if (r.mode != "nearest") call += ", mode=" + pyString(r.mode);
-  if (r.ctm != "half_pixel") call += ", ctm=" + pyString(r.ctm);
-  if (r.mode == "nearest" && r.nearest != "round_prefer_floor") call += ", nearest=" + pyString(r.nearest);
+  if (r.mode != "nearest") call += ", mode=" + pyStringLiteral(r.mode);
+  if (r.ctm != "half_pixel") call += ", ctm=" + pyStringLiteral(r.ctm);
+  if (r.mode == "nearest" && r.nearest != "round_prefer_floor") call += ", nearest=" + pyStringLiteral(r.nearest);
   if (r.mode == "cubic" && r.cubicA != -0.75) call += ", cubic_a=" + pyFloat(r.cubicA);
   if (r.excludeOutside) call += ", exclude_outside=True";
   if (r.ctm == "tf_crop_and_resize" && r.extrapolation != 0.0) call += ", extrapolation=" + pyFloat(r.extrapolation);
   if (r.antialias) call += ", antialias=True";
-  if (r.policy != "stretch" && !r.sizes.empty()) call += ", policy=" + pyString(r.policy);
+  if (r.policy != "stretch" && !r.sizes.empty()) call += ", policy=" + pyStringLiteral(r.policy);
   p.assign(call + ")");
 }
 

@@ -432,7 +432,7 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
       return p.assign("F.pad(" + x + ", " + pyIntList(torchPads) + (zeroValue ? "" : ", value=" + valueExpr) + ")");
     }
     std::string args = x + ", " + padsExpr;
-    if (mode != "constant") args += ", mode=" + pyString(mode);
+    if (mode != "constant") args += ", mode=" + pyStringLiteral(mode);
     if (!zeroValue && mode == "constant") args += ", value=" + valueExpr;
     if (!axesExpr.empty()) args += ", axes=" + axesExpr;
     p.assign(p.helper("_onnx_pad") + "(" + args + ")");

@@ -205,8 +205,11 @@ class TensorWalk {
 
   std::map<std::string, ir::Tensor> run(const Value* data) {
     std::map<std::string, ir::Tensor> out;
-    for (const auto& [name, tensor] : below(data, "", 0))
-      if (!out.emplace(name, *tensor).second) throw InputError(src_.file, "tensor '" + name + "' appears twice");
+    for (const auto& [name, tensor] : below(data, "", 0)) {
+      ir::Tensor t = *tensor;  // shares the bytes; a tensor reached by several paths is named after each
+      t.name = name;
+      if (!out.emplace(name, std::move(t)).second) throw InputError(src_.file, "tensor '" + name + "' appears twice");
+    }
     return out;
   }
 
