@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "codegen/code_generator.h"
-#include "convert/shape_facts.h"
+#include "schema/shape_facts.h"
 #include "formats/model_io.h"
 
 namespace {
@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
   double worst = 0;
   for (const auto& f : files) {
     auto model = fb::loadModel(f.string());
-    auto facts = std::make_shared<const fb::convert::ShapeFacts>(fb::convert::inferShapeFacts(*model));
-    const double factsMs = medianMs(3, [&] { fb::convert::inferShapeFacts(*model); });
+    auto facts = std::make_shared<const fb::schema::ShapeFacts>(fb::schema::inferShapeFacts(*model));
+    const double factsMs = medianMs(3, [&] { fb::schema::inferShapeFacts(*model); });
     for (auto flavour : {fb::codegen::Flavour::PyTorch, fb::codegen::Flavour::OneFlow}) {
       fb::codegen::CodegenOptions opts;
       opts.flavour = flavour;

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   for (const auto& f : files) {
     auto model = fb::loadModel(f.string());
     size_t nodes = model->graph().totalNodeCount();
-    auto facts = std::make_shared<const fb::convert::ShapeFacts>(fb::convert::inferShapeFacts(*model));
+    auto facts = std::make_shared<const fb::schema::ShapeFacts>(fb::schema::inferShapeFacts(*model));
     for (int64_t target : {9, 11, 13, 17}) {
       fb::convert::ConvertOptions opts;
       opts.targetOpset = target;

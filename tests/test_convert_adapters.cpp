@@ -9,7 +9,7 @@
 #include "check/onnx_check.h"
 #include "convert/converter.h"
 #include "convert/handler_registry.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_proto_import.h"
 #include "formats/onnx/onnx_writer.h"
@@ -479,7 +479,7 @@ class TestConvertAdapters : public QObject {
             const auto* n = reportFor(r, op);
             QVERIFY(n);
             // Where the two opsets select the same schema nothing is rewritten, and the check rejects it.
-            if (convert::schemaVersionAt("", op, source) == convert::schemaVersionAt("", op, target)) {
+            if (schema::schemaVersionAt("", op, source) == schema::schemaVersionAt("", op, target)) {
               QCOMPARE(n->status, convert::NodeStatus::Unchanged);
               QVERIFY(!r.check.ok);
               continue;

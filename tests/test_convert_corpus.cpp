@@ -9,7 +9,7 @@
 
 #include "check/onnx_check.h"
 #include "convert/converter.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_writer.h"
@@ -29,7 +29,7 @@ const std::map<std::pair<QString, int64_t>, QString> kNotPossible = {};
 // Every default-domain node of the result is defined at the target opset (subgraphs included).
 void collectOpsAbsentAt(const ir::Graph& g, int64_t opset, QStringList& out) {
   for (const auto& n : g.nodes()) {
-    if (n->isDefaultDomain() && !convert::schemaAt("", n->opType, opset)) out << QString::fromStdString(n->opType);
+    if (n->isDefaultDomain() && !schema::schemaAt("", n->opType, opset)) out << QString::fromStdString(n->opType);
     for (const ir::Graph* sub : n->subgraphs()) collectOpsAbsentAt(*sub, opset, out);
   }
 }
@@ -91,7 +91,7 @@ class TestConvertCorpus : public QObject {
       QVERIFY2(r.complete(), qPrintable(where + problems + " " + QString::fromStdString(r.error)));
       QVERIFY(r.model);
       QCOMPARE(r.model->opsetVersion(""), target);
-      QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
+      QCOMPARE(r.model->irVersion, schema::irVersionForOpset(target));
       // Checked again independently of the pipeline's own check.
       auto check = checkModel(*r.model);
       QVERIFY2(check.ok, qPrintable(where + ": " + (check.messages.empty() ? QString() : QString::fromStdString(check.messages[0].message))));
@@ -185,7 +185,7 @@ class TestConvertCorpus : public QObject {
       for (const auto& m : up.check.messages) problems += "\n  check: " + QString::fromStdString(m.message);
       QVERIFY2(up.complete(), qPrintable(QString("%1 -> 7 -> %2:%3").arg(file).arg(target).arg(problems)));
       QCOMPARE(up.model->opsetVersion(""), target);
-      QCOMPARE(up.model->irVersion, convert::irVersionForOpset(target));
+      QCOMPARE(up.model->irVersion, schema::irVersionForOpset(target));
       written << dir + QString("/to7_to%1.onnx").arg(target);
       onnxfmt::writeOnnxFile(*up.model, written.last().toStdString());
     }

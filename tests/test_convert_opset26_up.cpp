@@ -5,7 +5,7 @@
 #include <QtTest>
 
 #include "convert/converter.h"
-#include "convert/schema_check_18.h"
+#include "schema/opsets_18_26/structure_check.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
@@ -67,7 +67,7 @@ class TestConvertOpset26Up : public QObject {
   void irVersionFollowsOpset() {
     const std::pair<int64_t, int64_t> pairs[] = {{17, 8}, {18, 8}, {19, 9}, {20, 9}, {21, 10}, {22, 10},
                                                  {23, 11}, {24, 12}, {25, 13}, {26, 13}};
-    for (auto [opset, ir] : pairs) QCOMPARE(convert::irVersionForOpset(opset), ir);
+    for (auto [opset, ir] : pairs) QCOMPARE(schema::irVersionForOpset(opset), ir);
   }
 
   void corpusUpTo26AndBack_data() {
@@ -126,7 +126,7 @@ class TestConvertOpset26Up : public QObject {
       QVERIFY2(dry.count(convert::NodeStatus::Unsupported) + dry.count(convert::NodeStatus::Failed) == 0, qPrintable(problems(dry)));
       auto r = convert::convertModel(*source, o);
       QVERIFY2(r.complete() && r.model, qPrintable(problems(r)));
-      QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
+      QCOMPARE(r.model->irVersion, schema::irVersionForOpset(target));
       QString notes;
       for (const auto& n : r.nodes) notes += QString::fromStdString(n.message) + "|";
       if (!note.isEmpty()) QVERIFY2(notes.contains(note), qPrintable(notes));
@@ -166,22 +166,22 @@ class TestConvertOpset26Up : public QObject {
     auto source = loadModel((smallDir() + "/reducemean_attr_13.onnx").toStdString());
     auto up = convertTo(*source, 18);
     QVERIFY2(up.complete(), qPrintable(problems(up)));
-    QVERIFY(convert::checkStructure(*up.model).ok);
+    QVERIFY(schema::opsets_18_26::checkStructure(*up.model).ok);
     // The opset-13 model relabelled as 18 without conversion: ReduceMean-18 has no axes attribute.
     auto relabelled = source->clone();
     relabelled->setOpsetVersion("", 18);
     relabelled->irVersion = 8;
-    auto bad = convert::checkStructure(*relabelled);
+    auto bad = schema::opsets_18_26::checkStructure(*relabelled);
     QVERIFY(!bad.ok);
     QVERIFY2(QString::fromStdString(bad.messages.front().message).contains("ReduceMean-18 has no attribute 'axes'"),
              bad.messages.front().message.c_str());
     // Arity and attribute kinds.
     for (const auto& node : relabelled->graph().nodes()) node->removeAttr("axes");
-    QVERIFY(convert::checkStructure(*relabelled).ok);
+    QVERIFY(schema::opsets_18_26::checkStructure(*relabelled).ok);
     ir::Node* n = relabelled->graph().nodes().front().get();
     QCOMPARE(n->opType, std::string("ReduceMean"));
     n->setAttr(ir::Attribute::makeString("noop_with_empty_axes", "yes"));
-    auto kind = convert::checkStructure(*relabelled);
+    auto kind = schema::opsets_18_26::checkStructure(*relabelled);
     QVERIFY(!kind.ok);
     QVERIFY2(QString::fromStdString(kind.messages.front().message).contains("noop_with_empty_axes"),
              kind.messages.front().message.c_str());
@@ -190,7 +190,7 @@ class TestConvertOpset26Up : public QObject {
     n->opType = "Gelu";
     relabelled->irVersion = 8;
     relabelled->setOpsetVersion("", 19);
-    auto early = convert::checkStructure(*relabelled);
+    auto early = schema::opsets_18_26::checkStructure(*relabelled);
     QVERIFY(!early.ok);
     QString all;
     for (const auto& m : early.messages) all += QString::fromStdString(m.message) + "|";
@@ -200,10 +200,10 @@ class TestConvertOpset26Up : public QObject {
     relabelled->setOpsetVersion("", 18);
     n->opType = "Mish";
     n->removeAttr("keepdims");
-    auto mish = convert::checkStructure(*relabelled);
+    auto mish = schema::opsets_18_26::checkStructure(*relabelled);
     QVERIFY2(mish.ok, mish.messages.empty() ? "" : mish.messages.front().message.c_str());
     relabelled->graph().findValue("x")->type.elemType = ir::DataType::Int32;
-    auto ints = convert::checkStructure(*relabelled);
+    auto ints = schema::opsets_18_26::checkStructure(*relabelled);
     QVERIFY(!ints.ok);
     QVERIFY2(QString::fromStdString(ints.messages.front().message).contains("Mish-18 does not accept int32"),
              ints.messages.front().message.c_str());

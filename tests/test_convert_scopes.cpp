@@ -12,7 +12,7 @@
 
 #include "check/onnx_check.h"
 #include "convert/converter.h"
-#include "convert/shape_facts.h"
+#include "schema/shape_facts.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle_server.h"
@@ -102,7 +102,7 @@ class TestConvertScopes : public QObject {
     QFETCH(QString, file);
     QFETCH(QString, prefix);
     auto m = loadModel((modelDir() + "/" + file).toStdString());
-    const auto facts = convert::inferShapeFacts(*m);
+    const auto facts = schema::inferShapeFacts(*m);
     const std::string p = prefix.toStdString();
     const ir::Value* half = findInBodies(m->graph(), p + "half1");
     const ir::Value* axis = findInBodies(m->graph(), p + "axis_last");
@@ -216,7 +216,7 @@ class TestConvertScopes : public QObject {
   void carriedShapesAreNoFacts() {
     const QString src = modelDir() + "/loop_grows_op13.onnx";
     auto source = loadModel(src.toStdString());
-    const auto facts = convert::inferShapeFacts(*source);
+    const auto facts = schema::inferShapeFacts(*source);
     const ir::Value* rows = findInBodies(source->graph(), "g_rows");
     QVERIFY(rows);
     QVERIFY2(!facts.valuesOf(rows, source->graph()), "a loop-carried value's row count became a fact");
@@ -284,7 +284,7 @@ class TestConvertScopes : public QObject {
           }
       QVERIFY(r.model->functions.empty());
       QCOMPARE(r.model->opsetVersion("__main__"), int64_t{0});
-      QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
+      QCOMPARE(r.model->irVersion, schema::irVersionForOpset(target));
       size_t fromCalls = 0;
       for (const auto& n : r.model->graph().nodes()) {
         QVERIFY2(n->isDefaultDomain(), n->qualifiedOp().c_str());

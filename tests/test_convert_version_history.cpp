@@ -13,7 +13,7 @@
 #include "convert/converter.h"
 #include "convert/handler_registry.h"
 #include "convert/onnx_onnx/version_history.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 
 using namespace fb;
 using convert::onnx_onnx::AttributeHistory;
@@ -36,7 +36,7 @@ std::string attributeState(const onnx::OpSchema& s, const std::string& name) {
   auto it = s.attributes().find(name);
   if (it == s.attributes().end()) return "absent";
   if (it->second.required) return "required";
-  auto d = convert::schemaDefault(s, name);
+  auto d = schema::schemaDefault(s, name);
   if (!d) return "no default";
   // Exact: the kind and every digit (Selu's defaults differ in the seventh).
   char buf[64];
@@ -122,7 +122,7 @@ class TestConvertVersionHistory : public QObject {
       if (h.implicit) QVERIFY2(h.meansImplicit(*h.implicit), qPrintable(QString::fromStdString(h.op + "." + h.attribute)));
       for (auto* s : history[h.op]) {
         if (s->since_version() < 7) continue;  // below every target: only a source
-        auto d = convert::schemaDefault(*s, h.attribute);
+        auto d = schema::schemaDefault(*s, h.attribute);
         if (!d) continue;
         // Versions with a default that means otherwise need the implicit value to spell out, unless every
         // version has the attribute (then the generic default-change rule applies).
@@ -229,7 +229,7 @@ class TestConvertVersionHistory : public QObject {
     QCOMPARE(only(r).status, convert::NodeStatus::Converted);
     const ir::Node& n = *r.model->graph().nodes().front();
     QVERIFY(n.hasAttr("alpha") && n.hasAttr("gamma"));
-    QCOMPARE(n.attrFloat("alpha", 0), convert::schemaDefault(*convert::schemaAt("", "Selu", 1), "alpha")->f);
+    QCOMPARE(n.attrFloat("alpha", 0), schema::schemaDefault(*schema::schemaAt("", "Selu", 1), "alpha")->f);
   }
 
   // Reshape-14's allowzero=1 matters only where the shape holds a 0.

@@ -8,11 +8,12 @@
 
 #include "convert/converter.h"
 #include "convert/onnx_onnx/opset18_down.h"
-#include "convert/onnx_schema.h"
-#include "convert/schema_facts_18.h"
-#include "convert/schema_check_18.h"
-#include "convert/schema_types_18.h"
-#include "convert/shape_facts.h"
+#include "schema/opsets_18_26/down_forms.h"
+#include "schema/onnx_schema.h"
+#include "schema/opsets_18_26/op_facts.h"
+#include "schema/opsets_18_26/structure_check.h"
+#include "schema/opsets_18_26/type_constraints.h"
+#include "schema/shape_facts.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
@@ -52,7 +53,7 @@ void convertAndWrite(const ir::Model& source, int64_t target, const QString& ste
   for (const auto& m : r.check.messages) why += QString::fromStdString(" check: " + m.message);
   QVERIFY2(r.complete() && r.model, qPrintable(QString::fromStdString(r.error) + why));
   QCOMPARE(r.model->opsetVersion(""), target);
-  QCOMPARE(r.model->irVersion, convert::irVersionForOpset(target));
+  QCOMPARE(r.model->irVersion, schema::irVersionForOpset(target));
   const QString out = modelDir() + "/" + stem + "_to" + QString::number(target) + ".onnx";
   onnxfmt::writeOnnxFile(*r.model, out.toStdString());
   outputs << out;
@@ -261,18 +262,18 @@ class TestOpset26 : public QObject {
   // that only widened types) or a refusal with its reason; new ops are never "the opset-17 schema".
   void everyVersionHasAPlan() {
     int adapters = 0, same = 0, refused = 0;
-    for (const auto& f : convert::allSchemaFacts18()) {
-      auto plan = convert::onnx_onnx::downPlan18(f.op, f.since);
+    for (const auto& f : schema::opsets_18_26::allSchemaFacts()) {
+      auto plan = schema::opsets_18_26::downForm(f.op, f.since);
       QVERIFY2(plan, qPrintable(QString::fromStdString(f.op + "-" + std::to_string(f.since) + " (" + f.change + ") has no plan")));
       QVERIFY(!plan->text.empty());
       if (qEnvironmentVariableIsSet("FB_PRINT_PLANS"))
         qInfo("PLAN|%s|%lld|%d|%s|%s", f.op.c_str(), (long long)f.since, int(plan->kind), f.change.c_str(), plan->text.c_str());
-      if (convert::firstOpset18(f.op) != 0)
-        QVERIFY2(plan->kind != convert::onnx_onnx::DownPlan::Kind::SameAs17, f.op.c_str());
-      if (plan->kind == convert::onnx_onnx::DownPlan::Kind::SameAs17)
-        QVERIFY2(convert::schemaVersionAt("", f.op, 17) != 0, f.op.c_str());  // the schema it keeps exists
+      if (schema::opsets_18_26::firstOpset(f.op) != 0)
+        QVERIFY2(plan->kind != schema::opsets_18_26::DownForm::Kind::SameAs17, f.op.c_str());
+      if (plan->kind == schema::opsets_18_26::DownForm::Kind::SameAs17)
+        QVERIFY2(schema::schemaVersionAt("", f.op, 17) != 0, f.op.c_str());  // the schema it keeps exists
       // A refused op version says so, with the plan's reason, on a model that holds it.
-      if (plan->kind == convert::onnx_onnx::DownPlan::Kind::Refused) {
+      if (plan->kind == schema::opsets_18_26::DownForm::Kind::Refused) {
         QString name = QString("refused_%1_%2").arg(QString::fromStdString(f.op)).arg(f.since);
         QVERIFY2(QFile::exists(QString::fromStdString(path(name))), qPrintable(name + " is not generated"));
         auto source = fb::loadModel(path(name));
@@ -285,13 +286,24 @@ class TestOpset26 : public QObject {
         QVERIFY2(n->message.find(plan->text) != std::string::npos, n->message.c_str());
       }
       switch (plan->kind) {
-        case convert::onnx_onnx::DownPlan::Kind::Adapter: ++adapters; break;
-        case convert::onnx_onnx::DownPlan::Kind::SameAs17: ++same; break;
-        case convert::onnx_onnx::DownPlan::Kind::Refused: ++refused; break;
+        case schema::opsets_18_26::DownForm::Kind::Adapter: ++adapters; break;
+        case schema::opsets_18_26::DownForm::Kind::SameAs17: ++same; break;
+        case schema::opsets_18_26::DownForm::Kind::Refused: ++refused; break;
       }
     }
     qInfo("op versions 18-26: %d by adapter, %d opset-17 schema (types only), %d refused", adapters, same, refused);
     QVERIFY(adapters > 40);
+  }
+
+  // The schema's table of opset-17 forms and the converter's rewrites agree: one rewrite per Adapter row, none
+  // for a refused op (a rewrite without a row would never run; a row without a rewrite would fail every node).
+  void everyAdapterHasARewrite() {
+    std::vector<std::string> adapters;
+    for (const auto& [op, form] : schema::opsets_18_26::opsChangedAfter17())
+      if (form.kind == schema::opsets_18_26::DownForm::Kind::Adapter) adapters.push_back(op);
+    auto rewrites = convert::onnx_onnx::opsWithOpset17Rewrite();
+    QCOMPARE(rewrites.size(), adapters.size());
+    QVERIFY(rewrites == adapters);  // both sorted (std::map order)
   }
 
   // A transformer block in the form PyTorch writes at opset 18 (make_transformer.py) converts to 17 and 11.
@@ -311,8 +323,8 @@ class TestOpset26 : public QObject {
   // each with the element types it accepts.
   void typeConstraintsComplete() {
     int versions = 0;
-    for (const auto& f : convert::allSchemaFacts18()) {
-      const auto* sig = convert::typeSignature18(f.op, f.since);
+    for (const auto& f : schema::opsets_18_26::allSchemaFacts()) {
+      const auto* sig = schema::opsets_18_26::typeSignature(f.op, f.since);
       const QString at = QString::fromStdString(f.op + "-" + std::to_string(f.since));
       QVERIFY2(sig, qPrintable(at + " has no type constraints"));
       QVERIFY2(!sig->outputs.empty(), qPrintable(at + " has no outputs"));
@@ -328,11 +340,11 @@ class TestOpset26 : public QObject {
         }
       ++versions;
     }
-    QCOMPARE(versions, int(convert::allSchemaFacts18().size()));
+    QCOMPARE(versions, int(schema::opsets_18_26::allSchemaFacts().size()));
     // Spot checks against ONNX's operator docs.
     using namespace ir;
     auto accepts = [](const char* op, int64_t since, const char* var, DataType t) {
-      const auto* sig = convert::typeSignature18(op, since);
+      const auto* sig = schema::opsets_18_26::typeSignature(op, since);
       return sig && sig->allowed.count(var) && sig->allowed.at(var).count(t);
     };
     QVERIFY(accepts("DequantizeLinear", 21, "T1", kInt4) && !accepts("DequantizeLinear", 19, "T1", kInt4));
@@ -362,7 +374,7 @@ class TestOpset26 : public QObject {
       if (name.contains("_to") || name.endsWith("_rt")) continue;  // outputs of the other test functions
       auto model = fb::loadModel(fi.filePath().toStdString());
       if (model->opsetVersion("") <= 17) continue;
-      auto r = convert::checkStructure(*model);
+      auto r = schema::opsets_18_26::checkStructure(*model);
       QString why;
       for (const auto& m : r.messages) why += QString::fromStdString(" [" + m.node + "] " + m.message);
       QVERIFY2(r.ok, qPrintable(name + ":" + why));
@@ -409,7 +421,7 @@ class TestOpset26 : public QObject {
     QFETCH(int, type);
     QFETCH(QString, expected);
     auto model = fb::loadModel(path(name));
-    QVERIFY(convert::checkStructure(*model).ok);
+    QVERIFY(schema::opsets_18_26::checkStructure(*model).ok);
     if (value == "to") {
       for (const auto& n : model->graph().nodes())
         if (n->opType == "Cast") n->setAttr(ir::Attribute::makeInt("to", type));
@@ -419,7 +431,7 @@ class TestOpset26 : public QObject {
       v->type.elemType = static_cast<ir::DataType>(type);
       if (ir::minIrVersionFor(v->type.elemType) > model->irVersion) model->irVersion = ir::minIrVersionFor(v->type.elemType);
     }
-    auto r = convert::checkStructure(*model);
+    auto r = schema::opsets_18_26::checkStructure(*model);
     QVERIFY(!r.ok);
     QString all;
     bool found = false;
@@ -459,7 +471,7 @@ class TestOpset26 : public QObject {
     const ir::Value* v = model->graph().findValue(value.toStdString());
     QVERIFY(v);
     QVERIFY(!v->type.shape || model->graph().outputs().end() != std::find(model->graph().outputs().begin(), model->graph().outputs().end(), v));
-    auto facts = convert::inferShapeFacts(*model);
+    auto facts = schema::inferShapeFacts(*model);
     QString warnings;
     for (const auto& w : facts.warnings) warnings += QString::fromStdString(" " + w);
     const ir::TypeInfo* t = facts.typeOf(v, model->graph());
@@ -493,9 +505,9 @@ class TestOpset26 : public QObject {
     }
     QCOMPARE(withMetadata, int(source->graph().nodeCount()));
     QVERIFY(split == 1 && reduceWithAxesInput == 1);
-    QVERIFY(convert::checkStructure(*source).ok);
+    QVERIFY(schema::opsets_18_26::checkStructure(*source).ok);
     // libonnx's inference runs on its opset-17 view (not the fallback to declared shapes).
-    auto facts = convert::inferShapeFacts(*source);
+    auto facts = schema::inferShapeFacts(*source);
     for (const auto& w : facts.warnings) QVERIFY2(w.find("shape inference skipped") == std::string::npos, w.c_str());
     // The CLI shows it: opsets, IR version, symbolic input.
     auto shown = fb::test::runCli({"inspect", QString::fromStdString(path("dynamo_standin_18"))});
@@ -524,12 +536,12 @@ class TestOpset26 : public QObject {
     QVERIFY(r);
     QCOMPARE(r->status, convert::NodeStatus::Converted);
     QVERIFY(QString::fromStdString(r->message).contains("axes input -> attribute"));
-    QCOMPARE(convert::schemaVersionAt("", "ReduceMean", 18), int64_t(18));
-    QCOMPARE(convert::schemaVersionAt("", "ReduceMean", 17), int64_t(13));
-    QCOMPARE(convert::schemaVersionAt("", "Cast", 25), int64_t(25));
-    QCOMPARE(convert::firstOpsetOf("", "Gelu"), int64_t(20));
-    QCOMPARE(convert::firstOpsetOf("", "RMSNormalization"), int64_t(23));
-    QCOMPARE(convert::firstOpsetOf("", "BitCast"), int64_t(26));
+    QCOMPARE(schema::schemaVersionAt("", "ReduceMean", 18), int64_t(18));
+    QCOMPARE(schema::schemaVersionAt("", "ReduceMean", 17), int64_t(13));
+    QCOMPARE(schema::schemaVersionAt("", "Cast", 25), int64_t(25));
+    QCOMPARE(schema::firstOpsetOf("", "Gelu"), int64_t(20));
+    QCOMPARE(schema::firstOpsetOf("", "RMSNormalization"), int64_t(23));
+    QCOMPARE(schema::firstOpsetOf("", "BitCast"), int64_t(26));
   }
 };
 

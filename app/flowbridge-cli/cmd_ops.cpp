@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "codegen/code_generator.h"
 #include "convert/convert_report.h"
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "util/json_dump.h"
 
 namespace fb::cli {
@@ -18,7 +18,7 @@ void registerOps(CLI::App& app, Runner& run) {
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand("ops", "Print the conversion handler table (per op, the opsets each handler targets)");
-  sub->add_option("--opset", o->opset, "only the handlers this target opset selects")->check(CLI::Range(int64_t{1}, convert::kNewestOpset));
+  sub->add_option("--opset", o->opset, "only the handlers this target opset selects")->check(CLI::Range(int64_t{1}, schema::kNewestOpset));
   sub->add_option("--direction", o->direction, "handler registry: onnx, oneflow, onnx-pytorch or onnx-oneflow")
       ->check(CLI::IsMember({"onnx", "oneflow", "onnx-pytorch", "onnx-oneflow", "onnx-python"}));
   sub->add_flag("--json", o->json, "print JSON");
@@ -26,9 +26,9 @@ void registerOps(CLI::App& app, Runner& run) {
     run = [o] {
       // ONNX -> Python: one registry writes both flavours; the opset selects by the source model's opset.
       const bool code = o->direction.rfind("onnx-", 0) == 0;
-      if (o->opset && *o->opset > convert::kLibonnxMaxOpset && o->direction != "onnx") {
+      if (o->opset && *o->opset > schema::kLibonnxMaxOpset && o->direction != "onnx") {
         std::cerr << "flowbridge-cli: ops: --opset " << *o->opset << ": direction " << o->direction
-                  << " targets opsets up to " << convert::kLibonnxMaxOpset << "\n";
+                  << " targets opsets up to " << schema::kLibonnxMaxOpset << "\n";
         return int(kUsage);
       }
       if (code) codegen::registerCodegenHandlers();
@@ -46,12 +46,12 @@ void registerOps(CLI::App& app, Runner& run) {
         std::cout << std::setw(22) << op << std::setw(7) << h["since_version"].get<int64_t>()
                   << h["description"].get<std::string>() << "\n";
       }
-      if (o->opset && *o->opset > convert::kLibonnxMaxOpset)
+      if (o->opset && *o->opset > schema::kLibonnxMaxOpset)
         std::cout << "(target above 17: each node takes its opset-17 form with the handlers above, then steps up)\n";
       std::cout << "Ops not listed keep their node when the target opset's schema accepts it as it is.\n";
       if (table.contains("opsets_18_26")) {
         std::cout << "\nOpsets 18-26 (FlowBridge's own step to and from 17"
-                  << (o->opset && *o->opset > convert::kLibonnxMaxOpset ? ", versions opset " + std::to_string(*o->opset) + " selects" : "")
+                  << (o->opset && *o->opset > schema::kLibonnxMaxOpset ? ", versions opset " + std::to_string(*o->opset) + " selects" : "")
                   << ")\n";
         std::cout << std::setw(22) << "op" << std::setw(7) << "since" << std::setw(17) << "down to 17" << "how\n";
         for (const auto& v : table["opsets_18_26"]) {

@@ -10,8 +10,8 @@
 #include "codegen/python_text.h"
 #include "codegen/run_script.h"
 #include "convert/handler_registry.h"
-#include "convert/onnx_schema.h"
-#include "convert/shape_facts.h"
+#include "schema/onnx_schema.h"
+#include "schema/shape_facts.h"
 #include "ir/node_label.h"
 #include "ir/op_counts.h"
 #include "util/failure_text.h"
@@ -84,8 +84,8 @@ class Generator {
             types_[v] = it->second.elemType;
   }
 
-  const convert::ShapeFacts* facts() {
-    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const convert::ShapeFacts>(convert::inferShapeFacts(model_));
+  const schema::ShapeFacts* facts() {
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const schema::ShapeFacts>(schema::inferShapeFacts(model_));
     return facts_.get();
   }
 
@@ -141,7 +141,7 @@ class Generator {
       for (const ir::Value* out : n.outputs())
         if (out && !out->name().empty() && !mb_.isBound(out)) mb_.newLocal(out);
     }
-    convert::propagateElemTypes(n, convert::schemaAt(domain, n.opType, opset), types_);
+    schema::propagateElemTypes(n, schema::schemaAt(domain, n.opType, opset), types_);
     res_.conversion.nodes[slot] = std::move(r);
   }
 
@@ -150,9 +150,9 @@ class Generator {
   CodegenResult& res_;
   ModuleBuilder mb_;
   const convert::HandlerRegistry& registry_;
-  convert::ElemTypes types_;
+  schema::ElemTypes types_;
   std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
-  std::shared_ptr<const convert::ShapeFacts> facts_;
+  std::shared_ptr<const schema::ShapeFacts> facts_;
   std::vector<std::string> args_, returns_;
   std::vector<const ir::Value*> inputs_;
 };

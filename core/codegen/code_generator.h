@@ -18,7 +18,7 @@ struct CodegenOptions {
   Flavour flavour = Flavour::PyTorch;
   // Write the code even with unsupported/failed nodes: each becomes a `raise NotImplementedError(...)`.
   bool keepUnconverted = false;
-  std::shared_ptr<const convert::ShapeFacts> facts;  // of the source, when the caller keeps them
+  std::shared_ptr<const schema::ShapeFacts> facts;  // of the source, when the caller keeps them
 };
 
 struct GeneratedCode {

@@ -1,9 +1,9 @@
 #include "convert/convert_report.h"
 
 #include "convert/builtin_handlers.h"
-#include "convert/onnx_onnx/opset18_down.h"
+#include "schema/opsets_18_26/down_forms.h"
 #include "convert/onnx_onnx/opset18_up.h"
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 
 namespace fb::convert {
 
@@ -66,10 +66,10 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
 namespace {
 // How an opset-17 node of the op becomes version `f`: every rewrite on the way (ReduceMax-20 still takes the
 // axes move of 18), or what the version itself says when nothing needs rewriting.
-std::string upFrom17(const SchemaFact& f) {
+std::string upFrom17(const schema::opsets_18_26::SchemaFact& f) {
   const std::string kept = onnx_onnx::upPlan18(f.op, f.since);
   std::string steps;
-  for (const auto& g : allSchemaFacts18()) {
+  for (const auto& g : schema::opsets_18_26::allSchemaFacts()) {
     if (g.op != f.op || g.since > f.since) continue;
     const std::string step = onnx_onnx::upPlan18(g.op, g.since);
     if (step.rfind("kept", 0) == 0 || step == kept) continue;
@@ -84,7 +84,7 @@ nlohmann::json handlerTableJson(const std::string& direction, std::optional<int6
   const auto& reg = HandlerRegistry::forDirection(direction);
   nlohmann::json rows = nlohmann::json::array();
   // Targets above 17 take each node's opset-17 form first (the 7-17 handlers at 17), then step up.
-  const std::optional<int64_t> registryOpset = opset ? std::optional(std::min(*opset, kLibonnxMaxOpset)) : std::nullopt;
+  const std::optional<int64_t> registryOpset = opset ? std::optional(std::min(*opset, schema::kLibonnxMaxOpset)) : std::nullopt;
   for (const HandlerInfo* h : reg.all()) {
     if (registryOpset && reg.find(h->domain, h->opType, *registryOpset) != h) continue;
     nlohmann::json row{{"op_type", h->opType}, {"since_version", h->sinceVersion}, {"description", h->description}};
@@ -97,12 +97,12 @@ nlohmann::json handlerTableJson(const std::string& direction, std::optional<int6
   // it goes down to 17 and how an older node becomes it. With a target above 17, only the versions that
   // target selects; with a target of 17 or below, every version (a newer source steps down through 17).
   nlohmann::json after17 = nlohmann::json::array();
-  for (const auto& f : allSchemaFacts18()) {
-    if (opset && *opset > kLibonnxMaxOpset && schemaFact18(f.op, *opset) != &f) continue;
-    auto plan = onnx_onnx::downPlan18(f.op, f.since);
+  for (const auto& f : schema::opsets_18_26::allSchemaFacts()) {
+    if (opset && *opset > schema::kLibonnxMaxOpset && schema::opsets_18_26::schemaFact(f.op, *opset) != &f) continue;
+    auto plan = schema::opsets_18_26::downForm(f.op, f.since);
     const char* kind = !plan ? "none"
-                       : plan->kind == onnx_onnx::DownPlan::Kind::Adapter ? "adapter"
-                       : plan->kind == onnx_onnx::DownPlan::Kind::SameAs17 ? "opset-17 schema"
+                       : plan->kind == schema::opsets_18_26::DownForm::Kind::Adapter ? "adapter"
+                       : plan->kind == schema::opsets_18_26::DownForm::Kind::SameAs17 ? "opset-17 schema"
                                                                              : "refused";
     after17.push_back({{"op_type", f.op},
                        {"since_version", f.since},

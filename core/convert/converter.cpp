@@ -11,11 +11,11 @@
 #include "convert/onnx_onnx/function_body.h"
 #include "convert/onnx_onnx/opset18_down.h"
 #include "convert/onnx_onnx/opset18_up.h"
-#include "convert/schema_check_18.h"
+#include "schema/opsets_18_26/structure_check.h"
 #include "convert/onnx_onnx/version_step.h"
-#include "convert/onnx_schema.h"
-#include "convert/schema_facts_18.h"
-#include "convert/shape_facts.h"
+#include "schema/onnx_schema.h"
+#include "schema/opsets_18_26/op_facts.h"
+#include "schema/shape_facts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
 #include "ir/node_label.h"
@@ -33,7 +33,7 @@ using ir::nodeLabel;
 // Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
 class NodeConverter {
  public:
-  using FactsSource = std::function<ShapeFacts()>;
+  using FactsSource = std::function<schema::ShapeFacts()>;
   NodeConverter(ir::Model& m, FactsSource factsSource, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
       : model_(m), factsSource_(std::move(factsSource)), opts_(o), dry_(dry), reports_(reports),
         registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
@@ -76,15 +76,15 @@ class NodeConverter {
     for (ir::Graph* sub : n.subgraphs()) convertGraph(*sub);
 
     HandlerContext ctx = makeContext(n, g, opts_.targetOpset, dry_);
-    const SchemaFact* newer = retargetOnnx_ && defaultDomain ? schemaFact18(n.opType, ctx.sourceOpset) : nullptr;
+    const schema::opsets_18_26::SchemaFact* newer = retargetOnnx_ && defaultDomain ? schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset) : nullptr;
     if (newer) {  // a version after opset 17: FlowBridge's own schema table
       for (const auto& a : n.attributes)
-        if (!attributeDefault(*newer, a.name))
+        if (!schema::opsets_18_26::attributeDefault(*newer, a.name))
           r.warnings.push_back("attribute '" + a.name + "' is not part of " + n.opType + "-" + std::to_string(newer->since) +
                                "; no handler uses it");
     } else if (retargetOnnx_ && defaultDomain)
-      if (const auto* s = schemaAt("", n.opType, ctx.sourceOpset))
-        for (const auto& name : unknownAttributes(n, *s))
+      if (const auto* s = schema::schemaAt("", n.opType, ctx.sourceOpset))
+        for (const auto& name : schema::unknownAttributes(n, *s))
           r.warnings.push_back("attribute '" + name + "' is not part of " + n.opType + "-" + std::to_string(s->since_version()) +
                                "; no handler uses it");
     try {
@@ -104,10 +104,10 @@ class NodeConverter {
       r.message = failureText(e, "converting this node");
     }
     if (!ctx.replaced) {
-      propagateElemTypes(n, schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
+      schema::propagateElemTypes(n, schema::schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
       typesFromBodies(n);
     }
-    for (ir::Node* m : ctx.created) propagateElemTypes(*m, schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
+    for (ir::Node* m : ctx.created) schema::propagateElemTypes(*m, schema::schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
     finish(n, slot, std::move(r));
   }
 
@@ -134,14 +134,14 @@ class NodeConverter {
   void validate(ir::Node& n, HandlerContext& ctx) {
     auto check = [&](const ir::Node& m) {
       if (!m.isDefaultDomain()) return;
-      if (ctx.targetOpset > kLibonnxMaxOpset) {
-        if (auto why = structuralMismatch(m, ctx.targetOpset, types_))
+      if (ctx.targetOpset > schema::kLibonnxMaxOpset) {
+        if (auto why = schema::opsets_18_26::structuralMismatch(m, ctx.targetOpset, types_))
           throw std::runtime_error("handler produced an invalid node: " + *why);
         return;
       }
-      const auto* s = schemaAt(m.domain, m.opType, ctx.targetOpset);
+      const auto* s = schema::schemaAt(m.domain, m.opType, ctx.targetOpset);
       if (!s) throw std::runtime_error("handler produced " + m.opType + ", which opset " + std::to_string(ctx.targetOpset) + " lacks");
-      if (auto why = schemaMismatch(m, *s, types_)) throw std::runtime_error("handler produced an invalid node: " + *why);
+      if (auto why = schema::schemaMismatch(m, *s, types_)) throw std::runtime_error("handler produced an invalid node: " + *why);
     };
     if (!ctx.replaced) check(n);
     for (const ir::Node* m : ctx.created) check(*m);
@@ -183,11 +183,11 @@ class NodeConverter {
     if (retargetOnnx_ && onnx_onnx::expandLocalFunction(n, ctx)) return;
     // Targets 18-26: the node's opset-17 form first (the 7-17 chain, or the step down for a newer source),
     // then the adapters up from 17; between two opsets above 17 going down, only unchanged schemas pass.
-    if (retargetOnnx_ && defaultDomain && ctx.targetOpset > kLibonnxMaxOpset) {
+    if (retargetOnnx_ && defaultDomain && ctx.targetOpset > schema::kLibonnxMaxOpset) {
       const int64_t target = ctx.targetOpset;
       if (ctx.sourceOpset > target) return onnx_onnx::stepBetweenNewOpsets(n, ctx);
-      if (ctx.sourceOpset < kLibonnxMaxOpset) {
-        ctx.targetOpset = kLibonnxMaxOpset;
+      if (ctx.sourceOpset < schema::kLibonnxMaxOpset) {
+        ctx.targetOpset = schema::kLibonnxMaxOpset;
         try {
           decideDirect(n, ctx);
         } catch (...) {
@@ -195,7 +195,7 @@ class NodeConverter {
           throw;
         }
         ctx.targetOpset = target;
-        ctx.sourceOpset = kLibonnxMaxOpset;
+        ctx.sourceOpset = schema::kLibonnxMaxOpset;
         if (ctx.replaced) {
           for (ir::Node* m : std::vector<ir::Node*>(ctx.created))
             if (m->isDefaultDomain()) onnx_onnx::stepUpFrom17(*m, ctx);
@@ -205,13 +205,13 @@ class NodeConverter {
       return onnx_onnx::stepUpFrom17(n, ctx);
     }
     // Opsets 18-26 first step down to 17 (own adapters), then the 7-17 chain goes on from there.
-    if (retargetOnnx_ && defaultDomain && ctx.sourceOpset > kLibonnxMaxOpset && ctx.targetOpset <= kLibonnxMaxOpset) {
+    if (retargetOnnx_ && defaultDomain && ctx.sourceOpset > schema::kLibonnxMaxOpset && ctx.targetOpset <= schema::kLibonnxMaxOpset) {
       if (onnx_onnx::stepDownTo17(n, ctx)) return;
-      ctx.sourceOpset = kLibonnxMaxOpset;
+      ctx.sourceOpset = schema::kLibonnxMaxOpset;
     }
     if (retargetOnnx_ && defaultDomain) {
-      int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset);
-      if (sv != 0 && sv == schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
+      int64_t sv = schema::schemaVersionAt("", n.opType, ctx.sourceOpset);
+      if (sv != 0 && sv == schema::schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
     }
     if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) {
       ctx.attributesOnly = false;  // an adapter's rewrite after the opset-18 step is a real one unless it says otherwise
@@ -247,16 +247,16 @@ class NodeConverter {
   FactsSource factsSource_;
   const ConvertOptions& opts_;
   bool dry_;
-  const ShapeFacts& facts() {
-    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const ShapeFacts>(factsSource_());
+  const schema::ShapeFacts& facts() {
+    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const schema::ShapeFacts>(factsSource_());
     return *facts_;
   }
-  std::shared_ptr<const ShapeFacts> facts_;
+  std::shared_ptr<const schema::ShapeFacts> facts_;
   std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
   std::vector<NodeReport>& reports_;
   const HandlerRegistry& registry_;
   bool retargetOnnx_;
-  ElemTypes types_;
+  schema::ElemTypes types_;
 };
 
 void collectDomains(const ir::Graph& g, std::set<std::string>& out) {
@@ -293,7 +293,7 @@ bool subgraphsHoldInitializers(const ir::Graph& g) {
 
 // After the passes, which may turn constants into initializers.
 void setIrVersion(ir::Model& m, int64_t opset) {
-  m.irVersion = irVersionForOpset(opset);
+  m.irVersion = schema::irVersionForOpset(opset);
   if (m.irVersion >= 4) return;
   // Before IR 4 every initializer also had to be a graph input. A subgraph cannot take extra inputs (its
   // signature is fixed by If/Loop), so a model with initializers in subgraphs gets IR 4, which still
@@ -344,7 +344,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   // A dry run never edits, so it can work on the source itself; so can a caller that is done with the source.
   std::unique_ptr<ir::Model> copy;
   ir::Model* work = const_cast<ir::Model*>(&source);
-  NodeConverter::FactsSource factsSource = [&source] { return inferShapeFacts(source); };
+  NodeConverter::FactsSource factsSource = [&source] { return schema::inferShapeFacts(source); };
   std::unique_ptr<const ir::Model> pristine;
   if (mode == Mode::InPlace) {
     copy = std::move(owned);
@@ -353,12 +353,12 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
       factsSource = [&opts] {
         auto again = opts.reloadSource();
         if (!again) throw std::runtime_error("shape facts: the source could not be read again");
-        return inferShapeFacts(*again);
+        return schema::inferShapeFacts(*again);
       };
     } else if (!opts.facts) {
       // Nothing to read the source from again: a copy as it was, kept through the handlers only.
       pristine = source.clone();
-      factsSource = [&pristine] { return inferShapeFacts(*pristine); };
+      factsSource = [&pristine] { return schema::inferShapeFacts(*pristine); };
     }
   } else if (!dry) {
     copy = source.clone();
@@ -394,13 +394,13 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
 
   // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
   // shape inference (and the passes) cannot treat as constants.
-  if (work->irVersion < 4 && irVersionForOpset(opts.targetOpset) >= 4) {
+  if (work->irVersion < 4 && schema::irVersionForOpset(opts.targetOpset) >= 4) {
     std::vector<ir::Value*> weights;
     for (ir::Value* v : work->graph().inputs())
       if (v->initializer()) weights.push_back(v);
     for (ir::Value* v : weights) work->graph().removeInput(v);
   }
-  work->irVersion = std::max<int64_t>(irVersionForOpset(opts.targetOpset), 4);  // final value set after the passes
+  work->irVersion = std::max<int64_t>(schema::irVersionForOpset(opts.targetOpset), 4);  // final value set after the passes
 
   if (manager) {
     auto tp = Clock::now();
@@ -424,7 +424,7 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
     auto tc = Clock::now();
     releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
     // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
-    res.check = opts.targetOpset > kLibonnxMaxOpset ? checkStructure(*work) : checkModel(*work);
+    res.check = opts.targetOpset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(*work) : checkModel(*work);
     releaseFreedHeap();
     res.checkMs = msSince(tc);
   }
@@ -460,21 +460,6 @@ ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptio
   return run(s, opts, Mode::InPlace, std::move(source));
 }
 ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, Mode::DryRun, nullptr); }
-
-int64_t irVersionForOpset(int64_t opset) {
-  // onnx/helper.py's VERSION_TABLE: the IR version each release paired with its opset.
-  if (opset <= 8) return 3;
-  if (opset == 9) return 4;
-  if (opset == 10) return 5;
-  if (opset == 11) return 6;
-  if (opset <= 14) return 7;
-  if (opset <= 18) return 8;
-  if (opset <= 20) return 9;
-  if (opset <= 22) return 10;
-  if (opset == 23) return 11;
-  if (opset == 24) return 12;
-  return 13;
-}
 
 std::string directionFor(const ir::Model& source) {
   return source.opsetVersion("oneflow") != 0 ? "oneflow" : "onnx";  // the OneFlow reader imports that domain

@@ -13,7 +13,8 @@
 
 #include "check/onnx_check.h"
 #include "convert/node_status.h"
-#include "convert/shape_facts.h"
+#include "schema/opsets.h"
+#include "schema/shape_facts.h"
 #include "ir/model.h"
 #include "passes/pass_manager.h"
 
@@ -30,10 +31,10 @@ struct ConvertOptions {
   // For an unsupported node, search the lowest target opset that would take it. Off for the nested conversion of
   // a function body: only its first refusal is used, and a search per nesting level would multiply.
   bool lowestOpsets = true;
-  // Shape facts of the source (inferShapeFacts), when the caller keeps them: they do not depend on the
+  // Shape facts of the source (schema::inferShapeFacts), when the caller keeps them: they do not depend on the
   // target, so an app that re-runs the dry run on every opset change computes them once per model.
   // When null they are computed on first need.
-  std::shared_ptr<const ShapeFacts> facts;
+  std::shared_ptr<const schema::ShapeFacts> facts;
   // For convertModel(std::unique_ptr<ir::Model>): reads the source again as it was given (flowbridge-cli rereads its
   // file), called only when a handler asks for shape facts. Without it the conversion keeps a copy until the passes.
   std::function<std::unique_ptr<ir::Model>()> reloadSource;
@@ -76,13 +77,9 @@ ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
 // The direction for a source model: "oneflow" for graphs the OneFlow reader produced, "onnx" otherwise.
 std::string directionFor(const ir::Model& source);
 
-// IR version that goes with a default-domain opset (26 <-> IR 13, 23 <-> 11, 21 <-> 10, 19 <-> 9, 17 <-> 8,
-// 13 <-> 7, 11 <-> 6, 9 <-> 4, ...).
-int64_t irVersionForOpset(int64_t opset);
-
 // Supported target range for ONNX opsets (18-26 through FlowBridge's own schema table and adapters).
 inline constexpr int64_t kMinOpset = 7;
-inline constexpr int64_t kMaxOpset = 26;
+inline constexpr int64_t kMaxOpset = schema::kNewestOpset;
 // Dialect conversions (OneFlow -> ONNX) write the ops of opsets up to 17, which libonnx checks.
 inline constexpr int64_t kMaxDialectOpset = 17;
 

@@ -16,9 +16,12 @@ namespace fb::codegen {
 class PyNode;  // codegen/py_node.h
 }
 
+namespace fb::schema {
+struct ShapeFacts;  // schema/shape_facts.h
+}
+
 namespace fb::convert {
 
-struct ShapeFacts;  // convert/shape_facts.h
 
 // Thrown by a handler that cannot express the node at the target opset; the node becomes `unsupported`
 // with this reason (any other exception makes it `failed`).
@@ -53,7 +56,7 @@ struct HandlerContext {
   // shape facts for the main graph (inferred types, integer values that follow from static shapes).
   // Facts cost a round of libonnx shape inference, so the pipeline computes them on first request.
   const std::unordered_map<const ir::Value*, ir::DataType>* elemTypes = nullptr;
-  std::function<const ShapeFacts*()> facts;
+  std::function<const schema::ShapeFacts*()> facts;
   std::unordered_map<const ir::Value*, std::optional<int64_t>>* rankCache = nullptr;
   const ir::TypeInfo* inferredType(const ir::Value* v) const;
   ir::DataType elemType(const ir::Value* v) const;

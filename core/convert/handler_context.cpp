@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "convert/shape_facts.h"
+#include "schema/shape_facts.h"
 
 namespace fb::convert {
 
@@ -74,7 +74,7 @@ bool keepsRank(const std::string& op) {
 
 const ir::TypeInfo* HandlerContext::inferredType(const ir::Value* v) const {
   if (!v || !facts) return nullptr;
-  const ShapeFacts* f = facts();
+  const schema::ShapeFacts* f = facts();
   return f ? f->typeOf(v, model.graph()) : nullptr;
 }
 
@@ -133,7 +133,7 @@ const ir::Tensor* constantTensor(const ir::Value* v) {
 std::optional<std::vector<int64_t>> HandlerContext::constantInts(const ir::Value* v) const {
   if (const auto* t = constantTensor(v)) return t->asInt64();
   if (v && facts)
-    if (const ShapeFacts* f = facts())
+    if (const schema::ShapeFacts* f = facts())
       if (const auto* known = f->valuesOf(v, model.graph())) return *known;
   if (v && v->producer() && v->producer()->opType == "Constant") {
     const ir::Node* p = v->producer();

@@ -3,7 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
+#include "schema/opsets.h"
 #include "ir/graph.h"
 #include "ir/tensor.h"
 
@@ -14,7 +15,6 @@ namespace fb::layout {
 namespace {
 
 constexpr int64_t kMaxShownElements = 6;
-constexpr int64_t kNewestOpset = 17;  // formal input names rarely change between versions
 
 std::string formatNumber(double v) {
   if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(int64_t(v));
@@ -41,7 +41,7 @@ std::string describeConstantNode(const ir::Node& n) {
 
 // The schema's name for input `i` ("W", "B"); "in<i>" when the schema does not say.
 std::string inputName(const ir::Node& n, int i) {
-  const onnx::OpSchema* s = convert::schemaAt(n.domain, n.opType, kNewestOpset);
+  const onnx::OpSchema* s = schema::schemaAt(n.domain, n.opType, schema::kLibonnxMaxOpset);
   if (s && !s->inputs().empty()) {
     const auto& formals = s->inputs();
     const auto& f = formals[std::min<size_t>(size_t(i), formals.size() - 1)];

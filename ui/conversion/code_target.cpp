@@ -20,7 +20,7 @@ QString targetLabel(const convert::ConvertResult& r) {
 }
 
 convert::ConvertResult dryRunCode(const ir::Model& model, codegen::Flavour flavour,
-                                  std::shared_ptr<const convert::ShapeFacts> facts) {
+                                  std::shared_ptr<const schema::ShapeFacts> facts) {
   codegen::CodegenOptions o;
   o.flavour = flavour;
   o.facts = std::move(facts);

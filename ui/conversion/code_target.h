@@ -18,7 +18,7 @@ QString targetLabel(const convert::ConvertResult& r);
 // The statuses of every node for code generation (codegen::dryRunPython), as a conversion report like the ONNX
 // dry run's, so the same halos and table show them. `facts` are the model's shape facts, when known.
 convert::ConvertResult dryRunCode(const ir::Model& model, codegen::Flavour flavour,
-                                  std::shared_ptr<const convert::ShapeFacts> facts);
+                                  std::shared_ptr<const schema::ShapeFacts> facts);
 
 // What makes generated code incomplete (unsupported or failed nodes, which become `raise NotImplementedError`
 // lines), as one sentence; empty when every node was written.

@@ -134,10 +134,10 @@ void ConversionController::refresh() {
   }
   auto options = optionsFor(*model, opset_, passes_);
   if (factsModel_ == model.get()) options.facts = facts_;
-  using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, std::shared_ptr<const convert::ShapeFacts>>;
+  using Outcome = std::pair<std::shared_ptr<const convert::ConvertResult>, std::shared_ptr<const schema::ShapeFacts>>;
   auto future = QtConcurrent::run(backgroundPool(), [model, options, code = codeTarget_]() mutable -> Outcome {
     try {
-      if (!options.facts) options.facts = std::make_shared<const convert::ShapeFacts>(convert::inferShapeFacts(*model));
+      if (!options.facts) options.facts = std::make_shared<const schema::ShapeFacts>(schema::inferShapeFacts(*model));
       if (code) return {std::make_shared<convert::ConvertResult>(dryRunCode(*model, *code, options.facts)), options.facts};
       return {std::make_shared<convert::ConvertResult>(convert::dryRun(*model, options)), options.facts};
     } catch (const std::exception& e) {

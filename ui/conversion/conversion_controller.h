@@ -118,7 +118,7 @@ class ConversionController : public QObject {
   std::optional<QStringList> passes_;
   std::shared_ptr<const convert::ConvertResult> dryRun_;
   // Shape facts of the open model: they do not depend on the target, so every dry run after the first reuses them.
-  std::shared_ptr<const convert::ShapeFacts> facts_;
+  std::shared_ptr<const schema::ShapeFacts> facts_;
   const ir::Model* factsModel_ = nullptr;
   QHash<quint64, convert::NodeStatus> statuses_;
   QHash<quint64, int> reportIndex_;  // node id -> index into dryRun_->nodes

@@ -2,7 +2,7 @@
 
 #include <onnx/defs/schema.h>
 
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 
 #include <algorithm>
 
@@ -12,12 +12,12 @@ std::optional<OpSchemaFacts> lookupOpSchema(const QString& opType, const QString
   try {
     const std::string d = domain == QLatin1String("ai.onnx") ? std::string() : domain.toStdString();
     // Versions after 17 come from FlowBridge's own table; libonnx would name the opset-17 version.
-    const convert::SchemaFact* newer = d.empty() ? convert::schemaFact18(opType.toStdString(), opsetVersion) : nullptr;
-    if (d.empty() && opsetVersion > convert::kLibonnxMaxOpset && !newer) {
-      const int64_t first = convert::firstOpset18(opType.toStdString());
+    const schema::opsets_18_26::SchemaFact* newer = d.empty() ? schema::opsets_18_26::schemaFact(opType.toStdString(), opsetVersion) : nullptr;
+    if (d.empty() && opsetVersion > schema::kLibonnxMaxOpset && !newer) {
+      const int64_t first = schema::opsets_18_26::firstOpset(opType.toStdString());
       if (first > opsetVersion) return std::nullopt;  // not an op of this opset yet
     }
-    const int libonnxOpset = std::min<int>(opsetVersion, int(convert::kLibonnxMaxOpset));
+    const int libonnxOpset = std::min<int>(opsetVersion, int(schema::kLibonnxMaxOpset));
     const auto* schema = onnx::OpSchemaRegistry::Schema(opType.toStdString(), libonnxOpset, d);
     if (newer) {
       OpSchemaFacts facts;

@@ -11,7 +11,7 @@ struct OpSchemaFacts {
 };
 
 // nullopt for ops the registry does not know (custom domains, typos, ops newer than the opset). Versions after
-// opset 17 come from FlowBridge's own table (convert/schema_facts_18.h).
+// opset 17 come from FlowBridge's own table (schema/opsets_18_26/op_facts.h).
 std::optional<OpSchemaFacts> lookupOpSchema(const QString& opType, const QString& domain, int opsetVersion);
 
 }  // namespace fb::ui

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "convert/converter.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
 
@@ -168,7 +168,7 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
       // A reference to the caller's attribute: its value, or the schema's default when it leaves it out.
       std::optional<ir::Attribute> value;
       if (const ir::Attribute* own = n.attr(a.ref_attr_name())) value = *own;
-      else if (schema) value = schemaDefault(*schema, a.ref_attr_name());
+      else if (schema) value = schema::schemaDefault(*schema, a.ref_attr_name());
       if (!value) continue;
       value->name = a.name();
       exportAttribute(*value, *np.add_attribute());
@@ -254,7 +254,7 @@ void splice(ir::Node& n, ir::Model& body, HandlerContext& ctx) {
 }  // namespace
 
 bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
-  const onnx::OpSchema* schema = schemaAt(n.domain, n.opType, ctx.sourceOpset);
+  const onnx::OpSchema* schema = schema::schemaAt(n.domain, n.opType, ctx.sourceOpset);
   // Bodies written with ops that themselves expand nest; a cycle among schemas must not recurse forever.
   thread_local int depth = 0;
   if (!schema || depth > 8) return false;

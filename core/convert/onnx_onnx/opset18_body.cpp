@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "convert/onnx_onnx/function_body.h"
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 
 namespace fb::convert::onnx_onnx {
 
@@ -23,8 +23,8 @@ void replaceByBody17(ir::Node& n, HandlerContext& ctx, const std::vector<std::st
   } catch (const std::exception& e) {
     throw std::runtime_error(n.opType + ": opset-17 body does not parse: " + e.what());
   }
-  b.AddOpset("", static_cast<int>(kLibonnxMaxOpset));
-  expandBody(n, ctx, f, kLibonnxMaxOpset);
+  b.AddOpset("", static_cast<int>(schema::kLibonnxMaxOpset));
+  expandBody(n, ctx, f, schema::kLibonnxMaxOpset);
   ctx.note = note + " (" + ctx.note + ")";
 }
 

@@ -10,8 +10,9 @@
 
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/opset18_body.h"
+#include "schema/opsets_18_26/down_forms.h"
 #include "convert/onnx_onnx/opset18_steps.h"
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "ir/graph.h"
 #include "ir/packed_types.h"
 
@@ -204,11 +205,11 @@ void castSaturate(ir::Node& n, HandlerContext& ctx) {
 }
 
 // Attributes a version after 17 added; held at their default they mean what opset 17 meant.
-void addedAttributesAtDefault(ir::Node& n, HandlerContext& ctx, const SchemaFact& fact, const std::vector<std::string>& names) {
+void addedAttributesAtDefault(ir::Node& n, HandlerContext& ctx, const schema::opsets_18_26::SchemaFact& fact, const std::vector<std::string>& names) {
   std::vector<std::string> drop;
   for (const auto& name : names)
     if (const auto* a = n.attr(name)) {
-      if (!sameAsDefault(*a, attributeDefault(fact, name).value_or("")))
+      if (!sameAsDefault(*a, schema::opsets_18_26::attributeDefault(fact, name).value_or("")))
         throw Unsupported(at(n, fact.since) + ": " + name + "=" + attrText(*a) + " has no equivalent at opset 17");
       drop.push_back(name);
     }
@@ -227,7 +228,7 @@ void scatterReduction(ir::Node& n, HandlerContext& ctx) {
 
 // AveragePool-19 / LpPool-18: dilations (and LpPool's ceil_mode) at their defaults only.
 void poolDilations(ir::Node& n, HandlerContext& ctx) {
-  const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  const schema::opsets_18_26::SchemaFact* fact = schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset);
   if (n.opType == "LpPool") addedAttributesAtDefault(n, ctx, *fact, {"ceil_mode"});
   if (const auto* d = n.attr("dilations")) {
     for (int64_t v : d->ints)
@@ -244,7 +245,7 @@ void poolDilations(ir::Node& n, HandlerContext& ctx) {
 // QuantizeLinear/DequantizeLinear-19..25: per-tensor and per-axis forms as before; blocked forms refused;
 // output_dtype/precision only at values that mean what opset 17 computes.
 void quantization(ir::Node& n, HandlerContext& ctx) {
-  const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  const schema::opsets_18_26::SchemaFact* fact = schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset);
   if (n.attrInt("block_size", 0) != 0)
     throw Unsupported(at(n, fact->since) + ": blocked quantization (block_size=" + std::to_string(n.attrInt("block_size", 0)) +
                       ") has no opset-17 form (opset 17 has per-tensor and per-axis scales only)");
@@ -271,83 +272,63 @@ void quantization(ir::Node& n, HandlerContext& ctx) {
     for (const auto& name : drop) n.removeAttr(name);
 }
 
-struct Plan {
-  StepFnPtr fn;      // nullptr: the op version is refused with `how` as the reason
-  const char* how;   // one line for reports and the README table
-};
-
-const std::map<std::string, Plan>& plans() {
-  static const std::map<std::string, Plan> m{
-      {"ReduceL1", {reduceAxes, "constant axes input -> attribute"}},
-      {"ReduceL2", {reduceAxes, "constant axes input -> attribute"}},
-      {"ReduceLogSum", {reduceAxes, "constant axes input -> attribute"}},
-      {"ReduceLogSumExp", {reduceAxes, "constant axes input -> attribute"}},
-      {"ReduceMax", {reduceAxes, "constant axes input -> attribute (bool inputs: type check)"}},
-      {"ReduceMean", {reduceAxes, "constant axes input -> attribute"}},
-      {"ReduceMin", {reduceAxes, "constant axes input -> attribute (bool inputs: type check)"}},
-      {"ReduceProd", {reduceAxes, "constant axes input -> attribute"}},
-      {"ReduceSumSquare", {reduceAxes, "constant axes input -> attribute"}},
-      {"Split", {splitNumOutputs, "num_outputs -> split sizes (static dimension)"}},
-      {"Pad", {padTo17, "axes input -> full pads; mode wrap -> Slice/Concat (constant pads, static shape)"}},
-      {"Resize", {resizeTo17, "axes spelled out; antialias when upscaling/nearest; keep_aspect_ratio_policy -> scales when whole; half_pixel_symmetric -> half_pixel when whole"}},
-      {"ScatterElements", {scatterReduction, "reduction none/add/mul as before; max/min -> Max/Min + plain scatter when constant indices are distinct, else refused"}},
-      {"ScatterND", {scatterReduction, "reduction none/add/mul as before; max/min -> Max/Min + plain scatter when constant indices are distinct, else refused"}},
-      {"LpPool", {poolDilations, "ceil_mode 0 and dilations 1 dropped; other dilations -> Pow + depthwise Conv of ones; ceil_mode 1 refused"}},
-      {"AveragePool", {poolDilations, "dilations 1 dropped; other dilations -> depthwise Conv of 1/k (no ceil_mode, padding counted or none)"}},
-      {"QuantizeLinear", {quantization, "per-tensor/per-axis as before; default output_dtype/precision/saturate dropped; blocked refused"}},
-      {"DequantizeLinear", {quantization, "per-tensor/per-axis as before (int4 weights widened); constant blocked or float8/4-bit/2-bit weights dequantized to float; default output_dtype dropped; blocked run-time data refused"}},
-      {"Cast", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
-      {"CastLike", {castSaturate, "saturate/round_mode dropped (float8 targets refused by type)"}},
-      {"DFT", {dftTo17, "constant axis input -> attribute"}},
-      {"GridSample", {gridSampleTo17, "mode linear/cubic -> bilinear/bicubic (4-D only)"}},
-      {"OptionalGetElement", {optionalTo17, "plain tensor -> Identity; optional as opset 15"}},
-      {"OptionalHasElement", {optionalTo17, "plain tensor -> true, no input -> false; optional as opset 15"}},
-      {"Mish", {mish, "x * Tanh(Softplus(x))"}},
-      {"Gelu", {gelu, "Erf or Tanh form, as approximate says"}},
-      {"Swish", {swish, "x * Sigmoid(alpha x)"}},
-      {"GroupNormalization", {groupNormalizationTo17, "Reshape/ReduceMean/Sqrt/Div, scale per group (18) or per channel (21)"}},
-      {"RMSNormalization", {rmsNormalizationTo17, "x / Sqrt(ReduceMean(x^2) + eps) * scale"}},
-      {"RotaryEmbedding", {rotaryEmbeddingTo17, "Slice/Split/Mul/Concat, halves or interleaved"}},
-      {"AffineGrid", {affineGridTo17, "constant base grid MatMul theta (constant size)"}},
-      {"CenterCropPad", {centerCropPadTo17, "Slice/Pad with constant amounts (static shape)"}},
-      {"BitwiseNot", {bitwiseNotTo17, "(all ones) - x"}},
-      {"Attention", {attentionTo17, "MatMul/Softmax/MatMul with masks and GQA; KV cache, softcap, windows refused"}},
-      {"BitwiseAnd", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
-      {"BitwiseOr", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
-      {"BitwiseXor", {bitwiseBinaryTo17, "bits as a trailing axis (int64 Div/Mod), combined arithmetically, summed back; integers up to 32 bits (64-bit refused)"}},
-      {"Col2Im", {col2ImTo17, "Reshape + ConvTranspose with a one-hot kernel (constant image/block shapes, static input)"}},
-      {"DeformConv", {nullptr, "opset 17 has no convolution that samples at learned offsets"}},
-      {"ImageDecoder", {nullptr, "opset 17 has no image decoding"}},
-      {"RegexFullMatch", {nullptr, "opset 17 has no regular expressions"}},
-      {"StringConcat", {nullptr, "opset 17 has no string concatenation"}},
-      {"StringSplit", {nullptr, "opset 17 has no string splitting"}},
-      {"TensorScatter", {tensorScatterTo17, "ScatterND at constant positions (constant write_indices, static shapes); run-time write_indices refused"}},
-      {"BitCast", {nullptr, "opset 17 cannot reinterpret bits"}},
-      {"CumProd", {cumProdTo17, "running products unrolled (Split, Mul per step, Concat; constant axis, static length up to 256)"}},
+// The rewrite of each op whose opset-17 form (schema::opsets_18_26::downForm) is an adapter.
+const std::map<std::string, StepFnPtr>& rewrites() {
+  static const std::map<std::string, StepFnPtr> m{
+      {"ReduceL1", reduceAxes},
+      {"ReduceL2", reduceAxes},
+      {"ReduceLogSum", reduceAxes},
+      {"ReduceLogSumExp", reduceAxes},
+      {"ReduceMax", reduceAxes},
+      {"ReduceMean", reduceAxes},
+      {"ReduceMin", reduceAxes},
+      {"ReduceProd", reduceAxes},
+      {"ReduceSumSquare", reduceAxes},
+      {"Split", splitNumOutputs},
+      {"Pad", padTo17},
+      {"Resize", resizeTo17},
+      {"ScatterElements", scatterReduction},
+      {"ScatterND", scatterReduction},
+      {"LpPool", poolDilations},
+      {"AveragePool", poolDilations},
+      {"QuantizeLinear", quantization},
+      {"DequantizeLinear", quantization},
+      {"Cast", castSaturate},
+      {"CastLike", castSaturate},
+      {"DFT", dftTo17},
+      {"GridSample", gridSampleTo17},
+      {"OptionalGetElement", optionalTo17},
+      {"OptionalHasElement", optionalTo17},
+      {"Mish", mish},
+      {"Gelu", gelu},
+      {"Swish", swish},
+      {"GroupNormalization", groupNormalizationTo17},
+      {"RMSNormalization", rmsNormalizationTo17},
+      {"RotaryEmbedding", rotaryEmbeddingTo17},
+      {"AffineGrid", affineGridTo17},
+      {"CenterCropPad", centerCropPadTo17},
+      {"BitwiseNot", bitwiseNotTo17},
+      {"Attention", attentionTo17},
+      {"BitwiseAnd", bitwiseBinaryTo17},
+      {"BitwiseOr", bitwiseBinaryTo17},
+      {"BitwiseXor", bitwiseBinaryTo17},
+      {"Col2Im", col2ImTo17},
+      {"TensorScatter", tensorScatterTo17},
+      {"CumProd", cumProdTo17},
   };
   return m;
 }
 
-// Versions that only widened the type lists: the opset-17 schema, with types opset 17 lacks refused.
-bool typesOnly(const SchemaFact& f) {
-  return f.change.rfind("types only", 0) == 0 || f.change.rfind("adds ", 0) == 0 || f.change.rfind("float8", 0) == 0;
-}
-
 }  // namespace
 
-std::optional<DownPlan> downPlan18(const std::string& op, int64_t since) {
-  const SchemaFact* fact = nullptr;
-  for (const auto& f : allSchemaFacts18())
-    if (f.op == op && f.since == since) fact = &f;
-  if (!fact) return std::nullopt;
-  if (auto it = plans().find(op); it != plans().end())
-    return DownPlan{it->second.fn ? DownPlan::Kind::Adapter : DownPlan::Kind::Refused, it->second.how};
-  if (typesOnly(*fact)) return DownPlan{DownPlan::Kind::SameAs17, "opset-17 schema; types opset 17 lacks refused"};
-  return std::nullopt;
+std::vector<std::string> opsWithOpset17Rewrite() {
+  std::vector<std::string> ops;
+  for (const auto& [op, fn] : rewrites()) ops.push_back(op);
+  return ops;
 }
 
 bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
-  const SchemaFact* fact = schemaFact18(n.opType, ctx.sourceOpset);
+  const schema::opsets_18_26::SchemaFact* fact = schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset);
   // Before the narrow weights are widened: a float8 weight widened to float is no DequantizeLinear input.
   if (fact && n.opType == "DequantizeLinear" && foldConstantDequantize(n, ctx)) return true;
   if (fact && n.opType == "QuantizeLinear") {
@@ -361,13 +342,18 @@ bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
   }
   widenNarrowInputs(n, ctx);
   if (!fact) return ctx.changed && ctx.dryRun;
-  auto plan = plans().find(n.opType);
-  if (plan != plans().end() && !plan->second.fn)
-    throw Unsupported(at(n, fact->since) + " has no opset-17 form: " + plan->second.how);
-  if (plan == plans().end() && firstOpset18(n.opType) != 0)
-    throw Unsupported(n.opType + " is new in opset " + std::to_string(firstOpset18(n.opType)) +
+  const auto& changed = schema::opsets_18_26::opsChangedAfter17();
+  auto form = changed.find(n.opType);
+  if (form != changed.end() && form->second.kind != schema::opsets_18_26::DownForm::Kind::Adapter)
+    throw Unsupported(at(n, fact->since) + " has no opset-17 form: " + form->second.text);
+  if (form == changed.end() && schema::opsets_18_26::firstOpset(n.opType) != 0)
+    throw Unsupported(n.opType + " is new in opset " + std::to_string(schema::opsets_18_26::firstOpset(n.opType)) +
                       "; no exact opset-17 form is implemented");
-  if (plan != plans().end()) plan->second.fn(n, ctx);
+  if (form != changed.end()) {
+    auto rewrite = rewrites().find(n.opType);
+    if (rewrite == rewrites().end()) throw Unsupported(at(n, fact->since) + ": no opset-17 rewrite is registered");
+    rewrite->second(n, ctx);
+  }
   if (ctx.replaced) return true;
   return ctx.changed && ctx.dryRun;
 }

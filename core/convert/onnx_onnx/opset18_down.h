@@ -4,6 +4,7 @@
 // chain of adapters, one opset boundary at a time).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "convert/handler.h"
 
@@ -15,13 +16,7 @@ namespace fb::convert::onnx_onnx {
 // opset-17 node for the rest of the chain.
 bool stepDownTo17(ir::Node& n, HandlerContext& ctx);
 
-// How the step treats one op version of opsets 18-26 (schema_facts_18's table): converted by an adapter
-// (exactly, or refused case by case with the reason), the opset-17 schema as it is (a version that only
-// widened types), or refused as a whole. nullopt: not in the table, or not planned (a gap tests catch).
-struct DownPlan {
-  enum class Kind { Adapter, SameAs17, Refused } kind;
-  std::string text;
-};
-std::optional<DownPlan> downPlan18(const std::string& op, int64_t since);
+// The ops that have a rewrite here (each Adapter row of schema::opsets_18_26::opsChangedAfter17 needs one).
+std::vector<std::string> opsWithOpset17Rewrite();
 
 }  // namespace fb::convert::onnx_onnx

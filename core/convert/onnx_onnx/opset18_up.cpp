@@ -13,8 +13,8 @@
 #include <algorithm>
 
 #include "convert/converter.h"
-#include "convert/onnx_schema.h"
-#include "convert/schema_facts_18.h"
+#include "schema/onnx_schema.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "ir/graph.h"
 #include "ir/packed_types.h"
 
@@ -133,7 +133,7 @@ void groupNormPerChannel(ir::Node& n, HandlerContext& ctx) {
 
 // Element types the target's IR version cannot hold (float8 at IR 8, int4 at IR 9, ...).
 void requireTypesAt(const ir::Node& n, const HandlerContext& ctx) {
-  const int64_t ir = irVersionForOpset(ctx.targetOpset);
+  const int64_t ir = schema::irVersionForOpset(ctx.targetOpset);
   auto check = [&](const ir::Value* v) {
     if (!v) return;
     ir::DataType t = v->initializer() ? v->initializer()->dtype : ctx.elemType(v);
@@ -145,14 +145,14 @@ void requireTypesAt(const ir::Node& n, const HandlerContext& ctx) {
   for (const ir::Value* v : n.outputs()) check(v);
 }
 
-bool typesOnly(const SchemaFact& f) {
+bool typesOnly(const schema::opsets_18_26::SchemaFact& f) {
   return f.change == "types only" || f.change.rfind("adds ", 0) == 0 || f.change.find("float8 types") != std::string::npos;
 }
 
 }  // namespace
 
 void stepUpFrom17(ir::Node& n, HandlerContext& ctx) {
-  const int64_t from = std::max<int64_t>(ctx.sourceOpset, kLibonnxMaxOpset), to = ctx.targetOpset;
+  const int64_t from = std::max<int64_t>(ctx.sourceOpset, schema::kLibonnxMaxOpset), to = ctx.targetOpset;
   if (isReduceWithAxesInputAt18(n.opType) && crosses(from, to, 18)) reduceAxesToInput(n, ctx);
   if (n.opType == "Split" && crosses(from, to, 18)) splitNumOutputs(n, ctx);
   if (n.opType == "DFT" && crosses(from, to, 20)) dftAxisToInput(n, ctx);
@@ -167,18 +167,18 @@ std::string upPlan18(const std::string& op, int64_t since) {
   if (op == "GridSample" && since == 20) return "mode bilinear/bicubic -> linear/cubic";
   if (op == "GroupNormalization" && since == 21)
     return "from 18: constant scale/bias per group -> per channel (static channel count), stash_type = input type";
-  if (firstOpsetOf("", op) == since) return "new op: no older node to convert";
+  if (schema::firstOpsetOf("", op) == since) return "new op: no older node to convert";
   return "kept: only types widened, or attributes added whose defaults keep the meaning";
 }
 
 void stepBetweenNewOpsets(ir::Node& n, HandlerContext& ctx) {
   requireTypesAt(n, ctx);
-  if (int64_t first = firstOpsetOf("", n.opType); first > ctx.targetOpset)
+  if (int64_t first = schema::firstOpsetOf("", n.opType); first > ctx.targetOpset)
     throw Unsupported(n.opType + " is new in opset " + std::to_string(first));
-  const int64_t sv = schemaVersionAt("", n.opType, ctx.sourceOpset), tv = schemaVersionAt("", n.opType, ctx.targetOpset);
+  const int64_t sv = schema::schemaVersionAt("", n.opType, ctx.sourceOpset), tv = schema::schemaVersionAt("", n.opType, ctx.targetOpset);
   if (sv == tv) return;
   // Each version in (target, source] must have changed nothing but types.
-  for (const auto& f : allSchemaFacts18())
+  for (const auto& f : schema::opsets_18_26::allSchemaFacts())
     if (f.op == n.opType && f.since > tv && f.since <= sv && !typesOnly(f))
       throw Unsupported(n.opType + "-" + std::to_string(f.since) + " (" + f.change + ") is not converted down to opset " +
                         std::to_string(ctx.targetOpset) + "; convert to 17 or below");

@@ -15,7 +15,7 @@ namespace fb::convert::onnx_onnx {
 void stepUpFrom17(ir::Node& n, HandlerContext& ctx);
 
 // What the step up does to a node of an older version when a target crosses op version `op`-`since` (one of
-// schema_facts_18's table), in one line, for `flowbridge-cli ops`.
+// opsets_18_26/op_facts's table), in one line, for `flowbridge-cli ops`.
 std::string upPlan18(const std::string& op, int64_t since);
 
 // For source > target > 17: keeps `n` when its schema at the target means the same, else throws Unsupported.

@@ -5,7 +5,7 @@
 #include "convert/onnx_onnx/adapters.h"
 #include "convert/onnx_onnx/small_int_through_float.h"
 #include "convert/onnx_onnx/version_step.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
@@ -58,8 +58,8 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
   // The element types compatibleVersionStep checks after the edit (uint8/int8 MaxPool exists only from 12),
   // checked before it, so that a dry run (and the search for the lowest working opset) refuses what the
   // conversion refuses. Its other checks have more specific messages there (storage_order...).
-  if (const auto* target = schemaAt("", n.opType, ctx.targetOpset); target && ctx.elemTypes && !throughFloat)
-    if (auto why = schemaMismatch(n, *target, *ctx.elemTypes, {"dilations", "ceil_mode", "pads"});
+  if (const auto* target = schema::schemaAt("", n.opType, ctx.targetOpset); target && ctx.elemTypes && !throughFloat)
+    if (auto why = schema::schemaMismatch(n, *target, *ctx.elemTypes, {"dilations", "ceil_mode", "pads"});
         why && why->find(" does not accept ") != std::string::npos)
       throw Unsupported(*why);
   ctx.note = ceil ? "ceil_mode=1 -> extra end padding" : "attributes of opset 10 at their defaults dropped";

@@ -6,7 +6,7 @@
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
 #include "convert/onnx_onnx/version_step.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
@@ -21,9 +21,9 @@ void axisZero(HandlerContext& ctx, ir::Node& at, const char* op, ir::Value* in, 
 }
 
 void unbatchedScan(ir::Node& n, HandlerContext& ctx) {
-  if (schemaVersionAt("", "Scan", ctx.sourceOpset) != 8) return compatibleVersionStep(n, ctx);
+  if (schema::schemaVersionAt("", "Scan", ctx.sourceOpset) != 8) return compatibleVersionStep(n, ctx);
   if (n.input(0))
-    throw Unsupported("Scan-8 with sequence_lens has no Scan-" + std::to_string(schemaVersionAt("", "Scan", ctx.targetOpset)) +
+    throw Unsupported("Scan-8 with sequence_lens has no Scan-" + std::to_string(schema::schemaVersionAt("", "Scan", ctx.targetOpset)) +
                       " form (no per-batch sequence lengths after opset 8)");
   for (size_t i = 1; i < n.inputs().size(); ++i) {
     auto dims = ctx.staticShape(n.input(i));

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "convert/onnx_onnx/version_history.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
@@ -18,7 +18,7 @@ bool hasAttribute(const onnx::OpSchema& s, const std::string& name) { return s.a
 // What the attribute is worth at `schema` for `node`: the node's own value, else the schema's default.
 std::optional<ir::Attribute> effectiveValue(const ir::Node& node, const onnx::OpSchema& schema, const std::string& name) {
   if (const ir::Attribute* a = node.attr(name)) return *a;
-  return schemaDefault(schema, name);
+  return schema::schemaDefault(schema, name);
 }
 
 // An attribute whose meaning does not depend on the version: the node spells it, or no version defaults it.
@@ -53,11 +53,11 @@ Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const o
     const ir::Attribute* own = node.attr(name);
     if (inTarget) {
       if (own) continue;  // spelled out: means the same in both
-      auto targetDefault = schemaDefault(target, name);
+      auto targetDefault = schema::schemaDefault(target, name);
       if (inSource) {
         // The default itself changed between the versions: keep the source's by spelling it out.
-        auto sourceDefault = schemaDefault(source, name);
-        if (sourceDefault && (!targetDefault || !sameValue(*sourceDefault, *targetDefault))) e.set.push_back(*sourceDefault);
+        auto sourceDefault = schema::schemaDefault(source, name);
+        if (sourceDefault && (!targetDefault || !schema::sameValue(*sourceDefault, *targetDefault))) e.set.push_back(*sourceDefault);
         continue;
       }
       // New at the target: its default must mean what the source version did without it.
@@ -90,16 +90,16 @@ Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const o
 }  // namespace
 
 void compatibleVersionStep(ir::Node& node, HandlerContext& ctx) {
-  const auto* target = schemaAt(node.domain, node.opType, ctx.targetOpset);
+  const auto* target = schema::schemaAt(node.domain, node.opType, ctx.targetOpset);
   if (!target)
     throw Unsupported(node.opType + " does not exist at opset " + std::to_string(ctx.targetOpset) + " (first in opset " +
-                      std::to_string(firstOpsetOf(node.domain, node.opType)) + ")");
-  static const ElemTypes kNone;
-  const ElemTypes& types = ctx.elemTypes ? *ctx.elemTypes : kNone;
-  const auto* source = schemaAt(node.domain, node.opType, ctx.sourceOpset);
+                      std::to_string(schema::firstOpsetOf(node.domain, node.opType)) + ")");
+  static const schema::ElemTypes kNone;
+  const schema::ElemTypes& types = ctx.elemTypes ? *ctx.elemTypes : kNone;
+  const auto* source = schema::schemaAt(node.domain, node.opType, ctx.sourceOpset);
   Edits edits;
   if (source && source != target) edits = attributeEdits(node, *source, *target, ctx);
-  if (auto mismatch = schemaMismatch(node, *target, types, edits.removed)) throw Unsupported(*mismatch);
+  if (auto mismatch = schema::schemaMismatch(node, *target, types, edits.removed)) throw Unsupported(*mismatch);
   if (edits.set.empty() && edits.removed.empty()) return;
   ctx.note = edits.describe() + " (" + versionName(node, *source) + " -> " + versionName(node, *target) + ")";
   if (!ctx.changed && !ctx.replaced) ctx.attributesOnly = true;  // after another rewrite it is only its last step

@@ -9,7 +9,7 @@
 #include "convert/onnx_onnx/adapter_util.h"
 #include "convert/onnx_onnx/adapters.h"
 #include "convert/onnx_onnx/version_step.h"
-#include "convert/static_shapes.h"
+#include "schema/static_shapes.h"
 
 namespace fb::convert::onnx_onnx {
 namespace {
@@ -35,7 +35,7 @@ std::optional<std::string> whyNoSelect(const HandlerContext& ctx, const ir::Valu
   if (ctx.targetOpset >= 9) return std::nullopt;
   auto sc = ctx.staticShape(cond), sx = ctx.staticShape(x), sy = ctx.staticShape(y);
   if (!sc || !sx || !sy) return "Where below opset 9 needs the static shapes of all three inputs";
-  auto s = broadcastDims({*sc, *sx, *sy});
+  auto s = schema::broadcastDims({*sc, *sx, *sy});
   if (!s) return "Where: the shapes do not broadcast";
   ir::DataType t = ctx.elemType(x);
   if ((*sx != *s || *sy != *s) && !addable(t))
@@ -50,7 +50,7 @@ void emitSelect(ir::Node& at, HandlerContext& ctx, ir::Value* cond, ir::Value* x
     return;
   }
   const std::string base = at.name.empty() ? "where" : at.name;
-  auto shape = *broadcastDims({*ctx.staticShape(cond), *ctx.staticShape(x), *ctx.staticShape(y)});
+  auto shape = *schema::broadcastDims({*ctx.staticShape(cond), *ctx.staticShape(x), *ctx.staticShape(y)});
   const int64_t count = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
   ir::DataType t = ctx.elemType(x);
   auto toShape = [&](ir::Value* v, ir::DataType vt, const char* name) {

@@ -13,7 +13,7 @@ namespace onnx {
 class OpSchema;
 }
 
-namespace fb::convert {
+namespace fb::schema {
 
 // Element types known for values (from value_info, initializers, graph inputs, or propagated).
 using ElemTypes = std::unordered_map<const ir::Value*, ir::DataType>;
@@ -44,4 +44,4 @@ bool sameValue(const ir::Attribute& a, const ir::Attribute& b);
 // (Cast's `to`, fixed-type outputs like Shape's int64). Unknown ones are left out.
 void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, ElemTypes& types);
 
-}  // namespace fb::convert
+}  // namespace fb::schema

@@ -1,13 +1,13 @@
-#include "convert/static_shapes_18.h"
+#include "schema/opsets_18_26/static_shapes.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "ir/graph.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 namespace {
 
 using Shapes = std::vector<std::optional<Dims>>;
@@ -266,9 +266,9 @@ bool isOneOf(const std::string& op, std::initializer_list<const char*> ops) {
 
 }  // namespace
 
-std::vector<std::optional<Dims>> staticOutputShapes18(const ir::Node& n, int64_t opset, const DimsOf& dimsOf,
+std::vector<std::optional<Dims>> staticOutputShapes(const ir::Node& n, int64_t opset, const DimsOf& dimsOf,
                                                       const ValuesOf& valuesOf) {
-  if (!n.isDefaultDomain() || !schemaFact18(n.opType, opset) || n.inputs().empty()) return {};
+  if (!n.isDefaultDomain() || !schemaFact(n.opType, opset) || n.inputs().empty()) return {};
   const std::string& op = n.opType;
   Shapes out(n.outputs().size());
   if (op == "Attention") return attention(n, dimsOf);
@@ -341,7 +341,7 @@ std::vector<std::optional<Dims>> staticOutputShapes18(const ir::Node& n, int64_t
   return out;
 }
 
-ir::DataType outputElemType18(const ir::Node& n, size_t i, const ElemTypeOf& typeOf) {
+ir::DataType outputElemType(const ir::Node& n, size_t i, const ElemTypeOf& typeOf) {
   const std::string& op = n.opType;
   auto attrType = [&](const char* name) { return static_cast<ir::DataType>(n.attrInt(name, 0)); };
   if (op == "Cast" || op == "BitCast") return attrType("to");
@@ -360,4 +360,4 @@ ir::DataType outputElemType18(const ir::Node& n, size_t i, const ElemTypeOf& typ
   return typeOf(n.input(0));
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

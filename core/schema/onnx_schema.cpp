@@ -1,4 +1,4 @@
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 
 #include <onnx/defs/data_type_utils.h>
 #include <onnx/defs/schema.h>
@@ -8,12 +8,12 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "ir/graph.h"
 #include "ir/node.h"
 #include "ir/value.h"
 
-namespace fb::convert {
+namespace fb::schema {
 namespace {
 
 std::string schemaDomain(const std::string& d) { return d == "ai.onnx" ? std::string() : d; }
@@ -94,12 +94,12 @@ int64_t firstOpsetOf(const std::string& domain, const std::string& opType) {
   for (int v = 2; v <= 17; ++v)
     if ((s = onnx::OpSchemaRegistry::Schema(opType, v, schemaDomain(domain)))) return s->since_version();
   // Ops new after opset 17: FlowBridge's own table (libonnx 1.12 stops at 17).
-  return schemaDomain(domain).empty() ? firstOpset18(opType) : 0;
+  return schemaDomain(domain).empty() ? opsets_18_26::firstOpset(opType) : 0;
 }
 
 int64_t schemaVersionAt(const std::string& domain, const std::string& opType, int64_t opset) {
   if (schemaDomain(domain).empty())
-    if (const SchemaFact* f = schemaFact18(opType, opset)) return f->since;  // versions after 17: own table
+    if (const opsets_18_26::SchemaFact* f = opsets_18_26::schemaFact(opType, opset)) return f->since;  // versions after 17: own table
   const auto* s = schemaAt(domain, opType, opset);
   return s ? s->since_version() : 0;
 }
@@ -217,4 +217,4 @@ void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, Elem
   }
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema

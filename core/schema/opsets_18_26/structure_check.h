@@ -1,17 +1,17 @@
 #pragma once
 // The structural check for default-domain opsets above 17, which libonnx 1.12's checker cannot do (its
 // registry stops at 17 and would judge an opset-18 ReduceMean by ReduceMean-13). Versions after 17 are judged
-// by FlowBridge's own tables: input/output counts, attribute names and kinds (schema_facts_18), and every input
-// and output element type against the version's type constraints (schema_types_18), with types propagated
+// by FlowBridge's own tables: input/output counts, attribute names and kinds (opsets_18_26/op_facts), and every input
+// and output element type against the version's type constraints (opsets_18_26/type_constraints), with types propagated
 // through the graph. Ops unchanged since 17 go to libonnx's schema.
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "check/onnx_check.h"
-#include "convert/onnx_schema.h"
+#include "schema/onnx_schema.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 
 // Why `node` is not valid at default-domain `opset` (> 17), or nullopt. Types unknown in `types` (and not
 // declared on the values) are not checked.
@@ -21,4 +21,4 @@ std::optional<std::string> structuralMismatch(const ir::Node& node, int64_t opse
 // the opset and the element types; messages name the node.
 CheckResult checkStructure(const ir::Model& m);
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

@@ -1,4 +1,4 @@
-#include "convert/shape_facts.h"
+#include "schema/shape_facts.h"
 
 #include <onnx/shape_inference/implementation.h>
 
@@ -7,14 +7,14 @@
 #include <optional>
 
 #include "check/inference_gate.h"
-#include "convert/inference_view_18.h"
-#include "convert/schema_facts_18.h"
-#include "convert/static_shapes.h"
-#include "convert/static_shapes_18.h"
+#include "schema/opsets_18_26/inference_view.h"
+#include "schema/opsets_18_26/op_facts.h"
+#include "schema/static_shapes.h"
+#include "schema/opsets_18_26/static_shapes.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
 
-namespace fb::convert {
+namespace fb::schema {
 namespace {
 
 using Ints = std::vector<int64_t>;
@@ -127,14 +127,14 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
         }
     const ir::Value* out = n.output(0);
     // Op versions after 17 (libonnx 1.12 has no schema for them): every output, by FlowBridge's own rules.
-    if (scope.opset > kLibonnxMaxOpset && n.isDefaultDomain() && schemaFact18(n.opType, scope.opset)) {
-      auto shapes = staticOutputShapes18(n, scope.opset, dimsOf, valuesOf);
+    if (scope.opset > kLibonnxMaxOpset && n.isDefaultDomain() && opsets_18_26::schemaFact(n.opType, scope.opset)) {
+      auto shapes = opsets_18_26::staticOutputShapes(n, scope.opset, dimsOf, valuesOf);
       for (size_t i = 0; i < shapes.size() && i < n.outputs().size(); ++i) {
         const ir::Value* o = n.output(i);
         if (!o || !shapes[i] || staticDims(o)) continue;
         ir::Shape shape;
         for (auto d : *shapes[i]) shape.push_back(ir::Dim::of(d));
-        scope.types[o->name()] = ir::TypeInfo::tensor(outputElemType18(n, i, elemType), std::move(shape));
+        scope.types[o->name()] = ir::TypeInfo::tensor(opsets_18_26::outputElemType(n, i, elemType), std::move(shape));
       }
       if (!shapes.empty()) out = nullptr;  // done; no opset-17 rule applies to this version
     }
@@ -296,7 +296,7 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
     // Weights never feed shapes; leaving big ones out keeps this as cheap on large models as on small ones.
     onnx::ModelProto p = exportForInference(m);
     const bool after17 = m.opsetVersion("") > kLibonnxMaxOpset;
-    if (after17) makeOpset17View(p);
+    if (after17) opsets_18_26::makeOpset17View(p);
     if (!f.inferenceChecked) {
       f.inferenceChecked = true;
       f.inferenceBlocked = inferenceHazard(p);
@@ -315,7 +315,7 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
     }
     foldKnownInBodies(*p.mutable_graph(), "", f);
     p.mutable_graph()->clear_value_info();
-    if (after17) declareOpaqueOutputs(p, f);
+    if (after17) opsets_18_26::declareOpaqueOutputs(p, f);
     if (symbolicDim > 0)
       for (auto& in : *p.mutable_graph()->mutable_input())
         if (in.type().has_tensor_type() && in.type().tensor_type().has_shape())
@@ -484,4 +484,4 @@ ShapeFacts inferShapeFacts(const ir::Model& m) {
   return out;
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema

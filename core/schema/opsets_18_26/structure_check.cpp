@@ -1,5 +1,5 @@
 #include "ir/node_label.h"
-#include "convert/schema_check_18.h"
+#include "schema/opsets_18_26/structure_check.h"
 
 #include <onnx/defs/schema.h>
 
@@ -7,14 +7,14 @@
 #include <map>
 #include <set>
 
-#include "convert/converter.h"
-#include "convert/schema_facts_18.h"
-#include "convert/schema_types_18.h"
-#include "convert/static_shapes_18.h"
+#include "schema/opsets.h"
+#include "schema/opsets_18_26/op_facts.h"
+#include "schema/opsets_18_26/type_constraints.h"
+#include "schema/opsets_18_26/static_shapes.h"
 #include "ir/graph.h"
 #include "ir/packed_types.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 namespace {
 
 // Kinds of the attributes that versions after 17 added (the others keep their opset-17 kind, read from
@@ -61,10 +61,10 @@ size_t presentCount(const std::vector<ir::Value*>& vs) {
 
 std::string typeName(ir::DataType t) { return std::string(ir::dataTypeName(t)); }
 
-// Element types against the version's type constraints (schema_types_18): each known input and output type
+// Element types against the version's type constraints (opsets_18_26/type_constraints): each known input and output type
 // within its variable's types, and the positions that share a variable of one type.
 std::optional<std::string> typeMismatch(const ir::Node& node, const SchemaFact& f, const ElemTypes& types) {
-  const TypeSignature* sig = typeSignature18(f.op, f.since);
+  const TypeSignature* sig = typeSignature(f.op, f.since);
   if (!sig) return std::nullopt;
   const std::string where = node.opType + "-" + std::to_string(f.since);
   std::map<std::string, std::pair<ir::DataType, std::string>> bound;
@@ -112,7 +112,7 @@ std::optional<std::string> factMismatch(const ir::Node& node, const SchemaFact& 
 // Output element types of a node checked against FlowBridge's table: bound type variables, fixed types, and
 // the outputs whose type an attribute or another input decides (Cast's `to`, Q/DQ, bool results).
 void propagateTypes18(const ir::Node& n, const SchemaFact& f, ElemTypes& types) {
-  const TypeSignature* sig = typeSignature18(f.op, f.since);
+  const TypeSignature* sig = typeSignature(f.op, f.since);
   std::map<std::string, ir::DataType> bound;
   if (sig)
     for (size_t i = 0; i < n.inputs().size(); ++i)
@@ -132,7 +132,7 @@ void propagateTypes18(const ir::Node& n, const SchemaFact& f, ElemTypes& types) 
     }
     // Outputs whose type an attribute or another input decides; anything else stays unknown (unchecked).
     static const std::set<std::string> decided{"Cast", "CastLike", "BitCast", "QuantizeLinear", "DequantizeLinear"};
-    if (t == ir::DataType::Undefined && decided.count(n.opType)) t = outputElemType18(n, i, known);
+    if (t == ir::DataType::Undefined && decided.count(n.opType)) t = outputElemType(n, i, known);
     if (t != ir::DataType::Undefined) types[o] = t;
   }
 }
@@ -153,7 +153,7 @@ void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r, ElemType
     if (!n->isDefaultDomain()) continue;
     if (auto why = structuralMismatch(*n, opset, types)) report(*n, *why);
     // Types flow on, so that values without a declared type are checked too.
-    if (const SchemaFact* f = schemaFact18(n->opType, opset)) propagateTypes18(*n, *f, types);
+    if (const SchemaFact* f = schemaFact(n->opType, opset)) propagateTypes18(*n, *f, types);
     else propagateElemTypes(*n, schemaAt("", n->opType, std::min(opset, kLibonnxMaxOpset)), types);
   }
 }
@@ -161,8 +161,8 @@ void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r, ElemType
 }  // namespace
 
 std::optional<std::string> structuralMismatch(const ir::Node& node, int64_t opset, const ElemTypes& types) {
-  if (const SchemaFact* f = schemaFact18(node.opType, opset)) return factMismatch(node, *f, types);
-  if (int64_t first = firstOpset18(node.opType); first > opset)
+  if (const SchemaFact* f = schemaFact(node.opType, opset)) return factMismatch(node, *f, types);
+  if (int64_t first = firstOpset(node.opType); first > opset)
     return node.opType + " does not exist at opset " + std::to_string(opset) + " (first in opset " + std::to_string(first) + ")";
   const auto* s = schemaAt("", node.opType, std::min(opset, kLibonnxMaxOpset));
   if (!s) return node.opType + " is not an operator of opset " + std::to_string(opset);
@@ -183,4 +183,4 @@ CheckResult checkStructure(const ir::Model& m) {
   return r;
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

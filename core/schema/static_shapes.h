@@ -9,7 +9,7 @@
 
 #include "ir/node.h"
 
-namespace fb::convert {
+namespace fb::schema {
 
 using Dims = std::vector<int64_t>;
 using DimsOf = std::function<std::optional<Dims>(const ir::Value*)>;
@@ -20,4 +20,4 @@ std::optional<Dims> broadcastDims(const std::vector<Dims>& shapes);
 
 std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, const ValuesOf& valuesOf);
 
-}  // namespace fb::convert
+}  // namespace fb::schema

@@ -5,12 +5,12 @@
 // libonnx can infer it: versions that only widened types stay, versions whose opset-17 spelling has the same
 // output shape are spelled that way (constant Reduce* axes as the attribute, Cast's saturate dropped, ...),
 // and every other 18+ node becomes an opaque node whose outputs carry the shapes FlowBridge's own rules
-// (static_shapes_18) found in the rounds before. Used only to learn shape facts; never written.
+// (opsets_18_26/static_shapes) found in the rounds before. Used only to learn shape facts; never written.
 #include <onnx/onnx_pb.h>
 
-#include "convert/shape_facts.h"
+#include "schema/shape_facts.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 
 // Rewrites `p` (a model at default-domain opset > 17, as exportForInference wrote it) into its opset-17 view.
 void makeOpset17View(onnx::ModelProto& p);
@@ -18,4 +18,4 @@ void makeOpset17View(onnx::ModelProto& p);
 // Declares the outputs of the view's opaque nodes with the types `f` knows for them (main graph only).
 void declareOpaqueOutputs(onnx::ModelProto& p, const ShapeFacts& f);
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

@@ -1,10 +1,10 @@
-#include "convert/static_shapes.h"
+#include "schema/static_shapes.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
-namespace fb::convert {
+namespace fb::schema {
 namespace {
 
 bool isOneOf(const std::string& op, std::initializer_list<const char*> ops) {
@@ -231,4 +231,4 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
   return std::nullopt;
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema

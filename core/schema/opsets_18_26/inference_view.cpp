@@ -1,14 +1,14 @@
-#include "convert/inference_view_18.h"
+#include "schema/opsets_18_26/inference_view.h"
 
 #include <algorithm>
 #include <string>
 #include <unordered_map>
 
-#include "convert/onnx_onnx/opset18_down.h"
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/down_forms.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "formats/onnx/onnx_proto_export.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 namespace {
 
 constexpr const char* kOpaqueDomain = "ai.flowbridge.opaque18";
@@ -134,10 +134,10 @@ void viewGraph(onnx::GraphProto& g, int64_t opset, Consts consts, bool& opaque) 
       for (auto& sub : *a.mutable_graphs()) viewGraph(sub, opset, consts, opaque);
     }
     if (!n.domain().empty() && n.domain() != "ai.onnx") continue;
-    const SchemaFact* fact = schemaFact18(n.op_type(), opset);
+    const SchemaFact* fact = schemaFact(n.op_type(), opset);
     if (!fact) continue;
-    auto plan = onnx_onnx::downPlan18(fact->op, fact->since);
-    if (plan && plan->kind == onnx_onnx::DownPlan::Kind::SameAs17 && fact->op != "Cast" && fact->op != "CastLike") continue;
+    auto plan = downForm(fact->op, fact->since);
+    if (plan && plan->kind == DownForm::Kind::SameAs17 && fact->op != "Cast" && fact->op != "CastLike") continue;
     if (spellAt17(n, consts)) continue;
     n.set_domain(kOpaqueDomain);
     opaque = true;
@@ -182,4 +182,4 @@ void declareOpaqueOutputs(onnx::ModelProto& p, const ShapeFacts& f) {
   }
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

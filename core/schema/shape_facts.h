@@ -11,7 +11,7 @@
 
 #include "ir/model.h"
 
-namespace fb::convert {
+namespace fb::schema {
 
 struct ShapeFacts {
   std::unordered_map<std::string, ir::TypeInfo> types;               // main-graph value name -> type
@@ -44,4 +44,4 @@ std::optional<std::string> bodyKey(const ir::Graph& g, const ir::Graph& main);
 // Never throws: what inference could not do becomes a warning.
 ShapeFacts inferShapeFacts(const ir::Model& m);
 
-}  // namespace fb::convert
+}  // namespace fb::schema

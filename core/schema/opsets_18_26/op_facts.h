@@ -8,10 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace fb::convert {
+#include "schema/opsets.h"
 
-inline constexpr int64_t kLibonnxMaxOpset = 17;
-inline constexpr int64_t kNewestOpset = 26;
+namespace fb::schema::opsets_18_26 {
 
 struct AttrFact {
   std::string name;
@@ -28,12 +27,12 @@ struct SchemaFact {
 
 // The version of `op` that default-domain `opset` (> 17) selects when it is newer than 17, else nullptr
 // (the op is unchanged since opset 17, or unknown: ask libonnx).
-const SchemaFact* schemaFact18(const std::string& op, int64_t opset);
+const SchemaFact* schemaFact(const std::string& op, int64_t opset);
 // The first opset of an op that only exists from opset 18 on, or 0.
-int64_t firstOpset18(const std::string& op);
+int64_t firstOpset(const std::string& op);
 // Every version in the table, for listings and tests.
-const std::vector<SchemaFact>& allSchemaFacts18();
+const std::vector<SchemaFact>& allSchemaFacts();
 // The default (as text) of attribute `name` in `fact`, nullopt when the version has no such attribute.
 std::optional<std::string> attributeDefault(const SchemaFact& fact, const std::string& name);
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

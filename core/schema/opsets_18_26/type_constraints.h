@@ -1,5 +1,5 @@
 #pragma once
-// The type constraints of every op version of opsets 18-26 in schema_facts_18's table: for each formal input
+// The type constraints of every op version of opsets 18-26 in opsets_18_26/op_facts's table: for each formal input
 // and output its type variable (or fixed type), and the element types each variable accepts. Versions of ops
 // that opset 17 has start from libonnx's opset-17 schema and add what each later version added (the float8
 // sweep of 19, int4 of 21, float4 of 23, float8e8m0 of 24, int2 of 25 on the "any type" variables; bfloat16
@@ -14,7 +14,7 @@
 
 #include "ir/data_type.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 
 struct TypeSignature {
   struct Formal {
@@ -31,7 +31,7 @@ struct TypeSignature {
   const Formal* outputAt(size_t i) const;
 };
 
-// The signature of `op`'s version `since` (one of allSchemaFacts18()), or nullptr when it is not in the table.
-const TypeSignature* typeSignature18(const std::string& op, int64_t since);
+// The signature of `op`'s version `since` (one of allSchemaFacts()), or nullptr when it is not in the table.
+const TypeSignature* typeSignature(const std::string& op, int64_t since);
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

@@ -1,8 +1,8 @@
-#include "convert/schema_facts_18.h"
+#include "schema/opsets_18_26/op_facts.h"
 
 #include <algorithm>
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 namespace {
 
 // Versions whose attributes and counts matter to the converter. Type-only versions (the float8/int4/bf16
@@ -184,23 +184,23 @@ const std::vector<std::string>& newOps() {
 
 }  // namespace
 
-const std::vector<SchemaFact>& allSchemaFacts18() {
+const std::vector<SchemaFact>& allSchemaFacts() {
   static const std::vector<SchemaFact> table = makeTable();
   return table;
 }
 
-const SchemaFact* schemaFact18(const std::string& op, int64_t opset) {
+const SchemaFact* schemaFact(const std::string& op, int64_t opset) {
   if (opset <= kLibonnxMaxOpset) return nullptr;
   const SchemaFact* best = nullptr;
-  for (const auto& f : allSchemaFacts18())
+  for (const auto& f : allSchemaFacts())
     if (f.op == op && f.since <= opset) best = &f;
   return best;
 }
 
-int64_t firstOpset18(const std::string& op) {
+int64_t firstOpset(const std::string& op) {
   const auto& ops = newOps();
   if (std::find(ops.begin(), ops.end(), op) == ops.end()) return 0;
-  for (const auto& f : allSchemaFacts18())
+  for (const auto& f : allSchemaFacts())
     if (f.op == op) return f.since;
   return 0;
 }
@@ -211,4 +211,4 @@ std::optional<std::string> attributeDefault(const SchemaFact& fact, const std::s
   return std::nullopt;
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26

@@ -1,14 +1,14 @@
-#include "convert/schema_types_18.h"
+#include "schema/opsets_18_26/type_constraints.h"
 
 #include <onnx/defs/schema.h>
 
 #include <algorithm>
 
-#include "convert/converter.h"
-#include "convert/schema_facts_18.h"
+#include "schema/opsets.h"
+#include "schema/opsets_18_26/op_facts.h"
 #include "ir/packed_types.h"
 
-namespace fb::convert {
+namespace fb::schema::opsets_18_26 {
 namespace {
 
 using D = ir::DataType;
@@ -211,7 +211,7 @@ std::map<std::pair<std::string, int64_t>, TypeSignature> buildTable() {
   std::map<std::pair<std::string, int64_t>, TypeSignature> table;
   std::optional<TypeSignature> previous;
   std::string previousOp;
-  for (const auto& f : allSchemaFacts18()) {  // sorted by op, then since
+  for (const auto& f : allSchemaFacts()) {  // sorted by op, then since
     if (f.op != previousOp) previous.reset();
     std::optional<TypeSignature> sig = explicitSignature(f.op, f.since);
     if (!sig) {
@@ -240,10 +240,10 @@ const TypeSignature::Formal* TypeSignature::outputAt(size_t i) const {
   return !outputs.empty() && outputs.back().variadic ? &outputs.back() : nullptr;
 }
 
-const TypeSignature* typeSignature18(const std::string& op, int64_t since) {
+const TypeSignature* typeSignature(const std::string& op, int64_t since) {
   static const auto table = buildTable();
   auto it = table.find({op, since});
   return it == table.end() ? nullptr : &it->second;
 }
 
-}  // namespace fb::convert
+}  // namespace fb::schema::opsets_18_26
