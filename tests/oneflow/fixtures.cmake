@@ -9,8 +9,12 @@ add_test(NAME oneflow_fixtures
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/make_fixtures.py --out ${FB_ONEFLOW_FIXTURES})
 set_tests_properties(oneflow_fixtures PROPERTIES FIXTURES_SETUP oneflow_fixtures TIMEOUT 900)
 
-file(GLOB FB_ONEFLOW_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/../test_oneflow*.cpp)
-foreach(src ${FB_ONEFLOW_TESTS})
+# The tests that read the fixtures: every test source that includes oneflow_fixture.h, whatever its folder.
+foreach(src ${FB_TEST_SOURCES})
+  file(STRINGS ${src} uses_fixtures REGEX "#include \"oneflow_fixture.h\"")
+  if(NOT uses_fixtures)
+    continue()
+  endif()
   get_filename_component(name ${src} NAME_WE)
   target_compile_definitions(${name} PRIVATE
     FB_ONEFLOW_FIXTURES="${FB_ONEFLOW_FIXTURES}"

@@ -259,4 +259,4 @@ void LocalTypes::timing() {
 }
 
 QTEST_GUILESS_MAIN(LocalTypes)
-#include "test_local_types.moc"
+#include "test_passes_local_types.moc"

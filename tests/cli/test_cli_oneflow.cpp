@@ -61,4 +61,4 @@ void OneflowCli::inspectShowsOneflowOps() {
 }
 
 QTEST_GUILESS_MAIN(OneflowCli)
-#include "test_oneflow_cli.moc"
+#include "test_cli_oneflow.moc"

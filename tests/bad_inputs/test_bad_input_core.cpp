@@ -15,7 +15,7 @@
 #include "formats/onnx/onnx_reader.h"
 #include "formats/onnx/onnx_writer.h"
 #include "support/helpers.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 #include "util/error.h"
 #include "util/input_file.h"
 #include "util/mapped_file.h"

@@ -136,4 +136,4 @@ class RenderTest : public QObject {
 };
 
 QTEST_GUILESS_MAIN(RenderTest)
-#include "test_render.moc"
+#include "test_cli_render.moc"

@@ -41,4 +41,4 @@ class OneflowUiConversion : public QObject {
 };
 
 QTEST_MAIN(OneflowUiConversion)
-#include "test_oneflow_ui_conversion.moc"
+#include "test_ui_oneflow_conversion.moc"

@@ -72,7 +72,7 @@ void OneflowOps::everyHandlerHasAFixture() {
   }
   for (const auto* h : convert::HandlerRegistry::forDirection("oneflow").all()) {
     const QString op = QString::fromStdString(h->opType);
-    // output ends every fixture; return ends the lazy-era ones (small_net_blob_v03, test_oneflow_models).
+    // output ends every fixture; return ends the lazy-era ones (small_net_blob_v03, test_convert_oneflow_models).
     if (op == "output" || op == "return") continue;
     QVERIFY2(covered.contains(op), qPrintable("no single-op fixture for " + op));
   }
@@ -199,4 +199,4 @@ void OneflowOps::unusedAttributeIsAWarning() {
 }
 
 QTEST_GUILESS_MAIN(OneflowOps)
-#include "test_oneflow_ops.moc"
+#include "test_convert_oneflow_ops.moc"

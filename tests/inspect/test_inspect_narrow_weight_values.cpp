@@ -202,4 +202,4 @@ class TestNarrowWeightValues : public QObject {
 };
 
 QTEST_GUILESS_MAIN(TestNarrowWeightValues)
-#include "test_narrow_weight_values.moc"
+#include "test_inspect_narrow_weight_values.moc"

@@ -546,4 +546,4 @@ class TestOpset26 : public QObject {
 };
 
 QTEST_GUILESS_MAIN(TestOpset26)
-#include "test_opset26.moc"
+#include "test_convert_opset26.moc"

@@ -378,4 +378,4 @@ class TestConvertCli : public QObject {
 };
 
 QTEST_GUILESS_MAIN(TestConvertCli)
-#include "test_convert_cli.moc"
+#include "test_cli_convert.moc"

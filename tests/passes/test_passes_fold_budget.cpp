@@ -23,7 +23,7 @@
 #include "passes/fold_budget.h"
 #include "passes/pass_registry.h"
 #include "support/helpers.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 
 using namespace fb;
 
@@ -268,4 +268,4 @@ class FoldBudget : public QObject {
 };
 
 QTEST_GUILESS_MAIN(FoldBudget)
-#include "test_fold_budget.moc"
+#include "test_passes_fold_budget.moc"

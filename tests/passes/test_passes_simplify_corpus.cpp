@@ -149,4 +149,4 @@ void SimplifyCorpus::noMoreNodesThanOrtBasic() {
 }
 
 QTEST_GUILESS_MAIN(SimplifyCorpus)
-#include "test_simplify_corpus.moc"
+#include "test_passes_simplify_corpus.moc"

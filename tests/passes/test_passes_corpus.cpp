@@ -20,7 +20,7 @@
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 #include "support/helpers.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 
 using namespace fb;
 using namespace fb::test;

@@ -7,7 +7,7 @@
 #include "check/onnx_check.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 
 using fb::passes::nodeList;
 

@@ -339,4 +339,4 @@ void WeightsWriter::oneflowFolderReplacesOnlyAPreviousSave() {
 }
 
 QTEST_GUILESS_MAIN(WeightsWriter)
-#include "test_weights_writer.moc"
+#include "test_codegen_weights_writer.moc"

@@ -4,7 +4,7 @@
 #include <QtTest>
 
 #include "check/onnx_check.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 
 using namespace fb;
 using fb::test::GraphBuilder;

@@ -11,7 +11,7 @@
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "support/helpers.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/status_overlay.h"
 #include "ui/conversion/conversion_docks.h"

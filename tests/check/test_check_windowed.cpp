@@ -8,7 +8,7 @@
 #include "check/onnx_check.h"
 #include "formats/model_io.h"
 #include "support/helpers.h"
-#include "test_pass_graph.h"
+#include "passes/pass_graph.h"
 
 using namespace fb;
 

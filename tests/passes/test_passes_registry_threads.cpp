@@ -41,4 +41,4 @@ void PassRegistryThreads::concurrentFirstUse() {
 }
 
 QTEST_GUILESS_MAIN(PassRegistryThreads)
-#include "test_pass_registry_threads.moc"
+#include "test_passes_registry_threads.moc"

@@ -81,4 +81,4 @@ void OneflowModels::convert() {
 }
 
 QTEST_GUILESS_MAIN(OneflowModels)
-#include "test_oneflow_models.moc"
+#include "test_convert_oneflow_models.moc"
