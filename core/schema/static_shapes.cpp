@@ -182,6 +182,8 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
       if (const auto* a = valuesOf(n.input(1))) axes = *a;
       else return std::nullopt;
     }
+    // ReduceSum-13: no axes (or empty ones) with noop_with_empty_axes is an identity, not a full reduction.
+    if ((!axes || axes->empty()) && n.attrInt("noop_with_empty_axes", 0) != 0) return in0;
     bool keep = n.attrInt("keepdims", 1) != 0;
     if (axes)
       for (auto a : *axes)
