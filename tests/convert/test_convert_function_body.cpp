@@ -20,6 +20,7 @@
 #include "check/onnx_check.h"
 #include "convert/handler.h"
 #include "convert/onnx_onnx/function_body.h"
+#include "formats/model_io.h"
 #include "formats/onnx/onnx_proto_import.h"
 #include "formats/onnx/onnx_writer.h"
 #include "oracle/oracle.h"
@@ -249,6 +250,40 @@ class TestConvertFunctionBody : public QObject {
       QCOMPARE(countNodes(m.graph(), c.op), size_t{0});
       QVERIFY2(QString::fromStdString(ctx.note).startsWith("expanded function body"), ctx.note.c_str());
     });
+  }
+
+  // On a real model: every LayerNormalization and Softmax of the corpus transformer (opset 17) expanded in place
+  // for opset 13, with the element types libonnx infers (as the converter hands them over); the model checks at
+  // 13 and computes the same.
+  void corpusTransformer() {
+    auto model = loadModel(test::corpusModel("transformer_encoder_op17.onnx").toStdString());
+    QCOMPARE(model->opsetVersion(""), int64_t{17});
+    const auto inferred = inferShapes(*model);
+    std::unordered_map<const ir::Value*, ir::DataType> types;
+    for (const auto& n : model->graph().nodes())
+      for (const ir::Value* v : n->inputs())
+        if (v)
+          if (auto it = inferred.find(v->name()); it != inferred.end()) types[v] = it->second.elemType;
+    const size_t layerNorms = countNodes(model->graph(), "LayerNormalization"), softmaxes = countNodes(model->graph(), "Softmax");
+    QCOMPARE(layerNorms, size_t{12});
+    QCOMPARE(softmaxes, size_t{6});
+    size_t expanded = 0;
+    expandAndCompare("corpus transformer", *model, 13, [&](ir::Model& m) {
+      std::vector<ir::Node*> nodes;
+      for (const auto& n : m.graph().nodes())
+        if (n->opType == "LayerNormalization" || n->opType == "Softmax") nodes.push_back(n.get());
+      // The rest of the model is valid at 13 once Reshape-14's allowzero = 0 (Reshape-5's meaning) goes.
+      for (const auto& n : m.graph().nodes())
+        if (n->opType == "Reshape" && n->attrInt("allowzero", 0) == 0) n->removeAttr("allowzero");
+      for (ir::Node* n : nodes) {
+        auto ctx = context(m, 13);
+        ctx.elemTypes = &types;
+        QVERIFY(convert::onnx_onnx::expandFunctionBody(*n, ctx));
+        ++expanded;
+      }
+      QCOMPARE(countNodes(m.graph(), "LayerNormalization") + countNodes(m.graph(), "Softmax"), size_t{0});
+    });
+    QCOMPARE(expanded, layerNorms + softmaxes);
   }
 
   // The body's reference to the caller's alpha takes the node's value, or the schema's default when the node

@@ -10,6 +10,8 @@
 #include <map>
 #include <optional>
 
+#include "check/onnx_check.h"
+#include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/model.h"
 #include "oracle/oracle_server.h"
@@ -410,6 +412,51 @@ class TestSchemaStaticShapes : public QObject {
     }
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join("\n")));
     QVERIFY(compared >= 50);
+  }
+
+  // On the corpus models: wherever libonnx's shape inference (an implementation of the same specification,
+  // independent of these rules) gives a node's output static dims, and the generic rule gives a shape from the
+  // inferred dims of the node's inputs and the integer constants of the model, the two are the same.
+  void genericRulesAgreeWithLibonnxOnTheCorpus() {
+    size_t compared = 0;
+    QStringList disagreements;
+    for (const QString& file : test::corpusModels()) {
+      const QString path = test::corpusModel(file);
+      auto model = loadModel(path.toStdString());
+      const auto inferred = inferShapes(*model);
+      ir::Graph& g = model->graph();
+      std::map<const ir::Value*, std::vector<int64_t>> constants;
+      for (const auto& n : g.nodes())
+        if (n->opType == "Constant" && n->output(0))
+          if (const auto* a = n->attr("value"); a && !a->tensors.empty() && a->tensors[0].dtype == DataType::Int64 &&
+                                                a->tensors[0].numElements() <= 64)
+            constants[n->output(0)] = a->tensors[0].asInt64();
+      auto inferredDims = [&](const ir::Value* v) -> std::optional<Dims> {
+        if (!v) return std::nullopt;
+        if (const ir::Tensor* t = v->initializer()) return t->dims;
+        if (auto d = v->type.staticDims()) return d;
+        auto it = inferred.find(v->name());
+        return it == inferred.end() ? std::nullopt : it->second.staticDims();
+      };
+      auto values = [&](const ir::Value* v) -> const std::vector<int64_t>* {
+        if (auto it = constants.find(v); it != constants.end()) return &it->second;
+        return valuesOf(v);
+      };
+      for (const auto& n : g.nodes()) {
+        if (!n->isDefaultDomain() || n->outputs().empty() || !n->output(0)) continue;
+        const auto expected = inferredDims(n->output(0));
+        if (!expected) continue;
+        const auto got = schema::staticOutputShape(*n, inferredDims, values);
+        if (!got) continue;
+        ++compared;
+        if (*got != *expected)
+          disagreements << QString("%1: %2 %3: %4, libonnx %5").arg(QFileInfo(path).fileName(), QString::fromStdString(n->opType),
+                                                                  QString::fromStdString(n->name), str(got), str(expected));
+      }
+    }
+    QVERIFY2(disagreements.isEmpty(), qPrintable(disagreements.join("\n")));
+    qInfo("%zu node outputs compared", compared);
+    QVERIFY(compared >= 1000);
   }
 
  private:
