@@ -5,6 +5,7 @@
 // Child modes for bench_scale: `--first-frame MODEL` (one line of figures, see firstFrameChild; FB_BENCH_UI_LOG=1
 // prints the document's log, FB_BENCH_UI_SETTLE=ms waits for the background work first, FB_BENCH_UI_TOGGLES=n
 // repeats the expansion for a profiler) and `--phases MODEL` (read and layout times and memory, no window).
+// `--preview MODEL [OPSET]`: Preview conversion as a user runs it, see previewChild.
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -26,7 +27,10 @@
 #include "ui/graph/block_item.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_docks.h"
 #include "ui/main_window.h"
+#include "ui/widgets/convert_panel.h"
 
 using namespace fb;
 
@@ -196,6 +200,70 @@ int firstFrameChild(const QString& path) {
   return 0;
 }
 
+long peakRssKb() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+// Preview conversion as a user runs it: the model is opened and its dry run shown, then Convert > Preview is
+// triggered at OPSET (the model's own when not given). Prints on one line: Preview to the converted graph painted
+// beside the source (ms), of which the conversion (ms, to conversionFinished), peak RSS before Preview and at the
+// end (kB), nodes of the source and of the preview. FB_BENCH_UI_LOG=1 prints the Log panel's lines.
+int previewChild(const QString& path, int opset) {
+  ui::MainWindow w;
+  w.resize(1400, 900);
+  w.show();
+  QCoreApplication::processEvents();
+  auto* controller = w.conversion()->controller();
+  ui::Document* preview = w.conversion()->previewDocument();
+  if (qEnvironmentVariableIsSet("FB_BENCH_UI_LOG")) {
+    auto print = [](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); };
+    QObject::connect(w.document(), &ui::Document::logMessage, print);
+    QObject::connect(controller, &ui::ConversionController::logMessage, print);
+    QObject::connect(preview, &ui::Document::logMessage, print);
+  }
+  QSignalSpy opened(w.document(), &ui::Document::modelChanged);
+  QSignalSpy failed(w.document(), &ui::Document::loadFailed);
+  QSignalSpy dry(controller, &ui::ConversionController::dryRunFinished);
+  w.openFile(path);
+  while (opened.isEmpty() && failed.isEmpty()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  if (!failed.isEmpty()) {
+    std::fprintf(stderr, "%s: %s\n", qPrintable(path), qPrintable(w.lastError()));
+    return 1;
+  }
+  if (opset > 0 && opset != controller->targetOpset()) {
+    while (dry.isEmpty()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    dry.clear();
+    controller->setTargetOpset(opset);
+  }
+  while (dry.isEmpty()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  QTest::qWait(200);
+  const long peakBefore = peakRssKb();
+
+  QSignalSpy converted(controller, &ui::ConversionController::conversionFinished);
+  QSignalSpy convertFailed(controller, &ui::ConversionController::conversionFailed);
+  QSignalSpy shown(preview, &ui::Document::modelChanged);
+  QElapsedTimer t;
+  t.start();
+  double convertMs = -1;
+  w.conversion()->panel()->previewAction()->trigger();
+  while ((shown.isEmpty() || !preview->model()) && convertFailed.isEmpty()) {
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    if (convertMs < 0 && !converted.isEmpty()) convertMs = double(t.nsecsElapsed()) / 1e6;
+  }
+  if (!convertFailed.isEmpty()) {
+    std::fprintf(stderr, "%s: preview failed: %s\n", qPrintable(path), qPrintable(convertFailed.first().first().toString()));
+    return 1;
+  }
+  QCoreApplication::processEvents();  // the pane shows, the scene is built
+  w.conversion()->previewView()->viewport()->repaint();
+  const double previewMs = double(t.nsecsElapsed()) / 1e6;
+  std::printf("%.1f %.1f %ld %ld %zu %zu\n", previewMs, convertMs, peakBefore, peakRssKb(),
+              w.document()->model()->graph().nodeCount(), preview->model()->graph().nodeCount());
+  return 0;
+}
+
 // Where the first frame's time goes, phase by phase, on this thread (FB_BENCH_UI_PHASES=PATH).
 int phasesChild(const QString& path) {
   QElapsedTimer t;
@@ -238,6 +306,8 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   if (argc == 3 && QByteArray(argv[1]) == "--phases") return phasesChild(QString::fromLocal8Bit(argv[2]));
   if (argc == 3 && QByteArray(argv[1]) == "--first-frame") return firstFrameChild(QString::fromLocal8Bit(argv[2]));
+  if ((argc == 3 || argc == 4) && QByteArray(argv[1]) == "--preview")
+    return previewChild(QString::fromLocal8Bit(argv[2]), argc == 4 ? QByteArray(argv[3]).toInt() : 0);
   QCoreApplication::setOrganizationName("FlowBridgeBench");
   const QString scratch = QDir::current().absoluteFilePath("bench-ui");
   QDir().mkpath(scratch);
