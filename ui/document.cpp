@@ -26,26 +26,44 @@ void Document::waitForWorker() {
 }
 
 void Document::open(const QString& path) {
+  const LoadSettings settings = settings_;
+  startLoad(path, true, [path, settings](const std::atomic<bool>& cancel, const LoadProgress& progress) {
+    return loadForDisplay(path, settings, cancel, progress);
+  });
+}
+
+void Document::show(std::shared_ptr<const ir::Model> model, const QString& name) {
+  if (!model) return close();
+  const LoadSettings settings = settings_;
+  startLoad(name, false, [model, name, settings](const std::atomic<bool>& cancel, const LoadProgress& progress) {
+    LoadedModel out = prepareForDisplay(model, name, settings, cancel, progress, 5);
+    if (out.model) progress(100, QObject::tr("done"));
+    return out;
+  });
+}
+
+void Document::startLoad(const QString& name, bool fromFile,
+                         std::function<LoadedModel(const std::atomic<bool>&, const LoadProgress&)> job) {
   if (loading_) {
     *cancel_ = true;
     waitForWorker();  // the worker polls the flag; the old result is dropped in finishLoad
   }
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  loadingPath_ = path;
+  loadingName_ = name;
+  loadingFile_ = fromFile;
   loading_ = true;
-  emit loadStarted(path);
-  emit logMessage(tr("Opening %1").arg(path));
+  emit loadStarted(name);
+  emit logMessage((fromFile ? tr("Opening %1") : tr("Showing %1")).arg(name));
   auto cancel = cancel_;
-  const LoadSettings settings = settings_;
   QPointer<Document> self(this);
-  watcher_.setFuture(QtConcurrent::run(backgroundPool(), [path, settings, cancel, self](QPromise<LoadedModel>& promise) {
+  watcher_.setFuture(QtConcurrent::run(backgroundPool(), [job = std::move(job), cancel, self](QPromise<LoadedModel>& promise) {
     auto progress = [self](int percent, const QString& phase) {
       QMetaObject::invokeMethod(
           self.data(), [self, percent, phase] { if (self) emit self->loadProgress(percent, phase); },
           Qt::QueuedConnection);
     };
     try {
-      promise.addResult(loadForDisplay(path, settings, *cancel, progress));
+      promise.addResult(job(*cancel, progress));
     } catch (...) {
       promise.setException(std::current_exception());
     }
@@ -54,6 +72,7 @@ void Document::open(const QString& path) {
 
 void Document::reload() {
   if (!loaded_.path.isEmpty()) open(loaded_.path);
+  else if (loaded_.model) show(loaded_.model, loaded_.name);
 }
 
 void Document::cancelLoad() {
@@ -80,9 +99,9 @@ void Document::close() {
 }
 
 void Document::finishLoad() {
-  // A newer open() may already be running: only the current future counts. close() abandons a load.
+  // A newer open() or show() may already be running: only the current future counts. close() abandons a load.
   if (!watcher_.isFinished() || !loading_) return;
-  const QString path = loadingPath_;
+  const QString name = loadingName_;
   loading_ = false;
   LoadedModel result;
   try {
@@ -90,17 +109,17 @@ void Document::finishLoad() {
     result = watcher_.result();
   } catch (const InputError& e) {
     lastError_ = QString::fromStdString(e.what());
-    emit logMessage(tr("Error: %1: %2").arg(path, lastError_));
-    emit loadFailed(path, lastError_);
+    emit logMessage(tr("Error: %1: %2").arg(name, lastError_));
+    emit loadFailed(name, lastError_);
     return;
   } catch (const std::exception& e) {
     lastError_ = QString::fromStdString(e.what());
-    emit logMessage(tr("Error: %1: %2").arg(path, lastError_));
-    emit loadFailed(path, lastError_);
+    emit logMessage(tr("Error: %1: %2").arg(name, lastError_));
+    emit loadFailed(name, lastError_);
     return;
   }
   if (!result.model) {
-    emit logMessage(tr("Cancelled opening %1").arg(path));
+    emit logMessage((loadingFile_ ? tr("Cancelled opening %1") : tr("Cancelled showing %1")).arg(name));
     emit loadCancelled();
     return;
   }
@@ -113,14 +132,16 @@ void Document::finishLoad() {
   selectedNodes_.clear();
   selectedValue_ = nullptr;
   const auto& st = loaded_.mainLevel.placed.stats;
-  emit logMessage(tr("Opened %1: %2 nodes; read %3 ms, shapes %4, layout %5 ms (%6 dot calls, %7 layered)")
-                      .arg(path)
-                      .arg(loaded_.model->graph().nodeCount())
-                      .arg(loaded_.readMs, 0, 'f', 0)
-                      .arg(loaded_.shapesDeferred ? tr("after the first frame") : tr("%1 ms").arg(loaded_.shapesMs, 0, 'f', 0))
-                      .arg(loaded_.layoutMs, 0, 'f', 0)
-                      .arg(st.dotCalls)
-                      .arg(st.layeredCalls));
+  const QString shapes = loaded_.shapesDeferred ? tr("after the first frame") : tr("%1 ms").arg(loaded_.shapesMs, 0, 'f', 0);
+  const QString layout = tr("layout %1 ms (%2 dot calls, %3 layered)").arg(loaded_.layoutMs, 0, 'f', 0).arg(st.dotCalls).arg(st.layeredCalls);
+  if (loaded_.path.isEmpty())
+    emit logMessage(tr("Shown %1: %2 nodes; shapes %3, %4").arg(name).arg(loaded_.model->graph().nodeCount()).arg(shapes, layout));
+  else
+    emit logMessage(tr("Opened %1: %2 nodes; read %3 ms, shapes %4, %5")
+                        .arg(name)
+                        .arg(loaded_.model->graph().nodeCount())
+                        .arg(loaded_.readMs, 0, 'f', 0)
+                        .arg(shapes, layout));
   for (const auto& w : loaded_.shapeWarnings)
     emit logMessage(tr("Shape inference: %1%2")
                         .arg(w.node.empty() ? QString() : QString::fromStdString(w.node) + ": ",
@@ -144,7 +165,7 @@ void Document::inferTypesInBackground() {
     loaded_.shapes = std::move(inferred.shapes);
     loaded_.shapeWarnings = std::move(inferred.warnings);
     loaded_.shapesMs = inferred.ms;
-    emit logMessage(tr("Shapes of %1 inferred in %2 ms").arg(loaded_.path).arg(inferred.ms, 0, 'f', 0));
+    emit logMessage(tr("Shapes of %1 inferred in %2 ms").arg(loaded_.name).arg(inferred.ms, 0, 'f', 0));
     for (const auto& w : loaded_.shapeWarnings)
       emit logMessage(tr("Shape inference: %1%2")
                           .arg(w.node.empty() ? QString() : QString::fromStdString(w.node) + ": ",

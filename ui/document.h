@@ -1,12 +1,14 @@
 #pragma once
 // The open model and everything the views share about it: the graphs on the breadcrumb, their layouts,
 // the selection. Views observe its signals; they never change the model (FlowBridge's inspector is
-// read-only). Loading runs on a worker thread; until it succeeds the previous model stays.
+// read-only). A model is opened from a file (open) or handed over in memory (show: a conversion, a pass step);
+// either way shapes and layout run on a worker thread, and until that succeeds the previous model stays.
 #include <QFutureWatcher>
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "ui/model_loader.h"
@@ -21,12 +23,20 @@ class Document : public QObject {
 
   // --- loading
   void open(const QString& path);
+  // Shows a model that is already in memory, without a file: the same background shape inference and layout as
+  // open(), with its progress, cancel and signals, and the same model object on screen (its node ids are the
+  // ones the caller knows). `name` stands for it in messages; path() stays empty.
+  void show(std::shared_ptr<const ir::Model> model, const QString& name);
+  // Reads the file again (a shown model is shown again).
   void reload();
   void cancelLoad();
-  // Drops the model (and any load in progress): views show nothing until the next open().
+  // Drops the model (and any load in progress): views show nothing until the next open() or show().
   void close();
   bool isLoading() const { return loading_; }
+  // The file the model was read from; empty for a shown model.
   QString path() const { return loaded_.path; }
+  // What messages call the model: its path, or the name it was shown with.
+  QString name() const { return loaded_.name; }
   QString lastError() const { return lastError_; }
   const LoadedModel& loaded() const { return loaded_; }
 
@@ -89,6 +99,9 @@ class Document : public QObject {
   void logMessage(const QString& text);
 
  private:
+  // Runs `job` on the background pool as the load of `name` (what open() and show() share).
+  void startLoad(const QString& name, bool fromFile,
+                 std::function<LoadedModel(const std::atomic<bool>& cancel, const LoadProgress& progress)> job);
   void finishLoad();
   void inferTypesInBackground();
   void waitForWorker();
@@ -104,7 +117,8 @@ class Document : public QObject {
 
   QFutureWatcher<LoadedModel> watcher_;
   std::shared_ptr<std::atomic<bool>> cancel_;
-  QString loadingPath_;
+  QString loadingName_;
+  bool loadingFile_ = true;
   bool loading_ = false;
   bool typesPending_ = false;
   quint64 typesGeneration_ = 0;  // a result of an older model is dropped

@@ -36,28 +36,13 @@ InferredShapes inferShapesForDisplay(const ir::Model& model) {
   return out;
 }
 
-LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
-                           const LoadProgress& progress) {
+LoadedModel prepareForDisplay(std::shared_ptr<const ir::Model> model, const QString& name, const LoadSettings& settings,
+                              const std::atomic<bool>& cancel, const LoadProgress& progress, int firstPercent) {
   LoadedModel out;
-  out.path = path;
-  // Reads from a file truncated while mapped give zeros instead of SIGBUS; whatever was read from it is not the
-  // model, so such a load fails with the file named.
-  const uint64_t faultsBefore = mappedFaultCount();
-  auto t0 = std::chrono::steady_clock::now();
-  progress(5, QObject::tr("reading"));
-  std::shared_ptr<ir::Model> model;
-  try {
-    model = loadModel(path.toStdString());
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw InputError(path.toStdString(), failureText(e, "reading the model"));
-  }
-  out.readMs = msSince(t0);
-  if (cancel) return {};
+  out.name = name;
   out.model = model;
   const bool shapesNow = model->graph().nodeCount() <= settings.inferShapesBeforeFrameMaxNodes;
-  progress(35, shapesNow ? QObject::tr("inferring shapes and laying out") : QObject::tr("laying out"));
+  progress(firstPercent, shapesNow ? QObject::tr("inferring shapes and laying out") : QObject::tr("laying out"));
 
   // Shape inference (libonnx) and layout (Graphviz) are independent: run them on both cores.
   std::future<InferredShapes> shapesTask;
@@ -71,11 +56,35 @@ LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, co
   out.layoutMs = msSince(t1);
   InferredShapes inferred = shapesNow ? shapesTask.get() : InferredShapes{};
   if (cancel || out.mainLevel.placed.cancelled) return {};
-  throwIfMappedFileDamagedSince(faultsBefore);
   out.shapes = std::move(inferred.shapes);
   out.shapeWarnings = std::move(inferred.warnings);
   out.shapesMs = inferred.ms;
   out.shapesDeferred = !shapesNow;
+  return out;
+}
+
+LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
+                           const LoadProgress& progress) {
+  // Reads from a file truncated while mapped give zeros instead of SIGBUS; whatever was read from it is not the
+  // model, so such a load fails with the file named.
+  const uint64_t faultsBefore = mappedFaultCount();
+  auto t0 = std::chrono::steady_clock::now();
+  progress(5, QObject::tr("reading"));
+  std::shared_ptr<ir::Model> model;
+  try {
+    model = loadModel(path.toStdString());
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(path.toStdString(), failureText(e, "reading the model"));
+  }
+  const double readMs = msSince(t0);
+  if (cancel) return {};
+  LoadedModel out = prepareForDisplay(model, path, settings, cancel, progress, 35);
+  if (!out.model) return {};
+  throwIfMappedFileDamagedSince(faultsBefore);
+  out.path = path;
+  out.readMs = readMs;
   progress(100, QObject::tr("done"));
   return out;
 }

@@ -26,7 +26,8 @@ struct GraphLevel {
 };
 
 struct LoadedModel {
-  QString path;
+  QString path;  // the file it was read from; empty for a model handed to Document::show
+  QString name;  // what messages call it: the path, or the name it was shown with
   std::shared_ptr<const ir::Model> model;
   std::shared_ptr<const ShapeMap> shapes;
   std::vector<CheckMessage> shapeWarnings;
@@ -52,6 +53,12 @@ using LoadProgress = std::function<void(int percent, const QString& phase)>;
 // result when `cancel` became true.
 LoadedModel loadForDisplay(const QString& path, const LoadSettings& settings, const std::atomic<bool>& cancel,
                            const LoadProgress& progress);
+
+// The same for a model already in memory (a conversion, a pass step): shapes and the first layout, no reading.
+// `progress` goes from `firstPercent` (the caller says when it is done). Returns an empty result when `cancel` became
+// true.
+LoadedModel prepareForDisplay(std::shared_ptr<const ir::Model> model, const QString& name, const LoadSettings& settings,
+                              const std::atomic<bool>& cancel, const LoadProgress& progress, int firstPercent = 0);
 
 // libonnx shape inference for display (on a copy of the graph without weight bytes); errors become warnings.
 struct InferredShapes {

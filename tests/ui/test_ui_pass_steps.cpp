@@ -1,9 +1,11 @@
 // The optimizer pipeline in the app (issue 12, point 9): per-pass figures of the preview's conversion (runs, time,
 // nodes removed and added, op counts before -> after), and pass-by-pass stepping: each step shows the graph as one
-// pass run left it, with what it added or modified marked and what it removed listed.
+// pass run left it, with what it added or modified marked and what it removed listed. Each step's graph on screen
+// is the step's model itself (issue 23): no file is written to show it.
 #include <QtTest>
 
 #include <QAction>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QLabel>
 #include <QListWidget>
@@ -48,6 +50,10 @@ class UiPassSteps : public QObject {
   void initTestCase() {
     QCoreApplication::setOrganizationName("FlowBridgeTests");
     QCoreApplication::setApplicationName("test_ui_pass_steps");
+    // This process's temporary files go to a folder of its own: stepping must leave it empty.
+    tempDir_ = test::scratchDir("pass_steps_tmpdir");
+    qputenv("TMPDIR", tempDir_.toLocal8Bit());
+    QCOMPARE(QDir::tempPath(), tempDir_);
   }
 
   void figuresAndStepsOfTheDefaultPipeline() {
@@ -117,7 +123,8 @@ class UiPassSteps : public QObject {
     QVERIFY(shown.wait(60000));
     QCOMPARE(stepper->currentStep(), bnStep);
     const auto model = stepper->modelAt(bnStep);
-    QCOMPARE(stepper->stepDocument()->model()->graph().nodeCount(), model->graph().nodeCount());
+    QCOMPARE(stepper->stepDocument()->model(), model.get());
+    QVERIFY(stepper->stepDocument()->path().isEmpty());
     QCOMPARE(stepper->stepScene()->nodeItemCount(), int(model->graph().nodeCount()));
     const ModelDiff& d = stepper->currentDiff();
     QVERIFY(d.count(DiffKind::Removed) > 0);
@@ -128,6 +135,24 @@ class UiPassSteps : public QObject {
     QVERIFY2(summary.contains("fuse_bn_into_conv"), qPrintable(summary));
     QVERIFY2(summary.contains(QString("BatchNormalization %1").arg(d.count(DiffKind::Removed))), qPrintable(summary));
     QVERIFY(w.logPanel()->toPlainText().contains(QString("Recorded %1 pass steps").arg(steps - 1)));
+    // The marks are the diff's, on the step's own node ids: each Conv that took a BatchNormalization in is marked.
+    int marked = 0;
+    for (const auto& n : model->graph().nodes())
+      if (d.after.value(n->id(), DiffKind::Same) == DiffKind::Modified) {
+        QCOMPARE(n->opType, std::string("Conv"));
+        ++marked;
+      }
+    QCOMPARE(marked, d.count(DiffKind::Modified));
+    // Every step back and forth, then the last: none of them wrote a file.
+    for (int step : {1, steps - 1, 0}) {
+      shown.clear();
+      stepper->showStep(step);
+      QVERIFY(shown.wait(60000));
+      QCOMPARE(stepper->stepDocument()->model(), stepper->modelAt(step).get());
+    }
+    QStringList files;
+    for (QDirIterator it(tempDir_, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) files << it.next();
+    QCOMPARE(files, QStringList());
 
     // Another target drops the steps and the figures.
     w.conversion()->panel()->opsetBox()->setValue(11);
@@ -135,6 +160,9 @@ class UiPassSteps : public QObject {
     QCOMPARE(stepper->figuresTable()->rowCount(), 0);
     QVERIFY(!stepper->stepDocument()->model());
   }
+
+ private:
+  QString tempDir_;
 };
 
 QTEST_MAIN(UiPassSteps)

@@ -2,6 +2,8 @@
 // equal width with their own zoom, one key fits both), selection is linked both ways through provenance,
 // the Node panel follows the focused view, neighbours are not drawn in the "modified" colour, the legend
 // names opset and passes, and the panel layout survives a restart with View > Panels to bring panels back.
+// Issue 23, point 1: the preview and the pass steps show the models the conversion made, with no file in
+// between, and pair with the source through provenance even where passes fused nodes away.
 #include <QtTest>
 
 #include <QAction>
@@ -11,6 +13,8 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QProcess>
+#include <QDirIterator>
+#include <QListWidget>
 #include <QThreadPool>
 
 #include "support/wait_for_ui.h"
@@ -19,6 +23,7 @@
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
+#include "ui/conversion/pass_stepper.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -47,6 +52,14 @@ bool previewAndWait(MainWindow& w) {
   return !shown.isEmpty() && w.conversion()->previewDocument()->model();
 }
 
+// Every file under `dir`, recursively (folders alone do not count).
+QStringList filesUnder(const QString& dir) {
+  QStringList out;
+  for (QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories); it.hasNext();)
+    out << it.next();
+  return out;
+}
+
 }  // namespace
 
 class SplitPreviewTest : public QObject {
@@ -56,6 +69,11 @@ class SplitPreviewTest : public QObject {
     QCoreApplication::setOrganizationName("FlowBridgeTests");
     QCoreApplication::setApplicationName("test_ui_split_preview");
     QSettings().clear();
+    // Temporary files of this process (QTemporaryDir, QTemporaryFile) go to a folder of its own, which the
+    // preview must leave empty.
+    tempDir_ = test::scratchDir("split_preview_tmpdir");
+    qputenv("TMPDIR", tempDir_.toLocal8Bit());
+    QCOMPARE(QDir::tempPath(), tempDir_);
   }
 
   void previewIsASplitOfEqualHalves() {
@@ -152,6 +170,82 @@ class SplitPreviewTest : public QObject {
     QCOMPARE(modifiedPixels, 0);
   }
 
+  // A raw export at its own opset with the default passes: every BatchNormalization is folded into the Conv before
+  // it, so the preview holds about 100 nodes for the source's 404. The preview shows the converted model itself,
+  // pairs by provenance all the same, pairs right, and no model file is written on the way.
+  void previewPairsFusedNodesByProvenanceWithoutFiles() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(openAndWait(w, test::corpusModel("mobilenet_v2_op13_raw.onnx")));
+    auto* controller = w.conversion()->controller();
+    QVERIFY(previewAndWait(w));
+    Document* src = w.document();
+    Document* prev = w.conversion()->previewDocument();
+    PreviewLink* link = w.conversion()->link();
+    QCOMPARE(prev->model(), controller->convertedModel().get());
+    QVERIFY(prev->path().isEmpty());
+    const ir::Graph& source = src->model()->graph();
+    const ir::Graph& preview = prev->model()->graph();
+    QVERIFY2(preview.nodeCount() * 2 < source.nodeCount(),
+             qPrintable(QStringLiteral("%1 -> %2 nodes").arg(source.nodeCount()).arg(preview.nodeCount())));
+
+    // Every BatchNormalization of the source pairs with exactly one preview node: the Conv that took it in, which
+    // is the source's Conv producing the BatchNormalization's input (same id, same name), and which pairs back with
+    // both of them.
+    int batchNorms = 0;
+    for (const auto& n : source.nodes()) {
+      if (n->opType != "BatchNormalization") continue;
+      ++batchNorms;
+      const ir::Node* bn = n.get();
+      const ir::Node* conv = bn->input(0) ? bn->input(0)->producer() : nullptr;
+      QVERIFY(conv && conv->opType == "Conv");
+      const QList<const ir::Node*> fused = link->previewsOf(bn);
+      QVERIFY2(fused.size() == 1, qPrintable(QString::fromStdString(bn->name)));
+      QCOMPARE(fused.first()->opType, std::string("Conv"));
+      QCOMPARE(fused.first()->id(), conv->id());
+      QCOMPARE(fused.first()->name, conv->name);
+      QCOMPARE(link->previewsOf(conv), fused);
+      const QList<const ir::Node*> sources = link->sourcesOf(fused.first());
+      QVERIFY(sources.contains(conv) && sources.contains(bn));
+      for (const ir::Node* s : sources)  // nothing else but what the fold consumed (weights behind Identity nodes)
+        QVERIFY2(s == conv || s == bn || s->opType == "Identity" || s->opType == "Constant", s->opType.c_str());
+      QVERIFY(controller->previewDiff(fused.first()->id()) == DiffKind::Modified);
+    }
+    QVERIFY(batchNorms >= 52);
+    // Nearly every preview node pairs with a source node.
+    int linked = 0;
+    for (const auto& n : preview.nodes()) linked += link->sourcesOf(n.get()).isEmpty() ? 0 : 1;
+    QVERIFY2(linked * 10 >= int(preview.nodeCount()) * 9, qPrintable(QString::number(linked)));
+
+    // Through the selection: a BatchNormalization selected in the source selects its Conv in the preview, and that
+    // Conv selected in the preview selects both source nodes.
+    const ir::Node* bn = nullptr;
+    for (const auto& n : source.nodes())
+      if (n->opType == "BatchNormalization") bn = n.get();
+    src->selectNode(bn);
+    QCOMPARE(prev->selectedNodes(), link->previewsOf(bn));
+    const ir::Node* conv = bn->input(0)->producer();
+    src->clearSelection();
+    prev->selectNode(link->previewsOf(bn).first());
+    QVERIFY(src->selectedNodes().contains(conv) && src->selectedNodes().contains(bn));
+
+    // Pass steps show the step models themselves too.
+    auto* stepper = w.conversion()->passStepper();
+    QSignalSpy recorded(stepper, &PassStepper::stepsRecorded);
+    QSignalSpy shown(stepper, &PassStepper::stepShown);
+    stepper->recordSteps();
+    QVERIFY(recorded.wait(120000));
+    QVERIFY(shown.wait(60000));
+    for (int step : {1, stepper->stepCount() - 1}) {
+      shown.clear();
+      stepper->showStep(step);
+      QVERIFY(shown.wait(60000));
+      QCOMPARE(stepper->stepDocument()->model(), stepper->modelAt(step).get());
+    }
+    QCOMPARE(filesUnder(tempDir_), QStringList());
+  }
+
   // The README's pictures: --screenshot --opset N [--preview] on the corpus transformer.
   void screenshotOfThePreview() {
     const QString app = QFileInfo(QStringLiteral(FB_CLI_PATH)).dir().filePath(QStringLiteral("flowbridge"));
@@ -197,6 +291,9 @@ class SplitPreviewTest : public QObject {
     QVERIFY(find->isVisible());
     QSettings().clear();
   }
+
+ private:
+  QString tempDir_;
 };
 
 QTEST_MAIN(SplitPreviewTest)

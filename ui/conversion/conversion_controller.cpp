@@ -85,7 +85,6 @@ void ConversionController::invalidate() {
   code_.reset();
   converted_.reset();
   convertedFrom_.reset();
-  previewPath_.clear();
   sourceDiff_.clear();
   previewDiff_.clear();
   ++convertGeneration_;  // a run under way was started with the old settings: drop its result
@@ -177,18 +176,11 @@ void ConversionController::convert() {
   auto options = optionsFor(*model, opset_, passes_);
   if (factsModel_ == model.get()) options.facts = facts_;
   using Outcome = std::pair<std::shared_ptr<convert::ConvertResult>, QString>;
-  const QString previewFile = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
-  auto future = QtConcurrent::run(backgroundPool(), [model, options, previewFile]() -> Outcome {
+  auto future = QtConcurrent::run(backgroundPool(), [model, options]() -> Outcome {
     try {
       const uint64_t faultsBefore = mappedFaultCount();
       auto result = std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options));
       throwIfMappedFileDamagedSince(faultsBefore);  // weights read as zeros from a file truncated since opening
-      if (result->model && !previewFile.isEmpty()) {
-        // The preview is shown by a second Document, which reads files: hand it one.
-        result->model->sourcePath.clear();
-        onnxfmt::writeOnnxFile(*result->model, previewFile.toStdString());
-        result->model->sourcePath = model->sourcePath;
-      }
       return {result, {}};
     } catch (const std::exception& e) {
       return {nullptr, QString::fromStdString(failureText(e, "converting the model"))};
@@ -210,7 +202,6 @@ void ConversionController::convert() {
     }
     // The result keeps its model (its report says what was built); converted_ shares ownership of the result.
     converted_ = std::shared_ptr<const ir::Model>(out.first, out.first->model.get());
-    previewPath_ = previewDir_.isValid() ? previewDir_.filePath("preview.onnx") : QString();
     convertedFrom_ = model;
     conversion_ = out.first;
     computeDiff();
@@ -260,9 +251,8 @@ void ConversionController::computeDiff() {
   previewDiff_ = std::move(d.after);
 }
 
-QHash<quint64, DiffKind> ConversionController::diffForLoadedPreview(const ir::Model& shown) const {
-  if (!converted_) return {};
-  return rekeyByPosition(converted_->graph(), shown.graph(), previewDiff_);
+QString ConversionController::previewName() const {
+  return tr("%1 at %2").arg(sourceName(), targetDescription());
 }
 
 void ConversionController::save(const QString& path, bool externalData, IfIncomplete ifIncomplete) {

@@ -11,7 +11,6 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QTemporaryDir>
 #include <memory>
 #include <optional>
 
@@ -69,13 +68,13 @@ class ConversionController : public QObject {
   std::shared_ptr<const ir::Model> convertedModel() const { return converted_; }
   // The passes of the current settings, as the Log names them ("default passes", "none", a list).
   QString passesDescription() const { return passesName(); }
+  // What the conversion did, by node id: sourceDiff of the source model's nodes (removed, modified), previewDiff of
+  // the converted model's (added, modified). The preview shows convertedModel() itself, so its nodes have these ids.
   DiffKind sourceDiff(uint64_t nodeId) const { return sourceDiff_.value(nodeId, DiffKind::Same); }
   DiffKind previewDiff(uint64_t nodeId) const { return previewDiff_.value(nodeId, DiffKind::Same); }
-  // The converted model written to a temporary file, for a second Document to display (empty if that failed).
-  QString previewPath() const { return previewPath_; }
-  // Diff kinds keyed by the node ids of `shown`, the preview file as loaded again: the writer and reader keep
-  // node order, so nodes pair up by position with the converted model's.
-  QHash<quint64, DiffKind> diffForLoadedPreview(const ir::Model& shown) const;
+  const QHash<quint64, DiffKind>& previewDiffs() const { return previewDiff_; }
+  // "model.onnx at opset 11": what the preview of the current conversion is called in messages.
+  QString previewName() const;
 
   // What save() does with a conversion that left unsupported or failed nodes or failed the check (the CLI's
   // --continue-on-error): refuse, or write it with those nodes as they were.
@@ -126,8 +125,6 @@ class ConversionController : public QObject {
   std::shared_ptr<const ir::Model> converted_;
   std::shared_ptr<const ir::Model> convertedFrom_;
   QHash<quint64, DiffKind> sourceDiff_, previewDiff_;
-  QTemporaryDir previewDir_;
-  QString previewPath_;
   quint64 dryGeneration_ = 0, convertGeneration_ = 0;
   bool converting_ = false;
   bool refreshAfterTypes_ = false;  // the dry run waits for the document's background types

@@ -41,8 +41,10 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
   sourceBadges_ = new StatusBadges(source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
   connect(controller_, &ConversionController::dryRunFinished, sourceBadges_, &StatusBadges::statusesChanged);
+  // The preview shows the converted model itself (no file in between): its nodes keep the ids and provenance the
+  // conversion gave them, which the marks and the selection link read.
   connect(controller_, &ConversionController::conversionFinished, this, [this] {
-    if (!controller_->previewPath().isEmpty()) previewDoc_->open(controller_->previewPath());
+    if (auto converted = controller_->convertedModel()) previewDoc_->show(converted, controller_->previewName());
   });
   // A preview belongs to the conversion it shows: when that is dropped (other model, opset or passes), so is
   // the preview, and a new model also closes the dock.
@@ -50,7 +52,8 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   connect(source, &Document::modelChanged, this, [this] { previewPane_->hide(); });
   connect(previewDoc_, &Document::modelChanged, this, [this, diffMap] {
     const ir::Model* shown = previewDoc_->model();
-    *diffMap = shown ? controller_->diffForLoadedPreview(*shown) : QHash<quint64, DiffKind>{};
+    // The marks belong to the conversion on screen (a newer one may have finished while this one was laid out).
+    *diffMap = shown && shown == controller_->convertedModel().get() ? controller_->previewDiffs() : QHash<quint64, DiffKind>{};
     previewOverlay_->refresh();
     if (!shown) {
       legend_->setText(tr("No preview for the current model and settings: Preview conversion (%1)")
@@ -84,7 +87,7 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   layout->addWidget(legend_);
   layout->addWidget(previewView_, 1);
   previewPane_->hide();
-  link_ = new PreviewLink(source, previewDoc_, controller_, this);
+  link_ = new PreviewLink(source, previewDoc_, this);
   // Each new preview starts at its first view, like the source (once its scene is built).
   auto startPending = std::make_shared<bool>(false);
   connect(previewDoc_, &Document::modelChanged, this, [startPending] { *startPending = true; });

@@ -1,6 +1,5 @@
 #include "ui/conversion/model_diff.h"
 
-#include <functional>
 #include <unordered_map>
 
 #include "ir/graph.h"
@@ -65,22 +64,6 @@ ModelDiff diffGraphs(const ir::Graph& before, const ir::Graph& after) {
   }
   collectRemoved(before, a, d.removed);
   return d;
-}
-
-QHash<quint64, DiffKind> rekeyByPosition(const ir::Graph& written, const ir::Graph& loaded, const QHash<quint64, DiffKind>& diff) {
-  QHash<quint64, DiffKind> out;
-  std::function<void(const ir::Graph&, const ir::Graph&)> pair = [&](const ir::Graph& w, const ir::Graph& l) {
-    if (w.nodeCount() != l.nodeCount()) return;
-    auto a = w.nodes().begin();
-    for (auto b = l.nodes().begin(); b != l.nodes().end(); ++a, ++b) {
-      DiffKind k = diff.value((*a)->id(), DiffKind::Same);
-      if (k != DiffKind::Same) out.insert((*b)->id(), k);
-      auto subA = (*a)->subgraphs(), subB = (*b)->subgraphs();
-      for (size_t i = 0; i < subA.size() && i < subB.size(); ++i) pair(*subA[i], *subB[i]);
-    }
-  };
-  pair(written, loaded);
-  return out;
 }
 
 }  // namespace fb::ui

@@ -29,8 +29,4 @@ ModelDiff diffGraphs(const ir::Graph& before, const ir::Graph& after);
 // Same op, domain, attributes, inputs (by name) and output count.
 bool sameNode(const ir::Node& a, const ir::Node& b);
 
-// `diff` (keyed by the node ids of `written`) re-keyed by the ids of `loaded`, the same model written to a file
-// and read back: writer and reader keep node order, so nodes pair up by position, subgraphs included.
-QHash<quint64, DiffKind> rekeyByPosition(const ir::Graph& written, const ir::Graph& loaded, const QHash<quint64, DiffKind>& diff);
-
 }  // namespace fb::ui

@@ -2,7 +2,6 @@
 #include "ui/conversion/pass_stepper.h"
 #include "ui/background_pool.h"
 
-#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,7 +14,6 @@
 #include <QtConcurrent>
 #include <map>
 
-#include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/status_overlay.h"
@@ -129,11 +127,13 @@ PassStepper::PassStepper(Document* source, ConversionController* controller, QWi
     if (row >= 0 && row != current_) showStep(row);
   });
   connect(stepDoc_, &Document::modelChanged, this, [this] {
+    // The step document shows the step's model itself: the diff's ids are the ids on screen. A step still being
+    // laid out when another was asked for is followed by that one.
     const ir::Model* shown = stepDoc_->model();
-    auto model = modelAt(current_);
-    shownDiff_ = shown && model ? rekeyByPosition(model->graph(), shown->graph(), diff_.after) : QHash<quint64, DiffKind>{};
+    const bool current = shown && shown == modelAt(current_).get();
+    shownDiff_ = current ? diff_.after : QHash<quint64, DiffKind>{};
     overlay_->refresh();
-    if (shown) emit stepShown(current_);
+    if (current) emit stepShown(current_);
   });
   clearSteps();
   showFigures();
@@ -322,36 +322,7 @@ void PassStepper::showStep(int step) {
                         .arg(diff_.count(DiffKind::Removed))
                         .arg(removedOps.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(removedOps.join(QStringLiteral(", "))))
                         .arg(opMoves(before->graph(), model->graph()).toHtmlEscaped()));
-  // The step's graph is shown by a Document, which reads files: write it once, off the UI thread.
-  const QString path = files_.isValid() ? files_.filePath(QStringLiteral("run%1_step%2.onnx").arg(generation_).arg(step)) : QString();
-  if (path.isEmpty()) return;
-  if (QFileInfo::exists(path)) {
-    stepDoc_->open(path);
-    return;
-  }
-  const quint64 generation = generation_;
-  auto future = QtConcurrent::run(backgroundPool(), [model, path]() -> QString {
-    try {
-      auto copy = model->clone();
-      copy->sourcePath.clear();
-      onnxfmt::writeOnnxFile(*copy, path.toStdString());
-      return {};
-    } catch (const std::exception& e) {
-      return QString::fromStdString(e.what());
-    }
-  });
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, step, path] {
-    watcher->deleteLater();
-    if (generation != generation_ || step != current_) return;
-    const QString error = watcher->result();
-    if (!error.isEmpty()) {
-      emit logMessage(tr("Error: cannot show pass step %1: %2").arg(step).arg(error));
-      return;
-    }
-    stepDoc_->open(path);
-  });
-  watcher->setFuture(future);
+  stepDoc_->show(model, tr("pass step %1 of %2").arg(step).arg(source_->name()));
 }
 
 }  // namespace fb::ui

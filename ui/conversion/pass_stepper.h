@@ -5,7 +5,6 @@
 // shows its graph with what that pass added or modified marked, and what it removed and how op counts moved.
 // Step 0 is the model after the handlers, before any pass. Like the preview, steps belong to the model and
 // settings they were made with: any change drops them.
-#include <QTemporaryDir>
 #include <QWidget>
 #include <memory>
 
@@ -49,7 +48,8 @@ class PassStepper : public QWidget {
   std::shared_ptr<const ir::Model> modelAt(int step) const;
   // The pass run of a step (nullptr for step 0).
   const passes::PassStep* passStep(int step) const;
-  // Shows a step: its graph (loaded off the UI thread), marks, and the summary; stepShown() when on screen.
+  // Shows a step: its graph (the step's model itself, laid out off the UI thread), marks, and the summary;
+  // stepShown() when on screen.
   void showStep(int step);
   int currentStep() const { return current_; }
   // What the current step changed against the one before (step 0: against the source model).
@@ -82,8 +82,7 @@ class PassStepper : public QWidget {
   std::shared_ptr<const convert::ConvertResult> recorded_;
   std::shared_ptr<const ir::Model> recordedFrom_;
   ModelDiff diff_;
-  QHash<quint64, DiffKind> shownDiff_;  // keyed by the ids of the graph on screen
-  QTemporaryDir files_;
+  QHash<quint64, DiffKind> shownDiff_;  // the marks of the step on screen, by its node ids
   quint64 generation_ = 0;
   bool recording_ = false;
   int current_ = -1;

@@ -1,18 +1,33 @@
 #include "ui/preview/preview_link.h"
 
-#include <functional>
+#include <unordered_map>
 
 #include "ir/graph.h"
 #include "ir/model.h"
-#include "ui/conversion/conversion_controller.h"
 #include "ui/document.h"
 
 namespace fb::ui {
+namespace {
 
-PreviewLink::PreviewLink(Document* source, Document* preview, ConversionController* controller, QObject* parent)
-    : QObject(parent), source_(source), preview_(preview), controller_(controller) {
+// Node id -> node, over a graph and its subgraphs.
+void indexNodes(const ir::Graph& g, std::unordered_map<uint64_t, const ir::Node*>& out) {
+  for (const auto& n : g.nodes()) {
+    out.emplace(n->id(), n.get());
+    for (const ir::Graph* sub : n->subgraphs()) indexNodes(*sub, out);
+  }
+}
+
+}  // namespace
+
+PreviewLink::PreviewLink(Document* source, Document* preview, QObject* parent)
+    : QObject(parent), source_(source), preview_(preview) {
   connect(preview_, &Document::modelChanged, this, &PreviewLink::rebuild);
-  connect(source_, &Document::modelChanged, this, &PreviewLink::rebuild);
+  // A preview belongs to the source model it was converted from: another source model drops the pairs (and the
+  // conversion docks close the preview) until the next preview is shown.
+  connect(source_, &Document::modelChanged, this, [this] {
+    sourcesOf_.clear();
+    previewsOf_.clear();
+  });
   connect(source_, &Document::selectionChanged, this, [this] { follow(source_, preview_, previewsOf_); });
   connect(preview_, &Document::selectionChanged, this, [this] { follow(preview_, source_, sourcesOf_); });
 }
@@ -21,25 +36,27 @@ void PreviewLink::rebuild() {
   sourcesOf_.clear();
   previewsOf_.clear();
   const ir::Model* shown = preview_->model();
-  const auto converted = controller_->convertedModel();
-  if (!shown || !converted || !source_->model()) return;
-  std::function<void(const ir::Graph&, const ir::Graph&)> pair = [&](const ir::Graph& conv, const ir::Graph& seen) {
-    if (conv.nodeCount() != seen.nodeCount()) return;
-    auto a = conv.nodes().begin();
-    for (auto b = seen.nodes().begin(); b != seen.nodes().end(); ++a, ++b) {
-      const ir::Node* previewNode = b->get();
-      std::vector<uint64_t> ids = (*a)->origins;
-      if (ids.empty()) ids.push_back((*a)->id());
-      for (uint64_t id : ids)
-        if (const ir::Node* src = source_->findNode(id)) {
-          sourcesOf_[previewNode].append(src);
-          previewsOf_[src].append(previewNode);
-        }
-      auto subA = (*a)->subgraphs(), subB = (*b)->subgraphs();
-      for (size_t i = 0; i < subA.size() && i < subB.size(); ++i) pair(*subA[i], *subB[i]);
+  const ir::Model* source = source_->model();
+  if (!shown || !source) return;
+  std::unordered_map<uint64_t, const ir::Node*> sourceNodes;
+  indexNodes(source->graph(), sourceNodes);
+  auto pair = [&](const ir::Graph& g, auto& self) -> void {
+    for (const auto& n : g.nodes()) {
+      const ir::Node* previewNode = n.get();
+      auto link = [&](uint64_t id) {
+        auto it = sourceNodes.find(id);
+        if (it == sourceNodes.end()) return;
+        QList<const ir::Node*>& sources = sourcesOf_[previewNode];
+        if (sources.contains(it->second)) return;
+        sources.append(it->second);
+        previewsOf_[it->second].append(previewNode);
+      };
+      if (n->origins.empty()) link(n->id());
+      for (uint64_t id : n->origins) link(id);
+      for (const ir::Graph* sub : n->subgraphs()) self(*sub, self);
     }
   };
-  pair(converted->graph(), shown->graph());
+  pair(shown->graph(), pair);
 }
 
 void PreviewLink::follow(Document* from, Document* to, const QHash<const ir::Node*, QList<const ir::Node*>>& counterparts) {

@@ -1,8 +1,9 @@
 #pragma once
 // Ties the source graph and the converted preview together: selecting nodes on one side selects their
-// counterparts on the other. A preview node's counterparts are the source nodes its provenance names
-// (its `origins`, or its own id when it was kept as it was); the preview document holds the converted
-// model as reloaded from disk, whose nodes pair up by position with the controller's converted model.
+// counterparts on the other. The preview document shows the converted model itself, whose nodes carry the
+// conversion's provenance: a preview node's counterparts are the source nodes its `origins` name (its own id when
+// it has none: a node kept as it was keeps its id). Nodes that passes removed or fused pair all the same: a Conv
+// that took in a BatchNormalization names both, whatever the node counts on either side.
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -13,13 +14,12 @@ class Node;
 
 namespace fb::ui {
 
-class ConversionController;
 class Document;
 
 class PreviewLink : public QObject {
   Q_OBJECT
  public:
-  PreviewLink(Document* source, Document* preview, ConversionController* controller, QObject* parent = nullptr);
+  PreviewLink(Document* source, Document* preview, QObject* parent = nullptr);
 
   QList<const ir::Node*> sourcesOf(const ir::Node* previewNode) const { return sourcesOf_.value(previewNode); }
   QList<const ir::Node*> previewsOf(const ir::Node* sourceNode) const { return previewsOf_.value(sourceNode); }
@@ -30,7 +30,6 @@ class PreviewLink : public QObject {
 
   Document* source_;
   Document* preview_;
-  ConversionController* controller_;
   QHash<const ir::Node*, QList<const ir::Node*>> sourcesOf_;
   QHash<const ir::Node*, QList<const ir::Node*>> previewsOf_;
   bool following_ = false;
