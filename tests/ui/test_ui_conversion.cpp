@@ -10,6 +10,7 @@
 #include "convert/converter.h"
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
+#include "resources/synthetic_graph.h"
 #include "support/helpers.h"
 #include "passes/pass_graph.h"
 #include "ui/conversion/conversion_controller.h"
@@ -121,6 +122,51 @@ class UiConversion : public QObject {
         if (diff.contains(n->node()->id())) ++expected;
     QVERIFY(expected > 0);
     QCOMPARE(docks.previewOverlay()->markedCount(), expected);
+  }
+
+  // Document::show takes a model in memory (what the preview and the pass steps hand it) through the same
+  // background work as open(): progress, Cancel keeping the previous model, and then the very object on screen.
+  void showRunsInTheBackgroundLikeOpen() {
+    Document doc;
+    const QString file = test::corpusModel("super_resolution_op11.onnx");
+    QVERIFY(openModel(doc, file));
+    const ir::Model* before = doc.model();
+    std::shared_ptr<const ir::Model> big = synthetic::makeTransformerLike(10000, true);
+    QSignalSpy started(&doc, &Document::loadStarted);
+    QSignalSpy progress(&doc, &Document::loadProgress);
+    QSignalSpy cancelled(&doc, &Document::loadCancelled);
+    QSignalSpy changed(&doc, &Document::modelChanged);
+    doc.show(big, QStringLiteral("big in memory"));
+    QVERIFY(doc.isLoading());
+    QCOMPARE(started.size(), 1);
+    QCOMPARE(started.first().first().toString(), QStringLiteral("big in memory"));
+    doc.cancelLoad();
+    QVERIFY(cancelled.wait(60000));
+    QCOMPARE(changed.size(), 0);
+    QCOMPARE(doc.model(), before);
+    QCOMPARE(doc.path(), file);
+
+    QSignalSpy log(&doc, &Document::logMessage);
+    progress.clear();
+    doc.show(big, QStringLiteral("big in memory"));
+    QVERIFY(changed.wait(60000));
+    QCOMPARE(doc.model(), big.get());
+    QVERIFY(doc.path().isEmpty());
+    QCOMPARE(doc.name(), QStringLiteral("big in memory"));
+    QVERIFY(!progress.isEmpty());
+    QCOMPARE(progress.last().first().toInt(), 100);
+    QVERIFY(doc.hasGraph() && !doc.currentLevel().placed.items.empty());
+    QVERIFY(doc.typeOf(big->graph().outputs().front()));  // shapes were inferred for display
+    bool named = false;
+    for (const auto& line : log) named |= line.first().toString().startsWith(QStringLiteral("Shown big in memory: 9990 nodes"));
+    QVERIFY(named);
+    // Reload shows the same model again; close drops it.
+    changed.clear();
+    doc.reload();
+    QVERIFY(changed.wait(60000));
+    QCOMPARE(doc.model(), big.get());
+    doc.close();
+    QVERIFY(!doc.model());
   }
 
   void panelListsWhatNeedsAttentionAndJumpsToIt() {
