@@ -30,7 +30,7 @@
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/main_window.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 
 using namespace fb;
 

@@ -16,7 +16,7 @@
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "util/atomic_file.h"

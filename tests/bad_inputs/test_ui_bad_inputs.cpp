@@ -13,8 +13,8 @@
 #include "support/helpers.h"
 #include "ui/document.h"
 #include "ui/model_loader.h"
-#include "ui/models/property_tree_model.h"
-#include "ui/widgets/tensor_panel.h"
+#include "ui/inspector/property_tree_model.h"
+#include "ui/inspector/tensor_panel.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
 

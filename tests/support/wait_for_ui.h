@@ -9,7 +9,7 @@
 #include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 
 namespace fb::test {
 

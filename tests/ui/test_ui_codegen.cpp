@@ -28,11 +28,11 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
 #include "ui/main_window.h"
-#include "ui/models/conversion_report_model.h"
+#include "ui/conversion/conversion_report_model.h"
 #include "ui/widgets/code_view.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/widgets/log_panel.h"
-#include "ui/widgets/target_picker.h"
+#include "ui/conversion/target_picker.h"
 
 using namespace fb;
 using namespace fb::ui;

@@ -20,10 +20,10 @@
 #include "ui/graph/node_item.h"
 #include "ui/graph/value_item.h"
 #include "ui/main_window.h"
-#include "ui/models/find_results_model.h"
-#include "ui/models/operator_histogram_model.h"
-#include "ui/widgets/find_panel.h"
-#include "ui/widgets/operators_panel.h"
+#include "ui/inspector/find_results_model.h"
+#include "ui/inspector/operator_histogram_model.h"
+#include "ui/inspector/find_panel.h"
+#include "ui/inspector/operators_panel.h"
 
 using namespace fb;
 using namespace fb::ui;

@@ -20,8 +20,9 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
 #include "ui/document.h"
-#include "ui/models/conversion_report_model.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/conversion_report_model.h"
+#include "ui/conversion/convert_panel.h"
+#include "ui/theme/colors.h"
 
 using namespace fb;
 using namespace fb::ui;
@@ -66,7 +67,7 @@ class UiConversion : public QObject {
     ConversionController controller(&doc);
     StatusOverlay overlay(&scene, [&](uint64_t id) {
       auto s = controller.statusOf(id);
-      return s ? ConversionController::statusColor(*s) : QColor();
+      return s ? statusColor(*s) : QColor();
     });
     QObject::connect(&controller, &ConversionController::dryRunFinished, &overlay, &StatusOverlay::refresh);
     QSignalSpy dry(&controller, &ConversionController::dryRunFinished);

@@ -28,7 +28,7 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/main_window.h"
 #include "ui/save_paths.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/widgets/log_panel.h"
 
 using namespace fb;

@@ -35,12 +35,12 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
 #include "ui/main_window.h"
-#include "ui/models/conversion_report_model.h"
-#include "ui/models/property_tree_model.h"
-#include "ui/models/status_filter_model.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/conversion_report_model.h"
+#include "ui/inspector/property_tree_model.h"
+#include "ui/conversion/status_filter_model.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/widgets/log_panel.h"
-#include "ui/widgets/node_panel.h"
+#include "ui/inspector/node_panel.h"
 
 using namespace fb;
 using namespace fb::ui;

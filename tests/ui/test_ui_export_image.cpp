@@ -19,8 +19,9 @@
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/main_window.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/widgets/log_panel.h"
+#include "ui/theme/colors.h"
 
 using namespace fb;
 using namespace fb::ui;
@@ -51,7 +52,7 @@ QImage readPicture(const QString& path) {
 }
 
 const QColor kSelected("#d62728");  // the selected node's outline
-const QColor kConverted = ConversionController::statusColor(convert::NodeStatus::Converted);
+const QColor kConverted = statusColor(convert::NodeStatus::Converted);
 
 QString appPath() { return QFileInfo(QStringLiteral(FB_CLI_PATH)).dir().filePath(QStringLiteral("flowbridge")); }
 

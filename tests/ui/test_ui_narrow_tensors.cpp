@@ -12,9 +12,9 @@
 #include "support/helpers.h"
 #include "ui/document.h"
 #include "ui/main_window.h"
-#include "ui/models/property_tree_model.h"
-#include "ui/widgets/node_panel.h"
-#include "ui/widgets/tensor_panel.h"
+#include "ui/inspector/property_tree_model.h"
+#include "ui/inspector/node_panel.h"
+#include "ui/inspector/tensor_panel.h"
 
 using namespace fb;
 

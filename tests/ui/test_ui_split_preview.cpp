@@ -31,8 +31,8 @@
 #include "ui/main_window.h"
 #include "ui/preview/preview_link.h"
 #include "ui/preview/preview_split.h"
-#include "ui/widgets/convert_panel.h"
-#include "ui/widgets/node_panel.h"
+#include "ui/conversion/convert_panel.h"
+#include "ui/inspector/node_panel.h"
 
 using namespace fb;
 using namespace fb::ui;
@@ -150,7 +150,7 @@ class SplitPreviewTest : public QObject {
     QCOMPARE(w.nodePanel()->document(), src);
 
     // Neighbours of the selection are outlined, never in the preview's "modified" colour.
-    const QColor modified = ConversionController::diffColor(DiffKind::Modified);
+    const QColor modified = diffColor(DiffKind::Modified);
     NodeItem* item = w.scene()->itemForNode(softmax);
     QVERIFY(item);
     QImage img(400, 400, QImage::Format_ARGB32);

@@ -21,7 +21,7 @@
 #include "ui/main_window.h"
 #include "ui/save_paths.h"
 #include "ui/theme/canvas_theme.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/widgets/log_panel.h"
 #include "ui/widgets/shortcuts_dialog.h"
 

@@ -307,25 +307,4 @@ void ConversionController::save(const QString& path, bool externalData, IfIncomp
   watcher->setFuture(future);
 }
 
-QColor ConversionController::statusColor(convert::NodeStatus s) {
-  switch (s) {
-    case convert::NodeStatus::Unchanged: return QColor();
-    case convert::NodeStatus::Converted: return QColor("#1f77b4");
-    case convert::NodeStatus::Unsupported: return QColor("#d62728");
-    case convert::NodeStatus::Failed: return QColor("#9467bd");
-    case convert::NodeStatus::Kept: return QColor("#7f7f7f");
-  }
-  return QColor();
-}
-
-QColor ConversionController::diffColor(DiffKind d) {
-  switch (d) {
-    case DiffKind::Same: return QColor();
-    case DiffKind::Modified: return QColor("#ff7f0e");
-    case DiffKind::Added: return QColor("#2ca02c");
-    case DiffKind::Removed: return QColor("#d62728");
-  }
-  return QColor();
-}
-
 }  // namespace fb::ui

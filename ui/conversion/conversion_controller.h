@@ -6,7 +6,6 @@
 // cannot be interrupted halfway). A conversion belongs to the model and settings it was made with: any change
 // of model, target opset or passes drops it (and a run still under way), so what is saved is always what the
 // current settings produce.
-#include <QColor>
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -82,9 +81,6 @@ class ConversionController : public QObject {
   // Writes the current conversion (atomically; never over the source). `externalData` forces a side file.
   // The outcome is a saved/saveFailed signal and a line in the log.
   void save(const QString& path, bool externalData, IfIncomplete ifIncomplete = IfIncomplete::Refuse);
-
-  static QColor statusColor(convert::NodeStatus s);
-  static QColor diffColor(DiffKind d);
 
  signals:
   void dryRunFinished();

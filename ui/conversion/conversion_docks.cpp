@@ -9,16 +9,17 @@
 #include "ir/model.h"
 #include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_report_model.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/conversion/pass_stepper.h"
 #include "ui/conversion/status_badges.h"
 #include "ui/conversion/status_overlay.h"
-#include "ui/models/conversion_report_model.h"
-#include "ui/widgets/node_panel.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/inspector/node_panel.h"
 #include "ui/preview/preview_link.h"
-#include "ui/widgets/convert_panel.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 
@@ -33,10 +34,10 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   auto diffMap = std::make_shared<QHash<quint64, DiffKind>>();
   sourceOverlay_ = new StatusOverlay(sourceScene, [this](uint64_t id) {
     auto s = controller_->statusOf(id);
-    return s ? ConversionController::statusColor(*s) : QColor();
+    return s ? statusColor(*s) : QColor();
   }, this);
   previewOverlay_ = new StatusOverlay(previewScene_, [diffMap](uint64_t id) {
-    return ConversionController::diffColor(diffMap->value(id, DiffKind::Same));
+    return diffColor(diffMap->value(id, DiffKind::Same));
   }, this);
   connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
   sourceBadges_ = new StatusBadges(source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
@@ -64,9 +65,9 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
     for (DiffKind k : *diffMap) (k == DiffKind::Added ? added : modified)++;
     legend_->setText(tr("Opset %6, %7 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
                         "modified (%4) &nbsp; %5 nodes")
-                         .arg(ConversionController::diffColor(DiffKind::Added).name())
+                         .arg(diffColor(DiffKind::Added).name())
                          .arg(added)
-                         .arg(ConversionController::diffColor(DiffKind::Modified).name())
+                         .arg(diffColor(DiffKind::Modified).name())
                          .arg(modified)
                          .arg(shown->graph().nodeCount())
                          .arg(shown->opsetVersion(""))

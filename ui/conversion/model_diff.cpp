@@ -4,6 +4,7 @@
 
 #include "ir/graph.h"
 #include "ir/node.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 namespace {
@@ -38,6 +39,16 @@ bool sameNode(const ir::Node& a, const ir::Node& b) {
     if ((x == nullptr) != (y == nullptr) || (x && x->name() != y->name())) return false;
   }
   return true;
+}
+
+QColor diffColor(DiffKind d) {
+  switch (d) {
+    case DiffKind::Same: return QColor();
+    case DiffKind::Modified: return modifiedColor();
+    case DiffKind::Added: return addedColor();
+    case DiffKind::Removed: return removedColor();
+  }
+  return QColor();
 }
 
 int ModelDiff::count(DiffKind k) const {

@@ -2,6 +2,7 @@
 // How two versions of a model differ, node by node, from provenance (node ids survive conversion and passes;
 // nodes a rewrite creates carry new ids): the source against the converted model for the preview, and one pass
 // step against the next for the pass stepper.
+#include <QColor>
 #include <QHash>
 #include <QList>
 #include <cstdint>
@@ -22,6 +23,9 @@ struct ModelDiff {
   QList<const ir::Node*> removed;   // nodes of `before` that are gone, in graph order
   int count(DiffKind k) const;      // of `after` (Added, Modified) or `before` (Removed)
 };
+
+// The colour of a diff kind (ui/theme/colors.h); invalid for Same, which gets no mark.
+QColor diffColor(DiffKind d);
 
 // Compares two graphs and their subgraphs by node id.
 ModelDiff diffGraphs(const ir::Graph& before, const ir::Graph& after);

@@ -73,7 +73,7 @@ PassStepper::PassStepper(Document* source, ConversionController* controller, QWi
       stepScene_(new GraphScene(stepDoc_, this)),
       stepView_(new GraphView(stepScene_)) {
   overlay_ = new StatusOverlay(stepScene_, [this](uint64_t id) {
-    return ConversionController::diffColor(shownDiff_.value(id, DiffKind::Same));
+    return diffColor(shownDiff_.value(id, DiffKind::Same));
   }, this);
   figuresLabel_->setWordWrap(true);
   summary_->setWordWrap(true);
@@ -315,9 +315,9 @@ void PassStepper::showStep(int step) {
                                                : QString())
                                 : tr("Step 0: after the handlers, before any pass"))
                         .arg(model->graph().nodeCount())
-                        .arg(ConversionController::diffColor(DiffKind::Added).name())
+                        .arg(diffColor(DiffKind::Added).name())
                         .arg(diff_.count(DiffKind::Added))
-                        .arg(ConversionController::diffColor(DiffKind::Modified).name())
+                        .arg(diffColor(DiffKind::Modified).name())
                         .arg(diff_.count(DiffKind::Modified))
                         .arg(diff_.count(DiffKind::Removed))
                         .arg(removedOps.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(removedOps.join(QStringLiteral(", "))))

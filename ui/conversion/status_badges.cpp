@@ -8,11 +8,11 @@
 
 #include "ir/graph.h"
 #include "ir/node.h"
-#include "ui/conversion/conversion_controller.h"
 #include "ui/document.h"
 #include "ui/graph/block_item.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 namespace {
@@ -38,7 +38,7 @@ class BadgeItem : public QGraphicsItem {
       if (!n) continue;
       const QString text = QString::number(n);
       const double w = fm.horizontalAdvance(text) + 8;
-      segments_.push_back({QRectF(x, 0, w, fm.height() + 2), text, ConversionController::statusColor(s)});
+      segments_.push_back({QRectF(x, 0, w, fm.height() + 2), text, statusColor(s)});
       x += w + 2;
       tip << QObject::tr("%1 %2").arg(n).arg(QString::fromUtf8(convert::statusName(s).data(), int(convert::statusName(s).size())));
     }

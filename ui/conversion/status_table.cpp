@@ -15,9 +15,9 @@
 
 #include "convert/convert_report.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_report_model.h"
+#include "ui/conversion/status_filter_model.h"
 #include "ui/document.h"
-#include "ui/models/conversion_report_model.h"
-#include "ui/models/status_filter_model.h"
 #include "util/atomic_file.h"
 #include "util/json_dump.h"
 

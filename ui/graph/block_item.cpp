@@ -4,6 +4,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include "ui/theme/canvas_theme.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 
@@ -22,7 +23,7 @@ void BlockItem::setHighlight(Highlight h) {
 
 void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::None ? QColor("#7a86a8") : QColor("#3a6fd8"));
+  QPen pen(highlight_ == Highlight::None ? itemColors().blockOutline : itemColors().neighbour);
   pen.setCosmetic(true);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   if (expanded_) {
@@ -40,7 +41,7 @@ void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
     return;
   }
   p->setPen(pen);
-  p->setBrush(QColor("#dde3f0"));
+  p->setBrush(itemColors().blockFill);
   if (lod < kTextLevelOfDetail) {
     p->drawRect(rect_);
     return;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ui/theme/canvas_theme.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 
@@ -91,7 +92,7 @@ void EdgeItem::setHighlighted(bool on) {
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
   // Emphasis is a darker, thicker line: red is what the preview uses for changed nodes.
-  const QColor color = highlighted_ ? QColor("#1f4e9c") : canvasTheme().edge;
+  const QColor color = highlighted_ ? itemColors().selectedEdge : canvasTheme().edge;
   QPen pen(color, highlighted_ ? 2.5 : 1.0);
   pen.setCosmetic(true);
   p->setPen(pen);

@@ -6,6 +6,7 @@
 #include "ir/node.h"
 #include "layout/hierarchical_layout.h"
 #include "layout/op_category.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 
@@ -28,7 +29,7 @@ void NodeItem::setHighlight(Highlight h) {
 
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::Selected ? QColor("#d62728") : highlight_ == Highlight::Neighbour ? QColor("#3a6fd8") : QColor("#444444"));
+  QPen pen(highlight_ == Highlight::Selected ? itemColors().selected : highlight_ == Highlight::Neighbour ? itemColors().neighbour : itemColors().nodeOutline);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 3.0);
   pen.setCosmetic(highlight_ == Highlight::None);
   if (lod < kTextLevelOfDetail) {
@@ -65,7 +66,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   f.setPointSizeF(kMinTextPointSize);
   f.setBold(false);
   p->setFont(f);
-  p->setPen(QColor("#202020"));
+  p->setPen(itemColors().nodeText);
   const int shown = int(std::min<size_t>(size_t(details_.size()), layout::kMaxDetailLines));
   for (int i = 0; i < shown; ++i) {
     const QRectF line(rect_.left() + 6, header.bottom() + i * layout::kDetailLineHeight - 2, rect_.width() - 12,

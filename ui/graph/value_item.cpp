@@ -4,6 +4,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include "ir/value.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 
@@ -22,11 +23,11 @@ void ValueItem::setHighlight(Highlight h) {
 
 void ValueItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::None ? QColor("#333333") : QColor("#3a6fd8"));
+  QPen pen(highlight_ == Highlight::None ? itemColors().valueOutline : itemColors().neighbour);
   pen.setCosmetic(true);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   p->setPen(pen);
-  p->setBrush(role_ == Role::Initializer ? QColor("#f4f4f4") : QColor("#ffffff"));
+  p->setBrush(role_ == Role::Initializer ? itemColors().initializerFill : itemColors().valueFill);
   if (role_ == Role::Initializer) p->drawRect(rect_);
   else p->drawRoundedRect(rect_, rect_.height() / 2, rect_.height() / 2);
   if (lod < kTextLevelOfDetail) return;

@@ -4,7 +4,7 @@
 #include <QTimer>
 
 #include "ui/graph/graph_view.h"
-#include "ui/widgets/node_panel.h"
+#include "ui/inspector/node_panel.h"
 
 namespace fb::ui {
 

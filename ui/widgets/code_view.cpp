@@ -5,6 +5,7 @@
 #include <QPainter>
 #include <QTextBlock>
 
+#include "ui/theme/colors.h"
 #include "ui/widgets/python_highlighter.h"
 
 namespace fb::ui {
@@ -76,7 +77,7 @@ void CodeView::showLines(const QList<int>& lines) {
 
 void CodeView::applyHighlight() {
   QList<QTextEdit::ExtraSelection> selections;
-  const QColor background(255, 236, 140);
+  const QColor background = codeHighlightColor();
   for (int line : highlighted_) {
     const QTextBlock block = document()->findBlockByNumber(line - 1);
     if (!block.isValid()) continue;

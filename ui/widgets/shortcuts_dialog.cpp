@@ -1,4 +1,5 @@
 #include "ui/widgets/shortcuts_dialog.h"
+#include "ui/theme/colors.h"
 
 #include <QAction>
 #include <QDialogButtonBox>
@@ -67,7 +68,7 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), table_(
     table_->setItem(i, 0, new QTableWidgetItem(e.where));
     auto* key = new QTableWidgetItem(keys);
     if (conflicts_.contains(e.keys.toString(QKeySequence::PortableText))) {
-      key->setForeground(QColor("#d62728"));
+      key->setForeground(conflictColor());
       key->setToolTip(tr("This key is bound to more than one command"));
     }
     table_->setItem(i, 1, key);

@@ -1,4 +1,4 @@
-#include "ui/widgets/convert_panel.h"
+#include "ui/conversion/convert_panel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -20,12 +20,12 @@
 #include "passes/pass_registry.h"
 #include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_controller.h"
+#include "ui/conversion/conversion_report_model.h"
 #include "ui/conversion/conversion_summary.h"
+#include "ui/conversion/status_filter_model.h"
 #include "ui/conversion/status_table.h"
+#include "ui/conversion/target_picker.h"
 #include "ui/document.h"
-#include "ui/models/conversion_report_model.h"
-#include "ui/models/status_filter_model.h"
-#include "ui/widgets/target_picker.h"
 
 namespace fb::ui {
 namespace {

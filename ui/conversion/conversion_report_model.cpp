@@ -1,10 +1,10 @@
-#include "ui/models/conversion_report_model.h"
+#include "ui/conversion/conversion_report_model.h"
 
 #include <QBrush>
 #include <QStringList>
 #include <algorithm>
 
-#include "ui/conversion/conversion_controller.h"
+#include "ui/theme/colors.h"
 
 namespace fb::ui {
 namespace {
@@ -73,7 +73,7 @@ QVariant ConversionReportModel::data(const QModelIndex& index, int role) const {
     default: break;
   }
   if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
-    QColor c = ConversionController::statusColor(r.status);
+    QColor c = statusColor(r.status);
     return c.isValid() ? QBrush(c) : QVariant();
   }
   if (role == Qt::ToolTipRole) return details(r);

@@ -1,4 +1,4 @@
-#include "ui/models/operator_histogram_model.h"
+#include "ui/inspector/operator_histogram_model.h"
 
 #include <QColor>
 #include <QHash>

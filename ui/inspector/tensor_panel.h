@@ -1,6 +1,6 @@
 #pragma once
 // The selected tensor: its type, and for an initializer the statistics and the first values.
-#include "ui/widgets/property_panel.h"
+#include "ui/inspector/property_panel.h"
 
 namespace fb::ui {
 

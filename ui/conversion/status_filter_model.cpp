@@ -1,7 +1,7 @@
-#include "ui/models/status_filter_model.h"
+#include "ui/conversion/status_filter_model.h"
 
 #include "convert/node_status.h"
-#include "ui/models/conversion_report_model.h"
+#include "ui/conversion/conversion_report_model.h"
 
 namespace fb::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/models/op_schema_lookup.h"
+#include "ui/inspector/op_schema_lookup.h"
 
 #include <onnx/defs/schema.h>
 

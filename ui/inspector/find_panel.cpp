@@ -1,4 +1,4 @@
-#include "ui/widgets/find_panel.h"
+#include "ui/inspector/find_panel.h"
 
 #include <QLabel>
 #include <QLineEdit>
@@ -7,7 +7,7 @@
 
 #include "ir/graph.h"
 #include "ui/document.h"
-#include "ui/models/find_results_model.h"
+#include "ui/inspector/find_results_model.h"
 
 namespace fb::ui {
 

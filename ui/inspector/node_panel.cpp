@@ -1,10 +1,10 @@
-#include "ui/widgets/node_panel.h"
+#include "ui/inspector/node_panel.h"
 
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ui/document.h"
-#include "ui/models/op_schema_lookup.h"
-#include "ui/models/property_tree_model.h"
+#include "ui/inspector/op_schema_lookup.h"
+#include "ui/inspector/property_tree_model.h"
 
 namespace fb::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/widgets/operators_panel.h"
+#include "ui/inspector/operators_panel.h"
 
 #include <QHeaderView>
 #include <QTableView>
@@ -6,7 +6,7 @@
 
 #include "ir/graph.h"
 #include "ui/document.h"
-#include "ui/models/operator_histogram_model.h"
+#include "ui/inspector/operator_histogram_model.h"
 
 namespace fb::ui {
 

@@ -5,7 +5,7 @@
 #include <QPair>
 #include <functional>
 
-#include "ui/widgets/property_panel.h"
+#include "ui/inspector/property_panel.h"
 
 namespace fb::ir {
 class Node;

@@ -1,11 +1,11 @@
-#include "ui/widgets/property_panel.h"
+#include "ui/inspector/property_panel.h"
 
 #include <QHeaderView>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include "ui/document.h"
-#include "ui/models/property_tree_model.h"
+#include "ui/inspector/property_tree_model.h"
 
 namespace fb::ui {
 

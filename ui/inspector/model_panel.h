@@ -1,6 +1,6 @@
 #pragma once
 // Facts about the whole model: format, producer, IR version, opsets, metadata, inputs and outputs, parameters.
-#include "ui/widgets/property_panel.h"
+#include "ui/inspector/property_panel.h"
 
 namespace fb::ui {
 

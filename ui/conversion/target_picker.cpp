@@ -1,4 +1,4 @@
-#include "ui/widgets/target_picker.h"
+#include "ui/conversion/target_picker.h"
 
 #include <QSignalBlocker>
 #include <QStandardItemModel>

@@ -1,11 +1,11 @@
-#include "ui/widgets/model_panel.h"
+#include "ui/inspector/model_panel.h"
 
 #include <QLocale>
 
 #include "inspect/model_summary.h"
 #include "ir/model.h"
 #include "ui/document.h"
-#include "ui/models/property_tree_model.h"
+#include "ui/inspector/property_tree_model.h"
 #include "util/json_dump.h"
 
 namespace fb::ui {

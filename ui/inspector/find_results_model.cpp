@@ -1,4 +1,4 @@
-#include "ui/models/find_results_model.h"
+#include "ui/inspector/find_results_model.h"
 
 #include <functional>
 

@@ -1,4 +1,5 @@
-#include "ui/models/property_tree_model.h"
+#include "ui/inspector/property_tree_model.h"
+#include "ui/theme/colors.h"
 
 #include <QBrush>
 #include <QFont>
@@ -39,7 +40,7 @@ QStandardItem* PropertyTreeModel::addNodeLink(QStandardItem* section, const QStr
   QStandardItem* v = addRow(section, name, text);
   if (n) {
     v->setData(QVariant::fromValue(static_cast<const void*>(n)), LinkNodeRole);
-    v->setForeground(QBrush(QColor("#1f5fbf")));
+    v->setForeground(QBrush(linkColor()));
   }
   return v;
 }
@@ -49,7 +50,7 @@ QStandardItem* PropertyTreeModel::addValueLink(QStandardItem* section, const QSt
   QStandardItem* v = addRow(section, name, text);
   if (val) {
     v->setData(QVariant::fromValue(static_cast<const void*>(val)), LinkValueRole);
-    v->setForeground(QBrush(QColor("#1f5fbf")));
+    v->setForeground(QBrush(linkColor()));
   }
   return v;
 }
@@ -58,7 +59,7 @@ QStandardItem* PropertyTreeModel::addGraphLink(QStandardItem* section, const QSt
                                                const void* graph) {
   QStandardItem* v = addRow(section, name, text);
   v->setData(QVariant::fromValue(graph), LinkGraphRole);
-  v->setForeground(QBrush(QColor("#1f5fbf")));
+  v->setForeground(QBrush(linkColor()));
   return v;
 }
 

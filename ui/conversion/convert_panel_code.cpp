@@ -10,8 +10,8 @@
 #include "ui/conversion/code_target.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
+#include "ui/conversion/convert_panel.h"
 #include "ui/document.h"
-#include "ui/widgets/convert_panel.h"
 
 namespace fb::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/widgets/tensor_panel.h"
+#include "ui/inspector/tensor_panel.h"
 
 #include <cmath>
 #include <limits>
@@ -6,10 +6,10 @@
 #include "inspect/tensor_values.h"
 #include "ir/tensor.h"
 #include "ir/value.h"
+#include "ui/document.h"
+#include "ui/inspector/property_tree_model.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
-#include "ui/document.h"
-#include "ui/models/property_tree_model.h"
 
 namespace fb::ui {
 

@@ -1,0 +1,40 @@
+#include "ui/theme/colors.h"
+
+namespace fb::ui {
+
+QColor statusColor(convert::NodeStatus s) {
+  switch (s) {
+    case convert::NodeStatus::Unchanged: return QColor();
+    case convert::NodeStatus::Converted: return QColor("#1f77b4");
+    case convert::NodeStatus::Unsupported: return QColor("#d62728");
+    case convert::NodeStatus::Failed: return QColor("#9467bd");
+    case convert::NodeStatus::Kept: return QColor("#7f7f7f");
+  }
+  return QColor();
+}
+
+QColor addedColor() { return QColor("#2ca02c"); }
+QColor modifiedColor() { return QColor("#ff7f0e"); }
+QColor removedColor() { return QColor("#d62728"); }
+
+const ItemColors& itemColors() {
+  static const ItemColors colors{
+      .selected = QColor("#d62728"),
+      .neighbour = QColor("#3a6fd8"),
+      .selectedEdge = QColor("#1f4e9c"),
+      .nodeOutline = QColor("#444444"),
+      .nodeText = QColor("#202020"),
+      .valueOutline = QColor("#333333"),
+      .valueFill = QColor("#ffffff"),
+      .initializerFill = QColor("#f4f4f4"),
+      .blockOutline = QColor("#7a86a8"),
+      .blockFill = QColor("#dde3f0"),
+  };
+  return colors;
+}
+
+QColor linkColor() { return QColor("#1f5fbf"); }
+QColor conflictColor() { return QColor("#d62728"); }
+QColor codeHighlightColor() { return QColor(255, 236, 140); }
+
+}  // namespace fb::ui
