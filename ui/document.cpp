@@ -330,18 +330,11 @@ void Document::clearSelection() {
   emit selectionChanged();
 }
 
-namespace {
-const ir::Node* findIn(const ir::Graph& g, uint64_t id) {
-  for (const auto& n : g.nodes()) {
-    if (n->id() == id) return n.get();
-    for (const ir::Graph* sub : n->subgraphs())
-      if (const ir::Node* found = findIn(*sub, id)) return found;
-  }
-  return nullptr;
+const ir::Node* Document::findNode(uint64_t id) const {
+  if (!loaded_.nodes) return nullptr;
+  auto it = loaded_.nodes->find(id);
+  return it == loaded_.nodes->end() ? nullptr : it->second;
 }
-}  // namespace
-
-const ir::Node* Document::findNode(uint64_t id) const { return model() ? findIn(model()->graph(), id) : nullptr; }
 
 void Document::showNode(const ir::Node* n) {
   if (!n || !hasGraph()) return;

@@ -12,6 +12,22 @@
 
 namespace fb::ui {
 
+namespace {
+void addNodes(const ir::Graph& g, NodeIndex& out) {
+  for (const auto& n : g.nodes()) {
+    out.emplace(n->id(), n.get());
+    for (const ir::Graph* sub : n->subgraphs()) addNodes(*sub, out);
+  }
+}
+}  // namespace
+
+NodeIndex indexNodes(const ir::Graph& g) {
+  NodeIndex out;
+  out.reserve(g.totalNodeCount());
+  addNodes(g, out);
+  return out;
+}
+
 GraphLevel makeLevel(const ir::Graph& g, const QString& title, const LoadSettings& settings) {
   GraphLevel level;
   level.graph = &g;
@@ -54,6 +70,7 @@ LoadedModel prepareForDisplay(std::shared_ptr<const ir::Model> model, const QStr
   out.mainLevel.layout->expandWithin(settings.maxVisibleBoxes);
   out.mainLevel.placed = out.mainLevel.layout->compute(&cancel);
   out.layoutMs = msSince(t1);
+  out.nodes = std::make_shared<const NodeIndex>(indexNodes(model->graph()));
   InferredShapes inferred = shapesNow ? shapesTask.get() : InferredShapes{};
   if (cancel || out.mainLevel.placed.cancelled) return {};
   out.shapes = std::move(inferred.shapes);

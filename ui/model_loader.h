@@ -16,6 +16,9 @@
 namespace fb::ui {
 
 using ShapeMap = std::unordered_map<std::string, ir::TypeInfo>;
+// Every node of a graph and of its subgraphs by id (ids are unique within a model).
+using NodeIndex = std::unordered_map<uint64_t, const ir::Node*>;
+NodeIndex indexNodes(const ir::Graph& g);
 
 // One graph being shown (the main graph or a subgraph) with its layout state.
 struct GraphLevel {
@@ -30,6 +33,7 @@ struct LoadedModel {
   QString name;  // what messages call it: the path, or the name it was shown with
   std::shared_ptr<const ir::Model> model;
   std::shared_ptr<const ShapeMap> shapes;
+  std::shared_ptr<const NodeIndex> nodes;  // built with the layout, off the UI thread
   std::vector<CheckMessage> shapeWarnings;
   // True when shape inference was left for after the first frame (a large graph): `shapes` is null until the
   // Document's background inference brings it.

@@ -28,16 +28,6 @@
 #include "ui/document.h"
 
 namespace fb::ui {
-namespace {
-const ir::Node* findNode(const ir::Graph& g, uint64_t id) {
-  for (const auto& n : g.nodes()) {
-    if (n->id() == id) return n.get();
-    for (const ir::Graph* sg : n->subgraphs())
-      if (const ir::Node* found = findNode(*sg, id)) return found;
-  }
-  return nullptr;
-}
-}  // namespace
 
 ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWidget* parent)
     : QWidget(parent),
@@ -107,7 +97,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
     if (!cur.isValid() || !doc_->model()) return;
     const QModelIndex row = statusTable_->filter()->mapToSource(cur);
     if (!row.isValid()) return;
-    if (const ir::Node* n = findNode(doc_->model()->graph(), model_->report(row.row()).nodeId)) doc_->showNode(n);
+    if (const ir::Node* n = doc_->findNode(model_->report(row.row()).nodeId)) doc_->showNode(n);
   });
   connect(statusTable_, &StatusTable::logMessage, this, &ConvertPanel::logMessage);
   connect(previewAction_, &QAction::triggered, controller_, &ConversionController::convert);

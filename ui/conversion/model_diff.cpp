@@ -1,23 +1,14 @@
 #include "ui/conversion/model_diff.h"
 
-#include <unordered_map>
-
 #include "ir/graph.h"
 #include "ir/node.h"
+#include "ui/model_loader.h"
 #include "ui/theme/colors.h"
 
 namespace fb::ui {
 namespace {
 
-// Node id -> node, over a graph and its subgraphs.
-void indexNodes(const ir::Graph& g, std::unordered_map<uint64_t, const ir::Node*>& out) {
-  for (const auto& n : g.nodes()) {
-    out[n->id()] = n.get();
-    for (const ir::Graph* sg : n->subgraphs()) indexNodes(*sg, out);
-  }
-}
-
-void collectRemoved(const ir::Graph& g, const std::unordered_map<uint64_t, const ir::Node*>& after, QList<const ir::Node*>& out) {
+void collectRemoved(const ir::Graph& g, const NodeIndex& after, QList<const ir::Node*>& out) {
   for (const auto& n : g.nodes()) {
     if (!after.count(n->id())) out.append(n.get());
     for (const ir::Graph* sg : n->subgraphs()) collectRemoved(*sg, after, out);
@@ -60,9 +51,7 @@ int ModelDiff::count(DiffKind k) const {
 
 ModelDiff diffGraphs(const ir::Graph& before, const ir::Graph& after) {
   ModelDiff d;
-  std::unordered_map<uint64_t, const ir::Node*> b, a;
-  indexNodes(before, b);
-  indexNodes(after, a);
+  const NodeIndex b = indexNodes(before), a = indexNodes(after);
   for (const auto& [id, n] : b) {
     auto it = a.find(id);
     if (it == a.end()) d.before.insert(id, DiffKind::Removed);

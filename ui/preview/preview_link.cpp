@@ -1,24 +1,10 @@
 #include "ui/preview/preview_link.h"
 
-#include <unordered_map>
-
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ui/document.h"
 
 namespace fb::ui {
-namespace {
-
-// Node id -> node, over a graph and its subgraphs.
-void indexNodes(const ir::Graph& g, std::unordered_map<uint64_t, const ir::Node*>& out) {
-  for (const auto& n : g.nodes()) {
-    out.emplace(n->id(), n.get());
-    for (const ir::Graph* sub : n->subgraphs()) indexNodes(*sub, out);
-  }
-}
-
-}  // namespace
-
 PreviewLink::PreviewLink(Document* source, Document* preview, QObject* parent)
     : QObject(parent), source_(source), preview_(preview) {
   connect(preview_, &Document::modelChanged, this, &PreviewLink::rebuild);
@@ -36,20 +22,17 @@ void PreviewLink::rebuild() {
   sourcesOf_.clear();
   previewsOf_.clear();
   const ir::Model* shown = preview_->model();
-  const ir::Model* source = source_->model();
-  if (!shown || !source) return;
-  std::unordered_map<uint64_t, const ir::Node*> sourceNodes;
-  indexNodes(source->graph(), sourceNodes);
+  if (!shown || !source_->model()) return;
   auto pair = [&](const ir::Graph& g, auto& self) -> void {
     for (const auto& n : g.nodes()) {
       const ir::Node* previewNode = n.get();
       auto link = [&](uint64_t id) {
-        auto it = sourceNodes.find(id);
-        if (it == sourceNodes.end()) return;
+        const ir::Node* src = source_->findNode(id);
+        if (!src) return;
         QList<const ir::Node*>& sources = sourcesOf_[previewNode];
-        if (sources.contains(it->second)) return;
-        sources.append(it->second);
-        previewsOf_[it->second].append(previewNode);
+        if (sources.contains(src)) return;
+        sources.append(src);
+        previewsOf_[src].append(previewNode);
       };
       if (n->origins.empty()) link(n->id());
       for (uint64_t id : n->origins) link(id);
