@@ -4,6 +4,7 @@
 
 #include "code_targets.h"
 #include "commands.h"
+#include "report_text.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
 #include "check/onnx_check.h"
@@ -43,9 +44,7 @@ void registerCheck(CLI::App& app, Runner& run) {
       // would fail the check at the end of `convert` however its nodes convert: say so now (exit 3).
       if (opts.direction == "onnx") {
         auto sourceCheck = checkModel(*model);
-        for (const auto& m : sourceCheck.messages)
-          std::cerr << "flowbridge-cli: " << printable(o->input + ": source check: " + (m.node.empty() ? "" : m.node + ": ") + m.message)
-                    << "\n";
+        for (const auto& line : convert::checkLines(sourceCheck, o->input, "source check")) std::cerr << "flowbridge-cli: " << line << "\n";
         ok = ok && sourceCheck.ok;
       } else if (ok) {
         // A OneFlow source has no checker of its own, and some attributes (a pool stride of 0, a perm of the
@@ -55,9 +54,7 @@ void registerCheck(CLI::App& app, Runner& run) {
         auto built = convert::convertModel(*model, opts);
         if (!built.error.empty())
           std::cerr << "flowbridge-cli: " << printable(o->input + ": " + built.error) << "\n";
-        for (const auto& m : built.check.messages)
-          std::cerr << "flowbridge-cli: " << printable(o->input + ": result check: " + (m.node.empty() ? "" : m.node + ": ") + m.message)
-                    << "\n";
+        for (const auto& line : convert::checkLines(built.check, o->input, "result check")) std::cerr << "flowbridge-cli: " << line << "\n";
         ok = built.error.empty() && built.check.ok;
       }
       if (o->json) {
@@ -66,19 +63,7 @@ void registerCheck(CLI::App& app, Runner& run) {
       }
       std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << " (dry run, "
                 << r.handlersMs << " ms)\n";
-      for (const auto& [op, counts] : r.countsByOp()) {
-        std::cout << "  " << printable(op) << ":";
-        for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
-        std::cout << "\n";
-      }
-      for (const auto& n : r.nodes)
-        if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed) {
-          std::cout << "  " << convert::statusName(n.status) << ": "
-                    << printable(n.nodeName + " (" + n.opType + "): " + n.message);
-          if (n.lowestOpset) std::cout << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
-          std::cout << "\n";
-        }
-      std::cout << (ok ? "convertible" : "not convertible") << "\n";
+      printDryRun(r, ok);
       return ok ? int(kOk) : int(kUnconverted);
     };
   });

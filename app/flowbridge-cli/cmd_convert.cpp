@@ -2,10 +2,10 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "code_targets.h"
 #include "commands.h"
+#include "report_text.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
 #include "formats/model_io.h"
@@ -18,16 +18,6 @@
 namespace fb::cli {
 namespace {
 
-std::optional<std::vector<std::string>> parsePassList(const std::string& spec) {
-  if (spec == "default") return std::nullopt;
-  std::vector<std::string> names;
-  if (spec == "none") return names;
-  std::stringstream ss(spec);
-  for (std::string name; std::getline(ss, name, ',');)
-    if (!name.empty()) names.push_back(name);
-  return names;
-}
-
 void writeReport(const std::string& path, const nlohmann::json& j) {
   AtomicFile f(path);
   f.write(dumpJson(j));
@@ -35,18 +25,9 @@ void writeReport(const std::string& path, const nlohmann::json& j) {
   f.commit();
 }
 
-void printUnconverted(const std::string& file, const convert::ConvertResult& r) {
-  for (const auto& n : r.nodes) {
-    if (n.status != convert::NodeStatus::Unsupported && n.status != convert::NodeStatus::Failed) continue;
-    std::cerr << "flowbridge-cli: "
-              << printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(convert::statusName(n.status)) +
-                           ": " + n.message);
-    if (n.lowestOpset) std::cerr << " [lowest opset with a conversion: " << *n.lowestOpset << "]";
-    std::cerr << "\n";
-  }
-  for (const auto& m : r.check.messages)
-    std::cerr << "flowbridge-cli: " << printable(file + ": check: " + (m.node.empty() ? "" : m.node + ": ") + m.message) << "\n";
-  if (!r.error.empty()) std::cerr << "flowbridge-cli: " << printable(file + ": " + r.error) << "\n";
+int usageError(const std::invalid_argument& e) {
+  std::cerr << "flowbridge-cli: error: " << printable(e.what()) << "\n";
+  return int(kUsage);
 }
 
 // What the passes left as it was and why (nodes over the constant-folding budget): the first few after the summary
@@ -103,10 +84,12 @@ void registerConvert(CLI::App& app, Runner& run) {
       if (!o->report.empty()) ensureWritableOutput(o->report, model->sourceFiles);
       convert::ConvertOptions opts;
       opts.direction = convert::directionFor(*model);
-      const bool fromOneflow = opts.direction == "oneflow";
-      opts.targetOpset = o->opset.value_or(fromOneflow ? convert::kMaxDialectOpset
-                                                       : std::clamp<int64_t>(model->opsetVersion(""), convert::kMinOpset, convert::kMaxOpset));
-      opts.passes = parsePassList(o->passes);
+      opts.targetOpset = o->opset ? *o->opset : convert::defaultTargetOpset(*model);
+      try {
+        opts.passes = convert::parsePassList(o->passes);
+      } catch (const std::invalid_argument& e) {
+        return usageError(e);
+      }
       opts.keepUnconverted = o->continueOnError;
       // The conversion edits the model in place; handlers that need the source's shape facts get them from the
       // files read again, as long as they are unchanged.
@@ -132,11 +115,10 @@ void registerConvert(CLI::App& app, Runner& run) {
       try {
         r = convert::convertModel(std::move(model), opts);  // in place: the source is not needed afterwards
       } catch (const std::invalid_argument& e) {
-        std::cerr << "flowbridge-cli: error: " << printable(e.what()) << "\n";
-        return int(kUsage);
+        return usageError(e);
       }
       const bool complete = r.complete();
-      if (!complete) printUnconverted(o->input, r);
+      if (!complete) printProblems(o->input, r);
       // Weights the conversion read as zeros from a file truncated meanwhile: nothing is written. (The writer
       // checks the maps it reads itself.)
       throwIfMappedFileDamaged();

@@ -6,6 +6,7 @@
 
 #include "codegen/code_generator.h"
 #include "commands.h"
+#include "report_text.h"
 #include "convert/convert_report.h"
 #include "formats/model_io.h"
 #include "util/atomic_file.h"
@@ -22,15 +23,6 @@ std::unique_ptr<ir::Model> loadOnnxForCode(const std::string& input) {
   if (convert::directionFor(*model) != "onnx")
     throw InputError(input, "code generation reads ONNX models; convert this OneFlow graph to ONNX first");
   return model;
-}
-
-void printStatuses(const std::string& file, const convert::ConvertResult& r) {
-  for (const auto& n : r.nodes)
-    if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      std::cerr << "flowbridge-cli: "
-                << printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(convert::statusName(n.status)) +
-                             ": " + n.message)
-                << "\n";
 }
 
 bool isSameOrInside(const fs::path& p, const fs::path& dir) {
@@ -84,7 +76,7 @@ int convertToCode(const CodeTargetOptions& o) {
   currentStep() = "generating " + std::string(codegen::flavourName(flavour)) + " code";
   auto r = codegen::generatePython(*model, opts);
   const bool complete = r.conversion.complete();
-  if (!complete) printStatuses(o.input, r.conversion);
+  if (!complete) printProblems(o.input, r.conversion);
   const bool write = r.code && (complete || o.continueOnError);
   // The report's bytes are written before the folder, so that after the folder only its rename is left to fail.
   if (report) report->write(dumpJson(convert::reportJson(r.conversion, o.input)) + "\n");
@@ -117,16 +109,7 @@ int checkToCode(const CodeTargetOptions& o) {
   }
   std::cout << printable(o.input) << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
             << c.handlersMs << " ms)\n";
-  for (const auto& [op, counts] : c.countsByOp()) {
-    std::cout << "  " << printable(op) << ":";
-    for (const auto& [status, n] : counts) std::cout << " " << status << "=" << n;
-    std::cout << "\n";
-  }
-  for (const auto& n : c.nodes)
-    if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      std::cout << "  " << convert::statusName(n.status) << ": " << printable(n.nodeName + " (" + n.opType + "): " + n.message)
-                << "\n";
-  std::cout << (ok ? "convertible" : "not convertible") << "\n";
+  printDryRun(c, ok);
   return ok ? int(kOk) : int(kUnconverted);
 }
 

@@ -10,18 +10,16 @@
 #include "codegen/python_text.h"
 #include "codegen/run_script.h"
 #include "convert/handler_registry.h"
+#include "convert/status_loop.h"
 #include "schema/onnx_schema.h"
 #include "schema/shape_facts.h"
-#include "ir/node_label.h"
 #include "ir/op_counts.h"
-#include "util/failure_text.h"
 #include "util/stopwatch.h"
 
 namespace fb::codegen {
 namespace {
 
 using Clock = SteadyClock;
-using ir::nodeLabel;
 
 std::string numpyName(ir::DataType t) {
   switch (t) {
@@ -33,7 +31,7 @@ std::string numpyName(ir::DataType t) {
   }
 }
 
-// Walks the graphs in order; every node gets its status and its lines.
+// Walks the graphs in order; every node gets its status (convert::StatusLoop, as in the conversions) and its lines.
 class Generator {
  public:
   Generator(const ir::Model& m, const CodegenOptions& o, CodegenResult& res)
@@ -90,14 +88,7 @@ class Generator {
   }
 
   void emitNode(const ir::Node& n, const ir::Graph& g) {
-    convert::NodeReport r;
-    r.nodeId = n.id();
-    r.nodeName = nodeLabel(n);
-    r.opType = n.opType;
-    r.domain = n.domain;
-    const size_t slot = res_.conversion.nodes.size();
-    res_.conversion.nodes.push_back(r);  // subgraph nodes follow their owner
-
+    const size_t slot = statuses_.open(n);  // subgraph nodes follow their owner
     const std::string domain = n.isDefaultDomain() ? std::string() : n.domain.str();
     const int64_t opset = model_.opsetVersion(domain);
     convert::HandlerContext ctx{const_cast<ir::Model&>(model_), const_cast<ir::Graph&>(g)};
@@ -112,7 +103,7 @@ class Generator {
 
     const size_t linesBefore = mb_.lines().size();
     const int indentBefore = mb_.indentLevel();
-    try {
+    const convert::NodeStatus status = statuses_.decide(slot, ctx, [&] {
       const convert::HandlerInfo* h = registry_.find(domain, n.opType, opset);
       if (!h) {
         if (auto low = registry_.lowestVersion(domain, n.opType))
@@ -122,17 +113,10 @@ class Generator {
                                                   : "custom domain '" + domain + "': no Python equivalent");
       }
       h->fn(const_cast<ir::Node&>(n), ctx);
-      r.status = convert::NodeStatus::Converted;
-      r.message = ctx.note.empty() ? h->description : ctx.note;
-      r.warnings = ctx.warnings;
-    } catch (const convert::Unsupported& e) {
-      r.status = convert::NodeStatus::Unsupported;
-      r.message = e.what();
-    } catch (const std::exception& e) {
-      r.status = convert::NodeStatus::Failed;
-      r.message = failureText(e, "generating this node's code");
-    }
-    if (r.status != convert::NodeStatus::Converted) {
+      if (ctx.note.empty()) ctx.note = h->description;
+    });
+    if (status != convert::NodeStatus::Converted) {
+      const convert::NodeReport& r = statuses_.report(slot);
       mb_.truncate(linesBefore, indentBefore);
       // With --continue-on-error the module still loads; running the node says why it could not be written.
       mb_.line("raise NotImplementedError(" + pyStringLiteral(n.qualifiedOp() + " (" + r.nodeName + "): " + r.message) + ")", n.id(),
@@ -142,7 +126,6 @@ class Generator {
         if (out && !out->name().empty() && !mb_.isBound(out)) mb_.newLocal(out);
     }
     schema::propagateElemTypes(n, schema::schemaAt(domain, n.opType, opset), types_);
-    res_.conversion.nodes[slot] = std::move(r);
   }
 
   const ir::Model& model_;
@@ -150,6 +133,8 @@ class Generator {
   CodegenResult& res_;
   ModuleBuilder mb_;
   const convert::HandlerRegistry& registry_;
+  // The statuses of every direction: a handler that returns has written its node's code.
+  convert::StatusLoop statuses_{res_.conversion.nodes, {true, "generating this node's code"}};
   schema::ElemTypes types_;
   std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
   std::shared_ptr<const schema::ShapeFacts> facts_;

@@ -1,10 +1,13 @@
 #include "convert/builtin_handlers.h"
 
+#include <memory>
 #include <mutex>
 
+#include "convert/direction.h"
 #include "convert/handler_registry.h"
 #include "convert/oneflow_onnx/handler_families.h"
 #include "convert/onnx_onnx/adapters.h"
+#include "convert/onnx_onnx/onnx_direction.h"
 
 namespace fb::convert {
 
@@ -42,7 +45,8 @@ void registerBuiltinHandlers() {
     onnx_onnx::registerEinsumAdapters(onnx);
     onnx_onnx::registerGatherNDAdapters(onnx);
     onnx_onnx::registerGridSampleAdapters(onnx);
-    oneflow::registerAllFamilies();  // direction "oneflow"
+    registerDirection(std::make_unique<onnx_onnx::OnnxRetargeting>(onnx));
+    oneflow::registerAllFamilies();  // direction "oneflow": the default rules (Direction) over its handlers
   });
 }
 

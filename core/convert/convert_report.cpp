@@ -4,6 +4,7 @@
 #include "schema/opsets_18_26/down_forms.h"
 #include "convert/onnx_onnx/opset18_up.h"
 #include "schema/opsets_18_26/op_facts.h"
+#include "util/printable.h"
 
 namespace fb::convert {
 
@@ -112,6 +113,41 @@ nlohmann::json handlerTableJson(const std::string& direction, std::optional<int6
   }
   table["opsets_18_26"] = std::move(after17);
   return table;
+}
+
+namespace {
+bool unconverted(const NodeReport& n) { return n.status == NodeStatus::Unsupported || n.status == NodeStatus::Failed; }
+
+std::string lowestOpsetNote(const NodeReport& n) {
+  return n.lowestOpset ? " [lowest opset with a conversion: " + std::to_string(*n.lowestOpset) + "]" : std::string();
+}
+}  // namespace
+
+std::vector<std::string> problemLines(const ConvertResult& r, const std::string& file) {
+  std::vector<std::string> lines;
+  for (const auto& n : r.nodes)
+    if (unconverted(n))
+      lines.push_back(printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(statusName(n.status)) + ": " +
+                                n.message) +
+                      lowestOpsetNote(n));
+  for (auto& line : checkLines(r.check, file, "check")) lines.push_back(std::move(line));
+  if (!r.error.empty()) lines.push_back(printable(file + ": " + r.error));
+  return lines;
+}
+
+std::vector<std::string> checkLines(const CheckResult& check, const std::string& file, const std::string& what) {
+  std::vector<std::string> lines;
+  for (const auto& m : check.messages) lines.push_back(printable(file + ": " + what + ": " + (m.node.empty() ? "" : m.node + ": ") + m.message));
+  return lines;
+}
+
+std::vector<std::string> unconvertedNodeLines(const ConvertResult& r) {
+  std::vector<std::string> lines;
+  for (const auto& n : r.nodes)
+    if (unconverted(n))
+      lines.push_back(std::string(statusName(n.status)) + ": " + printable(n.nodeName + " (" + n.opType + "): " + n.message) +
+                      lowestOpsetNote(n));
+  return lines;
 }
 
 }  // namespace fb::convert

@@ -1,281 +1,25 @@
 #include "convert/converter.h"
 
-#include <onnx/defs/schema.h>
-
-#include <functional>
-#include <set>
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include "convert/builtin_handlers.h"
-#include "convert/handler_registry.h"
-#include "convert/onnx_onnx/function_body.h"
-#include "convert/onnx_onnx/opset18_down.h"
-#include "convert/onnx_onnx/opset18_up.h"
-#include "schema/opsets_18_26/structure_check.h"
-#include "convert/onnx_onnx/version_step.h"
-#include "schema/onnx_schema.h"
-#include "schema/opsets_18_26/op_facts.h"
-#include "schema/shape_facts.h"
+#include "convert/direction.h"
+#include "convert/node_walk.h"
+#include "ir/op_counts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
-#include "ir/node_label.h"
-#include "ir/op_counts.h"
+#include "schema/opsets_18_26/structure_check.h"
+#include "schema/shape_facts.h"
+#include "util/failure_text.h"
 #include "util/idle_memory.h"
 #include "util/stopwatch.h"
-#include "util/failure_text.h"
 
 namespace fb::convert {
 namespace {
 
 using Clock = SteadyClock;
-using ir::nodeLabel;
-
-// Walks the graphs in order and gives each node its status; shared by the dry run and the conversion.
-class NodeConverter {
- public:
-  using FactsSource = std::function<schema::ShapeFacts()>;
-  NodeConverter(ir::Model& m, FactsSource factsSource, const ConvertOptions& o, bool dry, std::vector<NodeReport>& reports)
-      : model_(m), factsSource_(std::move(factsSource)), opts_(o), dry_(dry), reports_(reports),
-        registry_(HandlerRegistry::forDirection(o.direction)), retargetOnnx_(o.direction == "onnx") {}
-
-  void convertGraph(ir::Graph& g) {
-    seedTypes(g);
-    std::vector<ir::Node*> order;
-    order.reserve(g.nodeCount());
-    for (const auto& n : g.nodes()) order.push_back(n.get());
-    for (ir::Node* n : order) convertNode(*n, g);
-  }
-
- private:
-  void seedTypes(ir::Graph& g) {
-    for (ir::Value* v : g.values()) {
-      if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) types_[v] = v->type.elemType;
-      else if (v->isOuterScope() && g.parent())
-        if (ir::Value* outer = g.parent()->findValueInScope(v->name()))
-          if (auto it = types_.find(outer); it != types_.end()) types_[v] = it->second;
-    }
-  }
-
-  void convertNode(ir::Node& n, ir::Graph& g) {
-    NodeReport r;
-    r.nodeId = n.id();
-    r.nodeName = nodeLabel(n);
-    r.opType = n.opType;
-    r.domain = n.domain;
-    size_t slot = reports_.size();
-    reports_.push_back(r);  // subgraph nodes follow their owner
-
-    const bool defaultDomain = n.isDefaultDomain();
-    if (retargetOnnx_ && !defaultDomain && !registry_.lowestVersion(n.domain, n.opType) &&
-        !onnx_onnx::localFunction(model_, n)) {
-      r.status = NodeStatus::Kept;
-      r.message = "custom domain '" + n.domain + "': passed through as it is";
-      finish(n, slot, std::move(r));
-      return;
-    }
-    for (ir::Graph* sub : n.subgraphs()) convertGraph(*sub);
-
-    HandlerContext ctx = makeContext(n, g, opts_.targetOpset, dry_);
-    const schema::opsets_18_26::SchemaFact* newer = retargetOnnx_ && defaultDomain ? schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset) : nullptr;
-    if (newer) {  // a version after opset 17: FlowBridge's own schema table
-      for (const auto& a : n.attributes)
-        if (!schema::opsets_18_26::attributeDefault(*newer, a.name))
-          r.warnings.push_back("attribute '" + a.name + "' is not part of " + n.opType + "-" + std::to_string(newer->since) +
-                               "; no handler uses it");
-    } else if (retargetOnnx_ && defaultDomain)
-      if (const auto* s = schema::schemaAt("", n.opType, ctx.sourceOpset))
-        for (const auto& name : schema::unknownAttributes(n, *s))
-          r.warnings.push_back("attribute '" + name + "' is not part of " + n.opType + "-" + std::to_string(s->since_version()) +
-                               "; no handler uses it");
-    try {
-      decide(n, ctx);
-      if (!dry_ && (ctx.changed || ctx.replaced)) validate(n, ctx);
-      r.status = (ctx.changed || ctx.replaced) ? NodeStatus::Converted : NodeStatus::Unchanged;
-      r.message = ctx.note;
-      r.newNodes = ctx.newNodes;
-      r.attributesOnly = r.status == NodeStatus::Converted && ctx.attributesOnly && !ctx.replaced;
-      r.warnings.insert(r.warnings.end(), ctx.warnings.begin(), ctx.warnings.end());
-    } catch (const Unsupported& e) {
-      r.status = NodeStatus::Unsupported;
-      r.message = e.what();
-      if (opts_.lowestOpsets) r.lowestOpset = lowestWorkingOpset(n, g);
-    } catch (const std::exception& e) {
-      r.status = NodeStatus::Failed;
-      r.message = failureText(e, "converting this node");
-    }
-    if (!ctx.replaced) {
-      schema::propagateElemTypes(n, schema::schemaAt(n.domain, n.opType, opts_.targetOpset), types_);
-      typesFromBodies(n);
-    }
-    for (ir::Node* m : ctx.created) schema::propagateElemTypes(*m, schema::schemaAt(m->domain, m->opType, opts_.targetOpset), types_);
-    finish(n, slot, std::move(r));
-  }
-
-  // If/Loop/Scan outputs have the types of their bodies' outputs (If: a branch's outputs; Loop: the body's
-  // outputs after its condition; Scan: the body's outputs), which the schema alone cannot say.
-  void typesFromBodies(const ir::Node& n) {
-    if (!n.isDefaultDomain()) return;
-    const char* attr = n.opType == "If" ? "then_branch" : (n.opType == "Loop" || n.opType == "Scan") ? "body" : nullptr;
-    const ir::Attribute* a = attr ? n.attr(attr) : nullptr;
-    if (!a || a->graphs.empty() || !a->graphs[0]) return;
-    const ir::Graph& body = *a->graphs[0];
-    const size_t skip = n.opType == "Loop" ? 1 : 0;
-    for (size_t i = 0; i < n.outputs().size() && i + skip < body.outputs().size(); ++i) {
-      const ir::Value* out = n.output(i);
-      if (!out || types_.count(out)) continue;
-      const ir::Value* b = body.outputs()[i + skip];
-      auto it = types_.find(b);
-      ir::DataType t = it != types_.end() ? it->second : (b->type.isTensor() ? b->type.elemType : ir::DataType::Undefined);
-      if (t != ir::DataType::Undefined) types_[out] = t;
-    }
-  }
-
-  // A handler's output must itself be valid at the target.
-  void validate(ir::Node& n, HandlerContext& ctx) {
-    auto check = [&](const ir::Node& m) {
-      if (!m.isDefaultDomain()) return;
-      if (ctx.targetOpset > schema::kLibonnxMaxOpset) {
-        if (auto why = schema::opsets_18_26::structuralMismatch(m, ctx.targetOpset, types_))
-          throw std::runtime_error("handler produced an invalid node: " + *why);
-        return;
-      }
-      const auto* s = schema::schemaAt(m.domain, m.opType, ctx.targetOpset);
-      if (!s) throw std::runtime_error("handler produced " + m.opType + ", which opset " + std::to_string(ctx.targetOpset) + " lacks");
-      if (auto why = schema::schemaMismatch(m, *s, types_)) throw std::runtime_error("handler produced an invalid node: " + *why);
-    };
-    if (!ctx.replaced) check(n);
-    for (const ir::Node* m : ctx.created) check(*m);
-  }
-
-  HandlerContext makeContext(ir::Node& n, ir::Graph& g, int64_t target, bool dry) {
-    HandlerContext ctx{model_, g};
-    ctx.sourceOpset = model_.opsetVersion(n.domain);
-    ctx.targetOpset = target;
-    ctx.dryRun = dry;
-    ctx.elemTypes = &types_;
-    ctx.facts = [this] { return &facts(); };
-    ctx.rankCache = &ranks_;
-    return ctx;
-  }
-
-  // The handler for the context's target opset or the compatible version step; when neither can express
-  // the node, its op's function body (ONNX nodes only). Throws Unsupported.
-  void decide(ir::Node& n, HandlerContext& ctx) {
-    try {
-      decideDirect(n, ctx);
-    } catch (const Unsupported& e) {
-      if (!retargetOnnx_ || !n.isDefaultDomain()) throw;
-      ctx.note.clear();
-      ctx.warnings.clear();
-      ctx.changed = false;
-      try {
-        if (onnx_onnx::expandFunctionBody(n, ctx)) return;
-      } catch (const Unsupported& inner) {
-        throw Unsupported(std::string(e.what()) + "; " + inner.what());
-      }
-      throw;
-    }
-  }
-
-  void decideDirect(ir::Node& n, HandlerContext& ctx) {
-    const bool defaultDomain = n.isDefaultDomain();
-    // A model-local function's body is written against its own opset imports: expanded, it converts.
-    if (retargetOnnx_ && onnx_onnx::expandLocalFunction(n, ctx)) return;
-    // Targets 18-26: the node's opset-17 form first (the 7-17 chain, or the step down for a newer source),
-    // then the adapters up from 17; between two opsets above 17 going down, only unchanged schemas pass.
-    if (retargetOnnx_ && defaultDomain && ctx.targetOpset > schema::kLibonnxMaxOpset) {
-      const int64_t target = ctx.targetOpset;
-      if (ctx.sourceOpset > target) return onnx_onnx::stepBetweenNewOpsets(n, ctx);
-      if (ctx.sourceOpset < schema::kLibonnxMaxOpset) {
-        ctx.targetOpset = schema::kLibonnxMaxOpset;
-        try {
-          decideDirect(n, ctx);
-        } catch (...) {
-          ctx.targetOpset = target;  // a fallback (function body) must aim at the real target
-          throw;
-        }
-        ctx.targetOpset = target;
-        ctx.sourceOpset = schema::kLibonnxMaxOpset;
-        if (ctx.replaced) {
-          for (ir::Node* m : std::vector<ir::Node*>(ctx.created))
-            if (m->isDefaultDomain()) onnx_onnx::stepUpFrom17(*m, ctx);
-          return;
-        }
-      }
-      return onnx_onnx::stepUpFrom17(n, ctx);
-    }
-    // Opsets 18-26 first step down to 17 (own adapters), then the 7-17 chain goes on from there.
-    if (retargetOnnx_ && defaultDomain && ctx.sourceOpset > schema::kLibonnxMaxOpset && ctx.targetOpset <= schema::kLibonnxMaxOpset) {
-      if (onnx_onnx::stepDownTo17(n, ctx)) return;
-      ctx.sourceOpset = schema::kLibonnxMaxOpset;
-    }
-    if (retargetOnnx_ && defaultDomain) {
-      int64_t sv = schema::schemaVersionAt("", n.opType, ctx.sourceOpset);
-      if (sv != 0 && sv == schema::schemaVersionAt("", n.opType, ctx.targetOpset)) return;  // same schema: nothing to do
-    }
-    if (const HandlerInfo* h = registry_.find(n.domain, n.opType, ctx.targetOpset)) {
-      ctx.attributesOnly = false;  // an adapter's rewrite after the opset-18 step is a real one unless it says otherwise
-      return h->fn(n, ctx);
-    }
-    // ONNX nodes need no dialect handler in any direction: valid at the target as they are, or retargeted.
-    if (defaultDomain) return onnx_onnx::compatibleVersionStep(n, ctx);
-    if (auto low = registry_.lowestVersion(n.domain, n.opType); low && *low > ctx.targetOpset)
-      throw Unsupported("needs opset " + std::to_string(*low));
-    throw Unsupported("no handler for " + n.qualifiedOp() + " in direction '" + opts_.direction + "'");
-  }
-
-  // For an unsupported node: the lowest target opset at which this node, as it is, would convert
-  // (each candidate decided as a dry run).
-  std::optional<int64_t> lowestWorkingOpset(ir::Node& n, ir::Graph& g) {
-    for (int64_t t = kMinOpset; t <= kMaxOpset; ++t) {
-      if (t == opts_.targetOpset) continue;
-      HandlerContext trial = makeContext(n, g, t, true);
-      try {
-        decide(n, trial);
-        return t;
-      } catch (const std::exception&) {
-      }
-    }
-    return std::nullopt;
-  }
-
-  void finish(const ir::Node&, size_t slot, NodeReport r) { reports_[slot] = std::move(r); }
-
-  ir::Model& model_;
-  // Facts come from the untouched source (the work model keeps its value names): by the time a handler asks,
-  // earlier handlers have rewritten parts of the work model into the target opset's form.
-  FactsSource factsSource_;
-  const ConvertOptions& opts_;
-  bool dry_;
-  const schema::ShapeFacts& facts() {
-    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const schema::ShapeFacts>(factsSource_());
-    return *facts_;
-  }
-  std::shared_ptr<const schema::ShapeFacts> facts_;
-  std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
-  std::vector<NodeReport>& reports_;
-  const HandlerRegistry& registry_;
-  bool retargetOnnx_;
-  schema::ElemTypes types_;
-};
-
-void collectDomains(const ir::Graph& g, std::set<std::string>& out) {
-  for (const auto& n : g.nodes()) {
-    out.insert(n->isDefaultDomain() ? std::string() : n->domain.str());
-    for (const ir::Graph* sub : n->subgraphs()) collectDomains(*sub, out);
-  }
-}
-
-// After a dialect conversion the source dialect's opset import goes once no node uses it.
-void dropUnusedDomainImports(ir::Model& m) {
-  std::set<std::string> used;
-  collectDomains(m.graph(), used);
-  for (const auto& f : m.functions) used.insert(f.domain);
-  std::vector<ir::OpsetImport> kept;
-  for (const auto& o : m.opsets)
-    if (o.domain.empty() || o.domain == "ai.onnx" || used.count(o.domain)) kept.push_back(o);
-  m.opsets = std::move(kept);
-}
 
 // Handlers leave the placeholder values of the nodes they replaced; nothing refers to them.
 void pruneAll(ir::Graph& g) {
@@ -306,13 +50,29 @@ void setIrVersion(ir::Model& m, int64_t opset) {
     if (ir::Value* v = m.graph().findValue(t->name); v && !v->isGraphInput()) m.graph().addInput(v);
 }
 
-void validateOptions(const ConvertOptions& o) {
+// The converted nodes stand at the target: the model says so, keeps what the direction still needs, and has the
+// IR version's form of weights (its final IR version is set after the passes).
+void retargetModel(ir::Model& work, const Direction& direction, int64_t target) {
+  work.setOpsetVersion("", target);
+  direction.finishModel(work);
+  // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
+  // shape inference (and the passes) cannot treat as constants.
+  if (work.irVersion < 4 && schema::irVersionForOpset(target) >= 4) {
+    std::vector<ir::Value*> weights;
+    for (ir::Value* v : work.graph().inputs())
+      if (v->initializer()) weights.push_back(v);
+    for (ir::Value* v : weights) work.graph().removeInput(v);
+  }
+  work.irVersion = std::max<int64_t>(schema::irVersionForOpset(target), 4);
+}
+
+void validateOptions(const ConvertOptions& o, const Direction& direction) {
   if (o.targetOpset < kMinOpset || o.targetOpset > kMaxOpset)
     throw std::invalid_argument("target opset " + std::to_string(o.targetOpset) + " is outside " +
                                 std::to_string(kMinOpset) + ".." + std::to_string(kMaxOpset));
-  if (!o.direction.empty() && o.direction != "onnx" && o.targetOpset > kMaxDialectOpset)
+  if (o.targetOpset > direction.maxTargetOpset())
     throw std::invalid_argument("target opset " + std::to_string(o.targetOpset) + ": conversions from " + o.direction +
-                                " write opsets " + std::to_string(kMinOpset) + ".." + std::to_string(kMaxDialectOpset));
+                                " write opsets " + std::to_string(kMinOpset) + ".." + std::to_string(direction.maxTargetOpset()));
 }
 
 std::vector<std::string> passNames(const ConvertOptions& o) {
@@ -322,13 +82,124 @@ std::vector<std::string> passNames(const ConvertOptions& o) {
 
 enum class Mode { DryRun, Copy, InPlace };
 
-// `owned` is the source itself in Mode::InPlace (it becomes the result), null otherwise. In place, `source` is the
-// model being edited: read it only before the handlers.
+// The model the handlers edit and where the shape facts of the untouched source come from (by the time a handler
+// asks, earlier handlers have rewritten parts of the work model into the target opset's form).
+struct Workspace {
+  ir::Model* work = nullptr;
+  std::unique_ptr<ir::Model> owned;             // the work model when it is not the caller's source
+  std::unique_ptr<const ir::Model> pristine;    // a copy of the source as it was, kept through the handlers only
+  std::function<schema::ShapeFacts()> factsSource;
+};
+
+// A dry run never edits, so it can work on the source itself; so can a caller that is done with the source
+// (Mode::InPlace, `owned` is then the source). In place, `source` is the model being edited: read it only before the
+// handlers.
+Workspace workspaceFor(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {
+  Workspace w;
+  w.work = const_cast<ir::Model*>(&source);
+  w.factsSource = [&source] { return schema::inferShapeFacts(source); };
+  if (mode == Mode::InPlace) {
+    w.owned = std::move(owned);
+    w.work = w.owned.get();
+    if (!opts.facts && opts.reloadSource) {
+      w.factsSource = [&opts] {
+        auto again = opts.reloadSource();
+        if (!again) throw std::runtime_error("shape facts: the source could not be read again");
+        return schema::inferShapeFacts(*again);
+      };
+    } else if (!opts.facts) {
+      // Nothing to read the source from again: a copy as it was, kept through the handlers only.
+      w.pristine = source.clone();
+      w.factsSource = [p = w.pristine.get()] { return schema::inferShapeFacts(*p); };
+    }
+  } else if (mode == Mode::Copy) {
+    w.owned = source.clone();
+    w.work = w.owned.get();
+  }
+  return w;
+}
+
+ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned);
+
+// A function body a handler expands, converted on its own in the same direction: no passes, no check, no search for
+// lowest opsets (only its first refusal is used, and a search per nesting level would multiply).
+BodyConversion convertBody(const ir::Model& body, int64_t targetOpset, const std::string& direction) {
+  ConvertOptions o;
+  o.direction = direction;
+  o.targetOpset = targetOpset;
+  o.passes = std::vector<std::string>{};
+  o.check = false;
+  o.lowestOpsets = false;
+  ConvertResult r = run(body, o, Mode::Copy, nullptr);
+  BodyConversion out;
+  for (const auto& report : r.nodes)
+    if (report.status == NodeStatus::Unsupported || report.status == NodeStatus::Failed) {
+      out.refusal = report.opType + ": " + report.message;
+      return out;
+    }
+  if (!r.error.empty() || !r.model) {
+    out.refusal = r.error;
+    return out;
+  }
+  out.model = std::move(r.model);
+  return out;
+}
+
+// Every node's status, through the direction's handlers (editing the work model unless `dry`).
+void convertNodes(ir::Model& work, const Direction& direction, const ConvertOptions& opts, bool dry,
+                  std::function<schema::ShapeFacts()> factsSource, std::vector<NodeReport>& reports) {
+  std::shared_ptr<const schema::ShapeFacts> facts = opts.facts;
+  auto factsOnce = [&]() -> const schema::ShapeFacts& {
+    if (!facts) facts = std::make_shared<const schema::ShapeFacts>(factsSource());
+    return *facts;
+  };
+  BodyConverter bodies = [name = direction.name()](const ir::Model& body, int64_t target) {
+    return convertBody(body, target, name);
+  };
+  WalkSettings settings;
+  settings.targetOpset = opts.targetOpset;
+  settings.dryRun = dry;
+  settings.lowestOpsets = opts.lowestOpsets;
+  NodeWalk walk(work, direction, settings, factsOnce, std::move(bodies), reports);
+  walk.convertGraph(work.graph());
+}
+
+// The passes, then the graph sorted and pruned, the IR version, the op counts and the check.
+void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<passes::PassManager>& manager, ConvertResult& res) {
+  if (manager) {
+    auto tp = Clock::now();
+    try {
+      res.passStats = manager->run(work);
+      res.passesRan = true;
+    } catch (const std::exception& e) {
+      res.error = "optimizer pass failed: " + failureText(e, "running the optimizer passes");
+    }
+    res.passesMs = msSince(tp);
+  }
+  // The pass manager leaves the graph sorted and pruned; without it (or when a pass threw, or it found a cycle)
+  // that is done here.
+  if (!res.passesRan || !res.error.empty() || res.passStats.iterations == 0) {
+    ir::topologicalSort(work.graph());
+    pruneAll(work.graph());
+  }
+  setIrVersion(work, opts.targetOpset);
+  res.opsAfter = ir::countOps(work.graph());
+  if (opts.check && res.error.empty()) {
+    auto tc = Clock::now();
+    releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
+    // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
+    res.check = opts.targetOpset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(work) : checkModel(work);
+    releaseFreedHeap();
+    res.checkMs = msSince(tc);
+  }
+}
+
 ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {
   auto t0 = Clock::now();
   const bool dry = mode == Mode::DryRun;
-  validateOptions(opts);
   registerBuiltinHandlers();
+  const Direction& direction = directionNamed(opts.direction);
+  validateOptions(opts, direction);
   auto names = passNames(opts);
   std::optional<passes::PassManager> manager;
   if (!dry && !names.empty()) manager.emplace(names);  // throws on an unknown pass name before any work
@@ -341,31 +212,9 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   res.targetOpset = opts.targetOpset;
   res.opsBefore = ir::countOps(source.graph());
 
-  // A dry run never edits, so it can work on the source itself; so can a caller that is done with the source.
-  std::unique_ptr<ir::Model> copy;
-  ir::Model* work = const_cast<ir::Model*>(&source);
-  NodeConverter::FactsSource factsSource = [&source] { return schema::inferShapeFacts(source); };
-  std::unique_ptr<const ir::Model> pristine;
-  if (mode == Mode::InPlace) {
-    copy = std::move(owned);
-    work = copy.get();
-    if (!opts.facts && opts.reloadSource) {
-      factsSource = [&opts] {
-        auto again = opts.reloadSource();
-        if (!again) throw std::runtime_error("shape facts: the source could not be read again");
-        return schema::inferShapeFacts(*again);
-      };
-    } else if (!opts.facts) {
-      // Nothing to read the source from again: a copy as it was, kept through the handlers only.
-      pristine = source.clone();
-      factsSource = [&pristine] { return schema::inferShapeFacts(*pristine); };
-    }
-  } else if (!dry) {
-    copy = source.clone();
-    work = copy.get();
-  }
+  Workspace ws = workspaceFor(source, opts, mode, std::move(owned));
   if (!dry) {
-    auto topo = ir::topologicalSort(work->graph());
+    auto topo = ir::topologicalSort(ws.work->graph());
     if (!topo.ok) {
       res.error = "the graph has a cycle through " + (topo.cycleNodes.empty() ? std::string("?") : topo.cycleNodes.front());
       res.totalMs = msSince(t0);
@@ -374,11 +223,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   }
   // Handlers that need ranks (negative axes, Softmax axis semantics) read them from libonnx's inference.
   auto th = Clock::now();
-  {
-    NodeConverter nc(*work, std::move(factsSource), opts, dry, res.nodes);
-    nc.convertGraph(work->graph());
-  }
-  pristine.reset();
+  convertNodes(*ws.work, direction, opts, dry, std::move(ws.factsSource), res.nodes);
+  ws.pristine.reset();
   if (!dry) releaseFreedHeap();  // the handlers' type tables: the passes come next, with the next peak
   res.handlersMs = msSince(th);
 
@@ -387,48 +233,9 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
     res.totalMs = msSince(t0);
     return res;
   }
-
-  work->setOpsetVersion("", opts.targetOpset);
-  if (!opts.direction.empty() && opts.direction != "onnx") dropUnusedDomainImports(*work);
-  if (opts.direction == "onnx") onnx_onnx::dropUncalledFunctions(*work);
-
-  // IR 3 made every initializer a graph input; from IR 4 that would make them overridable inputs, which
-  // shape inference (and the passes) cannot treat as constants.
-  if (work->irVersion < 4 && schema::irVersionForOpset(opts.targetOpset) >= 4) {
-    std::vector<ir::Value*> weights;
-    for (ir::Value* v : work->graph().inputs())
-      if (v->initializer()) weights.push_back(v);
-    for (ir::Value* v : weights) work->graph().removeInput(v);
-  }
-  work->irVersion = std::max<int64_t>(schema::irVersionForOpset(opts.targetOpset), 4);  // final value set after the passes
-
-  if (manager) {
-    auto tp = Clock::now();
-    try {
-      res.passStats = manager->run(*work);
-      res.passesRan = true;
-    } catch (const std::exception& e) {
-      res.error = "optimizer pass failed: " + failureText(e, "running the optimizer passes");
-    }
-    res.passesMs = msSince(tp);
-  }
-  // The pass manager leaves the graph sorted and pruned; without it (or when a pass threw, or it found a cycle)
-  // that is done here.
-  if (!res.passesRan || !res.error.empty() || res.passStats.iterations == 0) {
-    ir::topologicalSort(work->graph());
-    pruneAll(work->graph());
-  }
-  setIrVersion(*work, opts.targetOpset);
-  res.opsAfter = ir::countOps(work->graph());
-  if (opts.check && res.error.empty()) {
-    auto tc = Clock::now();
-    releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
-    // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
-    res.check = opts.targetOpset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(*work) : checkModel(*work);
-    releaseFreedHeap();
-    res.checkMs = msSince(tc);
-  }
-  res.model = std::move(copy);
+  retargetModel(*ws.work, direction, opts.targetOpset);
+  finishResult(*ws.work, opts, manager, res);
+  res.model = std::move(ws.owned);
   res.totalMs = msSince(t0);
   return res;
 }
@@ -463,6 +270,26 @@ ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { retu
 
 std::string directionFor(const ir::Model& source) {
   return source.opsetVersion("oneflow") != 0 ? "oneflow" : "onnx";  // the OneFlow reader imports that domain
+}
+
+int64_t defaultTargetOpset(const ir::Model& source) {
+  registerBuiltinHandlers();
+  return directionNamed(directionFor(source)).defaultTargetOpset(source);
+}
+
+std::optional<std::vector<std::string>> parsePassList(const std::string& spec) {
+  if (spec == "default") return std::nullopt;
+  std::vector<std::string> names;
+  if (spec == "none") return names;
+  passes::registerBuiltinPasses();
+  std::stringstream ss(spec);
+  for (std::string name; std::getline(ss, name, ',');) {
+    if (name.empty()) continue;
+    if (!passes::PassRegistry::instance().find(name))
+      throw std::invalid_argument("unknown pass '" + name + "' (flowbridge-cli passes lists them)");
+    names.push_back(std::move(name));
+  }
+  return names;
 }
 
 }  // namespace fb::convert

@@ -1,8 +1,10 @@
 #pragma once
 // The conversion pipeline, shared by every direction (ONNX->ONNX retargeting, OneFlow->ONNX, ...):
 //   source model in the IR -> topological sort -> per node, the direction's handler for the target opset
-//   (statuses) -> optimizer passes -> checker + strict shape inference -> result.
-// A dry run stops after the statuses and builds nothing.
+//   (node_walk.h: statuses) -> what the direction drops afterwards -> optimizer passes -> checker + strict shape
+//   inference -> result.
+// A dry run stops after the statuses and builds nothing. What differs between directions is behind
+// convert::Direction (direction.h), registered by name like the handlers.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,7 +15,7 @@
 
 #include "check/onnx_check.h"
 #include "convert/node_status.h"
-#include "schema/opsets.h"
+#include "convert/target_opsets.h"
 #include "schema/shape_facts.h"
 #include "ir/model.h"
 #include "passes/pass_manager.h"
@@ -21,9 +23,9 @@
 namespace fb::convert {
 
 struct ConvertOptions {
-  std::string direction = "onnx";  // handler registry (HandlerRegistry::forDirection)
+  std::string direction = "onnx";  // the direction's rules and handlers (directionNamed, HandlerRegistry::forDirection)
   int64_t targetOpset = 17;        // target default-domain ONNX opset
-  // Passes to run after the handlers: nullopt = the registry's default pipeline, empty = none.
+  // Passes to run after the handlers: nullopt = the registry's default pipeline, empty = none (parsePassList).
   std::optional<std::vector<std::string>> passes;
   // Build the output even with unsupported/failed nodes, keeping them as they are (--continue-on-error).
   bool keepUnconverted = false;
@@ -77,10 +79,14 @@ ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts);
 // The direction for a source model: "oneflow" for graphs the OneFlow reader produced, "onnx" otherwise.
 std::string directionFor(const ir::Model& source);
 
-// Supported target range for ONNX opsets (18-26 through FlowBridge's own schema table and adapters).
-inline constexpr int64_t kMinOpset = 7;
-inline constexpr int64_t kMaxOpset = schema::kNewestOpset;
-// Dialect conversions (OneFlow -> ONNX) write the ops of opsets up to 17, which libonnx checks.
-inline constexpr int64_t kMaxDialectOpset = 17;
+// The target opset when the user names none, for the CLI and the app alike: an ONNX model's own opset (within
+// kMinOpset..kMaxOpset), kMaxDialectOpset for a OneFlow graph (its direction's rule, Direction::defaultTargetOpset).
+int64_t defaultTargetOpset(const ir::Model& source);
+
+// The passes a conversion runs (ConvertOptions::passes) from the words that choose them (flowbridge-cli --passes):
+// "default" -> nullopt (the registry's default pipeline); "none" or nothing -> no passes; otherwise pass names
+// separated by commas, run in that order (empty names between commas are ignored). Throws std::invalid_argument
+// naming a pass the registry does not know.
+std::optional<std::vector<std::string>> parsePassList(const std::string& spec);
 
 }  // namespace fb::convert

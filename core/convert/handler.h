@@ -4,6 +4,7 @@
 // the context; throwing marks the node `failed` with the exception's message.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -22,7 +23,6 @@ struct ShapeFacts;  // schema/shape_facts.h
 
 namespace fb::convert {
 
-
 // Thrown by a handler that cannot express the node at the target opset; the node becomes `unsupported`
 // with this reason (any other exception makes it `failed`).
 class Unsupported : public std::runtime_error {
@@ -30,7 +30,17 @@ class Unsupported : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A standalone model (a function body instantiated for one node) converted to a target opset by the pipeline the
+// handler runs in, without passes or check: what HandlerContext::convertBody gives back.
+struct BodyConversion {
+  std::unique_ptr<ir::Model> model;  // the converted body; null when one of its nodes did not convert
+  std::string refusal;               // then why: "<op>: <message>" of the first such node, or the pipeline's error
+};
+using BodyConverter = std::function<BodyConversion(const ir::Model& body, int64_t targetOpset)>;
+
 struct HandlerContext {
+  HandlerContext(ir::Model& m, ir::Graph& g) : model(m), graph(g) {}
+
   ir::Model& model;
   ir::Graph& graph;             // the graph the node is in (subgraphs are converted too)
   int64_t sourceOpset = 0;      // the model's opset for the node's source domain
@@ -43,6 +53,9 @@ struct HandlerContext {
   std::string note;                  // one line on what the handler did, for the report
   bool attributesOnly = false;       // all it did was spell out or drop attributes at values that mean the same
   codegen::PyNode* py = nullptr;     // ONNX -> Python handlers write code through it (direction "onnx-python")
+  // Converts a body the handler builds (a function body to put in the node's place) in the same direction; set by
+  // the conversion pipeline, null where no model is built (code generation).
+  BodyConverter convertBody;
 
   // In a dry run handlers decide and report but must not touch the graph: they call commit() right
   // before their first edit and return when it says no.

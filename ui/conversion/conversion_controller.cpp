@@ -24,11 +24,7 @@ convert::ConvertOptions optionsFor(const ir::Model& model, int opset, const std:
   o.direction = convert::directionFor(model);
   o.targetOpset = opset;
   o.keepUnconverted = true;  // the preview shows what can be converted even when some nodes cannot
-  if (passes) {
-    std::vector<std::string> names;
-    for (const auto& p : *passes) names.push_back(p.toStdString());
-    o.passes = names;
-  }
+  if (passes) o.passes = convert::parsePassList(passes->join(QLatin1Char(',')).toStdString());  // as --passes names them
   return o;
 }
 
@@ -40,8 +36,7 @@ ConversionController::ConversionController(Document* doc, QObject* parent) : QOb
     factsModel_ = nullptr;
     invalidate();
     if (const ir::Model* m = doc_->model()) {
-      const int64_t own = convert::directionFor(*m) == "onnx" ? m->opsetVersion("") : convert::kMaxDialectOpset;
-      const int target = int(std::clamp<int64_t>(own, convert::kMinOpset, convert::kMaxOpset));
+      const int target = int(convert::defaultTargetOpset(*m));
       if (target != opset_) {
         opset_ = target;
         emit targetOpsetChanged(opset_);

@@ -12,7 +12,6 @@
 #include <map>
 #include <set>
 
-#include "convert/converter.h"
 #include "schema/onnx_schema.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
@@ -186,20 +185,13 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
   return model;
 }
 
-// Converts the instantiated body to the target on its own; Unsupported names the first body node that
-// does not convert.
-ConvertResult convertBody(const ir::Model& body, const HandlerContext& ctx) {
-  ConvertOptions opts;
-  opts.targetOpset = ctx.targetOpset;
-  opts.passes = std::vector<std::string>{};
-  opts.check = false;
-  opts.lowestOpsets = false;
-  ConvertResult r = convertModel(body, opts);
-  for (const auto& report : r.nodes)
-    if (report.status == NodeStatus::Unsupported || report.status == NodeStatus::Failed)
-      throw Unsupported("function body: " + report.opType + ": " + report.message);
-  if (!r.error.empty() || !r.model) throw Unsupported("function body: " + r.error);
-  return r;
+// Converts the instantiated body to the target on its own, through the pipeline the node is converted in;
+// Unsupported names the first body node that does not convert.
+std::unique_ptr<ir::Model> convertBody(const ir::Model& body, const HandlerContext& ctx) {
+  if (!ctx.convertBody) throw Unsupported("function body: no conversion pipeline to convert it with");
+  BodyConversion r = ctx.convertBody(body, ctx.targetOpset);
+  if (!r.model) throw Unsupported("function body: " + r.refusal);
+  return std::move(r.model);
 }
 
 // Puts the converted body's nodes in place of `n`: border values are the node's own, everything else gets
@@ -269,11 +261,11 @@ bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
 
 bool expandBody(ir::Node& n, HandlerContext& ctx, const onnx::FunctionProto& f, int64_t opset, const onnx::OpSchema* schema) {
   std::unique_ptr<ir::Model> body = instantiate(n, f, schema, {{"", opset}}, {}, ctx);
-  ConvertResult r = convertBody(*body, ctx);
-  ctx.note = "expanded function body (" + std::to_string(r.model->graph().nodeCount()) + " nodes at opset " +
+  std::unique_ptr<ir::Model> converted = convertBody(*body, ctx);
+  ctx.note = "expanded function body (" + std::to_string(converted->graph().nodeCount()) + " nodes at opset " +
              std::to_string(ctx.targetOpset) + ")";
   if (!ctx.commit()) return true;
-  splice(n, *r.model, ctx);
+  splice(n, *converted, ctx);
   return true;
 }
 
@@ -313,11 +305,11 @@ bool expandLocalFunction(ir::Node& n, HandlerContext& ctx) {
         std::none_of(opsets.begin(), opsets.end(), [&](const ir::OpsetImport& x) { return x.domain == o.domain; }))
       opsets.push_back(o);
   std::unique_ptr<ir::Model> body = instantiate(n, f, nullptr, opsets, ctx.model.functions, ctx);
-  ConvertResult r = convertBody(*body, ctx);
+  std::unique_ptr<ir::Model> converted = convertBody(*body, ctx);
   ctx.note = "expanded function body of model-local function " + n.qualifiedOp() + " (" +
-             std::to_string(r.model->graph().nodeCount()) + " nodes at opset " + std::to_string(ctx.targetOpset) + ")";
+             std::to_string(converted->graph().nodeCount()) + " nodes at opset " + std::to_string(ctx.targetOpset) + ")";
   if (!ctx.commit()) return true;
-  splice(n, *r.model, ctx);
+  splice(n, *converted, ctx);
   return true;
 }
 

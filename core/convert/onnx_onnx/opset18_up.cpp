@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-#include "convert/converter.h"
+#include "schema/opsets.h"
 #include "schema/onnx_schema.h"
 #include "schema/opsets_18_26/op_facts.h"
 #include "ir/graph.h"
