@@ -31,6 +31,8 @@ class Unsupported : public std::runtime_error {
 };
 
 struct HandlerContext {
+  // Made for a node of `g`; the pipeline then sets the opsets, the dry run and the lookups.
+  HandlerContext(ir::Model& m, ir::Graph& g) : model(m), graph(g) {}
   ir::Model& model;
   ir::Graph& graph;             // the graph the node is in (subgraphs are converted too)
   int64_t sourceOpset = 0;      // the model's opset for the node's source domain
