@@ -9,8 +9,11 @@ dir=${1:-build-sanitize}
 tests='test_bad_input_core test_cli_bad_inputs test_ir_topology test_eval_kernels test_onnx_external_data test_passes_small test_passes_corpus test_oneflow_hostile_saves test_passes_fold_budget'
 root=$PWD
 start=$(date +%s)
+# Without -Werror: GCC's flow-based warnings (-Wmaybe-uninitialized, -Warray-bounds, -Wstringop-*) depend on the
+# optimisation level and see the sanitizers' instrumentation, so -O1 + ASan/UBSan can warn where the main build does
+# not. The main build (setup.sh test) is the one that fails on a warning.
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -g1" "-DCMAKE_C_FLAGS=-O1 -g1" \
-  -DFLOWBRIDGE_SANITIZE=ON >/dev/null
+  -DFLOWBRIDGE_SANITIZE=ON -DFLOWBRIDGE_WERROR=OFF >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$dir" -j"$(nproc)" --target flowbridge-cli $tests
 built=$(date +%s)

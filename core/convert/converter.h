@@ -26,7 +26,7 @@ struct ConvertOptions {
   std::string direction = "onnx";  // the direction's rules and handlers (directionNamed, HandlerRegistry::forDirection)
   int64_t targetOpset = 17;        // target default-domain ONNX opset
   // Passes to run after the handlers: nullopt = the registry's default pipeline, empty = none (parsePassList).
-  std::optional<std::vector<std::string>> passes;
+  std::optional<std::vector<std::string>> passes{};
   // Build the output even with unsupported/failed nodes, keeping them as they are (--continue-on-error).
   bool keepUnconverted = false;
   bool check = true;  // checker + strict shape inference on the result
@@ -36,10 +36,10 @@ struct ConvertOptions {
   // Shape facts of the source (schema::inferShapeFacts), when the caller keeps them: they do not depend on the
   // target, so an app that re-runs the dry run on every opset change computes them once per model.
   // When null they are computed on first need.
-  std::shared_ptr<const schema::ShapeFacts> facts;
+  std::shared_ptr<const schema::ShapeFacts> facts{};
   // For convertModel(std::unique_ptr<ir::Model>): reads the source again as it was given (flowbridge-cli rereads its
   // file), called only when a handler asks for shape facts. Without it the conversion keeps a copy until the passes.
-  std::function<std::unique_ptr<ir::Model>()> reloadSource;
+  std::function<std::unique_ptr<ir::Model>()> reloadSource{};
   // Keep a copy of the model before the passes and after each pass run that changed it (passStats.steps), for
   // stepping through the pipeline in the app.
   bool recordPassSteps = false;

@@ -39,8 +39,8 @@ struct BodyConversion {
 using BodyConverter = std::function<BodyConversion(const ir::Model& body, int64_t targetOpset)>;
 
 struct HandlerContext {
+  // Made for a node of `g`; the pipeline then sets the opsets, the dry run and the lookups.
   HandlerContext(ir::Model& m, ir::Graph& g) : model(m), graph(g) {}
-
   ir::Model& model;
   ir::Graph& graph;             // the graph the node is in (subgraphs are converted too)
   int64_t sourceOpset = 0;      // the model's opset for the node's source domain

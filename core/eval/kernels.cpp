@@ -572,6 +572,170 @@ Array pad(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
+// ---- kernels too long to read inline in the tables below
+
+Array shapeOf(const ir::Node& n, const Array& a) {
+  int64_t r = static_cast<int64_t>(a.dims.size());
+  int64_t s = n.attrInt("start", 0), e = n.attrInt("end", r);
+  if (s < 0) s += r;
+  if (e < 0) e += r;
+  s = std::clamp<int64_t>(s, 0, r);
+  e = std::clamp<int64_t>(e, s, r);
+  return Array::ints({e - s}, Dims(a.dims.begin() + s, a.dims.begin() + e));
+}
+
+Array flatten(const ir::Node& n, const Array& a) {
+  int64_t r = static_cast<int64_t>(a.dims.size());
+  int64_t axis = n.attrInt("axis", 1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis > r) unsupported(n, "axis out of range");
+  Array o = a.copy();
+  o.dims = {elementCount(Dims(a.dims.begin(), a.dims.begin() + axis)),
+            elementCount(Dims(a.dims.begin() + axis, a.dims.end()))};
+  return o;
+}
+
+Array range(const ir::Node& n, const std::vector<const Array*>& ins) {
+  const Array &s = in(n, ins, 0), &l = in(n, ins, 1), &d = in(n, ins, 2);
+  if (s.size() != 1 || l.size() != 1 || d.size() != 1) unsupported(n, "non-scalar input");
+  if (s.dtype != l.dtype || s.dtype != d.dtype) unsupported(n, "mixed element types");
+  double st = s.getD(0), lim = l.getD(0), de = d.getD(0);
+  if (de == 0) unsupported(n, "delta 0");
+  // The count as a double first: converting a NaN, an infinity or 3e30 to int64 is undefined.
+  const double count = std::ceil((lim - st) / de);
+  if (!(count < 9.0e18)) unsupported(n, "the range's length is not a size");
+  const int64_t cnt = count > 0 ? static_cast<int64_t>(count) : 0;
+  Array r = makeLike(s.dtype, {cnt});
+  for (int64_t k = 0; k < cnt; ++k) {
+    if (r.isFloat()) r.f[k] = st + static_cast<double>(k) * de;
+    else if (__builtin_mul_overflow(k, d.i[0], &r.i[k]) || __builtin_add_overflow(r.i[k], s.i[0], &r.i[k]))
+      unsupported(n, "values overflow");
+  }
+  normalize(r);
+  return r;
+}
+
+Array constantOfShape(const ir::Node& n, const Array& shapeInput) {
+  Dims shape = intsOf(shapeInput);
+  Array fill = Array::floats({1}, {0.0});
+  if (auto* a = n.attr("value"); a && !a->tensors.empty()) fill = Array::fromTensor(a->tensors[0]);
+  if (fill.size() != 1) unsupported(n, "value is not one element");
+  Array r = makeLike(fill.dtype, shape);
+  for (size_t k = 0; k < r.size(); ++k) set(r, k, fill.getD(0));
+  if (!r.isFloat())
+    for (auto& v : r.i) v = fill.i[0];
+  return r;
+}
+
+Array expand(const Array& a, const Array& shapeInput) {
+  Dims out = broadcastShapes(a.dims, intsOf(shapeInput));
+  Array r = makeLike(a.dtype, out);
+  BroadcastWalk<1> w(out, {&a.dims});
+  for (size_t k = 0; k < r.size(); ++k, w.next()) {
+    if (r.isFloat()) r.f[k] = a.f[w.at(0)];
+    else r.i[k] = a.i[w.at(0)];
+  }
+  return r;
+}
+
+Array where(const ir::Node& n, const std::vector<const Array*>& ins) {
+  const Array &c = in(n, ins, 0), &x = in(n, ins, 1), &y = in(n, ins, 2);
+  if (x.dtype != y.dtype) unsupported(n, "mixed element types");
+  Dims out = broadcastShapes(broadcastShapes(c.dims, x.dims), y.dims);
+  Array r = makeLike(x.dtype, out);
+  BroadcastWalk<3> w(out, {&c.dims, &x.dims, &y.dims});
+  for (size_t k = 0; k < r.size(); ++k, w.next()) {
+    bool take = c.getI(w.at(0)) != 0;
+    if (r.isFloat()) r.f[k] = take ? x.f[w.at(1)] : y.f[w.at(2)];
+    else r.i[k] = take ? x.i[w.at(1)] : y.i[w.at(2)];
+  }
+  return r;
+}
+
+Array maxPool(const ir::Node& n, const Array& x) {
+  if (n.attrInt("storage_order", 0)) unsupported(n, "storage_order");
+  const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
+  Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
+  chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(k[0] * k[1])));
+  for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        double m = -INFINITY;
+        for (int64_t i = 0; i < k[0]; ++i)
+          for (int64_t j = 0; j < k[1]; ++j) {
+            int64_t h = oh * st[0] - pads[0] + i, w = ow * st[1] - pads[1] + j;
+            if (h >= 0 && h < H && w >= 0 && w < W) m = std::max(m, x.f[(c * H + h) * W + w]);
+          }
+        r.f[(c * OH + oh) * OW + ow] = m;
+      }
+  return r;
+}
+
+Array averagePool(const ir::Node& n, const Array& x) {
+  const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
+  const bool countPads = n.attrInt("count_include_pad", 0) != 0;
+  Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
+  chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(k[0] * k[1])));
+  for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        double sum = 0;
+        int64_t counted = 0;
+        for (int64_t i = 0; i < k[0]; ++i)
+          for (int64_t j = 0; j < k[1]; ++j) {
+            int64_t h = oh * st[0] - pads[0] + i, w = ow * st[1] - pads[1] + j;
+            // Windows never reach past the pads (no ceil_mode), so every position outside is a pad.
+            if (h >= 0 && h < H && w >= 0 && w < W) {
+              sum += x.f[(c * H + h) * W + w];
+              ++counted;
+            } else if (countPads) {
+              ++counted;
+            }
+          }
+        r.f[(c * OH + oh) * OW + ow] = counted ? sum / static_cast<double>(counted) : 0.0;
+      }
+  normalize(r);
+  return r;
+}
+
+Array globalAveragePool(const ir::Node& n, const Array& x) {
+  if (!x.isFloat() || x.dims.size() < 3) unsupported(n, "float N-d input");
+  Dims out = {x.dims[0], x.dims[1]};
+  out.resize(x.dims.size(), 1);
+  const int64_t plane = elementCount(Dims(x.dims.begin() + 2, x.dims.end()));
+  Array r = makeLike(x.dtype, out);
+  for (size_t c = 0; c < r.f.size(); ++c) {
+    double acc = 0;
+    for (int64_t k = 0; k < plane; ++k) acc += x.f[c * plane + k];
+    r.f[c] = acc / static_cast<double>(plane);
+  }
+  normalize(r);
+  return r;
+}
+
+Array softmax(const ir::Node& n, const Array& x, int64_t opset) {
+  if (!x.isFloat()) unsupported(n, "float input");
+  const int64_t rank = static_cast<int64_t>(x.dims.size());
+  const int64_t axis = normAxis(n, n.attrInt("axis", opset < 13 ? 1 : -1), rank);
+  // Before opset 13 the input is flattened to 2-D at `axis`; from 13 it is one axis.
+  const int64_t inner = opset < 13 ? 1 : elementCount(Dims(x.dims.begin() + axis + 1, x.dims.end()));
+  const int64_t len = opset < 13 ? elementCount(Dims(x.dims.begin() + axis, x.dims.end())) : x.dims[axis];
+  if (x.size() == 0) return x.copy();
+  const int64_t outer = static_cast<int64_t>(x.size()) / (len * inner);
+  Array r = x.copy();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t q = 0; q < inner; ++q) {
+      auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + q); };
+      double mx = -INFINITY, sum = 0;
+      for (int64_t k = 0; k < len; ++k) mx = std::max(mx, x.f[at(k)]);
+      for (int64_t k = 0; k < len; ++k) sum += (r.f[at(k)] = std::exp(x.f[at(k)] - mx));
+      for (int64_t k = 0; k < len; ++k) r.f[at(k)] /= sum;
+    }
+  normalize(r);
+  return r;
+}
+
+// ---- the op table, one family at a time
 
 template <typename F>
 Kernel one(F f) {
@@ -594,259 +758,131 @@ Kernel un(std::function<double(double)> fd, std::function<int64_t(int64_t)> fi =
   });
 }
 
-const std::unordered_map<std::string, Kernel>& kernels() {
-  static const std::unordered_map<std::string, Kernel> table = [] {
-    std::unordered_map<std::string, Kernel> t;
-    t["Identity"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0).copy(); });
-    t["Constant"] = one([](auto& n, auto&, int64_t) { return constantValue(n); });
-    t["Shape"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& a = in(n, ins, 0);
-      int64_t r = static_cast<int64_t>(a.dims.size());
-      int64_t s = n.attrInt("start", 0), e = n.attrInt("end", r);
-      if (s < 0) s += r;
-      if (e < 0) e += r;
-      s = std::clamp<int64_t>(s, 0, r);
-      e = std::clamp<int64_t>(e, s, r);
-      return Array::ints({e - s}, Dims(a.dims.begin() + s, a.dims.begin() + e));
-    });
-    t["Size"] = one([](auto& n, auto& ins, int64_t) { return Array::ints({}, {elementCount(in(n, ins, 0).dims)}); });
-    t["Gather"] = one([](auto& n, auto& ins, int64_t) { return gather(n, in(n, ins, 0), in(n, ins, 1)); });
-    t["Concat"] = one([](auto& n, auto& ins, int64_t) { return concat(n, ins); });
-    t["Slice"] = one([](auto& n, auto& ins, int64_t opset) { return slice(n, ins, opset); });
-    t["Squeeze"] = one([](auto& n, auto& ins, int64_t opset) { return squeeze(n, ins, opset); });
-    t["Unsqueeze"] = one([](auto& n, auto& ins, int64_t opset) { return unsqueeze(n, ins, opset); });
-    t["Transpose"] = one([](auto& n, auto& ins, int64_t) { return transpose(n, in(n, ins, 0)); });
-    t["Reshape"] = one([](auto& n, auto& ins, int64_t opset) {
-      Dims shape = opset < 5 ? n.attrInts("shape") : intsOf(in(n, ins, 1));
-      return reshapeTo(n, in(n, ins, 0), shape, n.attrInt("allowzero", 0) != 0);
-    });
-    t["Flatten"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& a = in(n, ins, 0);
-      int64_t r = static_cast<int64_t>(a.dims.size());
-      int64_t axis = n.attrInt("axis", 1);
-      if (axis < 0) axis += r;
-      if (axis < 0 || axis > r) unsupported(n, "axis out of range");
-      Array o = a.copy();
-      o.dims = {elementCount(Dims(a.dims.begin(), a.dims.begin() + axis)),
-                elementCount(Dims(a.dims.begin() + axis, a.dims.end()))};
-      return o;
-    });
-    t["Cast"] = one([](auto& n, auto& ins, int64_t) {
-      return castTo(in(n, ins, 0), static_cast<D>(n.attrInt("to", 0)));
-    });
-    t["Range"] = one([](auto& n, auto& ins, int64_t) {
-      const Array &s = in(n, ins, 0), &l = in(n, ins, 1), &d = in(n, ins, 2);
-      if (s.size() != 1 || l.size() != 1 || d.size() != 1) unsupported(n, "non-scalar input");
-      if (s.dtype != l.dtype || s.dtype != d.dtype) unsupported(n, "mixed element types");
-      double st = s.getD(0), lim = l.getD(0), de = d.getD(0);
-      if (de == 0) unsupported(n, "delta 0");
-      // The count as a double first: converting a NaN, an infinity or 3e30 to int64 is undefined.
-      const double count = std::ceil((lim - st) / de);
-      if (!(count < 9.0e18)) unsupported(n, "the range's length is not a size");
-      const int64_t cnt = count > 0 ? static_cast<int64_t>(count) : 0;
-      Array r = makeLike(s.dtype, {cnt});
-      for (int64_t k = 0; k < cnt; ++k) {
-        if (r.isFloat()) r.f[k] = st + static_cast<double>(k) * de;
-        else if (__builtin_mul_overflow(k, d.i[0], &r.i[k]) || __builtin_add_overflow(r.i[k], s.i[0], &r.i[k]))
-          unsupported(n, "values overflow");
-      }
-      normalize(r);
-      return r;
-    });
-    t["ConstantOfShape"] = one([](auto& n, auto& ins, int64_t) {
-      Dims shape = intsOf(in(n, ins, 0));
-      Array fill = Array::floats({1}, {0.0});
-      if (auto* a = n.attr("value"); a && !a->tensors.empty()) fill = Array::fromTensor(a->tensors[0]);
-      if (fill.size() != 1) unsupported(n, "value is not one element");
-      Array r = makeLike(fill.dtype, shape);
-      for (size_t k = 0; k < r.size(); ++k) set(r, k, fill.getD(0));
-      if (!r.isFloat())
-        for (auto& v : r.i) v = fill.i[0];
-      return r;
-    });
-    t["Expand"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& a = in(n, ins, 0);
-      Dims out = broadcastShapes(a.dims, intsOf(in(n, ins, 1)));
-      Array r = makeLike(a.dtype, out);
-      BroadcastWalk<1> w(out, {&a.dims});
-      for (size_t k = 0; k < r.size(); ++k, w.next()) {
-        if (r.isFloat()) r.f[k] = a.f[w.at(0)];
-        else r.i[k] = a.i[w.at(0)];
-      }
-      return r;
-    });
-    t["Where"] = one([](auto& n, auto& ins, int64_t) {
-      const Array &c = in(n, ins, 0), &x = in(n, ins, 1), &y = in(n, ins, 2);
-      if (x.dtype != y.dtype) unsupported(n, "mixed element types");
-      Dims out = broadcastShapes(broadcastShapes(c.dims, x.dims), y.dims);
-      Array r = makeLike(x.dtype, out);
-      BroadcastWalk<3> w(out, {&c.dims, &x.dims, &y.dims});
-      for (size_t k = 0; k < r.size(); ++k, w.next()) {
-        bool take = c.getI(w.at(0)) != 0;
-        if (r.isFloat()) r.f[k] = take ? x.f[w.at(1)] : y.f[w.at(2)];
-        else r.i[k] = take ? x.i[w.at(1)] : y.i[w.at(2)];
-      }
-      return r;
-    });
-    t["Add"] = bin(std::plus<double>(), wrappingAdd);
-    t["Sub"] = bin(std::minus<double>(), wrappingSub);
-    t["Mul"] = bin(std::multiplies<double>(), wrappingMul);
-    t["Div"] = bin(std::divides<double>(), [](int64_t a, int64_t b) -> int64_t {
-      if (b == 0) throw Unsupported("Div: integer division by zero");
-      return b == -1 ? wrappingSub(0, a) : a / b;  // INT64_MIN / -1 traps
-    });
-    t["Pow"] = bin([](double a, double b) { return std::pow(a, b); },
-                   [](int64_t a, int64_t b) { return checkedInt64(std::pow(double(a), double(b))); });
-    t["Mod"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& a = in(n, ins, 0);
-      bool fm = n.attrInt("fmod", 0) != 0;
-      return binary(n, a, in(n, ins, 1), a.dtype, [](double x, double y) { return std::fmod(x, y); },
-                    [fm](int64_t x, int64_t y) -> int64_t {
-                      if (y == 0) throw Unsupported("Mod: by zero");
-                      if (y == -1) return 0;  // INT64_MIN % -1 traps
-                      int64_t r = x % y;
-                      if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
-                      return r;
-                    });
-    });
-    t["Equal"] = bin([](double a, double b) { return double(a == b); }, [](int64_t a, int64_t b) { return int64_t(a == b); }, true);
-    t["Less"] = bin([](double a, double b) { return double(a < b); }, [](int64_t a, int64_t b) { return int64_t(a < b); }, true);
-    t["Greater"] = bin([](double a, double b) { return double(a > b); }, [](int64_t a, int64_t b) { return int64_t(a > b); }, true);
-    t["LessOrEqual"] = bin([](double a, double b) { return double(a <= b); }, [](int64_t a, int64_t b) { return int64_t(a <= b); }, true);
-    t["GreaterOrEqual"] = bin([](double a, double b) { return double(a >= b); }, [](int64_t a, int64_t b) { return int64_t(a >= b); }, true);
-    t["And"] = bin([](double a, double b) { return double(a && b); }, [](int64_t a, int64_t b) { return int64_t(a && b); }, true);
-    t["Or"] = bin([](double a, double b) { return double(a || b); }, [](int64_t a, int64_t b) { return int64_t(a || b); }, true);
-    t["Xor"] = bin([](double a, double b) { return double(bool(a) != bool(b)); }, [](int64_t a, int64_t b) { return int64_t(bool(a) != bool(b)); }, true);
-    t["Max"] = one([](auto& n, auto& ins, int64_t) {
-      return variadic(n, ins, [](double a, double b) { return std::max(a, b); }, [](int64_t a, int64_t b) { return std::max(a, b); });
-    });
-    t["Min"] = one([](auto& n, auto& ins, int64_t) {
-      return variadic(n, ins, [](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); });
-    });
-    t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), wrappingAdd); });
-    t["Not"] = un([](double) -> double { throw Unsupported("Not: float"); }, [](int64_t a) { return int64_t(!a); });
-    t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return wrappingSub(0, a); });
-    t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? wrappingSub(0, a) : a; });
-    t["Sign"] = un([](double a) { return double((a > 0) - (a < 0)); }, [](int64_t a) { return int64_t((a > 0) - (a < 0)); });
-    t["Sqrt"] = un([](double a) { return std::sqrt(a); });
-    t["Exp"] = un([](double a) { return std::exp(a); });
-    t["Log"] = un([](double a) { return std::log(a); });
-    t["Reciprocal"] = un([](double a) { return 1.0 / a; });
-    t["Floor"] = un([](double a) { return std::floor(a); });
-    t["Ceil"] = un([](double a) { return std::ceil(a); });
-    t["Round"] = un([](double a) { return std::nearbyint(a); });
-    t["Relu"] = un([](double a) { return a > 0 ? a : 0.0; }, [](int64_t a) { return a > 0 ? a : int64_t{0}; });
-    t["Sigmoid"] = un(sigmoid);
-    t["Tanh"] = un([](double a) { return std::tanh(a); });
-    t["Erf"] = un([](double a) { return std::erf(a); });
-    t["LeakyRelu"] = one([](auto& n, auto& ins, int64_t) {
-      const double alpha = n.attrFloat("alpha", 0.01f);
-      return unary(n, in(n, ins, 0), [=](double a) { return a >= 0 ? a : alpha * a; }, nullptr, true);
-    });
-    t["HardSigmoid"] = one([](auto& n, auto& ins, int64_t) {
-      const double alpha = n.attrFloat("alpha", 0.2f), beta = n.attrFloat("beta", 0.5f);
-      return unary(n, in(n, ins, 0), [=](double a) { return std::max(0.0, std::min(1.0, alpha * a + beta)); }, nullptr, true);
-    });
-    t["MatMul"] = one([](auto& n, auto& ins, int64_t) { return matmul(n, in(n, ins, 0), in(n, ins, 1)); });
-    t["Gemm"] = one([](auto& n, auto& ins, int64_t) { return gemm(n, ins); });
-    t["Conv"] = one([](auto& n, auto& ins, int64_t) { return conv(n, ins); });
-    t["BatchNormalization"] = one([](auto& n, auto& ins, int64_t) {
-      if (n.attrInt("training_mode", 0)) unsupported(n, "training mode");
-      return batchNorm(n, ins);
-    });
-    t["Pad"] = one([](auto& n, auto& ins, int64_t opset) { return pad(n, ins, opset); });
-    t["MaxPool"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& x = in(n, ins, 0);
-      if (n.attrInt("storage_order", 0)) unsupported(n, "storage_order");
-      const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
-      Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
-      chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(k[0] * k[1])));
-      for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
-        for (int64_t oh = 0; oh < OH; ++oh)
-          for (int64_t ow = 0; ow < OW; ++ow) {
-            double m = -INFINITY;
-            for (int64_t i = 0; i < k[0]; ++i)
-              for (int64_t j = 0; j < k[1]; ++j) {
-                int64_t h = oh * st[0] - pads[0] + i, w = ow * st[1] - pads[1] + j;
-                if (h >= 0 && h < H && w >= 0 && w < W) m = std::max(m, x.f[(c * H + h) * W + w]);
-              }
-            r.f[(c * OH + oh) * OW + ow] = m;
-          }
-      return r;
-    });
-    t["AveragePool"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& x = in(n, ins, 0);
-      const auto [k, st, pads, H, W, OH, OW] = poolWindow(n, x);
-      const bool countPads = n.attrInt("count_include_pad", 0) != 0;
-      Array r = makeLike(x.dtype, {x.dims[0], x.dims[1], OH, OW});
-      chargeOperations(saturatingProduct(r.size(), static_cast<uint64_t>(k[0] * k[1])));
-      for (int64_t c = 0; c < x.dims[0] * x.dims[1]; ++c)
-        for (int64_t oh = 0; oh < OH; ++oh)
-          for (int64_t ow = 0; ow < OW; ++ow) {
-            double sum = 0;
-            int64_t counted = 0;
-            for (int64_t i = 0; i < k[0]; ++i)
-              for (int64_t j = 0; j < k[1]; ++j) {
-                int64_t h = oh * st[0] - pads[0] + i, w = ow * st[1] - pads[1] + j;
-                // Windows never reach past the pads (no ceil_mode), so every position outside is a pad.
-                if (h >= 0 && h < H && w >= 0 && w < W) {
-                  sum += x.f[(c * H + h) * W + w];
-                  ++counted;
-                } else if (countPads) {
-                  ++counted;
-                }
-              }
-            r.f[(c * OH + oh) * OW + ow] = counted ? sum / static_cast<double>(counted) : 0.0;
-          }
-      normalize(r);
-      return r;
-    });
-    t["GlobalAveragePool"] = one([](auto& n, auto& ins, int64_t) {
-      const Array& x = in(n, ins, 0);
-      if (!x.isFloat() || x.dims.size() < 3) unsupported(n, "float N-d input");
-      Dims out = {x.dims[0], x.dims[1]};
-      out.resize(x.dims.size(), 1);
-      const int64_t plane = elementCount(Dims(x.dims.begin() + 2, x.dims.end()));
-      Array r = makeLike(x.dtype, out);
-      for (size_t c = 0; c < r.f.size(); ++c) {
-        double acc = 0;
-        for (int64_t k = 0; k < plane; ++k) acc += x.f[c * plane + k];
-        r.f[c] = acc / static_cast<double>(plane);
-      }
-      normalize(r);
-      return r;
-    });
-    t["Softmax"] = one([](auto& n, auto& ins, int64_t opset) {
-      const Array& x = in(n, ins, 0);
-      if (!x.isFloat()) unsupported(n, "float input");
-      const int64_t rank = static_cast<int64_t>(x.dims.size());
-      const int64_t axis = normAxis(n, n.attrInt("axis", opset < 13 ? 1 : -1), rank);
-      // Before opset 13 the input is flattened to 2-D at `axis`; from 13 it is one axis.
-      const int64_t inner = opset < 13 ? 1 : elementCount(Dims(x.dims.begin() + axis + 1, x.dims.end()));
-      const int64_t len = opset < 13 ? elementCount(Dims(x.dims.begin() + axis, x.dims.end())) : x.dims[axis];
-      if (x.size() == 0) return x.copy();
-      const int64_t outer = static_cast<int64_t>(x.size()) / (len * inner);
-      Array r = x.copy();
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t q = 0; q < inner; ++q) {
-          auto at = [&](int64_t k) { return static_cast<size_t>((o * len + k) * inner + q); };
-          double mx = -INFINITY, sum = 0;
-          for (int64_t k = 0; k < len; ++k) mx = std::max(mx, x.f[at(k)]);
-          for (int64_t k = 0; k < len; ++k) sum += (r.f[at(k)] = std::exp(x.f[at(k)] - mx));
-          for (int64_t k = 0; k < len; ++k) r.f[at(k)] /= sum;
-        }
-      normalize(r);
-      return r;
-    });
-    t["Dropout"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0).copy(); });
-    t["Clip"] = one([](auto& n, auto& ins, int64_t opset) {
-      double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? scalarOf(n, *ins[1]) : -INFINITY);
-      double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : INFINITY);
-      return unary(n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
-                   [=](int64_t v) { return checkedInt64(std::min(std::max(double(v), lo), hi)); });
-    });
-    for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
-      t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });
+// Shapes, layout and data movement: what shape computations are made of.
+void addShapeKernels(KernelTable& t) {
+  t["Identity"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0).copy(); });
+  t["Constant"] = one([](auto& n, auto&, int64_t) { return constantValue(n); });
+  t["Shape"] = one([](auto& n, auto& ins, int64_t) { return shapeOf(n, in(n, ins, 0)); });
+  t["Size"] = one([](auto& n, auto& ins, int64_t) { return Array::ints({}, {elementCount(in(n, ins, 0).dims)}); });
+  t["Gather"] = one([](auto& n, auto& ins, int64_t) { return gather(n, in(n, ins, 0), in(n, ins, 1)); });
+  t["Concat"] = one([](auto& n, auto& ins, int64_t) { return concat(n, ins); });
+  t["Slice"] = one([](auto& n, auto& ins, int64_t opset) { return slice(n, ins, opset); });
+  t["Squeeze"] = one([](auto& n, auto& ins, int64_t opset) { return squeeze(n, ins, opset); });
+  t["Unsqueeze"] = one([](auto& n, auto& ins, int64_t opset) { return unsqueeze(n, ins, opset); });
+  t["Transpose"] = one([](auto& n, auto& ins, int64_t) { return transpose(n, in(n, ins, 0)); });
+  t["Reshape"] = one([](auto& n, auto& ins, int64_t opset) {
+    Dims shape = opset < 5 ? n.attrInts("shape") : intsOf(in(n, ins, 1));
+    return reshapeTo(n, in(n, ins, 0), shape, n.attrInt("allowzero", 0) != 0);
+  });
+  t["Flatten"] = one([](auto& n, auto& ins, int64_t) { return flatten(n, in(n, ins, 0)); });
+  t["Cast"] = one([](auto& n, auto& ins, int64_t) {
+    return castTo(in(n, ins, 0), static_cast<D>(n.attrInt("to", 0)));
+  });
+  t["Range"] = one([](auto& n, auto& ins, int64_t) { return range(n, ins); });
+  t["ConstantOfShape"] = one([](auto& n, auto& ins, int64_t) { return constantOfShape(n, in(n, ins, 0)); });
+  t["Expand"] = one([](auto& n, auto& ins, int64_t) { return expand(in(n, ins, 0), in(n, ins, 1)); });
+  t["Where"] = one([](auto& n, auto& ins, int64_t) { return where(n, ins); });
+}
+
+// Binary and variadic arithmetic, comparisons and logic, with numpy broadcasting.
+void addBinaryKernels(KernelTable& t) {
+  t["Add"] = bin(std::plus<double>(), wrappingAdd);
+  t["Sub"] = bin(std::minus<double>(), wrappingSub);
+  t["Mul"] = bin(std::multiplies<double>(), wrappingMul);
+  t["Div"] = bin(std::divides<double>(), [](int64_t a, int64_t b) -> int64_t {
+    if (b == 0) throw Unsupported("Div: integer division by zero");
+    return b == -1 ? wrappingSub(0, a) : a / b;  // INT64_MIN / -1 traps
+  });
+  t["Pow"] = bin([](double a, double b) { return std::pow(a, b); },
+                 [](int64_t a, int64_t b) { return checkedInt64(std::pow(double(a), double(b))); });
+  t["Mod"] = one([](auto& n, auto& ins, int64_t) {
+    const Array& a = in(n, ins, 0);
+    bool fm = n.attrInt("fmod", 0) != 0;
+    return binary(n, a, in(n, ins, 1), a.dtype, [](double x, double y) { return std::fmod(x, y); },
+                  [fm](int64_t x, int64_t y) -> int64_t {
+                    if (y == 0) throw Unsupported("Mod: by zero");
+                    if (y == -1) return 0;  // INT64_MIN % -1 traps
+                    int64_t r = x % y;
+                    if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
+                    return r;
+                  });
+  });
+  t["Equal"] = bin([](double a, double b) { return double(a == b); }, [](int64_t a, int64_t b) { return int64_t(a == b); }, true);
+  t["Less"] = bin([](double a, double b) { return double(a < b); }, [](int64_t a, int64_t b) { return int64_t(a < b); }, true);
+  t["Greater"] = bin([](double a, double b) { return double(a > b); }, [](int64_t a, int64_t b) { return int64_t(a > b); }, true);
+  t["LessOrEqual"] = bin([](double a, double b) { return double(a <= b); }, [](int64_t a, int64_t b) { return int64_t(a <= b); }, true);
+  t["GreaterOrEqual"] = bin([](double a, double b) { return double(a >= b); }, [](int64_t a, int64_t b) { return int64_t(a >= b); }, true);
+  t["And"] = bin([](double a, double b) { return double(a && b); }, [](int64_t a, int64_t b) { return int64_t(a && b); }, true);
+  t["Or"] = bin([](double a, double b) { return double(a || b); }, [](int64_t a, int64_t b) { return int64_t(a || b); }, true);
+  t["Xor"] = bin([](double a, double b) { return double(bool(a) != bool(b)); }, [](int64_t a, int64_t b) { return int64_t(bool(a) != bool(b)); }, true);
+  t["Max"] = one([](auto& n, auto& ins, int64_t) {
+    return variadic(n, ins, [](double a, double b) { return std::max(a, b); }, [](int64_t a, int64_t b) { return std::max(a, b); });
+  });
+  t["Min"] = one([](auto& n, auto& ins, int64_t) {
+    return variadic(n, ins, [](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); });
+  });
+  t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), wrappingAdd); });
+}
+
+// One input, one output, element by element; float-only unless an integer form is given.
+void addUnaryKernels(KernelTable& t) {
+  t["Not"] = un([](double) -> double { throw Unsupported("Not: float"); }, [](int64_t a) { return int64_t(!a); });
+  t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return wrappingSub(0, a); });
+  t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? wrappingSub(0, a) : a; });
+  t["Sign"] = un([](double a) { return double((a > 0) - (a < 0)); }, [](int64_t a) { return int64_t((a > 0) - (a < 0)); });
+  t["Sqrt"] = un([](double a) { return std::sqrt(a); });
+  t["Exp"] = un([](double a) { return std::exp(a); });
+  t["Log"] = un([](double a) { return std::log(a); });
+  t["Reciprocal"] = un([](double a) { return 1.0 / a; });
+  t["Floor"] = un([](double a) { return std::floor(a); });
+  t["Ceil"] = un([](double a) { return std::ceil(a); });
+  t["Round"] = un([](double a) { return std::nearbyint(a); });
+  t["Relu"] = un([](double a) { return a > 0 ? a : 0.0; }, [](int64_t a) { return a > 0 ? a : int64_t{0}; });
+  t["Sigmoid"] = un(sigmoid);
+  t["Tanh"] = un([](double a) { return std::tanh(a); });
+  t["Erf"] = un([](double a) { return std::erf(a); });
+  t["LeakyRelu"] = one([](auto& n, auto& ins, int64_t) {
+    const double alpha = n.attrFloat("alpha", 0.01f);
+    return unary(n, in(n, ins, 0), [=](double a) { return a >= 0 ? a : alpha * a; }, nullptr, true);
+  });
+  t["HardSigmoid"] = one([](auto& n, auto& ins, int64_t) {
+    const double alpha = n.attrFloat("alpha", 0.2f), beta = n.attrFloat("beta", 0.5f);
+    return unary(n, in(n, ins, 0), [=](double a) { return std::max(0.0, std::min(1.0, alpha * a + beta)); }, nullptr, true);
+  });
+  t["Clip"] = one([](auto& n, auto& ins, int64_t opset) {
+    double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? scalarOf(n, *ins[1]) : -INFINITY);
+    double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : INFINITY);
+    return unary(n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
+                 [=](int64_t v) { return checkedInt64(std::min(std::max(double(v), lo), hi)); });
+  });
+}
+
+// Layers: matrix products, convolution, normalization, pooling, softmax, and the reductions.
+void addLayerKernels(KernelTable& t) {
+  t["MatMul"] = one([](auto& n, auto& ins, int64_t) { return matmul(n, in(n, ins, 0), in(n, ins, 1)); });
+  t["Gemm"] = one([](auto& n, auto& ins, int64_t) { return gemm(n, ins); });
+  t["Conv"] = one([](auto& n, auto& ins, int64_t) { return conv(n, ins); });
+  t["BatchNormalization"] = one([](auto& n, auto& ins, int64_t) {
+    if (n.attrInt("training_mode", 0)) unsupported(n, "training mode");
+    return batchNorm(n, ins);
+  });
+  t["Pad"] = one([](auto& n, auto& ins, int64_t opset) { return pad(n, ins, opset); });
+  t["MaxPool"] = one([](auto& n, auto& ins, int64_t) { return maxPool(n, in(n, ins, 0)); });
+  t["AveragePool"] = one([](auto& n, auto& ins, int64_t) { return averagePool(n, in(n, ins, 0)); });
+  t["GlobalAveragePool"] = one([](auto& n, auto& ins, int64_t) { return globalAveragePool(n, in(n, ins, 0)); });
+  t["Softmax"] = one([](auto& n, auto& ins, int64_t opset) { return softmax(n, in(n, ins, 0), opset); });
+  t["Dropout"] = one([](auto& n, auto& ins, int64_t) { return in(n, ins, 0).copy(); });
+  for (const char* r : {"ReduceProd", "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"})
+    t[r] = one([](auto& n, auto& ins, int64_t opset) { return reduce(n, ins, opset); });
+}
+
+const KernelTable& kernels() {
+  static const KernelTable table = [] {
+    KernelTable t;
+    addShapeKernels(t);
+    addBinaryKernels(t);
+    addUnaryKernels(t);
+    addLayerKernels(t);
     addIndexingKernels(t);
     return t;
   }();

@@ -13,18 +13,17 @@
 
 namespace fb::ir {
 
-// TensorProto.DataType values added after onnx 1.12 (IR 9-13). They are not enumerators of DataType so
-// that data_type.h, which nearly every file includes, stays as it is; DataType holds any int32.
-inline constexpr DataType kFloat8E4M3FN = static_cast<DataType>(17);
-inline constexpr DataType kFloat8E4M3FNUZ = static_cast<DataType>(18);
-inline constexpr DataType kFloat8E5M2 = static_cast<DataType>(19);
-inline constexpr DataType kFloat8E5M2FNUZ = static_cast<DataType>(20);
-inline constexpr DataType kUInt4 = static_cast<DataType>(21);
-inline constexpr DataType kInt4 = static_cast<DataType>(22);
-inline constexpr DataType kFloat4E2M1 = static_cast<DataType>(23);
-inline constexpr DataType kFloat8E8M0 = static_cast<DataType>(24);
-inline constexpr DataType kUInt2 = static_cast<DataType>(25);
-inline constexpr DataType kInt2 = static_cast<DataType>(26);
+// Short names for the DataType values added after onnx 1.12 (IR 9-13), used where these types are handled.
+inline constexpr DataType kFloat8E4M3FN = DataType::Float8E4M3FN;
+inline constexpr DataType kFloat8E4M3FNUZ = DataType::Float8E4M3FNUZ;
+inline constexpr DataType kFloat8E5M2 = DataType::Float8E5M2;
+inline constexpr DataType kFloat8E5M2FNUZ = DataType::Float8E5M2FNUZ;
+inline constexpr DataType kUInt4 = DataType::UInt4;
+inline constexpr DataType kInt4 = DataType::Int4;
+inline constexpr DataType kFloat4E2M1 = DataType::Float4E2M1;
+inline constexpr DataType kFloat8E8M0 = DataType::Float8E8M0;
+inline constexpr DataType kUInt2 = DataType::UInt2;
+inline constexpr DataType kInt2 = DataType::Int2;
 
 // Bits per element as stored in raw_data (4 for INT4/UINT4/FLOAT4E2M1, 2 for INT2/UINT2, 8 for float8);
 // 0 when variable (string) or unknown. elementSize() is 0 for the sub-byte types.

@@ -19,8 +19,8 @@ struct Block {
   std::string label;  // "layer.3", "attn", or what a structural group holds: "MatMul ×12, Add ×8, +3 ops"
   int parent = -1;    // -1 for the root
   int depth = 0;
-  std::vector<int> childBlocks;
-  std::vector<int> nodes;  // indices into BlockTree::nodes of the nodes directly inside
+  std::vector<int> childBlocks{};
+  std::vector<int> nodes{};  // indices into BlockTree::nodes of the nodes directly inside
   size_t totalNodes = 0;   // nodes inside, at any depth
   int firstNode = 0;       // smallest node index inside, to order siblings
 };

@@ -12,6 +12,7 @@
 #include "passes/pass_registry.h"
 #include "passes/value_types.h"
 #include "util/idle_memory.h"
+#include "util/stopwatch.h"
 
 namespace fb::passes {
 
@@ -92,51 +93,60 @@ void cleanUp(ir::Graph& g) {
   g.pruneValues();
 }
 
+// Adds one call's change to a pass's totals.
+void addToTotal(PassStats& s, const PassChange& c) {
+  s.total.nodesRemoved += c.nodesRemoved;
+  s.total.nodesAdded += c.nodesAdded;
+  s.total.initializersRemoved += c.initializersRemoved;
+  s.total.initializersAdded += c.initializersAdded;
+  s.total.other |= c.other;
+  // Each round repeats the same warnings: keep one of each.
+  for (const auto& w : c.warnings)
+    if (std::find(s.total.warnings.begin(), s.total.warnings.end(), w) == s.total.warnings.end())
+      s.total.warnings.push_back(w);
+}
+
+constexpr size_t kNever = SIZE_MAX;
+
 }  // namespace
 
-PassManagerResult PassManager::run(ir::Model& m) {
-  using Clock = std::chrono::steady_clock;
-  PassManagerResult r;
-  auto start = Clock::now();
-  r.nodesBefore = m.graph().nodeCount();
-  for (const auto& p : passes_) r.perPass.push_back({std::string(p->name()), 0, 0, {}});
-  r.reachedFixpoint = false;
-  // Passes walk nodes in order and rely on producers coming first.
-  if (!ir::topologicalSort(m.graph()).ok) {
-    r.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    r.nodesAfter = r.nodesBefore;
-    return r;  // a cyclic graph is not rewritten
-  }
-  if (recordSteps_) r.initial = m.clone();
-  // One budget for everything constant folding does in this run: every round, every body.
-  ModelFoldBudget foldBudget(m, foldLimits_);
-  ModelFoldBudget::Scope foldBudgetScope(foldBudget);
-  r.foldedLimit = foldBudget.foldedLimit();
-  r.foldAddedLimit = foldBudget.addedLimit();
+// What the rounds of one run() share.
+struct PassManager::Run {
+  Run(ir::Model& model, PassManagerResult& result, size_t passCount)
+      : m(model), r(result), cleanAt(passCount, kNever), journalOn(model.graph()), since(passCount) {}
+
+  ir::Model& m;
+  PassManagerResult& r;
   bool changedLastRound = true;
   // A pass is a function of the model: once a call of it found nothing to do, calling it again before anything
   // else changed the model would find nothing again. `version` counts the changes; cleanAt[i] is the version
   // pass i last left as it was. The round that only confirms the fixpoint then calls just the passes that ran
   // before the last change (on 100k nodes the others are whole-graph walks that cost 70-180 ms).
   size_t version = 0;
-  constexpr size_t kNever = SIZE_MAX;
-  std::vector<size_t> cleanAt(passes_.size(), kNever);
+  std::vector<size_t> cleanAt;
   std::optional<Scope> scope;  // taken again after a change
   // Worklists: since[i] is where the main graph's journal stood when pass i was last called. Its next call (when its
   // worklistRadius allows) visits only the nodes near what changed from there on. nullopt: the whole graph, as on
   // a first call, after new types from whole-graph inference (any node may read them) and after a change in an
   // If/Loop/Scan body (what it means for main-graph nodes is not journaled).
-  JournalOn journalOn(m.graph());
+  JournalOn journalOn;
   const ir::ChangeJournal& journal = journalOn.journal;
-  std::vector<std::optional<size_t>> since(passes_.size());
+  std::vector<std::optional<size_t>> since;
   size_t typesAt = 0;  // the journal's position when types were last refreshed
-  auto forgetWorklists = [&] {
+
+  Scope& currentScope() {
+    if (!scope) scope.emplace(m.graph());
+    return *scope;
+  }
+
+  void forgetWorklists() {
     for (auto& s : since) s.reset();
-  };
+  }
+
   // After the first round, only the nodes the passes created or rewired since can have stale types; inferring them
   // (and downstream while something is learned) costs what changed, where the whole graph costs its size. Returns
   // whether it typed anything (the nodes it typed are in the journal, so the passes reading them see them).
-  auto refreshTypesLocally = [&] {
+  bool refreshTypesLocally() {
     if (typesAt == journal.position()) return false;  // nothing changed since
     std::vector<ir::Node*> touched;
     for (size_t k = typesAt; k < journal.position(); ++k)
@@ -150,112 +160,32 @@ PassManagerResult PassManager::run(ir::Model& m) {
     typesAt = journal.position();
     ++r.localTypeInferenceRuns;
     return learned;
-  };
+  }
+};
+
+PassManagerResult PassManager::run(ir::Model& m) {
+  PassManagerResult r;
+  auto start = SteadyClock::now();
+  r.nodesBefore = m.graph().nodeCount();
+  for (const auto& p : passes_) r.perPass.push_back({.name = std::string(p->name())});
+  r.reachedFixpoint = false;
+  // Passes walk nodes in order and rely on producers coming first.
+  if (!ir::topologicalSort(m.graph()).ok) {
+    r.milliseconds = msSince(start);
+    r.nodesAfter = r.nodesBefore;
+    return r;  // a cyclic graph is not rewritten
+  }
+  if (recordSteps_) r.initial = m.clone();
+  // One budget for everything constant folding does in this run: every round, every body.
+  ModelFoldBudget foldBudget(m, foldLimits_);
+  ModelFoldBudget::Scope foldBudgetScope(foldBudget);
+  r.foldedLimit = foldBudget.foldedLimit();
+  r.foldAddedLimit = foldBudget.addedLimit();
+  Run run(m, r, passes_.size());
   while (r.iterations < maxIterations_) {
     ++r.iterations;
-    // Whole-graph inference costs more than all the passes of a round: it runs before the first round only, and only
-    // when some node is one a pass reads types for (a graph of Conv/BatchNormalization/Relu/Add never is). Later
-    // types come from the changed nodes alone, after each pass that changed something (below), and here for what is
-    // left. Calling every pass (the tests' reference) keeps the old way: the whole graph again after a round that
-    // changed something while some type is still incomplete.
-    if (!scope) scope.emplace(m.graph());
-    if (needsTypes(scope->ops) && (r.iterations == 1 || changedLastRound)) {
-      auto t0 = Clock::now();
-      if (r.iterations == 1 || (callEveryPass_ && typesIncomplete(m.graph()))) {
-        refreshValueTypes(m);
-        ++version;  // new types are new facts for every pass
-        forgetWorklists();
-        ++r.typeInferenceRuns;
-        typesAt = journal.position();
-      } else if (!callEveryPass_) {
-        refreshTypesLocally();
-      }
-      r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    }
-    bool any = false;
-    const bool readsTypes = needsTypes(scope->ops);
-    constexpr size_t kMaxRepeats = 64;  // a safety net: each repeat needs new types, which only grow
-    size_t repeats = 0;
-    for (size_t i = 0; i < passes_.size(); ++i) {
-      auto& s = r.perPass[i];
-      if (!callEveryPass_ && cleanAt[i] == version) {
-        ++s.runs;  // it took part in the round: it has seen this very model already
-        ++s.notCalled;
-        ++s.notCalledUnchanged;
-        continue;
-      }
-      if (const auto anchors = passes_[i]->anchorOps(); !anchors.empty() && !callEveryPass_) {
-        if (!scope) scope.emplace(m.graph());
-        if (!anyPresent(anchors, scope->ops)) {
-          ++s.runs;  // it took part in the round: there was nothing it could start from
-          ++s.notCalled;
-          cleanAt[i] = version;
-          continue;
-        }
-      }
-      auto t1 = Clock::now();
-      PassChange c;
-      const size_t journalAt = journal.position();
-      if (auto* gp = dynamic_cast<GraphPass*>(passes_[i].get())) {
-        if (!scope) scope.emplace(m.graph());
-        const int radius = gp->worklistRadius();
-        std::optional<std::vector<ir::Node*>> near;
-        if (since[i] && radius >= 0 && !callEveryPass_) near = nodesNearChanges(journal, *since[i], m.graph(), radius);
-        s.nodesOffered += near ? near->size() : m.graph().nodeCount();
-        if (near) {
-          ++s.worklistCalls;
-          gp->limitTo(&m.graph(), std::move(*near));
-        }
-        bool bodiesChanged = false;
-        c = gp->runOnGraphs(m, scope->graphs, &bodiesChanged);
-        gp->unlimit();
-        since[i] = journalAt;  // its own rewrites from here on may give it more work next time
-        if (bodiesChanged) forgetWorklists();
-      } else {
-        s.nodesOffered += m.graph().nodeCount();
-        c = passes_[i]->run(m);
-        if (c.changed()) forgetWorklists();  // a pass that is not a GraphPass may change bodies too
-      }
-      const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t1).count();
-      s.milliseconds += ms;
-      ++s.runs;
-      s.total.nodesRemoved += c.nodesRemoved;
-      s.total.nodesAdded += c.nodesAdded;
-      s.total.initializersRemoved += c.initializersRemoved;
-      s.total.initializersAdded += c.initializersAdded;
-      s.total.other |= c.other;
-      // Each round repeats the same warnings: keep one of each.
-      for (const auto& w : c.warnings)
-        if (std::find(s.total.warnings.begin(), s.total.warnings.end(), w) == s.total.warnings.end())
-          s.total.warnings.push_back(w);
-      if (recordSteps_ && c.changed()) r.steps.push_back({s.name, r.iterations, ms, c, m.clone()});
-      if (c.changed()) {
-        any = true;
-        ++version;
-        scope.reset();
-        releaseIdleMemory();  // what this pass freed (nodes, replaced weights) need not stay under the next
-        // Types right away, not at the next round: a fold makes the next value's shape known, which the pass can
-        // fold in turn (a Shape of it, a Reshape to it). Called again at once, with the nodes near what it did,
-        // it goes down a chain of shape arithmetic in one round where rounds would take one link each.
-        if (readsTypes && !callEveryPass_ && repeats < kMaxRepeats) {
-          auto t0 = Clock::now();
-          const bool learned = refreshTypesLocally();
-          r.typeInferenceMilliseconds += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-          if (learned) {
-            ++version;
-            ++repeats;
-            --i;  // the same pass again
-            continue;
-          }
-        }
-        repeats = 0;
-      } else {
-        repeats = 0;
-        cleanAt[i] = version;
-      }
-    }
-    changedLastRound = any;
-    if (!any) {
+    run.changedLastRound = runRound(run);
+    if (!run.changedLastRound) {
       r.reachedFixpoint = true;
       break;
     }
@@ -265,8 +195,122 @@ PassManagerResult PassManager::run(ir::Model& m) {
   r.foldedBytes = foldBudget.folded();
   r.foldAddedBytes = foldBudget.added();
   r.nodesAfter = m.graph().nodeCount();
-  r.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  r.milliseconds = msSince(start);
   return r;
+}
+
+void PassManager::inferTypesBeforeRound(Run& run) {
+  // Whole-graph inference costs more than all the passes of a round: it runs before the first round only, and only
+  // when some node is one a pass reads types for (a graph of Conv/BatchNormalization/Relu/Add never is). Later
+  // types come from the changed nodes alone, after each pass that changed something (runRound), and here for what
+  // is left. Calling every pass (the tests' reference) keeps the old way: the whole graph again after a round that
+  // changed something while some type is still incomplete.
+  PassManagerResult& r = run.r;
+  if (!needsTypes(run.currentScope().ops) || (r.iterations != 1 && !run.changedLastRound)) return;
+  auto t0 = SteadyClock::now();
+  if (r.iterations == 1 || (callEveryPass_ && typesIncomplete(run.m.graph()))) {
+    refreshValueTypes(run.m);
+    ++run.version;  // new types are new facts for every pass
+    run.forgetWorklists();
+    ++r.typeInferenceRuns;
+    run.typesAt = run.journal.position();
+  } else if (!callEveryPass_) {
+    run.refreshTypesLocally();
+  }
+  r.typeInferenceMilliseconds += msSince(t0);
+}
+
+bool PassManager::skipsCall(Run& run, size_t i) {
+  PassStats& s = run.r.perPass[i];
+  if (!callEveryPass_ && run.cleanAt[i] == run.version) {
+    ++s.runs;  // it took part in the round: it has seen this very model already
+    ++s.notCalled;
+    ++s.notCalledUnchanged;
+    return true;
+  }
+  if (const auto anchors = passes_[i]->anchorOps(); !anchors.empty() && !callEveryPass_) {
+    if (!anyPresent(anchors, run.currentScope().ops)) {
+      ++s.runs;  // it took part in the round: there was nothing it could start from
+      ++s.notCalled;
+      run.cleanAt[i] = run.version;
+      return true;
+    }
+  }
+  return false;
+}
+
+PassChange PassManager::callPass(Run& run, size_t i) {
+  PassStats& s = run.r.perPass[i];
+  ir::Model& m = run.m;
+  PassChange c;
+  const size_t journalAt = run.journal.position();
+  if (auto* gp = dynamic_cast<GraphPass*>(passes_[i].get())) {
+    const std::vector<ir::Graph*>& graphs = run.currentScope().graphs;
+    const int radius = gp->worklistRadius();
+    std::optional<std::vector<ir::Node*>> near;
+    if (run.since[i] && radius >= 0 && !callEveryPass_)
+      near = nodesNearChanges(run.journal, *run.since[i], m.graph(), radius);
+    s.nodesOffered += near ? near->size() : m.graph().nodeCount();
+    if (near) {
+      ++s.worklistCalls;
+      gp->limitTo(&m.graph(), std::move(*near));
+    }
+    bool bodiesChanged = false;
+    c = gp->runOnGraphs(m, graphs, &bodiesChanged);
+    gp->unlimit();
+    run.since[i] = journalAt;  // its own rewrites from here on may give it more work next time
+    if (bodiesChanged) run.forgetWorklists();
+  } else {
+    s.nodesOffered += m.graph().nodeCount();
+    c = passes_[i]->run(m);
+    if (c.changed()) run.forgetWorklists();  // a pass that is not a GraphPass may change bodies too
+  }
+  return c;
+}
+
+bool PassManager::runRound(Run& run) {
+  PassManagerResult& r = run.r;
+  inferTypesBeforeRound(run);
+  bool any = false;
+  const bool readsTypes = needsTypes(run.currentScope().ops);
+  constexpr size_t kMaxRepeats = 64;  // a safety net: each repeat needs new types, which only grow
+  size_t repeats = 0;
+  for (size_t i = 0; i < passes_.size(); ++i) {
+    if (skipsCall(run, i)) continue;
+    auto& s = r.perPass[i];
+    auto t1 = SteadyClock::now();
+    const PassChange c = callPass(run, i);
+    const double ms = msSince(t1);
+    s.milliseconds += ms;
+    ++s.runs;
+    addToTotal(s, c);
+    if (recordSteps_ && c.changed()) r.steps.push_back({s.name, r.iterations, ms, c, run.m.clone()});
+    if (c.changed()) {
+      any = true;
+      ++run.version;
+      run.scope.reset();
+      releaseIdleMemory();  // what this pass freed (nodes, replaced weights) need not stay under the next
+      // Types right away, not at the next round: a fold makes the next value's shape known, which the pass can
+      // fold in turn (a Shape of it, a Reshape to it). Called again at once, with the nodes near what it did,
+      // it goes down a chain of shape arithmetic in one round where rounds would take one link each.
+      if (readsTypes && !callEveryPass_ && repeats < kMaxRepeats) {
+        auto t0 = SteadyClock::now();
+        const bool learned = run.refreshTypesLocally();
+        r.typeInferenceMilliseconds += msSince(t0);
+        if (learned) {
+          ++run.version;
+          ++repeats;
+          --i;  // the same pass again
+          continue;
+        }
+      }
+      repeats = 0;
+    } else {
+      repeats = 0;
+      run.cleanAt[i] = run.version;
+    }
+  }
+  return any;
 }
 
 }  // namespace fb::passes

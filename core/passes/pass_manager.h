@@ -22,7 +22,7 @@ struct PassStats {
   size_t worklistCalls = 0;       // calls handed only the main-graph nodes near a change (Pass::worklistRadius)
   size_t nodesOffered = 0;        // main-graph nodes its calls were handed: the whole graph, or a worklist
   double milliseconds = 0;
-  PassChange total;
+  PassChange total{};
 };
 
 // One pass run that changed the model, with a copy of the model as that run left it: what the app steps through
@@ -68,6 +68,13 @@ class PassManager {
   void setFoldLimits(const FoldLimits& limits) { foldLimits_ = limits; }
 
  private:
+  // One run(): a round calls the passes in order; between rounds and after each change, types are refreshed.
+  struct Run;
+  bool runRound(Run& run);
+  void inferTypesBeforeRound(Run& run);
+  bool skipsCall(Run& run, size_t i);  // nothing a call could find: counted, not called
+  PassChange callPass(Run& run, size_t i);
+
   bool typesReadAnywhere_ = false;
   std::vector<std::string> opsReadingTypes_;
   // Whether some node of any graph is one a pass reads types for (inference types the main graph, and bodies read

@@ -32,8 +32,8 @@ namespace {
 struct In {
   std::string name;
   Dims dims;
-  std::optional<std::vector<int64_t>> values;
-  std::optional<std::vector<float>> floats;
+  std::optional<std::vector<int64_t>> values{};
+  std::optional<std::vector<float>> floats{};
   DataType type = DataType::Float;
   bool symbolic = false;
 };

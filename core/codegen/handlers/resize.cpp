@@ -162,9 +162,8 @@ void emitLegacyResize(PyNode& p, ResizeSpec& r, bool upsample) {
   emitResize(p, r);
 }
 
-}  // namespace
-
-void registerResizeCode(convert::HandlerRegistry& r) {
+// The Python the generated code calls for Resize and Upsample: ONNX's reference algorithm, axis by axis.
+void addResizeHelpers() {
   HelperLibrary::instance().add(Helper{"_onnx_f32", R"PY(def _onnx_f32(v):
     # The float32 rounding of a Python float (ONNX's reference keeps some scale arithmetic in float32).
     return T.tensor(v, dtype=T.float32).item()
@@ -266,7 +265,12 @@ void registerResizeCode(convert::HandlerRegistry& r) {
             y = y.masked_fill(outside.reshape(shape), extrapolation)  # outside the crop box: extrapolation_value
     return y.to(dtype)
 )PY", {"_onnx_f32"}});
+}
 
+}  // namespace
+
+void registerResizeCode(convert::HandlerRegistry& r) {
+  addResizeHelpers();
   addPy(r, "Upsample", 7, "F.interpolate / exact resize helper (asymmetric)", [](PyNode& p) {
     ResizeSpec s;
     s.mode = p.attrString("mode", "nearest");

@@ -23,8 +23,7 @@ double requireConstantScalar(const ir::Node& n, size_t i, const HandlerContext& 
   return v->front();
 }
 
-std::vector<int64_t> normalizedAxes(std::vector<int64_t> axes, std::optional<int64_t> rank, const HandlerContext& ctx,
-                                    const char* what) {
+std::vector<int64_t> normalizedAxes(std::vector<int64_t> axes, std::optional<int64_t> rank, const char* what) {
   for (auto& a : axes) {
     if (a >= 0) continue;
     if (!rank) {

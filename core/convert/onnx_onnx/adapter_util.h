@@ -17,8 +17,7 @@ std::vector<int64_t> requireConstantInts(const ir::Node& n, size_t i, const Hand
 double requireConstantScalar(const ir::Node& n, size_t i, const HandlerContext& ctx, const char* what);
 
 // Adds axes to rank and sorts nothing; throws Unsupported when a negative axis meets an unknown rank.
-std::vector<int64_t> normalizedAxes(std::vector<int64_t> axes, std::optional<int64_t> rank, const HandlerContext& ctx,
-                                    const char* what);
+std::vector<int64_t> normalizedAxes(std::vector<int64_t> axes, std::optional<int64_t> rank, const char* what);
 
 // True when the output is used by something (a node or the graph's outputs).
 bool isUsed(const ir::Value* v);

@@ -31,7 +31,7 @@ void inputToAttribute(ir::Node& n, HandlerContext& ctx) {
     ListSlot s = slotOf(n);
     if (s.axes && ctx.targetOpset < 11 && n.hasAttr(s.attr)) {
       auto axes = n.attrInts(s.attr);
-      auto fixed = normalizedAxes(axes, axesRank(n, ctx, axes.size()), ctx, n.opType.c_str());
+      auto fixed = normalizedAxes(axes, axesRank(n, ctx, axes.size()), n.opType.c_str());
       if (fixed != axes) {
         ctx.note = "axes made non-negative";
         if (ctx.commit()) n.setAttr(ir::Attribute::makeInts(s.attr, fixed));
@@ -50,7 +50,7 @@ void inputToAttribute(ir::Node& n, HandlerContext& ctx) {
   if (listInput) list = requireConstantInts(n, s.input, ctx, s.attr);
   if (n.opType == "ReduceSum" && n.attrInt("noop_with_empty_axes", 0) != 0 && (!list || list->empty()))
     throw Unsupported("ReduceSum: noop_with_empty_axes=1 with no axes has no equivalent before opset 13");
-  if (list && s.axes) *list = normalizedAxes(*list, axesRank(n, ctx, list->size()), ctx, n.opType.c_str());
+  if (list && s.axes) *list = normalizedAxes(*list, axesRank(n, ctx, list->size()), n.opType.c_str());
   std::optional<int64_t> splitAxis;
   if (n.opType == "Split" && ctx.targetOpset < 11)
     splitAxis = nonNegativeAxis(n.attrInt("axis", 0), n.input(0), ctx, "Split");

@@ -15,7 +15,7 @@ void spellAxis(ir::Node& n, HandlerContext& ctx) {
       if (fixed >= 0) edits.push_back({"axis", ir::Attribute::makeInt("axis", fixed)});
     }
     if (const auto* a = n.attr("axes"); a && a->type == ir::AttrType::Ints) {
-      auto fixed = normalizedAxes(a->ints, ctx.rank(n.input(0)), ctx, n.opType.c_str());
+      auto fixed = normalizedAxes(a->ints, ctx.rank(n.input(0)), n.opType.c_str());
       if (fixed != a->ints) edits.push_back({"axes", ir::Attribute::makeInts("axes", fixed)});
     }
   }

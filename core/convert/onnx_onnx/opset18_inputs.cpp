@@ -69,7 +69,7 @@ void padTo17(ir::Node& n, HandlerContext& ctx) {
     if (!rank) throw Unsupported("Pad-18 axes input: the rank is unknown, so pads cannot be spelled out for every axis");
     if (pads.size() != 2 * axes.size()) throw Unsupported("Pad-18: pads does not hold 2 * len(axes) values");
     full = std::vector<int64_t>(2 * static_cast<size_t>(*rank), 0);
-    axes = normalizedAxes(axes, rank, ctx, "Pad axes");
+    axes = normalizedAxes(axes, rank, "Pad axes");
     for (size_t k = 0; k < axes.size(); ++k) {
       (*full)[axes[k]] = pads[k];
       (*full)[axes[k] + *rank] = pads[k + axes.size()];
@@ -108,7 +108,7 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
   const bool hasAxes = n.hasAttr("axes");
   if (hasAxes) {
     if (!rank) throw Unsupported("Resize-18 axes: the rank is unknown, so scales/sizes cannot be spelled out for every axis");
-    axes = normalizedAxes(axes, rank, ctx, "Resize axes");
+    axes = normalizedAxes(axes, rank, "Resize axes");
   } else if (rank) {
     for (int64_t i = 0; i < *rank; ++i) axes.push_back(i);
   }

@@ -11,7 +11,7 @@ void inputsToAttributes(ir::Node& n, HandlerContext& ctx) {
   auto starts = requireConstantInts(n, 1, ctx, "starts");
   auto ends = requireConstantInts(n, 2, ctx, "ends");
   std::optional<std::vector<int64_t>> axes;
-  if (n.input(3)) axes = normalizedAxes(requireConstantInts(n, 3, ctx, "axes"), ctx.rank(n.input(0)), ctx, "Slice");
+  if (n.input(3)) axes = normalizedAxes(requireConstantInts(n, 3, ctx, "axes"), ctx.rank(n.input(0)), "Slice");
   if (n.input(4)) {
     for (int64_t s : requireConstantInts(n, 4, ctx, "steps"))
       if (s != 1) throw Unsupported("Slice: steps other than 1 need opset 10");
@@ -29,7 +29,7 @@ void attributesToInputs(ir::Node& n, HandlerContext& ctx) {
     // Slice-10 wanted non-negative axes; 11 allows negative ones: nothing to rewrite either way up.
     if (ctx.targetOpset == 10 && n.input(3)) {
       auto axes = requireConstantInts(n, 3, ctx, "axes");
-      auto fixed = normalizedAxes(axes, ctx.rank(n.input(0)), ctx, "Slice");
+      auto fixed = normalizedAxes(axes, ctx.rank(n.input(0)), "Slice");
       if (fixed != axes) {
         ctx.note = "negative axes spelled out for Slice-10";
         if (ctx.commit()) n.setInput(3, ctx.constantInt64((n.name.empty() ? "slice" : n.name) + "_axes", fixed));

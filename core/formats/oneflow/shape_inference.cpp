@@ -22,7 +22,6 @@ constexpr int64_t kMaxDim = int64_t{1} << 40;
 constexpr int64_t kMaxAttr = int64_t{1} << 31;
 
 bool sane(int64_t v) { return v > -kMaxAttr && v < kMaxAttr; }
-bool allSane(const Dims& d) { return std::all_of(d.begin(), d.end(), sane); }
 
 std::optional<Dims> dimsOf(const ir::Value* v) {
   if (!v) return std::nullopt;

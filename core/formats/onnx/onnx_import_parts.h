@@ -22,7 +22,7 @@ struct ImportContext {
   const ImportOptions& opts;
   std::shared_ptr<ir::IdSource> ids;
   SideFileSizes sizes;
-  std::set<std::string> sourceFiles;  // side files, for Model::sourceFiles
+  std::set<std::string> sourceFiles{};  // side files, for Model::sourceFiles
   [[noreturn]] void fail(const std::string& reason) const { throw InputError(opts.modelPath, reason); }
 };
 

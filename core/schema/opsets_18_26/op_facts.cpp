@@ -1,19 +1,23 @@
 #include "schema/opsets_18_26/op_facts.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace fb::schema::opsets_18_26 {
 namespace {
 
-// Versions whose attributes and counts matter to the converter. Type-only versions (the float8/int4/bf16
-// sweeps) carry the previous attribute list; they are listed so that the since-version is right and a node
-// at such a version is never called "unchanged" against the opset-17 schema without its types being checked.
-std::vector<SchemaFact> makeTable() {
-  std::vector<SchemaFact> t;
-  auto add = [&](std::string op, std::vector<int64_t> sinces, int inMin, int inMax, int outMin, int outMax,
-                 std::vector<AttrFact> attrs, std::string change) {
-    for (int64_t s : sinces) t.push_back({op, s, inMin, inMax, outMin, outMax, attrs, change});
-  };
+// Collects the facts; one call adds the op at each of its since-versions.
+struct FactList {
+  std::vector<SchemaFact> facts;
+  void operator()(const std::string& op, const std::vector<int64_t>& sinces, int inMin, int inMax, int outMin,
+                  int outMax, const std::vector<AttrFact>& attrs, const std::string& change) {
+    for (int64_t s : sinces) facts.push_back({op, s, inMin, inMax, outMin, outMax, attrs, change});
+  }
+};
+
+// Opset 18: the reductions' axes become an input, Split, Pad, Resize, the scatter reductions, LpPool,
+// Optional, and the ops new in 18 (with their later versions).
+void opset18(FactList& add) {
   const std::vector<AttrFact> reduceAttrs{{"keepdims", "1"}, {"noop_with_empty_axes", "0"}};
   for (const char* op : {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMean", "ReduceProd",
                          "ReduceSumSquare"})
@@ -49,6 +53,11 @@ std::vector<SchemaFact> makeTable() {
   add("GroupNormalization", {21}, 3, 3, 1, 1, {{"epsilon", "1e-05"}, {"num_groups", ""}, {"stash_type", "1"}},
       "scale/bias per channel; stash_type");
   add("Mish", {18, 22}, 1, 1, 1, 1, {}, "new");
+}
+
+// Opsets 19-25: Cast/CastLike (saturate, float8, round_mode), QuantizeLinear/DequantizeLinear (float8,
+// blocked, int4, precision), AveragePool dilations, Equal on strings.
+void castsAndQuantization(FactList& add) {
   const std::vector<AttrFact> cast19{{"saturate", "1"}, {"to", ""}};
   const std::vector<AttrFact> cast24{{"round_mode", "up"}, {"saturate", "1"}, {"to", ""}};
   add("Cast", {19, 21, 23}, 1, 1, 1, 1, cast19, "saturate; float8 types");
@@ -68,6 +77,10 @@ std::vector<SchemaFact> makeTable() {
                                       {"dilations", ""}, {"kernel_shape", ""}, {"pads", ""}, {"strides", ""}};
   add("AveragePool", {19, 22}, 1, 1, 1, 1, avgPool, "dilations");
   add("Equal", {19}, 2, 2, 1, 1, {}, "adds string");
+}
+
+// Versions 19-25 of the structural ops that only add element types.
+void typeOnlyVersions(FactList& add) {
   for (const char* op : {"Constant"})
     add(op, {19, 21, 23, 24, 25}, 0, 0, 1, 1,
         {{"sparse_value", ""}, {"value", ""}, {"value_float", ""}, {"value_floats", ""}, {"value_int", ""},
@@ -87,6 +100,10 @@ std::vector<SchemaFact> makeTable() {
   add("Unsqueeze", {21, 23, 24, 25}, 2, 2, 1, 1, {}, "types only");
   add("Transpose", {21, 23, 24, 25}, 1, 1, 1, 1, {{"perm", ""}}, "types only");
   add("ConstantOfShape", {20, 21, 23, 24, 25}, 1, 1, 1, 1, {{"value", ""}}, "types only");
+}
+
+// Opsets 19-21: DeformConv, DFT, GridSample, IsInf/IsNaN, the ops new in 20, QLinearMatMul.
+void opsets19To21(FactList& add) {
   add("DeformConv", {19, 22}, 3, 5, 1, 1,
       {{"dilations", ""}, {"group", "1"}, {"kernel_shape", ""}, {"offset_group", "1"}, {"pads", ""}, {"strides", ""}}, "new");
   add("DFT", {20}, 1, 3, 1, 1, {{"inverse", "0"}, {"onesided", "0"}}, "axis attribute -> input");
@@ -101,6 +118,10 @@ std::vector<SchemaFact> makeTable() {
   add("StringConcat", {20}, 2, 2, 1, 1, {}, "new");
   add("StringSplit", {20}, 1, 1, 2, 2, {{"delimiter", ""}, {"maxsplit", ""}}, "new");
   add("QLinearMatMul", {21}, 8, 8, 1, 1, {}, "float8; scale types");
+}
+
+// Opset 22: bfloat16 for most of the float ops (activations, pooling, convolution, recurrent, random).
+void bfloat16Versions(FactList& add) {
   for (const char* op : {"Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Cos", "Cosh", "Sin", "Sinh", "Tan", "Det",
                          "Round", "Softsign", "GlobalAveragePool", "GlobalMaxPool"})
     add(op, {22}, 1, 1, 1, 1, {}, "adds bfloat16");
@@ -148,6 +169,10 @@ std::vector<SchemaFact> makeTable() {
   add("Bernoulli", {22}, 1, 1, 1, 1, {{"dtype", ""}, {"seed", ""}}, "adds bfloat16");
   add("Multinomial", {22}, 1, 1, 1, 1, {{"dtype", "6"}, {"sample_size", "1"}, {"seed", ""}}, "adds bfloat16");
   add("NegativeLogLikelihoodLoss", {22}, 2, 3, 1, 1, {{"ignore_index", ""}, {"reduction", "mean"}}, "adds bfloat16");
+}
+
+// Opsets 23-26: Attention and the other new ops, TopK and SplitToSequence types.
+void opsets23To26(FactList& add) {
   add("Attention", {23}, 3, 6, 1, 4,
       {{"is_causal", "0"}, {"kv_num_heads", ""}, {"q_num_heads", ""}, {"qk_matmul_output_mode", "0"}, {"scale", ""},
        {"softcap", "0.0"}, {"softmax_precision", ""}}, "new");
@@ -167,6 +192,20 @@ std::vector<SchemaFact> makeTable() {
   add("SplitToSequence", {24}, 1, 2, 1, 1, {{"axis", "0"}, {"keepdims", "1"}}, "adds bfloat16");
   add("BitCast", {26}, 1, 1, 1, 1, {{"to", ""}}, "new");
   add("CumProd", {26}, 2, 2, 1, 1, {{"exclusive", "0"}, {"reverse", "0"}}, "new");
+}
+
+// Versions whose attributes and counts matter to the converter. Type-only versions (the float8/int4/bf16
+// sweeps) carry the previous attribute list; they are listed so that the since-version is right and a node
+// at such a version is never called "unchanged" against the opset-17 schema without its types being checked.
+std::vector<SchemaFact> makeTable() {
+  FactList add;
+  opset18(add);
+  castsAndQuantization(add);
+  typeOnlyVersions(add);
+  opsets19To21(add);
+  bfloat16Versions(add);
+  opsets23To26(add);
+  std::vector<SchemaFact> t = std::move(add.facts);
   std::stable_sort(t.begin(), t.end(), [](const SchemaFact& a, const SchemaFact& b) {
     return a.op != b.op ? a.op < b.op : a.since < b.since;
   });

@@ -26,7 +26,7 @@ namespace {
 struct Outcome {
   bool ok = false;
   std::string text;  // the written-back model, or the error
-  std::vector<std::string> sourceFiles;
+  std::vector<std::string> sourceFiles{};  // none for a failure
 };
 
 onnxfmt::ImportOptions optionsFor(const std::string& path) {
