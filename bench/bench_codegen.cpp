@@ -39,8 +39,8 @@ int main(int argc, char** argv) {
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".onnx") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  std::printf("%-36s %6s %8s %10s %10s %10s %10s %9s\n", "model", "nodes", "flavour", "facts ms", "codegen ms", "write ms",
-              "weights MB", "MB/s");
+  std::printf("%-36s %6s %8s %10s %10s %10s %10s %9s\n", "model", "nodes", "flavour", "facts ms", "codegen ms",
+              "write ms", "weights MB", "MB/s");
   double worst = 0;
   for (const auto& f : files) {
     auto model = fb::loadModel(f.string());
@@ -62,9 +62,9 @@ int main(int argc, char** argv) {
       const fs::path out = tmp / (f.stem().string() + "_" + std::string(fb::codegen::flavourName(flavour)));
       const double writeMs = medianMs(3, [&] { fb::codegen::writeGeneratedFolder(*r.code, flavour, out.string()); });
       worst = std::max(worst, genMs);
-      std::printf("%-36s %6zu %8s %10.1f %10.1f %10.1f %10.1f %9.0f\n", f.filename().c_str(), model->graph().totalNodeCount(),
-                  std::string(fb::codegen::flavourName(flavour)).c_str(), factsMs, genMs, writeMs, bytes / 1e6,
-                  bytes / 1e6 / (writeMs / 1000));
+      std::printf("%-36s %6zu %8s %10.1f %10.1f %10.1f %10.1f %9.0f\n", f.filename().c_str(),
+                  model->graph().totalNodeCount(), std::string(fb::codegen::flavourName(flavour)).c_str(), factsMs,
+                  genMs, writeMs, bytes / 1e6, bytes / 1e6 / (writeMs / 1000));
     }
   }
   std::printf("worst code generation: %.1f ms (target 100 ms)\n", worst);

@@ -66,8 +66,9 @@ int main(int argc, char** argv) {
                   complete ? "ok" : "INCOMPLETE");
     }
   }
-  std::printf("worst dry run: %.2f ms per 1000 nodes with the model's shape facts kept (target <= 50), %.1f ms cold;"
-              " worst whole conversion: %.1f ms (target <= 100)\n",
-              worstDryPer1000, worstCold, worstTotal);
+  std::printf(
+      "worst dry run: %.2f ms per 1000 nodes with the model's shape facts kept (target <= 50), %.1f ms cold;"
+      " worst whole conversion: %.1f ms (target <= 100)\n",
+      worstDryPer1000, worstCold, worstTotal);
   return 0;
 }

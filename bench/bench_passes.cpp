@@ -3,7 +3,8 @@
 // takes (median of 5 runs, wall and CPU, without file I/O; the model is opened afresh each run, so mapping its
 // weights in is part of the time). Node counts include If/Loop bodies; onnxoptimizer's are the top-level graph's.
 // FB_BENCH_SIMPLIFY_DIR=/work/mc adds every .onnx of that folder (make_corpus.py exports), timed in 1 run.
-// Usage: bench_passes [CORPUS_DIR] [MODEL.onnx...] [--per-pass] [--write DIR]  (--write saves the optimized models, for ONNX Runtime checks)
+// Usage: bench_passes [CORPUS_DIR] [MODEL.onnx...] [--per-pass] [--write DIR]  (--write saves the optimized models, for
+// ONNX Runtime checks)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,10 +40,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> extra;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--write" && i + 1 < argc) writeDir = argv[++i];
-    else if (a == "--per-pass") perPass = true;
-    else if (a.size() > 5 && a.substr(a.size() - 5) == ".onnx") extra.push_back(a);
-    else corpus = a;
+    if (a == "--write" && i + 1 < argc)
+      writeDir = argv[++i];
+    else if (a == "--per-pass")
+      perPass = true;
+    else if (a.size() > 5 && a.substr(a.size() - 5) == ".onnx")
+      extra.push_back(a);
+    else
+      corpus = a;
   }
   auto anchors = bench::readOnnxOptimizerAnchors(corpus + "/MANIFEST.md");
   std::vector<std::string> files;
@@ -115,7 +120,8 @@ int main(int argc, char** argv) {
       // source is never written over.
       fs::create_directories(writeDir);
       fs::path out = fs::path(writeDir) / file;
-      if (!written.insert(out.string()).second) out = fs::path(writeDir) / (fs::path(path).parent_path().filename().string() + "_" + file);
+      if (!written.insert(out.string()).second)
+        out = fs::path(writeDir) / (fs::path(path).parent_path().filename().string() + "_" + file);
       written.insert(out.string());
       std::error_code ec;
       if (fs::exists(out) && fs::equivalent(out, path, ec)) {

@@ -26,8 +26,8 @@ using namespace fb;
 namespace {
 
 struct Run {
-  double seconds = -1;       // open: parse + IR, weights mapped but not read
-  double fullSeconds = -1;   // open + every weight byte read
+  double seconds = -1;      // open: parse + IR, weights mapped but not read
+  double fullSeconds = -1;  // open + every weight byte read
   long maxRssKb = 0;
 };
 
@@ -89,8 +89,8 @@ std::string makeGigabyteModel(const fs::path& dir) {
   for (int k = 0; k < 16; ++k) {  // 16 x 4096 x 4096 floats = 1 GiB
     std::vector<float> w(4096 * 4096);
     for (size_t i = 0; i < w.size(); i += 7) w[i] = static_cast<float>(rng() % 1000) / 1000.f;
-    ir::Value* wv = g.addInitializer(ir::Tensor::fromValues("fc" + std::to_string(k) + ".weight", ir::DataType::Float,
-                                                            {4096, 4096}, w));
+    ir::Value* wv = g.addInitializer(
+        ir::Tensor::fromValues("fc" + std::to_string(k) + ".weight", ir::DataType::Float, {4096, 4096}, w));
     ir::Value* out = g.createUniqueValue("h" + std::to_string(k));
     g.addNode("MatMul", {acc, wv}, {out});
     acc = out;
@@ -121,13 +121,14 @@ int main(int argc, char** argv) {
   std::sort(models.begin(), models.end());
   models.push_back(makeGigabyteModel(argv[2]));
   const std::string self = fs::canonical("/proc/self/exe").string();
-  const std::string py = "import onnx,sys,time\nt=time.perf_counter()\nonnx.load(sys.argv[1])\nprint(time.perf_counter()-t)";
+  const std::string py =
+      "import onnx,sys,time\nt=time.perf_counter()\nonnx.load(sys.argv[1])\nprint(time.perf_counter()-t)";
   bool havePython = fs::exists("/usr/bin/python3") && std::system("/usr/bin/python3 -c 'import onnx' 2>/dev/null") == 0;
 
   // The peak RSS of a run on the smallest model is the process's own baseline (libraries, heap).
   const long baselineKb = best({self, "--one", models.front()}, 3).maxRssKb;
-  std::printf("%-34s %8s | %8s %9s %8s %7s %7s | %8s %7s %8s\n", "model (warm cache)", "file MB", "open ms",
-              "+read ms", "MB/s", "RSS MB", "extra/f", "py ms", "MB/s", "RSS MB");
+  std::printf("%-34s %8s | %8s %9s %8s %7s %7s | %8s %7s %8s\n", "model (warm cache)", "file MB", "open ms", "+read ms",
+              "MB/s", "RSS MB", "extra/f", "py ms", "MB/s", "RSS MB");
   for (const auto& path : models) {
     warm(path);
     double mb = static_cast<double>(fs::file_size(path)) / 1e6;
@@ -139,8 +140,10 @@ int main(int argc, char** argv) {
                 (ours.maxRssKb - baselineKb) * 1024.0 / (mb * 1e6), theirs.seconds * 1e3,
                 theirs.seconds > 0 ? mb / theirs.seconds : 0.0, theirs.maxRssKb / 1024.0);
   }
-  std::printf("MB/s is for open + read of every weight byte. RSS is the whole process's peak (about 6 MB for an empty\n"
-              "run of ours; python's includes the interpreter and numpy, about 30-40 MB). extra/f = (RSS - our baseline of\n"
-              "%.1f MB) / file size.\n", baselineKb / 1024.0);
+  std::printf(
+      "MB/s is for open + read of every weight byte. RSS is the whole process's peak (about 6 MB for an empty\n"
+      "run of ours; python's includes the interpreter and numpy, about 30-40 MB). extra/f = (RSS - our baseline of\n"
+      "%.1f MB) / file size.\n",
+      baselineKb / 1024.0);
   return 0;
 }

@@ -128,7 +128,8 @@ std::string residualModel(const fs::path& dir, size_t targetNodes) {
     ::_exit(0);
   }
   int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !fs::exists(path))
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+      !fs::exists(path))
     throw std::runtime_error("cannot make " + path);
   return path;
 }
@@ -182,7 +183,8 @@ Run best(const std::vector<std::string>& argv, int reps, bool selfTimed) {
 void warmFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> b(1 << 20);
-  while (in.read(b.data(), static_cast<std::streamsize>(b.size()))) {}
+  while (in.read(b.data(), static_cast<std::streamsize>(b.size()))) {
+  }
 }
 
 double timeOf(const Run& r, bool selfTimed) { return selfTimed && !r.reported.empty() ? r.reported[0] : r.wallMs; }
@@ -233,8 +235,9 @@ int childFixed(const std::string& path) {
 }
 
 void printFixedCost(const std::string& self, const std::string& cli, const fs::path& dir, bool havePython) {
-  std::printf("\nFixed cost of a conversion (corpus models of 8 nodes, to opset 17; onnxoptimizer 0.2.7's time in-process "
-              "from the corpus MANIFEST: 1 and 5 ms)\n");
+  std::printf(
+      "\nFixed cost of a conversion (corpus models of 8 nodes, to opset 17; onnxoptimizer 0.2.7's time in-process "
+      "from the corpus MANIFEST: 1 and 5 ms)\n");
   std::printf("%-28s %16s %16s %16s %14s\n", "model", "libonnx setup", "1st conversion", "later (median)",
               "cli process");
   for (const char* name : {"super_resolution_op11.onnx", "control_flow_op13.onnx"}) {
@@ -250,8 +253,9 @@ void printFixedCost(const std::string& self, const std::string& cli, const fs::p
                 c.ok ? c.wallMs : NAN);
   }
   if (havePython) {
-    const char* code = "import time\nt=time.perf_counter()\nimport onnx\nt1=time.perf_counter()\n"
-                       "onnx.defs.get_schema('Conv')\nt2=time.perf_counter()\nprint((t1-t)*1e3, (t2-t1)*1e3)";
+    const char* code =
+        "import time\nt=time.perf_counter()\nimport onnx\nt1=time.perf_counter()\n"
+        "onnx.defs.get_schema('Conv')\nt2=time.perf_counter()\nprint((t1-t)*1e3, (t2-t1)*1e3)";
     Run p = runChild({"/usr/bin/python3", "-c", code}, false);
     if (p.ok && p.reported.size() >= 2)
       std::printf("python: import onnx %.1f ms, then its first schema lookup (the same libonnx setup) %.2f ms\n",
@@ -312,7 +316,8 @@ void printAppTable(const fs::path& dir, std::vector<size_t> sizes) {
     rows.push_back(row);
     std::fprintf(stderr, "bench_scale: app %zu nodes done\n", target);
   }
-  std::printf("\nThe app (bench_ui_open --first-frame, offscreen, a fresh process each): open to first painted frame\n");
+  std::printf(
+      "\nThe app (bench_ui_open --first-frame, offscreen, a fresh process each): open to first painted frame\n");
   std::printf("%8s %10s %12s %10s %10s %10s %11s %9s\n", "nodes", "frame ms", "frame MB", "exponent", "expand ms",
               "pan fps", "process MB", "items");
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -326,14 +331,15 @@ void printAppTable(const fs::path& dir, std::vector<size_t> sizes) {
       exponent = std::log(r.openMs / rows[i - 1].openMs) / std::log(double(r.nodes) / double(rows[i - 1].nodes));
     char expand[32] = "-";  // nothing collapsed on screen (small graphs open expanded)
     if (r.expandMs >= 0) std::snprintf(expand, sizeof expand, "%.1f", r.expandMs);
-    std::printf("%8zu %10.0f %12ld %10.2f %10s %10.1f %11ld %9d\n", r.nodes, r.openMs, r.firstFrameKb / 1024,
-                exponent, expand, r.panFps, r.peakKb / 1024, r.items);
+    std::printf("%8zu %10.0f %12ld %10.2f %10s %10.1f %11ld %9d\n", r.nodes, r.openMs, r.firstFrameKb / 1024, exponent,
+                expand, r.panFps, r.peakKb / 1024, r.items);
   }
   for (const Row& r : rows)
     if (r.ok && r.nodes >= 90000 && r.nodes <= 110000)
-      std::printf("app at %zu nodes: first frame %.0f ms (target <= 3000), %ld MB (target <= 600), expand %.0f ms "
-                  "(target <= 100), panning %.0f frames/s (target >= 60)\n",
-                  r.nodes, r.openMs, r.firstFrameKb / 1024, r.expandMs, r.panFps);
+      std::printf(
+          "app at %zu nodes: first frame %.0f ms (target <= 3000), %ld MB (target <= 600), expand %.0f ms "
+          "(target <= 100), panning %.0f frames/s (target >= 60)\n",
+          r.nodes, r.openMs, r.firstFrameKb / 1024, r.expandMs, r.panFps);
 }
 
 struct Column {
@@ -376,7 +382,7 @@ int main(int argc, char** argv) {
   std::vector<size_t> nodes;
   std::vector<double> fileMb;
   std::map<std::string, Column> cols;
-  const std::vector<std::string> order = {"open",        "onnx.load",   "convert",    "passes", "check",
+  const std::vector<std::string> order = {"open",        "onnx.load",    "convert",   "passes",     "check",
                                           "cli inspect", "py onnx.load", "cli check", "cli convert"};
   std::vector<std::string> convertNotes;
   // The conversion, which the growth exponent is read from: every size once per repetition, in turn, so that a
@@ -386,7 +392,8 @@ int main(int argc, char** argv) {
   for (size_t target : sizes) warmFile(residualModel(dir, target));
   for (int rep = 0; rep < 5; ++rep)
     for (size_t i = 0; i < sizes.size(); ++i)
-      if (conversions[i].ok || rep == 0) keepBest(conversions[i], runChild({self, "--convert", residualModel(dir, sizes[i])}, false), true);
+      if (conversions[i].ok || rep == 0)
+        keepBest(conversions[i], runChild({self, "--convert", residualModel(dir, sizes[i])}, false), true);
   for (size_t index = 0; index < sizes.size(); ++index) {
     const size_t target = sizes[index];
     std::string path = residualModel(dir, target);
@@ -409,8 +416,9 @@ int main(int argc, char** argv) {
       put("convert", conv.reported[0], conv.peakKb);
       put("passes", conv.reported[1], 0);
       put("check", conv.reported[2], 0);
-      convertNotes.push_back(std::to_string(nodes.back()) + " -> " + std::to_string(static_cast<size_t>(conv.reported[3])) +
-                             " nodes in " + std::to_string(static_cast<size_t>(conv.reported[4])) + " rounds" +
+      convertNotes.push_back(std::to_string(nodes.back()) + " -> " +
+                             std::to_string(static_cast<size_t>(conv.reported[3])) + " nodes in " +
+                             std::to_string(static_cast<size_t>(conv.reported[4])) + " rounds" +
                              (conv.reported[5] > 0 ? "" : ", CHECK FAILED"));
     } else {
       put("convert", NAN, 0);
@@ -450,8 +458,10 @@ int main(int argc, char** argv) {
     std::printf("%-14s", c.c_str());
     for (size_t i = 0; i < col.ms.size(); ++i) {
       char cell[64];
-      if (col.peakKb[i] > 0) std::snprintf(cell, sizeof cell, "%.1f (%ld)", col.ms[i], col.peakKb[i] / 1024);
-      else std::snprintf(cell, sizeof cell, "%.1f", col.ms[i]);
+      if (col.peakKb[i] > 0)
+        std::snprintf(cell, sizeof cell, "%.1f (%ld)", col.ms[i], col.peakKb[i] / 1024);
+      else
+        std::snprintf(cell, sizeof cell, "%.1f", col.ms[i]);
       std::printf(" %17s", cell);
     }
     std::printf("  ");
@@ -463,13 +473,15 @@ int main(int argc, char** argv) {
   // Targets on the largest size.
   const size_t L = nodes.size() - 1;
   auto at = [&](const std::string& c) { return cols[c].ms[L]; };
-  std::printf("largest (%zu nodes): convert / onnx.load %.2fx (target <= 4); open / onnx.load %.2fx (target <= 0.7);"
-              " cli inspect / python onnx.load process %.2fx (target < 1); convert peak %ld MB (target <= 400)",
-              nodes[L], at("convert") / at("onnx.load"), at("open") / at("onnx.load"),
-              at("cli inspect") / at("py onnx.load"), cols["convert"].peakKb[L] / 1024);
+  std::printf(
+      "largest (%zu nodes): convert / onnx.load %.2fx (target <= 4); open / onnx.load %.2fx (target <= 0.7);"
+      " cli inspect / python onnx.load process %.2fx (target < 1); convert peak %ld MB (target <= 400)",
+      nodes[L], at("convert") / at("onnx.load"), at("open") / at("onnx.load"), at("cli inspect") / at("py onnx.load"),
+      cols["convert"].peakKb[L] / 1024);
   if (L > 0)
     std::printf("; convert exponent %zu -> %zu: %.2f (target <= 1.15)", nodes[L - 1], nodes[L],
-                std::log(cols["convert"].ms[L] / cols["convert"].ms[L - 1]) / std::log(double(nodes[L]) / double(nodes[L - 1])));
+                std::log(cols["convert"].ms[L] / cols["convert"].ms[L - 1]) /
+                    std::log(double(nodes[L]) / double(nodes[L - 1])));
   std::printf("\n");
   printFixedCost(self, cli, dir, havePython);
   printAppTable(dir, sizes);

@@ -141,7 +141,8 @@ int firstFrameChild(const QString& path) {
   QSignalSpy ok(w.document(), &ui::Document::modelChanged);
   QSignalSpy failed(w.document(), &ui::Document::loadFailed);
   if (qEnvironmentVariableIsSet("FB_BENCH_UI_LOG"))
-    QObject::connect(w.document(), &ui::Document::logMessage, [](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
+    QObject::connect(w.document(), &ui::Document::logMessage,
+                     [](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); });
   QElapsedTimer t;
   t.start();
   w.openFile(path);
@@ -253,7 +254,8 @@ int previewChild(const QString& path, int opset) {
     if (convertMs < 0 && !converted.isEmpty()) convertMs = double(t.nsecsElapsed()) / 1e6;
   }
   if (!convertFailed.isEmpty()) {
-    std::fprintf(stderr, "%s: preview failed: %s\n", qPrintable(path), qPrintable(convertFailed.first().first().toString()));
+    std::fprintf(stderr, "%s: preview failed: %s\n", qPrintable(path),
+                 qPrintable(convertFailed.first().first().toString()));
     return 1;
   }
   QCoreApplication::processEvents();  // the pane shows, the scene is built
@@ -311,7 +313,8 @@ int main(int argc, char** argv) {
   QCoreApplication::setOrganizationName("FlowBridgeBench");
   const QString scratch = QDir::current().absoluteFilePath("bench-ui");
   QDir().mkpath(scratch);
-  const int dotCap = qEnvironmentVariableIntValue("FB_BENCH_DOT_CAP") > 0 ? qEnvironmentVariableIntValue("FB_BENCH_DOT_CAP") : 60;
+  const int dotCap =
+      qEnvironmentVariableIntValue("FB_BENCH_DOT_CAP") > 0 ? qEnvironmentVariableIntValue("FB_BENCH_DOT_CAP") : 60;
 
   QStringList models;
   QDir corpus(QStringLiteral(FB_CORPUS_DIR) + "/models");
@@ -323,7 +326,9 @@ int main(int argc, char** argv) {
   }
   for (int i = 1; i < argc; ++i) models << QString::fromLocal8Bit(argv[i]);
 
-  std::printf("| model | nodes | open to first frame (ms) | first frame after fit (ms) | panning zoomed out (ms/frame) | panning at 100%% (ms/frame) | expand a block (ms) | scene items | whole-graph dot |\n");
+  std::printf(
+      "| model | nodes | open to first frame (ms) | first frame after fit (ms) | panning zoomed out (ms/frame) | "
+      "panning at 100%% (ms/frame) | expand a block (ms) | scene items | whole-graph dot |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   for (const QString& path : models) {
     size_t nodes = 0;
@@ -338,7 +343,8 @@ int main(int argc, char** argv) {
     const QString dot = wholeGraphDot(path, scratch, dotCap);
     const QString expand = f.expandMs < 0 ? QStringLiteral("-") : QString::number(f.expandMs, 'f', 0);
     std::printf("| %s | %zu | %.0f | %.1f | %.1f | %.1f | %s | %d | %s |\n", qPrintable(QFileInfo(path).fileName()),
-                nodes, f.openMs, f.zoomFrameMs, f.fitFrameMs, f.detailFrameMs, qPrintable(expand), f.items, qPrintable(dot));
+                nodes, f.openMs, f.zoomFrameMs, f.fitFrameMs, f.detailFrameMs, qPrintable(expand), f.items,
+                qPrintable(dot));
     std::fflush(stdout);
   }
   return 0;

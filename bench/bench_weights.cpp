@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i * 32 < megabytes; ++i) {
     std::vector<float> v(kTensorFloats);
     for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>(k * (i + 1));
-    tensors.push_back(ir::Tensor::fromValues("t" + std::to_string(i), ir::DataType::Float,
-                                             {int64_t(kTensorFloats / 1024), 1024}, v));
+    tensors.push_back(
+        ir::Tensor::fromValues("t" + std::to_string(i), ir::DataType::Float, {int64_t(kTensorFloats / 1024), 1024}, v));
   }
   std::vector<codegen::NamedTensor> named;
   for (size_t i = 0; i < tensors.size(); ++i) named.push_back({"layer" + std::to_string(i) + ".weight", &tensors[i]});

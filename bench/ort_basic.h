@@ -14,8 +14,9 @@ namespace fb::bench {
 
 // Model path -> node count after ORT-basic; models ORT could not load are missing. `why` gets node's
 // complaint when the oracle is not installed or did not run.
-inline std::map<std::string, size_t> ortBasicNodeCounts(const std::vector<std::string>& models, const std::string& oracleDir,
-                                                        const std::string& outDir, std::string& why) {
+inline std::map<std::string, size_t> ortBasicNodeCounts(const std::vector<std::string>& models,
+                                                        const std::string& oracleDir, const std::string& outDir,
+                                                        std::string& why) {
   namespace fs = std::filesystem;
   std::map<std::string, size_t> counts;
   if (!fs::exists(oracleDir + "/node_modules/onnxruntime-node/package.json")) {

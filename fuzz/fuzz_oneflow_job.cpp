@@ -44,8 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = dir + "/" + names[kind];
   const std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   fb::fuzz::writeFile(path, data + 1, size - 1);
-  if (kind % 2 == 1) weightsFor<::oneflow::JobText, ::oneflow::JobSetText>(dir + "/weights", bytes, true);
-  else weightsFor<::oneflow::Job, ::oneflow::JobSet>(dir + "/weights", bytes, false);
+  if (kind % 2 == 1)
+    weightsFor<::oneflow::JobText, ::oneflow::JobSetText>(dir + "/weights", bytes, true);
+  else
+    weightsFor<::oneflow::Job, ::oneflow::JobSet>(dir + "/weights", bytes, false);
   (void)fb::takeProtobufLogMessage();
   try {
     auto model = fb::oneflow::readOneflow(path);

@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     parsed = sm.ParsePartialFromString(bytes);
   }
   (void)fb::takeProtobufLogMessage();
-  if (parsed && !sm.graphs().empty()) fb::fuzz::provideWeights(dir + "/variables", sm.graphs().begin()->second.op_list());
+  if (parsed && !sm.graphs().empty())
+    fb::fuzz::provideWeights(dir + "/variables", sm.graphs().begin()->second.op_list());
   try {
     auto model = fb::oneflow::readOneflow(path);
     fb::fuzz::touchModel(*model);

@@ -23,8 +23,8 @@ void provideWeights(const std::string& dir, const Ops& ops) {
   for (const auto& op : ops) {
     if (!op.has_variable_conf() || written == 16) continue;
     const std::string& name = op.name();
-    if (name.empty() || name.size() > 64 || name.find('/') != std::string::npos || name.find('\0') != std::string::npos ||
-        name[0] == '.')
+    if (name.empty() || name.size() > 64 || name.find('/') != std::string::npos ||
+        name.find('\0') != std::string::npos || name[0] == '.')
       continue;
     const auto& conf = op.variable_conf();
     std::vector<int64_t> dims(conf.shape().dim().begin(), conf.shape().dim().end());

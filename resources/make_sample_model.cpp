@@ -25,7 +25,8 @@ struct Builder {
     return g.addInitializer(Tensor::fromValues(name, DataType::Float, std::move(dims), v));
   }
 
-  Value* node(const std::string& scope, const std::string& op, std::vector<Value*> ins, std::vector<Attribute> attrs = {}) {
+  Value* node(const std::string& scope, const std::string& op, std::vector<Value*> ins,
+              std::vector<Attribute> attrs = {}) {
     Value* out = g.createUniqueValue(scope + "/" + op + "_output_0");
     Node* n = g.addNode(op, ins, {out});
     n->name = scope + "/" + op;

@@ -45,7 +45,8 @@ inline std::unique_ptr<ir::Model> makeTransformerLike(size_t targetNodes, bool s
   Value* x = g.getOrCreateValue("tokens");
   x->type = TypeInfo::tensor(DataType::Float, Shape{Dim::of(1), Dim::of(16), Dim::of(d)});
   g.addInput(x);
-  Value* axes = g.addInitializer(Tensor::fromValues<int64_t>("axes_last", DataType::Int64, {1}, std::vector<int64_t>{-1}));
+  Value* axes =
+      g.addInitializer(Tensor::fromValues<int64_t>("axes_last", DataType::Int64, {1}, std::vector<int64_t>{-1}));
   const size_t layers = std::max<size_t>(1, targetNodes / kNodesPerLayer);
   for (size_t l = 0; l < layers; ++l) {
     const std::string L = "/layers." + std::to_string(l);

@@ -56,23 +56,29 @@ void Document::startLoad(const QString& name, bool fromFile,
   emit logMessage((fromFile ? tr("Opening %1") : tr("Showing %1")).arg(name));
   auto cancel = cancel_;
   QPointer<Document> self(this);
-  watcher_.setFuture(QtConcurrent::run(backgroundPool(), [job = std::move(job), cancel, self](QPromise<LoadedModel>& promise) {
-    auto progress = [self](int percent, const QString& phase) {
-      QMetaObject::invokeMethod(
-          self.data(), [self, percent, phase] { if (self) emit self->loadProgress(percent, phase); },
-          Qt::QueuedConnection);
-    };
-    try {
-      promise.addResult(job(*cancel, progress));
-    } catch (...) {
-      promise.setException(std::current_exception());
-    }
-  }));
+  watcher_.setFuture(
+      QtConcurrent::run(backgroundPool(), [job = std::move(job), cancel, self](QPromise<LoadedModel>& promise) {
+        auto progress = [self](int percent, const QString& phase) {
+          QMetaObject::invokeMethod(
+              self.data(),
+              [self, percent, phase] {
+                if (self) emit self->loadProgress(percent, phase);
+              },
+              Qt::QueuedConnection);
+        };
+        try {
+          promise.addResult(job(*cancel, progress));
+        } catch (...) {
+          promise.setException(std::current_exception());
+        }
+      }));
 }
 
 void Document::reload() {
-  if (!loaded_.path.isEmpty()) open(loaded_.path);
-  else if (loaded_.model) show(loaded_.model, loaded_.name);
+  if (!loaded_.path.isEmpty())
+    open(loaded_.path);
+  else if (loaded_.model)
+    show(loaded_.model, loaded_.name);
 }
 
 void Document::cancelLoad() {
@@ -132,10 +138,15 @@ void Document::finishLoad() {
   selectedNodes_.clear();
   selectedValue_ = nullptr;
   const auto& st = loaded_.mainLevel.placed.stats;
-  const QString shapes = loaded_.shapesDeferred ? tr("after the first frame") : tr("%1 ms").arg(loaded_.shapesMs, 0, 'f', 0);
-  const QString layout = tr("layout %1 ms (%2 dot calls, %3 layered)").arg(loaded_.layoutMs, 0, 'f', 0).arg(st.dotCalls).arg(st.layeredCalls);
+  const QString shapes =
+      loaded_.shapesDeferred ? tr("after the first frame") : tr("%1 ms").arg(loaded_.shapesMs, 0, 'f', 0);
+  const QString layout = tr("layout %1 ms (%2 dot calls, %3 layered)")
+                             .arg(loaded_.layoutMs, 0, 'f', 0)
+                             .arg(st.dotCalls)
+                             .arg(st.layeredCalls);
   if (loaded_.path.isEmpty())
-    emit logMessage(tr("Shown %1: %2 nodes; shapes %3, %4").arg(name).arg(loaded_.model->graph().nodeCount()).arg(shapes, layout));
+    emit logMessage(
+        tr("Shown %1: %2 nodes; shapes %3, %4").arg(name).arg(loaded_.model->graph().nodeCount()).arg(shapes, layout));
   else
     emit logMessage(tr("Opened %1: %2 nodes; read %3 ms, shapes %4, %5")
                         .arg(name)

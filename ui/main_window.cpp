@@ -77,7 +77,8 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
   connect(cancel_, &QPushButton::clicked, doc_, &Document::cancelLoad);
-  connect(view_, &GraphView::zoomChanged, this, [this](double z) { zoomLabel_->setText(tr("zoom %1%").arg(int(z * 100))); });
+  connect(view_, &GraphView::zoomChanged, this,
+          [this](double z) { zoomLabel_->setText(tr("zoom %1%").arg(int(z * 100))); });
 
   connect(doc_, &Document::loadStarted, this, [this](const QString& path) {
     progress_->setValue(0);
@@ -182,7 +183,8 @@ void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
     const QString p = QFileDialog::getOpenFileName(
-        this, tr("Open model"), {}, tr("Models (*.onnx *.pb *.prototxt);;ONNX (*.onnx);;OneFlow graphs (*.pb *.prototxt);;All files (*)"));
+        this, tr("Open model"), {},
+        tr("Models (*.onnx *.pb *.prototxt);;ONNX (*.onnx);;OneFlow graphs (*.pb *.prototxt);;All files (*)"));
     if (!p.isEmpty()) openFile(p);
   });
   // OneFlow models are folders (a job or SavedModel with its weight folders).
@@ -193,7 +195,8 @@ void MainWindow::buildMenus() {
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), doc_, &Document::reload);
-  file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImageInteractively);
+  file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                  &MainWindow::exportImageInteractively);
   plainExport_ = file->addAction(tr("&Plain Export (No Selection or Marks)"));
   plainExport_->setCheckable(true);
   plainExport_->setToolTip(tr("Exported pictures leave out the selection and the conversion halos and badges"));
@@ -205,8 +208,8 @@ void MainWindow::buildMenus() {
   view->addAction(tr("Zoom &In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] { view_->zoomBy(1.25); });
   view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this, [this] { view_->zoomBy(0.8); });
   view->addAction(tr("&Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), view_, &GraphView::fitAll);
-  auto* fitBoth = view->addAction(tr("Fit &Both (source and preview)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0), split_,
-                                  &PreviewSplit::fitBoth);
+  auto* fitBoth = view->addAction(tr("Fit &Both (source and preview)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0),
+                                  split_, &PreviewSplit::fitBoth);
   fitBoth->setObjectName(QStringLiteral("fitBoth"));
   view->addSeparator();
   auto* weights = view->addAction(tr("Show &Initializers"));

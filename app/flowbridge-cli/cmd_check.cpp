@@ -20,7 +20,8 @@ void registerCheck(CLI::App& app, Runner& run) {
     bool json = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* sub = app.add_subcommand("check", "Dry run: what converting to an opset would do to each node, without building it");
+  auto* sub =
+      app.add_subcommand("check", "Dry run: what converting to an opset would do to each node, without building it");
   sub->add_option("IN", o->input, "model (.onnx, or a OneFlow job / SavedModel / fixture folder)")->required();
   auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset")->check(CLI::Range(7, 26));
   auto* toOpt = sub->add_option("--to", o->to, "check Python code generation instead: pytorch or oneflow")
@@ -44,7 +45,8 @@ void registerCheck(CLI::App& app, Runner& run) {
       // would fail the check at the end of `convert` however its nodes convert: say so now (exit 3).
       if (opts.direction == "onnx") {
         auto sourceCheck = checkModel(*model);
-        for (const auto& line : convert::checkLines(sourceCheck, o->input, "source check")) std::cerr << "flowbridge-cli: " << line << "\n";
+        for (const auto& line : convert::checkLines(sourceCheck, o->input, "source check"))
+          std::cerr << "flowbridge-cli: " << line << "\n";
         ok = ok && sourceCheck.ok;
       } else if (ok) {
         // A OneFlow source has no checker of its own, and some attributes (a pool stride of 0, a perm of the
@@ -52,17 +54,17 @@ void registerCheck(CLI::App& app, Runner& run) {
         // check at the end of `convert`. Build the result as `convert` would, without writing it, so that both
         // commands give the same answer.
         auto built = convert::convertModel(*model, opts);
-        if (!built.error.empty())
-          std::cerr << "flowbridge-cli: " << printable(o->input + ": " + built.error) << "\n";
-        for (const auto& line : convert::checkLines(built.check, o->input, "result check")) std::cerr << "flowbridge-cli: " << line << "\n";
+        if (!built.error.empty()) std::cerr << "flowbridge-cli: " << printable(o->input + ": " + built.error) << "\n";
+        for (const auto& line : convert::checkLines(built.check, o->input, "result check"))
+          std::cerr << "flowbridge-cli: " << line << "\n";
         ok = built.error.empty() && built.check.ok;
       }
       if (o->json) {
         std::cout << dumpJson(convert::reportJson(r, o->input)) << "\n";
         return ok ? int(kOk) : int(kUnconverted);
       }
-      std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << " (dry run, "
-                << r.handlersMs << " ms)\n";
+      std::cout << o->input << ": opset " << r.sourceOpset << " -> " << r.targetOpset << " (dry run, " << r.handlersMs
+                << " ms)\n";
       printDryRun(r, ok);
       return ok ? int(kOk) : int(kUnconverted);
     };

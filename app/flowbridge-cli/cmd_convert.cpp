@@ -53,11 +53,18 @@ void registerConvert(CLI::App& app, Runner& run) {
     bool continueOnError = false, externalData = false;
   };
   auto o = std::make_shared<Opts>();
-  auto* sub = app.add_subcommand("convert", "Convert a OneFlow graph to ONNX or retarget an ONNX model (opsets 7-26), run optimizer passes, check, write");
-  sub->add_option("IN", o->input, "source model (.onnx, OneFlow job.pb/.prototxt, SavedModel or fixture folder)")->required();
-  sub->add_option("-o,--output", o->output, "output model (.onnx), or with --to the folder for the generated code; never the input")->required();
-  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")->check(CLI::Range(7, 26));
-  sub->add_option("--to", o->to, "generate Python code instead: pytorch or oneflow (model.py, run.py, weights in the -o folder)")
+  auto* sub = app.add_subcommand(
+      "convert",
+      "Convert a OneFlow graph to ONNX or retarget an ONNX model (opsets 7-26), run optimizer passes, check, write");
+  sub->add_option("IN", o->input, "source model (.onnx, OneFlow job.pb/.prototxt, SavedModel or fixture folder)")
+      ->required();
+  sub->add_option("-o,--output", o->output,
+                  "output model (.onnx), or with --to the folder for the generated code; never the input")
+      ->required();
+  auto* opsetOpt = sub->add_option("--opset", o->opset, "target ONNX opset (default: the source's; 17 for OneFlow)")
+                       ->check(CLI::Range(7, 26));
+  sub->add_option("--to", o->to,
+                  "generate Python code instead: pytorch or oneflow (model.py, run.py, weights in the -o folder)")
       ->check(CLI::IsMember({"pytorch", "oneflow"}))
       ->excludes(opsetOpt);
   sub->add_option("--passes", o->passes, "optimizer passes: default, none, or a comma-separated list");
@@ -103,7 +110,8 @@ void registerConvert(CLI::App& app, Runner& run) {
       opts.reloadSource = [input = o->input, stamps] {
         for (const auto& [f, st] : stamps) {
           std::error_code ec;
-          if (std::filesystem::file_size(f, ec) != st.first || std::filesystem::last_write_time(f, ec) != st.second || ec)
+          if (std::filesystem::file_size(f, ec) != st.first || std::filesystem::last_write_time(f, ec) != st.second ||
+              ec)
             throw std::runtime_error(f + " changed during the conversion");
         }
         return loadModel(input);
@@ -137,12 +145,15 @@ void registerConvert(CLI::App& app, Runner& run) {
                 << " converted, " << r.count(convert::NodeStatus::Kept) << " kept, "
                 << r.count(convert::NodeStatus::Unsupported) << " unsupported, " << r.count(convert::NodeStatus::Failed)
                 << " failed";
-      if (r.passesRan) std::cout << "; passes: " << r.passStats.nodesBefore << " -> " << r.passStats.nodesAfter << " nodes";
+      if (r.passesRan)
+        std::cout << "; passes: " << r.passStats.nodesBefore << " -> " << r.passStats.nodesAfter << " nodes";
       if (r.passesRan && !r.passStats.reachedFixpoint)
         std::cout << " (stopped at the safety cap of " << r.passStats.iterations << " rounds before a fixpoint)";
       std::cout << "; " << static_cast<int64_t>(r.totalMs + 0.5) << " ms";
-      if (r.model && (complete || o->continueOnError)) std::cout << "; written to " << o->output;
-      else std::cout << "; nothing written";
+      if (r.model && (complete || o->continueOnError))
+        std::cout << "; written to " << o->output;
+      else
+        std::cout << "; nothing written";
       std::cout << "\n";
       printPassWarnings(r, !o->report.empty());
       return complete ? int(kOk) : int(kUnconverted);

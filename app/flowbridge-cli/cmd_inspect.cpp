@@ -23,8 +23,10 @@ void registerInspect(CLI::App& app, Runner& run) {
       auto model = loadModel(opts->model);
       currentStep() = "summarizing the model";
       auto summary = summarize(*model);
-      if (opts->json) std::cout << dumpJson(toJson(summary)) << "\n";
-      else std::cout << printableLines(toText(summary));
+      if (opts->json)
+        std::cout << dumpJson(toJson(summary)) << "\n";
+      else
+        std::cout << printableLines(toText(summary));
       return kOk;
     };
   });

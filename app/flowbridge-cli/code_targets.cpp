@@ -51,7 +51,8 @@ std::optional<AtomicFile> openReport(const CodeTargetOptions& o, const std::vect
   const fs::path report = fs::weakly_canonical(fs::absolute(o.report), ec);
   const fs::path dir = fs::weakly_canonical(codegen::generatedFolderTarget(o.outDir), ec);
   if (isSameOrInside(report, dir))
-    throw OutputError(o.report + ": the report cannot go into the output folder " + o.outDir + ", which is replaced as a whole");
+    throw OutputError(o.report + ": the report cannot go into the output folder " + o.outDir +
+                      ", which is replaced as a whole");
   ensureWritableOutput(o.report, inputs);
   return std::optional<AtomicFile>(std::in_place, o.report);
 }
@@ -85,11 +86,12 @@ int convertToCode(const CodeTargetOptions& o) {
     codegen::writeGeneratedFolder(*r.code, flavour, o.outDir);
   }
   if (report) report->commit();
-  std::cout << printable(o.input) << ": ONNX opset " << r.conversion.sourceOpset << " -> " << codegen::flavourName(flavour) << ": "
-            << r.conversion.count(convert::NodeStatus::Converted) << " converted, "
-            << r.conversion.count(convert::NodeStatus::Unsupported) << " unsupported, "
+  std::cout << printable(o.input) << ": ONNX opset " << r.conversion.sourceOpset << " -> "
+            << codegen::flavourName(flavour) << ": " << r.conversion.count(convert::NodeStatus::Converted)
+            << " converted, " << r.conversion.count(convert::NodeStatus::Unsupported) << " unsupported, "
             << r.conversion.count(convert::NodeStatus::Failed) << " failed; "
-            << (write ? std::to_string(r.code->weights.size()) + " weights; written to " + o.outDir : std::string("nothing written"))
+            << (write ? std::to_string(r.code->weights.size()) + " weights; written to " + o.outDir
+                      : std::string("nothing written"))
             << "; " << static_cast<int64_t>(r.conversion.totalMs + 0.5) << " ms\n";
   return complete ? int(kOk) : int(kUnconverted);
 }
@@ -107,8 +109,8 @@ int checkToCode(const CodeTargetOptions& o) {
     std::cout << dumpJson(convert::reportJson(c, o.input)) << "\n";
     return ok ? int(kOk) : int(kUnconverted);
   }
-  std::cout << printable(o.input) << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour) << " code (dry run, "
-            << c.handlersMs << " ms)\n";
+  std::cout << printable(o.input) << ": ONNX opset " << c.sourceOpset << " -> " << codegen::flavourName(flavour)
+            << " code (dry run, " << c.handlersMs << " ms)\n";
   printDryRun(c, ok);
   return ok ? int(kOk) : int(kUnconverted);
 }

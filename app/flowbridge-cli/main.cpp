@@ -43,8 +43,9 @@ int reportError(const std::exception& e, const std::string& input) {
 int main(int argc, char** argv) {
   using namespace fb::cli;
   CLI::App app{"FlowBridge: inspect and convert ONNX and OneFlow models.", "flowbridge-cli"};
-  app.set_version_flag("--version", std::string("flowbridge-cli ") + FLOWBRIDGE_VERSION +
-                                        " (ONNX reader/writer on libonnx 1.12; opsets 7-26, schemas after 17 from its own table)");
+  app.set_version_flag("--version",
+                       std::string("flowbridge-cli ") + FLOWBRIDGE_VERSION +
+                           " (ONNX reader/writer on libonnx 1.12; opsets 7-26, schemas after 17 from its own table)");
   app.require_subcommand(1);
   app.footer(
       "Exit codes:\n"
@@ -53,7 +54,8 @@ int main(int argc, char** argv) {
       "  2  the input cannot be read or is not a valid model, or the output cannot be written;\n"
       "     one line 'flowbridge-cli: error: <file>: <reason>' goes to stderr and no output file is left\n"
       "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)\n"
-      "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status 128+N).");
+      "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status "
+      "128+N).");
   Runner run;
   registerInspect(app, run);
   registerPasses(app, run);

@@ -28,9 +28,10 @@ bool isPicture(const QString& path) {
 
 // QGuiApplication's and QApplication's own options, with and without a value: they are QApplication's to read.
 QStringList withoutQtOptions(const QStringList& args) {
-  static const QStringList withValue = {"platform", "platformpluginpath", "platformtheme", "plugin", "qwindowgeometry",
-                                        "qwindowicon", "qwindowtitle", "session", "display", "geometry", "style",
-                                        "stylesheet", "title", "name"};
+  static const QStringList withValue = {
+      "platform",    "platformpluginpath", "platformtheme", "plugin",  "qwindowgeometry",
+      "qwindowicon", "qwindowtitle",       "session",       "display", "geometry",
+      "style",       "stylesheet",         "title",         "name"};
   static const QStringList flags = {"reverse", "widgetcount", "nograb", "dograb", "sync", "testability"};
   QStringList out;
   for (qsizetype i = 0; i < args.size(); ++i) {
@@ -40,7 +41,8 @@ QStringList withoutQtOptions(const QStringList& args) {
       continue;
     }
     name.remove(0, name.startsWith(QLatin1String("--")) ? 2 : 1);
-    if (name.startsWith(QLatin1String("qmljsdebugger=")) || name.startsWith(QLatin1String("style=")) || flags.contains(name))
+    if (name.startsWith(QLatin1String("qmljsdebugger=")) || name.startsWith(QLatin1String("style=")) ||
+        flags.contains(name))
       continue;
     if (withValue.contains(name)) {
       ++i;  // and its value
@@ -72,26 +74,33 @@ QString refuseScreenshotOutput(const QString& output, const QString& model) {
 CommandLine readCommandLine(const QStringList& args, const QString& defaultModel, int& argc, char** argv) {
   QCommandLineParser parser;
   parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);  // -platform, like Qt's own
-  parser.setApplicationDescription("FlowBridge: a graph inspector and converter for neural-network models.\n"
-                                   "Exit codes: 0 success; 1 usage error; 2 the model cannot be opened or the "
-                                   "screenshot cannot be written.");
+  parser.setApplicationDescription(
+      "FlowBridge: a graph inspector and converter for neural-network models.\n"
+      "Exit codes: 0 success; 1 usage error; 2 the model cannot be opened or the "
+      "screenshot cannot be written.");
   parser.addHelpOption();
   parser.addVersionOption();
-  QCommandLineOption screenshot("screenshot", "Open the model, lay it out, fit it (with --opset: its first view, "
-                                "the inputs at a readable zoom), write the window to <picture> (.png or .svg) and exit.",
-                                "picture");
+  QCommandLineOption screenshot(
+      "screenshot",
+      "Open the model, lay it out, fit it (with --opset: its first view, "
+      "the inputs at a readable zoom), write the window to <picture> (.png or .svg) and exit.",
+      "picture");
   QCommandLineOption size("size", "Window size for --screenshot (default 1400x900).", "WxH");
-  QCommandLineOption select("select", "With --screenshot: select this node first (fills the Node panel) and centre "
-                            "the picture on it at 100 %.", "node");
-  QCommandLineOption graphOnly("graph-only", "With --screenshot: write the graph alone (no panels), at the first view "
+  QCommandLineOption select("select",
+                            "With --screenshot: select this node first (fills the Node panel) and centre "
+                            "the picture on it at 100 %.",
+                            "node");
+  QCommandLineOption graphOnly("graph-only",
+                               "With --screenshot: write the graph alone (no panels), at the first view "
                                "or centred on --select.");
   parser.addOption(screenshot);
   parser.addOption(size);
   parser.addOption(select);
   parser.addOption(graphOnly);
   QCommandLineOption opset("opset", "With --screenshot: mark what converting to opset <N> does to each node.", "N");
-  QCommandLineOption preview("preview", "With --screenshot and --opset: convert and show the converted graph "
-                                        "beside the source.");
+  QCommandLineOption preview("preview",
+                             "With --screenshot and --opset: convert and show the converted graph "
+                             "beside the source.");
   parser.addOption(opset);
   parser.addOption(preview);
   parser.addPositionalArgument("model", "Model to open (default: the bundled sample).", "[model]");
@@ -120,7 +129,8 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   AppOptions& o = out.options;
   o.model = positional.isEmpty() ? defaultModel : positional.first();
   if (!parser.isSet(screenshot)) {
-    if (parser.isSet(size) || parser.isSet(select) || parser.isSet(graphOnly) || parser.isSet(opset) || parser.isSet(preview)) {
+    if (parser.isSet(size) || parser.isSet(select) || parser.isSet(graphOnly) || parser.isSet(opset) ||
+        parser.isSet(preview)) {
       fail(QStringLiteral("--size, --select, --graph-only, --opset and --preview apply only with --screenshot"));
       out.exitCode = kUsage;
     }
@@ -149,7 +159,10 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
     const auto m = wxh.match(parser.value(size));
     const int w = m.hasMatch() ? m.captured(1).toInt() : 0, h = m.hasMatch() ? m.captured(2).toInt() : 0;
     if (w < kMinSide || w > kMaxSide || h < kMinSide || h > kMaxSide) {
-      fail(QStringLiteral("--size %1: expected WIDTHxHEIGHT, each %2 to %3 pixels").arg(parser.value(size)).arg(kMinSide).arg(kMaxSide));
+      fail(QStringLiteral("--size %1: expected WIDTHxHEIGHT, each %2 to %3 pixels")
+               .arg(parser.value(size))
+               .arg(kMinSide)
+               .arg(kMaxSide));
       out.exitCode = kUsage;
       return out;
     }

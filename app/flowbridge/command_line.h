@@ -20,10 +20,10 @@ struct AppOptions {
   QString model;
   QString screenshot;  // picture to write, empty for an interactive session
   QSize size{1400, 900};
-  QString select;      // node to select before the screenshot; the picture is centred on it at 100 %
+  QString select;          // node to select before the screenshot; the picture is centred on it at 100 %
   bool graphOnly = false;  // the graph view alone, at the first view (or on --select), instead of the window
-  int opset = 0;       // target opset to mark statuses for before the screenshot (0: none)
-  bool preview = false;  // with opset: convert and show the preview beside the source
+  int opset = 0;           // target opset to mark statuses for before the screenshot (0: none)
+  bool preview = false;    // with opset: convert and show the preview beside the source
 };
 
 struct CommandLine {

@@ -43,8 +43,10 @@ QByteArray encode(ui::MainWindow& w, const QString& output, bool graphOnly) {
     svg.setViewBox(QRect(QPoint(0, 0), source->size()));
     svg.setTitle(QFileInfo(w.document()->path()).fileName());
     QPainter p(&svg);
-    if (graphOnly) w.view()->render(&p, QRectF(QPointF(0, 0), source->size()), source->rect());
-    else w.render(&p);
+    if (graphOnly)
+      w.view()->render(&p, QRectF(QPointF(0, 0), source->size()), source->rect());
+    else
+      w.render(&p);
     p.end();
   } else {
     const QPixmap shot = source->grab();
@@ -73,7 +75,9 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       for (const auto& n : w.document()->model()->graph().nodes())
         if (QString::fromStdString(n->name) == options.select) chosen = n.get();
       if (!chosen) {
-        failAndExit(kUsage, QStringLiteral("--select %1: no node of that name in %2").arg(options.select, w.document()->path()));
+        failAndExit(
+            kUsage,
+            QStringLiteral("--select %1: no node of that name in %2").arg(options.select, w.document()->path()));
         return;
       }
       w.document()->selectNode(chosen);
@@ -128,8 +132,10 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
       QObject::connect(controller, &ui::ConversionController::dryRunFinished, &w, later, Qt::SingleShotConnection);
     }
     // Through the panel, so that it shows the opset the statuses are for.
-    if (controller->targetOpset() == options.opset) controller->refresh();
-    else w.conversion()->panel()->opsetBox()->setValue(options.opset);
+    if (controller->targetOpset() == options.opset)
+      controller->refresh();
+    else
+      w.conversion()->panel()->opsetBox()->setValue(options.opset);
   });
 }
 

@@ -81,7 +81,8 @@ std::optional<std::string> convTransposeRankHazard(const onnx::NodeProto& n, con
   if (kernelShape) return std::nullopt;
   const auto x = ranks.of(n.input(0));
   if (!w || !x) return where + " has no kernel_shape and the ranks of its input and weight are not declared";
-  if (*x > *w) return where + " has an input of rank " + std::to_string(*x) + " and a weight of rank " + std::to_string(*w);
+  if (*x > *w)
+    return where + " has an input of rank " + std::to_string(*x) + " and a weight of rank " + std::to_string(*w);
   return std::nullopt;
 }
 
@@ -197,7 +198,6 @@ std::optional<std::string> hazardsBesidesChecker(const onnx::ModelProto& p) {
   if (why) return why;
   return recursiveFunction(p);
 }
-
 
 }  // namespace
 

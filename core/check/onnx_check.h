@@ -30,7 +30,8 @@ inline constexpr size_t kCheckWindowNodes = 8192;
 // The same check with the main graph's nodes shown to libonnx `windowNodes` at a time, so that its memory is
 // one window's. nullopt when the model cannot be checked so (see windowed_check.cpp); the caller then checks it
 // whole. With several faults, the one in the earliest window is reported.
-std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t windowNodes, bool strictShapeInference = true);
+std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t windowNodes,
+                                               bool strictShapeInference = true);
 
 // Shape inference on a copy, for display: value name -> inferred type, for every value libonnx could type
 // (graph inputs/outputs included). The model itself is never changed. Errors become `warnings`.
@@ -39,7 +40,8 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
 // inside them): a Loop's carried state may change shape from one iteration to the next, and libonnx gives it the
 // shape it enters with.
 using BranchTypes = std::unordered_map<const ir::Graph*, std::unordered_map<std::string, ir::TypeInfo>>;
-std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings = nullptr,
+std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m,
+                                                          std::vector<CheckMessage>* warnings = nullptr,
                                                           BranchTypes* branchTypes = nullptr);
 
 // Writes inferred types into the model's value_info (used by the converters before libonnx's version converter).

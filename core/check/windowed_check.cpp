@@ -81,7 +81,8 @@ std::optional<CheckResult> checkModelInWindows(const ir::Model& m, size_t window
       auto declare = [&](const ir::Value* v) {
         if (!declared.insert(v).second) return;
         if (v->isGraphInput()) onnxfmt::exportValueInfoProto(*v, *gp.add_input());
-        if (const ir::Tensor* t = v->initializer()) onnxfmt::exportTensor(*t, *gp.add_initializer(), checker_proto::markPlaceholder);
+        if (const ir::Tensor* t = v->initializer())
+          onnxfmt::exportTensor(*t, *gp.add_initializer(), checker_proto::markPlaceholder);
       };
       if (a == 0) {
         // What no window would otherwise show the checker: every graph input, unread initializers, outputs

@@ -23,11 +23,16 @@ using Clock = SteadyClock;
 
 std::string numpyName(ir::DataType t) {
   switch (t) {
-    case ir::DataType::Float: return "float32";
-    case ir::DataType::Double: return "float64";
-    case ir::DataType::Float16: return "float16";
-    case ir::DataType::BFloat16: return "bfloat16";
-    default: return std::string(ir::dataTypeName(t));
+    case ir::DataType::Float:
+      return "float32";
+    case ir::DataType::Double:
+      return "float64";
+    case ir::DataType::Float16:
+      return "float16";
+    case ir::DataType::BFloat16:
+      return "bfloat16";
+    default:
+      return std::string(ir::dataTypeName(t));
   }
 }
 
@@ -35,7 +40,11 @@ std::string numpyName(ir::DataType t) {
 class Generator {
  public:
   Generator(const ir::Model& m, const CodegenOptions& o, CodegenResult& res)
-      : model_(m), opts_(o), res_(res), mb_(m, o.flavour), registry_(convert::HandlerRegistry::forDirection(kPythonDirection)) {
+      : model_(m),
+        opts_(o),
+        res_(res),
+        mb_(m, o.flavour),
+        registry_(convert::HandlerRegistry::forDirection(kPythonDirection)) {
     mb_.emitGraph = [this](const ir::Graph& g) { emitNodes(g); };
   }
 
@@ -68,8 +77,10 @@ class Generator {
 
   void seedTypes(const ir::Graph& g) {
     for (const ir::Value* v : g.values()) {
-      if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) types_[v] = v->type.elemType;
-      else if (v->initializer()) types_[v] = v->initializer()->dtype;
+      if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined)
+        types_[v] = v->type.elemType;
+      else if (v->initializer())
+        types_[v] = v->initializer()->dtype;
       else if (v->isOuterScope())
         if (const ir::Value* outer = mb_.resolve(v); outer != v)
           if (auto it = types_.find(outer); it != types_.end()) types_[v] = it->second;
@@ -77,13 +88,14 @@ class Generator {
     if (&g == &model_.graph() && facts())
       for (const ir::Value* v : g.values())
         if (!types_.count(v))
-          if (auto it = facts()->types.find(v->name()); it != facts()->types.end() && it->second.isTensor() &&
-                                                       it->second.elemType != ir::DataType::Undefined)
+          if (auto it = facts()->types.find(v->name());
+              it != facts()->types.end() && it->second.isTensor() && it->second.elemType != ir::DataType::Undefined)
             types_[v] = it->second.elemType;
   }
 
   const schema::ShapeFacts* facts() {
-    if (!facts_) facts_ = opts_.facts ? opts_.facts : std::make_shared<const schema::ShapeFacts>(schema::inferShapeFacts(model_));
+    if (!facts_)
+      facts_ = opts_.facts ? opts_.facts : std::make_shared<const schema::ShapeFacts>(schema::inferShapeFacts(model_));
     return facts_.get();
   }
 
@@ -107,9 +119,10 @@ class Generator {
       const convert::HandlerInfo* h = registry_.find(domain, n.opType, opset);
       if (!h) {
         if (auto low = registry_.lowestVersion(domain, n.opType))
-          throw convert::Unsupported(n.qualifiedOp() + " is handled from opset " + std::to_string(*low) + "; the model imports " +
-                                     std::to_string(opset));
-        throw convert::Unsupported(domain.empty() ? "no " + std::string(flavourName(opts_.flavour)) + " code for " + n.opType + " yet"
+          throw convert::Unsupported(n.qualifiedOp() + " is handled from opset " + std::to_string(*low) +
+                                     "; the model imports " + std::to_string(opset));
+        throw convert::Unsupported(domain.empty() ? "no " + std::string(flavourName(opts_.flavour)) + " code for " +
+                                                        n.opType + " yet"
                                                   : "custom domain '" + domain + "': no Python equivalent");
       }
       h->fn(const_cast<ir::Node&>(n), ctx);
@@ -119,8 +132,9 @@ class Generator {
       const convert::NodeReport& r = statuses_.report(slot);
       mb_.truncate(linesBefore, indentBefore);
       // With --continue-on-error the module still loads; running the node says why it could not be written.
-      mb_.line("raise NotImplementedError(" + pyStringLiteral(n.qualifiedOp() + " (" + r.nodeName + "): " + r.message) + ")", n.id(),
-               r.nodeName);
+      mb_.line(
+          "raise NotImplementedError(" + pyStringLiteral(n.qualifiedOp() + " (" + r.nodeName + "): " + r.message) + ")",
+          n.id(), r.nodeName);
       // Later nodes still get their own verdicts instead of failing on this node's missing outputs.
       for (const ir::Value* out : n.outputs())
         if (out && !out->name().empty() && !mb_.isBound(out)) mb_.newLocal(out);
@@ -155,7 +169,8 @@ std::string shapeLiteral(const ir::TypeInfo& t) {
 
 std::string emptyTensor(const ir::Tensor& t, Flavour f) {
   std::string dims = pyIntTuple(t.dims);
-  std::string s = std::string(namespaceAlias(f)) + ".empty(" + (t.dims.empty() ? std::string("()") : dims.substr(1, dims.rfind(t.dims.size() == 1 ? ',' : ')') - 1));
+  std::string s = std::string(namespaceAlias(f)) + ".empty(" +
+                  (t.dims.empty() ? std::string("()") : dims.substr(1, dims.rfind(t.dims.size() == 1 ? ',' : ')') - 1));
   if (t.dtype != ir::DataType::Float) s += ", dtype=" + std::string(namespaceAlias(f)) + "." + numpyName(t.dtype);
   return s + ")";
 }
@@ -176,7 +191,8 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
        (sourceName.empty() ? std::string("an ONNX model") : pyCommentText(sourceName)) + " (ONNX opset " +
        std::to_string(model_.opsetVersion("")) + ", " + std::to_string(model_.graph().totalNodeCount()) + " nodes).");
   emit("# One statement per ONNX node, named in the trailing comment. Weights: " +
-       std::string(f == Flavour::OneFlow ? "weights/ (oneflow.load)" : "weights.pt (torch.load)") + "; run.py runs the model.");
+       std::string(f == Flavour::OneFlow ? "weights/ (oneflow.load)" : "weights.pt (torch.load)") +
+       "; run.py runs the model.");
   emit(importLines(f));
   for (const auto& name : mb_.helpers()) {
     const Helper* h = HelperLibrary::instance().find(name);
@@ -187,8 +203,8 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   std::string inputs = "INPUTS = [";
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const ir::Value* v = inputs_[i];
-    inputs += (i ? ", " : "") + std::string("(") + pyStringLiteral(v->name()) + ", " + pyStringLiteral(numpyName(v->type.elemType)) + ", " +
-              shapeLiteral(v->type) + ")";
+    inputs += (i ? ", " : "") + std::string("(") + pyStringLiteral(v->name()) + ", " +
+              pyStringLiteral(numpyName(v->type.elemType)) + ", " + shapeLiteral(v->type) + ")";
   }
   emit(inputs + "]  # ONNX graph inputs: name, element type, shape (strings are dynamic dims)");
   std::string outputs = "OUTPUTS = [";
@@ -208,14 +224,17 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   for (const auto& w : mb_.weights()) declared.push_back(&w);
   std::stable_sort(declared.begin(), declared.end(), [&](const Weight* a, const Weight* b) {
     auto ia = fileOrder.find(a->onnxName), ib = fileOrder.find(b->onnxName);
-    size_t ka = ia == fileOrder.end() ? fileOrder.size() : ia->second, kb = ib == fileOrder.end() ? fileOrder.size() : ib->second;
+    size_t ka = ia == fileOrder.end() ? fileOrder.size() : ia->second,
+           kb = ib == fileOrder.end() ? fileOrder.size() : ib->second;
     return ka < kb;
   });
   for (const Weight* wp : declared) {
     const Weight& w = *wp;
     std::string comment = w.onnxName != w.key ? "  # " + pyCommentText(w.onnxName) : "";
-    if (w.parameter) emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
-    else emit("        self.register_buffer(" + pyStringLiteral(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);
+    if (w.parameter)
+      emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
+    else
+      emit("        self.register_buffer(" + pyStringLiteral(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);
   }
   emit("");
   std::string sig = "    def forward(self";
@@ -280,7 +299,8 @@ std::string classNameFor(const std::string& graphName) {
   std::string out;
   bool upper = true;
   for (char c : graphName) {
-    const bool lowerCase = c >= 'a' && c <= 'z', letterOrDigit = lowerCase || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    const bool lowerCase = c >= 'a' && c <= 'z',
+               letterOrDigit = lowerCase || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     if (!letterOrDigit) {
       upper = true;
       continue;

@@ -32,7 +32,7 @@ struct GeneratedCode {
 };
 
 struct CodegenResult {
-  convert::ConvertResult conversion;  // statuses, counts and times (its `model` stays null)
+  convert::ConvertResult conversion;    // statuses, counts and times (its `model` stays null)
   std::unique_ptr<GeneratedCode> code;  // null when nodes were left unconverted (and not kept)
   bool complete() const { return code && conversion.complete(); }
 };

@@ -22,15 +22,17 @@ std::string directionName(Flavour f) { return "onnx-" + std::string(flavourName(
 std::string_view namespaceAlias(Flavour f) { return f == Flavour::OneFlow ? "flow" : "torch"; }
 
 std::string importLines(Flavour f) {
-  if (f == Flavour::OneFlow) return "import oneflow as flow\nimport oneflow.nn as nn\nimport oneflow.nn.functional as F\n";
+  if (f == Flavour::OneFlow)
+    return "import oneflow as flow\nimport oneflow.nn as nn\nimport oneflow.nn.functional as F\n";
   return "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n";
 }
 
 namespace {
 // Python and list/dict methods that generated code calls on things that are not tensors.
 bool isPythonMethod(const std::string& m) {
-  static const std::set<std::string> names{"__init__", "append", "extend", "items", "keys", "values", "insert", "pop",
-                                           "format", "join", "get", "update", "register_buffer", "add_module"};
+  static const std::set<std::string> names{"__init__",        "append",    "extend", "items", "keys", "values",
+                                           "insert",          "pop",       "format", "join",  "get",  "update",
+                                           "register_buffer", "add_module"};
   return names.count(m) > 0;
 }
 
@@ -96,22 +98,28 @@ std::vector<std::string> apiNamesIn(std::string_view code, Flavour f) {
       continue;
     const size_t nameEnd = wordEnd(text, headEnd + 1);
     const std::string name = text.substr(headEnd + 1, nameEnd - headEnd - 1);
-    if (head == "F") names.insert(top + ".nn.functional." + name);
-    else if (head == "nn") names.insert(top + ".nn." + name);
-    else names.insert(top + "." + name);
+    if (head == "F")
+      names.insert(top + ".nn.functional." + name);
+    else if (head == "nn")
+      names.insert(top + ".nn." + name);
+    else
+      names.insert(top + "." + name);
     i = nameEnd;
   }
   // Method calls (`<x>.name(`) on anything but a namespace or `self` are tensor methods.
   static const std::set<std::string> modules{"torch", "flow", "F", "nn", "self", "np", "os", "sys", "argparse", "math"};
   for (size_t dot = 1; dot + 1 < text.size(); ++dot) {
     const char before = text[dot - 1];
-    if (text[dot] != '.' || !(isWordChar(before) || before == ')' || before == ']') || !isIdentifierStart(text[dot + 1])) continue;
+    if (text[dot] != '.' || !(isWordChar(before) || before == ')' || before == ']') ||
+        !isIdentifierStart(text[dot + 1]))
+      continue;
     const size_t nameEnd = wordEnd(text, dot + 1);
     if (nameEnd >= text.size() || text[nameEnd] != '(') continue;
     size_t start = dot;
     while (start > 0 && (isWordChar(text[start - 1]) || text[start - 1] == '.')) --start;
     const std::string receiver = text.substr(start, dot - start);
-    if (modules.count(receiver) || (modules.count(receiver.substr(0, receiver.find('.'))) && receiver.rfind("self.", 0) != 0))
+    if (modules.count(receiver) ||
+        (modules.count(receiver.substr(0, receiver.find('.'))) && receiver.rfind("self.", 0) != 0))
       continue;  // a module function (or a method of the module itself); `self.w.view(...)` is a tensor method
     if (!receiver.empty() && receiver[0] >= '0' && receiver[0] <= '9') continue;  // 1.5e3 etc.
     const std::string name = text.substr(dot + 1, nameEnd - dot - 1);

@@ -49,7 +49,8 @@ void ensureGeneratedFolderWritable(const std::string& dirName) {
   const auto status = fs::symlink_status(dir, ec);
   const bool exists = fs::exists(status);
   if (exists && !fs::is_directory(status))
-    throw OutputError(dirName + (fs::is_symlink(status) ? ": is a symbolic link; choose a folder" : ": exists and is not a folder"));
+    throw OutputError(
+        dirName + (fs::is_symlink(status) ? ": is a symbolic link; choose a folder" : ": exists and is not a folder"));
   if (exists && !fs::is_empty(dir, ec) && !isGeneratedFolder(dir.string()))
     throw OutputError(dirName + ": the folder is not empty and FlowBridge did not generate it (it has no " +
                       kGeneratedFolderMarker + " file); choose a new folder");
@@ -65,8 +66,10 @@ void writeGeneratedFolder(const GeneratedCode& code, Flavour flavour, const std:
   std::vector<NamedTensor> tensors;
   tensors.reserve(code.weights.size());
   for (const auto& w : code.weights) tensors.push_back(NamedTensor{w.key, &w.tensor});
-  if (flavour == Flavour::OneFlow) writeOneflowVariableDir(tensors, (tmp.path() / "weights").string());
-  else writeTorchStateDict(tensors, (tmp.path() / "weights.pt").string());
+  if (flavour == Flavour::OneFlow)
+    writeOneflowVariableDir(tensors, (tmp.path() / "weights").string());
+  else
+    writeTorchStateDict(tensors, (tmp.path() / "weights.pt").string());
   // Last: a folder with the marker is a complete one.
   writeText(tmp.path() / kGeneratedFolderMarker, markerText(flavour));
   tmp.placeAt(dir);

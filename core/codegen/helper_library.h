@@ -9,7 +9,7 @@ namespace fb::codegen {
 
 struct Helper {
   std::string name;
-  std::string code;                  // "def name(...):\n    ..." using `T.`, `F.`, `nn.`
+  std::string code;                // "def name(...):\n    ..." using `T.`, `F.`, `nn.`
   std::vector<std::string> needs;  // other helpers it calls
 };
 

@@ -10,17 +10,67 @@ namespace fb::codegen {
 ModuleBuilder::ModuleBuilder(const ir::Model& model, Flavour flavour) : model_(model), flavour_(flavour) {
   // Attributes of nn.Module a weight must not shadow: every one torch 1.13 has, the ones later versions added,
   // OneFlow's own, and the instance attributes nn.Module sets in __init__.
-  for (const char* n :
-       {"T_destination", "add_module", "apply", "bfloat16", "buffers", "call_super_init", "children", "compile", "cpu",
-        "cuda", "double", "dump_patches", "eval", "extra_repr", "float", "forward", "get_buffer", "get_extra_state",
-        "get_parameter", "get_submodule", "half", "ipu", "load_state_dict", "modules", "mtia", "named_buffers",
-        "named_children", "named_modules", "named_parameters", "parameters", "register_backward_hook",
-        "register_buffer", "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
-        "register_full_backward_pre_hook", "register_load_state_dict_post_hook", "register_load_state_dict_pre_hook",
-        "register_module", "register_parameter", "register_state_dict_hook", "register_state_dict_post_hook",
-        "register_state_dict_pre_hook", "requires_grad_", "set_extra_state", "set_submodule", "share_memory",
-        "state_dict", "to", "to_empty", "train", "type", "xpu", "zero_grad", "training", "to_consistent", "to_global",
-        "make_contiguous_params_", "forward_pre_hooks", "forward_hooks", "backward_hooks"})
+  for (const char* n : {"T_destination",
+                        "add_module",
+                        "apply",
+                        "bfloat16",
+                        "buffers",
+                        "call_super_init",
+                        "children",
+                        "compile",
+                        "cpu",
+                        "cuda",
+                        "double",
+                        "dump_patches",
+                        "eval",
+                        "extra_repr",
+                        "float",
+                        "forward",
+                        "get_buffer",
+                        "get_extra_state",
+                        "get_parameter",
+                        "get_submodule",
+                        "half",
+                        "ipu",
+                        "load_state_dict",
+                        "modules",
+                        "mtia",
+                        "named_buffers",
+                        "named_children",
+                        "named_modules",
+                        "named_parameters",
+                        "parameters",
+                        "register_backward_hook",
+                        "register_buffer",
+                        "register_forward_hook",
+                        "register_forward_pre_hook",
+                        "register_full_backward_hook",
+                        "register_full_backward_pre_hook",
+                        "register_load_state_dict_post_hook",
+                        "register_load_state_dict_pre_hook",
+                        "register_module",
+                        "register_parameter",
+                        "register_state_dict_hook",
+                        "register_state_dict_post_hook",
+                        "register_state_dict_pre_hook",
+                        "requires_grad_",
+                        "set_extra_state",
+                        "set_submodule",
+                        "share_memory",
+                        "state_dict",
+                        "to",
+                        "to_empty",
+                        "train",
+                        "type",
+                        "xpu",
+                        "zero_grad",
+                        "training",
+                        "to_consistent",
+                        "to_global",
+                        "make_contiguous_params_",
+                        "forward_pre_hooks",
+                        "forward_hooks",
+                        "backward_hooks"})
     members_.reserve(n);
 }
 
@@ -49,10 +99,13 @@ const ir::Tensor* ModuleBuilder::constantTensor(const ir::Value* v) {
     } else {
       ir::Tensor t;
       t.name = v->name();
-      if (const auto* f = p->attr("value_float")) t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {}, std::vector<float>{f->f});
+      if (const auto* f = p->attr("value_float"))
+        t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {}, std::vector<float>{f->f});
       else if (const auto* fs = p->attr("value_floats"))
-        t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {static_cast<int64_t>(fs->floats.size())}, fs->floats.vec());
-      else if (const auto* i = p->attr("value_int")) t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {}, std::vector<int64_t>{i->i});
+        t = ir::Tensor::fromValues(v->name(), ir::DataType::Float, {static_cast<int64_t>(fs->floats.size())},
+                                   fs->floats.vec());
+      else if (const auto* i = p->attr("value_int"))
+        t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {}, std::vector<int64_t>{i->i});
       else if (const auto* is = p->attr("value_ints"))
         t = ir::Tensor::fromValues(v->name(), ir::DataType::Int64, {static_cast<int64_t>(is->ints.size())}, is->ints);
       if (t.dtype != ir::DataType::Undefined) {
@@ -88,8 +141,10 @@ std::string weightName(const ir::Value* v, const ir::Node* consumer, int slot) {
   const std::string& name = v->name();
   if (name.rfind("onnx::", 0) == 0 && consumer && !consumer->name.empty()) {
     std::string scope = identifierForValue(consumer->name.substr(0, consumer->name.rfind('/') + 1) + "x");
-    if (scope.size() > 2 && scope.compare(scope.size() - 2, 2, "_x") == 0) scope.resize(scope.size() - 2);
-    else scope.clear();
+    if (scope.size() > 2 && scope.compare(scope.size() - 2, 2, "_x") == 0)
+      scope.resize(scope.size() - 2);
+    else
+      scope.clear();
     const char* role = slot == 1 ? "weight" : slot == 2 ? "bias" : "const";
     return scope.empty() ? identifierForWeight(name) : scope + "_" + role;
   }
@@ -147,8 +202,8 @@ std::string ModuleBuilder::spell(const std::string& text) const {
       comment = true;
     } else if (c == 'T' && i + 1 < text.size() && text[i + 1] == '.') {
       const char before = i ? text[i - 1] : ' ';
-      const bool word = before == '_' || before == '.' || (before >= '0' && before <= '9') || (before >= 'A' && before <= 'Z') ||
-                        (before >= 'a' && before <= 'z');
+      const bool word = before == '_' || before == '.' || (before >= '0' && before <= '9') ||
+                        (before >= 'A' && before <= 'Z') || (before >= 'a' && before <= 'z');
       if (!word) {
         out += alias;
         ++i;
@@ -163,7 +218,8 @@ std::string ModuleBuilder::spell(const std::string& text) const {
 void ModuleBuilder::line(const std::string& text, uint64_t nodeId, std::string comment) {
   // Handlers build lines from identifiers (NameTable), literals (pyStringLiteral, pyFloat, ...) and fixed text; a
   // line that is not one clean line of printable ASCII means model text got in some other way: fail the node.
-  if (!isCleanCodeLine(text)) throw std::logic_error("a generated line is not one clean line of Python (internal error)");
+  if (!isCleanCodeLine(text))
+    throw std::logic_error("a generated line is not one clean line of Python (internal error)");
   lines_.push_back(CodeLine{indent_, spell(text), nodeId, std::move(comment)});
 }
 

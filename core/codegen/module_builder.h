@@ -21,15 +21,15 @@ namespace fb::codegen {
 struct CodeLine {
   int indent = 0;
   std::string text;
-  uint64_t nodeId = 0;   // the ONNX node the line was written for (0: none)
-  std::string comment;   // trailing comment (the ONNX node name on a node's first line)
+  uint64_t nodeId = 0;  // the ONNX node the line was written for (0: none)
+  std::string comment;  // trailing comment (the ONNX node name on a node's first line)
 };
 
 struct Weight {
-  std::string key;        // state-dict key = attribute name on the module
-  std::string onnxName;   // the initializer (or Constant) it comes from
-  ir::Tensor tensor;      // shares the source's bytes
-  bool parameter = false; // nn.Parameter (trainable) or buffer
+  std::string key;         // state-dict key = attribute name on the module
+  std::string onnxName;    // the initializer (or Constant) it comes from
+  ir::Tensor tensor;       // shares the source's bytes
+  bool parameter = false;  // nn.Parameter (trainable) or buffer
 };
 
 class ModuleBuilder {

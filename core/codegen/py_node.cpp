@@ -55,7 +55,6 @@ std::string pyIntTuple(const std::vector<int64_t>& v) {
   return s + ")";
 }
 
-
 std::string pyBool(bool b) { return b ? "True" : "False"; }
 
 std::string PyNode::in(size_t i) {
@@ -132,7 +131,9 @@ ir::DataType PyNode::dtype(size_t i) const {
   return ctx.elemType(mb.resolve(node.input(i)));
 }
 
-ir::DataType PyNode::outDtype(size_t i) const { return outUsed(i) ? ctx.elemType(node.output(i)) : ir::DataType::Undefined; }
+ir::DataType PyNode::outDtype(size_t i) const {
+  return outUsed(i) ? ctx.elemType(node.output(i)) : ir::DataType::Undefined;
+}
 
 std::vector<float> PyNode::attrFloats(std::string_view name) const {
   const ir::Attribute* a = node.attr(name);
@@ -177,15 +178,24 @@ std::string PyNode::helper(const std::string& name) {
 
 std::string PyNode::dtypeExpr(ir::DataType t) const {
   switch (t) {
-    case ir::DataType::Float: return "T.float32";
-    case ir::DataType::Double: return "T.float64";
-    case ir::DataType::Float16: return "T.float16";
-    case ir::DataType::Int8: return "T.int8";
-    case ir::DataType::Int16: return oneflow() ? (unsupported("OneFlow has no int16 tensors"), "") : "T.int16";
-    case ir::DataType::Int32: return "T.int32";
-    case ir::DataType::Int64: return "T.int64";
-    case ir::DataType::UInt8: return "T.uint8";
-    case ir::DataType::Bool: return "T.bool";
+    case ir::DataType::Float:
+      return "T.float32";
+    case ir::DataType::Double:
+      return "T.float64";
+    case ir::DataType::Float16:
+      return "T.float16";
+    case ir::DataType::Int8:
+      return "T.int8";
+    case ir::DataType::Int16:
+      return oneflow() ? (unsupported("OneFlow has no int16 tensors"), "") : "T.int16";
+    case ir::DataType::Int32:
+      return "T.int32";
+    case ir::DataType::Int64:
+      return "T.int64";
+    case ir::DataType::UInt8:
+      return "T.uint8";
+    case ir::DataType::Bool:
+      return "T.bool";
     case ir::DataType::BFloat16:
       if (oneflow()) unsupported("OneFlow cannot save or load bfloat16 tensors");
       return "T.bfloat16";

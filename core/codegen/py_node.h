@@ -93,8 +93,8 @@ class PyNode {
 // Python literals.
 std::string pyFloat(double v, ir::DataType t = ir::DataType::Double);  // exact for t (float32: 9 digits)
 std::string pyInt(int64_t v);
-std::string pyIntList(const std::vector<int64_t>& v);  // "[1, 2]"
-std::string pyIntTuple(const std::vector<int64_t>& v); // "(1, 2)" / "(1,)"
+std::string pyIntList(const std::vector<int64_t>& v);   // "[1, 2]"
+std::string pyIntTuple(const std::vector<int64_t>& v);  // "(1, 2)" / "(1,)"
 std::string pyBool(bool b);
 
 }  // namespace fb::codegen

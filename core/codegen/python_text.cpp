@@ -7,7 +7,9 @@
 namespace fb::codegen {
 namespace {
 
-bool isAsciiAlnum(unsigned char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+bool isAsciiAlnum(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
 bool isPrintableAscii(unsigned char c) { return c >= 0x20 && c < 0x7f; }
 
 using utf8::appendEscape;
@@ -57,12 +59,18 @@ std::string pyStringLiteral(std::string_view bytes) {
       continue;
     }
     i += d.length;
-    if (d.cp == '\\' || d.cp == '\'') out += '\\', out += static_cast<char>(d.cp);
-    else if (d.cp == '\n') out += "\\n";
-    else if (d.cp == '\r') out += "\\r";
-    else if (d.cp == '\t') out += "\\t";
-    else if (d.cp < 0x80 && isPrintableAscii(static_cast<unsigned char>(d.cp))) out += static_cast<char>(d.cp);
-    else appendEscape(out, d.cp);
+    if (d.cp == '\\' || d.cp == '\'')
+      out += '\\', out += static_cast<char>(d.cp);
+    else if (d.cp == '\n')
+      out += "\\n";
+    else if (d.cp == '\r')
+      out += "\\r";
+    else if (d.cp == '\t')
+      out += "\\t";
+    else if (d.cp < 0x80 && isPrintableAscii(static_cast<unsigned char>(d.cp)))
+      out += static_cast<char>(d.cp);
+    else
+      appendEscape(out, d.cp);
   }
   return out + "'";
 }
@@ -79,13 +87,20 @@ std::string pyCommentText(std::string_view text) {
     }
     const size_t at = i;
     i += d.length;
-    if (d.cp == '\\') out += "\\\\";
-    else if (d.cp == '\n') out += "\\n";
-    else if (d.cp == '\r') out += "\\r";
-    else if (d.cp == '\t') out += "\\t";
-    else if ((d.cp == ':' || d.cp == '=') && endsWith(out, "coding")) appendEscape(out, d.cp);
-    else if (isInvisibleOrMisleading(d.cp)) appendEscape(out, d.cp);
-    else appendUtf8(out, text, at, d.length);
+    if (d.cp == '\\')
+      out += "\\\\";
+    else if (d.cp == '\n')
+      out += "\\n";
+    else if (d.cp == '\r')
+      out += "\\r";
+    else if (d.cp == '\t')
+      out += "\\t";
+    else if ((d.cp == ':' || d.cp == '=') && endsWith(out, "coding"))
+      appendEscape(out, d.cp);
+    else if (isInvisibleOrMisleading(d.cp))
+      appendEscape(out, d.cp);
+    else
+      appendUtf8(out, text, at, d.length);
   }
   return out;
 }

@@ -79,7 +79,8 @@ std::string runScript(Flavour f, const std::string& className, const std::string
   s = replaceAll(s, "@LIB@", of ? "OneFlow" : "PyTorch");
   s = replaceAll(s, "@IMPORT@", of ? "import oneflow as flow" : "import torch");
   s = replaceAll(s, "@NS@", of ? "flow" : "torch");
-  s = replaceAll(s, "@LOAD@", of ? "flow.load(os.path.join(HERE, \"weights\"))" : "torch.load(os.path.join(HERE, \"weights.pt\"))");
+  s = replaceAll(s, "@LOAD@",
+                 of ? "flow.load(os.path.join(HERE, \"weights\"))" : "torch.load(os.path.join(HERE, \"weights.pt\"))");
   // Last: no placeholder may be found inside the file name's text.
   s = replaceAll(s, "@SOURCE@", sourceName.empty() ? "an ONNX model" : pyDocstringText(sourceName));
   return s;

@@ -29,19 +29,32 @@ namespace {
 
 std::optional<std::string_view> torchStorageClass(DataType t) {
   switch (t) {
-    case DataType::Float: return "FloatStorage";
-    case DataType::Double: return "DoubleStorage";
-    case DataType::Float16: return "HalfStorage";
-    case DataType::BFloat16: return "BFloat16Storage";
-    case DataType::Int8: return "CharStorage";
-    case DataType::Int16: return "ShortStorage";
-    case DataType::Int32: return "IntStorage";
-    case DataType::Int64: return "LongStorage";
-    case DataType::UInt8: return "ByteStorage";
-    case DataType::Bool: return "BoolStorage";
-    case DataType::Complex64: return "ComplexFloatStorage";
-    case DataType::Complex128: return "ComplexDoubleStorage";
-    default: return std::nullopt;
+    case DataType::Float:
+      return "FloatStorage";
+    case DataType::Double:
+      return "DoubleStorage";
+    case DataType::Float16:
+      return "HalfStorage";
+    case DataType::BFloat16:
+      return "BFloat16Storage";
+    case DataType::Int8:
+      return "CharStorage";
+    case DataType::Int16:
+      return "ShortStorage";
+    case DataType::Int32:
+      return "IntStorage";
+    case DataType::Int64:
+      return "LongStorage";
+    case DataType::UInt8:
+      return "ByteStorage";
+    case DataType::Bool:
+      return "BoolStorage";
+    case DataType::Complex64:
+      return "ComplexFloatStorage";
+    case DataType::Complex128:
+      return "ComplexDoubleStorage";
+    default:
+      return std::nullopt;
   }
 }
 
@@ -96,8 +109,10 @@ class PickleEmitter {
     if (v.empty()) return emptyTuple();
     if (v.size() > 3) mark();
     for (auto x : v) integer(x);
-    if (v.size() > 3) tuple();
-    else op(static_cast<uint8_t>(0x84 + v.size()));  // TUPLE1..TUPLE3
+    if (v.size() > 3)
+      tuple();
+    else
+      op(static_cast<uint8_t>(0x84 + v.size()));  // TUPLE1..TUPLE3
   }
   const std::string& bytes() const { return out_; }
 
@@ -133,18 +148,30 @@ std::vector<int64_t> contiguousStrides(const std::vector<int64_t>& dims) {
 
 std::optional<int> oneflowDataType(DataType t) {  // data_type.proto numbers
   switch (t) {
-    case DataType::Float: return 2;
-    case DataType::Double: return 3;
-    case DataType::Int8: return 4;
-    case DataType::Int32: return 5;
-    case DataType::Int64: return 6;
-    case DataType::UInt8: return 7;
-    case DataType::Float16: return 9;
-    case DataType::Bool: return 12;
-    case DataType::Int16: return 17;
-    case DataType::Complex64: return 20;
-    case DataType::Complex128: return 21;
-    default: return std::nullopt;  // bfloat16 included: OneFlow's Tensor.numpy() refuses it, so no release saves it
+    case DataType::Float:
+      return 2;
+    case DataType::Double:
+      return 3;
+    case DataType::Int8:
+      return 4;
+    case DataType::Int32:
+      return 5;
+    case DataType::Int64:
+      return 6;
+    case DataType::UInt8:
+      return 7;
+    case DataType::Float16:
+      return 9;
+    case DataType::Bool:
+      return 12;
+    case DataType::Int16:
+      return 17;
+    case DataType::Complex64:
+      return 20;
+    case DataType::Complex128:
+      return 21;
+    default:
+      return std::nullopt;  // bfloat16 included: OneFlow's Tensor.numpy() refuses it, so no release saves it
   }
 }
 

@@ -17,7 +17,8 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
   j["target_opset"] = r.targetOpset;
   j["complete"] = r.complete();
   json counts = json::object();
-  for (auto s : {NodeStatus::Unchanged, NodeStatus::Converted, NodeStatus::Unsupported, NodeStatus::Failed, NodeStatus::Kept})
+  for (auto s :
+       {NodeStatus::Unchanged, NodeStatus::Converted, NodeStatus::Unsupported, NodeStatus::Failed, NodeStatus::Kept})
     counts[std::string(statusName(s))] = r.count(s);
   j["status_counts"] = counts;
   json byOp = json::object();
@@ -40,17 +41,26 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
   if (r.passesRan) {
     json passes = json::array();
     for (const auto& p : r.passStats.perPass) {
-      passes.push_back({{"name", p.name}, {"runs", p.runs}, {"ms", p.milliseconds},
-                        {"nodes_removed", p.total.nodesRemoved}, {"nodes_added", p.total.nodesAdded},
-                        {"initializers_removed", p.total.initializersRemoved}, {"initializers_added", p.total.initializersAdded}});
+      passes.push_back({{"name", p.name},
+                        {"runs", p.runs},
+                        {"ms", p.milliseconds},
+                        {"nodes_removed", p.total.nodesRemoved},
+                        {"nodes_added", p.total.nodesAdded},
+                        {"initializers_removed", p.total.initializersRemoved},
+                        {"initializers_added", p.total.initializersAdded}});
       if (!p.total.warnings.empty()) passes.back()["warnings"] = p.total.warnings;
     }
-    j["passes"] = {{"per_pass", passes}, {"iterations", r.passStats.iterations}, {"fixpoint", r.passStats.reachedFixpoint},
-                   {"nodes_before", r.passStats.nodesBefore}, {"nodes_after", r.passStats.nodesAfter},
+    j["passes"] = {{"per_pass", passes},
+                   {"iterations", r.passStats.iterations},
+                   {"fixpoint", r.passStats.reachedFixpoint},
+                   {"nodes_before", r.passStats.nodesBefore},
+                   {"nodes_after", r.passStats.nodesAfter},
                    {"ms", r.passStats.milliseconds},
-                   {"fold_budget", {{"folded_bytes", r.passStats.foldedBytes}, {"folded_limit", r.passStats.foldedLimit},
-                                    {"added_bytes", r.passStats.foldAddedBytes},
-                                    {"added_limit", r.passStats.foldAddedLimit}}}};
+                   {"fold_budget",
+                    {{"folded_bytes", r.passStats.foldedBytes},
+                     {"folded_limit", r.passStats.foldedLimit},
+                     {"added_bytes", r.passStats.foldAddedBytes},
+                     {"added_limit", r.passStats.foldAddedLimit}}}};
   }
   if (r.model) {
     json check{{"ok", r.check.ok}};
@@ -85,7 +95,8 @@ nlohmann::json handlerTableJson(const std::string& direction, std::optional<int6
   const auto& reg = HandlerRegistry::forDirection(direction);
   nlohmann::json rows = nlohmann::json::array();
   // Targets above 17 take each node's opset-17 form first (the 7-17 handlers at 17), then step up.
-  const std::optional<int64_t> registryOpset = opset ? std::optional(std::min(*opset, schema::kLibonnxMaxOpset)) : std::nullopt;
+  const std::optional<int64_t> registryOpset =
+      opset ? std::optional(std::min(*opset, schema::kLibonnxMaxOpset)) : std::nullopt;
   for (const HandlerInfo* h : reg.all()) {
     if (registryOpset && reg.find(h->domain, h->opType, *registryOpset) != h) continue;
     nlohmann::json row{{"op_type", h->opType}, {"since_version", h->sinceVersion}, {"description", h->description}};
@@ -101,10 +112,10 @@ nlohmann::json handlerTableJson(const std::string& direction, std::optional<int6
   for (const auto& f : schema::opsets_18_26::allSchemaFacts()) {
     if (opset && *opset > schema::kLibonnxMaxOpset && schema::opsets_18_26::schemaFact(f.op, *opset) != &f) continue;
     auto plan = schema::opsets_18_26::downForm(f.op, f.since);
-    const char* kind = !plan ? "none"
-                       : plan->kind == schema::opsets_18_26::DownForm::Kind::Adapter ? "adapter"
+    const char* kind = !plan                                                          ? "none"
+                       : plan->kind == schema::opsets_18_26::DownForm::Kind::Adapter  ? "adapter"
                        : plan->kind == schema::opsets_18_26::DownForm::Kind::SameAs17 ? "opset-17 schema"
-                                                                             : "refused";
+                                                                                      : "refused";
     after17.push_back({{"op_type", f.op},
                        {"since_version", f.since},
                        {"change", f.change},
@@ -127,8 +138,8 @@ std::vector<std::string> problemLines(const ConvertResult& r, const std::string&
   std::vector<std::string> lines;
   for (const auto& n : r.nodes)
     if (unconverted(n))
-      lines.push_back(printable(file + ": node " + n.nodeName + " (" + n.opType + "): " + std::string(statusName(n.status)) + ": " +
-                                n.message) +
+      lines.push_back(printable(file + ": node " + n.nodeName + " (" + n.opType +
+                                "): " + std::string(statusName(n.status)) + ": " + n.message) +
                       lowestOpsetNote(n));
   for (auto& line : checkLines(r.check, file, "check")) lines.push_back(std::move(line));
   if (!r.error.empty()) lines.push_back(printable(file + ": " + r.error));
@@ -137,7 +148,8 @@ std::vector<std::string> problemLines(const ConvertResult& r, const std::string&
 
 std::vector<std::string> checkLines(const CheckResult& check, const std::string& file, const std::string& what) {
   std::vector<std::string> lines;
-  for (const auto& m : check.messages) lines.push_back(printable(file + ": " + what + ": " + (m.node.empty() ? "" : m.node + ": ") + m.message));
+  for (const auto& m : check.messages)
+    lines.push_back(printable(file + ": " + what + ": " + (m.node.empty() ? "" : m.node + ": ") + m.message));
   return lines;
 }
 
@@ -145,8 +157,8 @@ std::vector<std::string> unconvertedNodeLines(const ConvertResult& r) {
   std::vector<std::string> lines;
   for (const auto& n : r.nodes)
     if (unconverted(n))
-      lines.push_back(std::string(statusName(n.status)) + ": " + printable(n.nodeName + " (" + n.opType + "): " + n.message) +
-                      lowestOpsetNote(n));
+      lines.push_back(std::string(statusName(n.status)) + ": " +
+                      printable(n.nodeName + " (" + n.opType + "): " + n.message) + lowestOpsetNote(n));
   return lines;
 }
 

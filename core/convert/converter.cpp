@@ -72,7 +72,8 @@ void validateOptions(const ConvertOptions& o, const Direction& direction) {
                                 std::to_string(kMinOpset) + ".." + std::to_string(kMaxOpset));
   if (o.targetOpset > direction.maxTargetOpset())
     throw std::invalid_argument("target opset " + std::to_string(o.targetOpset) + ": conversions from " + o.direction +
-                                " write opsets " + std::to_string(kMinOpset) + ".." + std::to_string(direction.maxTargetOpset()));
+                                " write opsets " + std::to_string(kMinOpset) + ".." +
+                                std::to_string(direction.maxTargetOpset()));
 }
 
 std::vector<std::string> passNames(const ConvertOptions& o) {
@@ -86,15 +87,16 @@ enum class Mode { DryRun, Copy, InPlace };
 // asks, earlier handlers have rewritten parts of the work model into the target opset's form).
 struct Workspace {
   ir::Model* work = nullptr;
-  std::unique_ptr<ir::Model> owned;             // the work model when it is not the caller's source
-  std::unique_ptr<const ir::Model> pristine;    // a copy of the source as it was, kept through the handlers only
+  std::unique_ptr<ir::Model> owned;           // the work model when it is not the caller's source
+  std::unique_ptr<const ir::Model> pristine;  // a copy of the source as it was, kept through the handlers only
   std::function<schema::ShapeFacts()> factsSource;
 };
 
 // A dry run never edits, so it can work on the source itself; so can a caller that is done with the source
 // (Mode::InPlace, `owned` is then the source). In place, `source` is the model being edited: read it only before the
 // handlers.
-Workspace workspaceFor(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {
+Workspace workspaceFor(const ir::Model& source, const ConvertOptions& opts, Mode mode,
+                       std::unique_ptr<ir::Model> owned) {
   Workspace w;
   w.work = const_cast<ir::Model*>(&source);
   w.factsSource = [&source] { return schema::inferShapeFacts(source); };
@@ -165,7 +167,8 @@ void convertNodes(ir::Model& work, const Direction& direction, const ConvertOpti
 }
 
 // The passes, then the graph sorted and pruned, the IR version, the op counts and the check.
-void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<passes::PassManager>& manager, ConvertResult& res) {
+void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<passes::PassManager>& manager,
+                  ConvertResult& res) {
   if (manager) {
     auto tp = Clock::now();
     try {
@@ -188,7 +191,8 @@ void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<pas
     auto tc = Clock::now();
     releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
     // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
-    res.check = opts.targetOpset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(work) : checkModel(work);
+    res.check =
+        opts.targetOpset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(work) : checkModel(work);
     releaseFreedHeap();
     res.checkMs = msSince(tc);
   }
@@ -216,7 +220,8 @@ ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode
   if (!dry) {
     auto topo = ir::topologicalSort(ws.work->graph());
     if (!topo.ok) {
-      res.error = "the graph has a cycle through " + (topo.cycleNodes.empty() ? std::string("?") : topo.cycleNodes.front());
+      res.error =
+          "the graph has a cycle through " + (topo.cycleNodes.empty() ? std::string("?") : topo.cycleNodes.front());
       res.totalMs = msSince(t0);
       return res;
     }
@@ -250,7 +255,8 @@ size_t ConvertResult::count(NodeStatus s) const {
 
 std::map<std::string, std::map<std::string, size_t>> ConvertResult::countsByOp() const {
   std::map<std::string, std::map<std::string, size_t>> out;
-  for (const auto& r : nodes) ++out[r.domain.empty() ? r.opType : r.domain + "::" + r.opType][std::string(statusName(r.status))];
+  for (const auto& r : nodes)
+    ++out[r.domain.empty() ? r.opType : r.domain + "::" + r.opType][std::string(statusName(r.status))];
   return out;
 }
 
@@ -266,7 +272,9 @@ ConvertResult convertModel(std::unique_ptr<ir::Model> source, const ConvertOptio
   const ir::Model& s = *source;
   return run(s, opts, Mode::InPlace, std::move(source));
 }
-ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) { return run(source, opts, Mode::DryRun, nullptr); }
+ConvertResult dryRun(const ir::Model& source, const ConvertOptions& opts) {
+  return run(source, opts, Mode::DryRun, nullptr);
+}
 
 std::string directionFor(const ir::Model& source) {
   return source.opsetVersion("oneflow") != 0 ? "oneflow" : "onnx";  // the OneFlow reader imports that domain

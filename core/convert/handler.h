@@ -42,17 +42,17 @@ struct HandlerContext {
   // Made for a node of `g`; the pipeline then sets the opsets, the dry run and the lookups.
   HandlerContext(ir::Model& m, ir::Graph& g) : model(m), graph(g) {}
   ir::Model& model;
-  ir::Graph& graph;             // the graph the node is in (subgraphs are converted too)
-  int64_t sourceOpset = 0;      // the model's opset for the node's source domain
-  int64_t targetOpset = 0;      // target ONNX opset
-  std::vector<uint64_t> newNodes;    // ids of nodes the handler created (filled by the handler)
-  std::vector<ir::Node*> created;    // the same nodes, so the pipeline need not search the graph for them
-  std::vector<std::string> warnings; // attributes it did not use, semantics it approximated...
-  bool replaced = false;             // the handler removed the node and put others in its place
-  bool changed = false;              // the handler edited the node in place
-  std::string note;                  // one line on what the handler did, for the report
-  bool attributesOnly = false;       // all it did was spell out or drop attributes at values that mean the same
-  codegen::PyNode* py = nullptr;     // ONNX -> Python handlers write code through it (direction "onnx-python")
+  ir::Graph& graph;                   // the graph the node is in (subgraphs are converted too)
+  int64_t sourceOpset = 0;            // the model's opset for the node's source domain
+  int64_t targetOpset = 0;            // target ONNX opset
+  std::vector<uint64_t> newNodes;     // ids of nodes the handler created (filled by the handler)
+  std::vector<ir::Node*> created;     // the same nodes, so the pipeline need not search the graph for them
+  std::vector<std::string> warnings;  // attributes it did not use, semantics it approximated...
+  bool replaced = false;              // the handler removed the node and put others in its place
+  bool changed = false;               // the handler edited the node in place
+  std::string note;                   // one line on what the handler did, for the report
+  bool attributesOnly = false;        // all it did was spell out or drop attributes at values that mean the same
+  codegen::PyNode* py = nullptr;      // ONNX -> Python handlers write code through it (direction "onnx-python")
   // Converts a body the handler builds (a function body to put in the node's place) in the same direction; set by
   // the conversion pipeline, null where no model is built (code generation).
   BodyConverter convertBody;
@@ -97,8 +97,8 @@ struct HandlerContext {
 using HandlerFn = std::function<void(ir::Node& node, HandlerContext& ctx)>;
 
 struct HandlerInfo {
-  std::string domain;      // source domain: "" for ONNX, "oneflow" for OneFlow ops
-  std::string opType;      // source op type
+  std::string domain;        // source domain: "" for ONNX, "oneflow" for OneFlow ops
+  std::string opType;        // source op type
   int64_t sinceVersion = 1;  // lowest target opset this handler produces valid output for
   std::string description;   // one line, printed by `flowbridge-cli ops`
   HandlerFn fn;

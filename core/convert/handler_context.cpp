@@ -61,11 +61,52 @@ std::optional<std::vector<int64_t>> HandlerContext::staticShape(const ir::Value*
 namespace {
 // Ops whose output has the rank of their widest input (broadcasting and shape-preserving ops).
 bool keepsRank(const std::string& op) {
-  static const char* ops[] = {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Neg",
-                              "Abs", "Erf", "Softmax", "LogSoftmax", "Dropout", "Identity", "Cast", "Clip", "LeakyRelu",
-                              "HardSigmoid", "HardSwish", "Where", "Max", "Min", "Sum", "Mean", "MatMul", "Transpose",
-                              "LayerNormalization", "BatchNormalization", "Equal", "Less", "Greater", "Not", "Slice",
-                              "Concat", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Elu", "Selu", "Gelu"};
+  static const char* ops[] = {"Add",
+                              "Sub",
+                              "Mul",
+                              "Div",
+                              "Pow",
+                              "Sqrt",
+                              "Relu",
+                              "Sigmoid",
+                              "Tanh",
+                              "Exp",
+                              "Log",
+                              "Neg",
+                              "Abs",
+                              "Erf",
+                              "Softmax",
+                              "LogSoftmax",
+                              "Dropout",
+                              "Identity",
+                              "Cast",
+                              "Clip",
+                              "LeakyRelu",
+                              "HardSigmoid",
+                              "HardSwish",
+                              "Where",
+                              "Max",
+                              "Min",
+                              "Sum",
+                              "Mean",
+                              "MatMul",
+                              "Transpose",
+                              "LayerNormalization",
+                              "BatchNormalization",
+                              "Equal",
+                              "Less",
+                              "Greater",
+                              "Not",
+                              "Slice",
+                              "Concat",
+                              "Reciprocal",
+                              "Floor",
+                              "Ceil",
+                              "Round",
+                              "Sign",
+                              "Elu",
+                              "Selu",
+                              "Gelu"};
   for (const char* o : ops)
     if (op == o) return true;
   return false;
@@ -114,7 +155,8 @@ std::optional<int64_t> HandlerContext::rankOf(const ir::Value* v, int depth) con
     auto r = rank(in);
     if (!r) return std::nullopt;
     best = std::max(best.value_or(0), *r);
-    if (op == "Transpose" || op == "Slice" || op == "Concat" || op == "Clip" || op == "Dropout") break;  // data input only
+    if (op == "Transpose" || op == "Slice" || op == "Concat" || op == "Clip" || op == "Dropout")
+      break;  // data input only
   }
   return best;
 }
@@ -155,8 +197,10 @@ std::optional<std::vector<double>> HandlerContext::constantDoubles(const ir::Val
 
 void HandlerContext::dropInput(ir::Node& n, size_t i) {
   ir::Value* v = n.input(i);
-  if (i + 1 == n.inputs().size()) n.removeInput(i);
-  else n.setInput(i, nullptr);
+  if (i + 1 == n.inputs().size())
+    n.removeInput(i);
+  else
+    n.setInput(i, nullptr);
   while (!n.inputs().empty() && n.inputs().back() == nullptr) n.removeInput(n.inputs().size() - 1);
   if (!v || !v->uses().empty() || v->isGraphOutput()) return;
   ir::Node* p = v->producer();

@@ -18,13 +18,15 @@ HandlerRegistry& HandlerRegistry::forDirection(const std::string& direction) {
 
 void HandlerRegistry::add(HandlerInfo info) {
   auto& list = handlers_[{info.domain, info.opType}];
-  auto it = std::find_if(list.begin(), list.end(), [&](const HandlerInfo& h) { return h.sinceVersion == info.sinceVersion; });
+  auto it =
+      std::find_if(list.begin(), list.end(), [&](const HandlerInfo& h) { return h.sinceVersion == info.sinceVersion; });
   if (it != list.end()) {
     *it = std::move(info);
     return;
   }
   list.push_back(std::move(info));
-  std::sort(list.begin(), list.end(), [](const HandlerInfo& a, const HandlerInfo& b) { return a.sinceVersion < b.sinceVersion; });
+  std::sort(list.begin(), list.end(),
+            [](const HandlerInfo& a, const HandlerInfo& b) { return a.sinceVersion < b.sinceVersion; });
 }
 
 const HandlerInfo* HandlerRegistry::find(const std::string& domain, const std::string& opType, int64_t target) const {

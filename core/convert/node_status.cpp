@@ -4,11 +4,16 @@ namespace fb::convert {
 
 std::string_view statusName(NodeStatus s) {
   switch (s) {
-    case NodeStatus::Unchanged: return "unchanged";
-    case NodeStatus::Converted: return "converted";
-    case NodeStatus::Unsupported: return "unsupported";
-    case NodeStatus::Failed: return "failed";
-    case NodeStatus::Kept: return "kept";
+    case NodeStatus::Unchanged:
+      return "unchanged";
+    case NodeStatus::Converted:
+      return "converted";
+    case NodeStatus::Unsupported:
+      return "unsupported";
+    case NodeStatus::Failed:
+      return "failed";
+    case NodeStatus::Kept:
+      return "kept";
   }
   return "?";
 }

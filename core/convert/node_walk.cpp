@@ -12,7 +12,8 @@ namespace fb::convert {
 
 void ElemTypeTracker::seed(const ir::Graph& g) {
   for (ir::Value* v : g.values()) {
-    if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined) types_[v] = v->type.elemType;
+    if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined)
+      types_[v] = v->type.elemType;
     else if (v->isOuterScope() && g.parent())
       if (ir::Value* outer = g.parent()->findValueInScope(v->name()))
         if (auto it = types_.find(outer); it != types_.end()) types_[v] = it->second;
@@ -24,7 +25,8 @@ void ElemTypeTracker::afterNode(const ir::Node& n, const HandlerContext& ctx, in
     schema::propagateElemTypes(n, schema::schemaAt(n.domain, n.opType, opset), types_);
     fromBodies(n);
   }
-  for (const ir::Node* m : ctx.created) schema::propagateElemTypes(*m, schema::schemaAt(m->domain, m->opType, opset), types_);
+  for (const ir::Node* m : ctx.created)
+    schema::propagateElemTypes(*m, schema::schemaAt(m->domain, m->opType, opset), types_);
 }
 
 // If/Loop/Scan outputs have the types of their bodies' outputs (If: a branch's outputs; Loop: the body's outputs
@@ -41,7 +43,8 @@ void ElemTypeTracker::fromBodies(const ir::Node& n) {
     if (!out || types_.count(out)) continue;
     const ir::Value* b = body.outputs()[i + skip];
     auto it = types_.find(b);
-    ir::DataType t = it != types_.end() ? it->second : (b->type.isTensor() ? b->type.elemType : ir::DataType::Undefined);
+    ir::DataType t =
+        it != types_.end() ? it->second : (b->type.isTensor() ? b->type.elemType : ir::DataType::Undefined);
     if (t != ir::DataType::Undefined) types_[out] = t;
   }
 }
@@ -55,16 +58,24 @@ void validateHandlerOutput(const ir::Node& n, const HandlerContext& ctx, const s
       return;
     }
     const auto* s = schema::schemaAt(m.domain, m.opType, ctx.targetOpset);
-    if (!s) throw std::runtime_error("handler produced " + m.opType + ", which opset " + std::to_string(ctx.targetOpset) + " lacks");
-    if (auto why = schema::schemaMismatch(m, *s, types)) throw std::runtime_error("handler produced an invalid node: " + *why);
+    if (!s)
+      throw std::runtime_error("handler produced " + m.opType + ", which opset " + std::to_string(ctx.targetOpset) +
+                               " lacks");
+    if (auto why = schema::schemaMismatch(m, *s, types))
+      throw std::runtime_error("handler produced an invalid node: " + *why);
   };
   if (!ctx.replaced) check(n);
   for (const ir::Node* m : ctx.created) check(*m);
 }
 
 NodeWalk::NodeWalk(ir::Model& model, const Direction& direction, WalkSettings settings,
-                   std::function<const schema::ShapeFacts&()> facts, BodyConverter bodies, std::vector<NodeReport>& reports)
-    : model_(model), direction_(direction), settings_(settings), facts_(std::move(facts)), bodies_(std::move(bodies)),
+                   std::function<const schema::ShapeFacts&()> facts, BodyConverter bodies,
+                   std::vector<NodeReport>& reports)
+    : model_(model),
+      direction_(direction),
+      settings_(settings),
+      facts_(std::move(facts)),
+      bodies_(std::move(bodies)),
       loop_(reports, {}) {}
 
 void NodeWalk::convertGraph(ir::Graph& g) {
@@ -86,7 +97,8 @@ void NodeWalk::convertNode(ir::Node& n, ir::Graph& g) {
     direction_.convertNode(n, ctx);
     if (!settings_.dryRun && (ctx.changed || ctx.replaced)) validateHandlerOutput(n, ctx, types_.table());
   });
-  if (status == NodeStatus::Unsupported && settings_.lowestOpsets) loop_.report(slot).lowestOpset = lowestWorkingOpset(n, g);
+  if (status == NodeStatus::Unsupported && settings_.lowestOpsets)
+    loop_.report(slot).lowestOpset = lowestWorkingOpset(n, g);
   types_.afterNode(n, ctx, settings_.targetOpset);
 }
 

@@ -52,8 +52,8 @@ class NodeWalk {
  public:
   // `facts` gives the source's shape facts when a handler first asks; `bodies` converts the function bodies handlers
   // expand. Reports are appended to `reports`, one per node.
-  NodeWalk(ir::Model& model, const Direction& direction, WalkSettings settings, std::function<const schema::ShapeFacts&()> facts,
-           BodyConverter bodies, std::vector<NodeReport>& reports);
+  NodeWalk(ir::Model& model, const Direction& direction, WalkSettings settings,
+           std::function<const schema::ShapeFacts&()> facts, BodyConverter bodies, std::vector<NodeReport>& reports);
 
   void convertGraph(ir::Graph& g);
 

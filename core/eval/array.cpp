@@ -9,8 +9,17 @@ namespace fb::eval {
 bool isSupportedType(ir::DataType t) {
   using D = ir::DataType;
   switch (t) {
-    case D::Float: case D::Double: case D::Int8: case D::Int16: case D::Int32: case D::Int64:
-    case D::UInt8: case D::UInt16: case D::UInt32: case D::UInt64: case D::Bool:
+    case D::Float:
+    case D::Double:
+    case D::Int8:
+    case D::Int16:
+    case D::Int32:
+    case D::Int64:
+    case D::UInt8:
+    case D::UInt16:
+    case D::UInt32:
+    case D::UInt64:
+    case D::Bool:
       return true;
     default:
       return false;
@@ -54,8 +63,10 @@ Array Array::zeros(ir::DataType t, std::vector<int64_t> dims) {
   a.dims = std::move(dims);
   size_t n = static_cast<size_t>(elementCount(a.dims));
   chargeArray(n);
-  if (a.isFloat()) a.f.assign(n, 0.0);
-  else a.i.assign(n, 0);
+  if (a.isFloat())
+    a.f.assign(n, 0.0);
+  else
+    a.i.assign(n, 0);
   return a;
 }
 
@@ -70,8 +81,10 @@ Array Array::fromTensor(const ir::Tensor& t) {
   a.dtype = t.dtype;
   a.dims = t.dims;
   chargeArray(static_cast<uint64_t>(elementCount(a.dims)));
-  if (a.isFloat()) a.f = t.asDouble();
-  else a.i = t.asInt64();
+  if (a.isFloat())
+    a.f = t.asDouble();
+  else
+    a.i = t.asInt64();
   if (static_cast<int64_t>(a.size()) != elementCount(a.dims)) throw Unsupported("tensor '" + t.name + "' has no data");
   return a;
 }
@@ -96,23 +109,44 @@ ir::Tensor Array::toTensor(const std::string& name) const {
   t.dims = dims;
   std::string raw;
   switch (dtype) {
-    case D::Float: raw = pack<float>(f); break;
-    case D::Double: raw = pack<double>(f); break;
-    case D::Int8: raw = pack<int8_t>(i); break;
-    case D::Int16: raw = pack<int16_t>(i); break;
-    case D::Int32: raw = pack<int32_t>(i); break;
-    case D::Int64: raw = pack<int64_t>(i); break;
-    case D::UInt8: raw = pack<uint8_t>(i); break;
-    case D::UInt16: raw = pack<uint16_t>(i); break;
-    case D::UInt32: raw = pack<uint32_t>(i); break;
-    case D::UInt64: raw = pack<uint64_t>(i); break;
+    case D::Float:
+      raw = pack<float>(f);
+      break;
+    case D::Double:
+      raw = pack<double>(f);
+      break;
+    case D::Int8:
+      raw = pack<int8_t>(i);
+      break;
+    case D::Int16:
+      raw = pack<int16_t>(i);
+      break;
+    case D::Int32:
+      raw = pack<int32_t>(i);
+      break;
+    case D::Int64:
+      raw = pack<int64_t>(i);
+      break;
+    case D::UInt8:
+      raw = pack<uint8_t>(i);
+      break;
+    case D::UInt16:
+      raw = pack<uint16_t>(i);
+      break;
+    case D::UInt32:
+      raw = pack<uint32_t>(i);
+      break;
+    case D::UInt64:
+      raw = pack<uint64_t>(i);
+      break;
     case D::Bool: {
       std::vector<int64_t> b(i.size());
       for (size_t k = 0; k < i.size(); ++k) b[k] = i[k] != 0;
       raw = pack<uint8_t>(b);
       break;
     }
-    default: throw Unsupported("element type not supported by the evaluator");
+    default:
+      throw Unsupported("element type not supported by the evaluator");
   }
   t.setBytes(std::move(raw));
   return t;

@@ -24,8 +24,10 @@ Dims stridesOf(const Dims& d) {
 }
 
 void copyElement(Array& dst, size_t di, const Array& src, size_t si) {
-  if (dst.isFloat()) dst.f[di] = src.f[si];
-  else dst.i[di] = src.i[si];
+  if (dst.isFloat())
+    dst.f[di] = src.f[si];
+  else
+    dst.i[di] = src.i[si];
 }
 
 int64_t axisOf(const ir::Node& n, int64_t axis, size_t rank) {
@@ -210,8 +212,10 @@ Array trilu(const ir::Node& n, const std::vector<const Array*>& ins) {
     const int64_t j = static_cast<int64_t>(e) % cols, i = (static_cast<int64_t>(e) / cols) % rows;
     const bool keep = upper ? j - i >= k : j - i <= k;
     if (keep) continue;
-    if (r.isFloat()) r.f[e] = 0;
-    else r.i[e] = 0;
+    if (r.isFloat())
+      r.f[e] = 0;
+    else
+      r.i[e] = 0;
   }
   return r;
 }
@@ -256,7 +260,8 @@ Array cumSum(const ir::Node& n, const std::vector<const Array*>& ins) {
 
 template <typename F>
 Kernel single(F f) {
-  return [f](const ir::Node& n, const std::vector<const Array*>& ins, int64_t) { return std::vector<Array>{f(n, ins)}; };
+  return
+      [f](const ir::Node& n, const std::vector<const Array*>& ins, int64_t) { return std::vector<Array>{f(n, ins)}; };
 }
 
 }  // namespace

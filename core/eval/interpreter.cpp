@@ -14,8 +14,10 @@ std::map<std::string, Array> runGraph(const ir::Model& m, const std::map<std::st
   for (const auto& t : g.initializers()) env[g.findValue(t->name)] = Array::fromTensor(*t);
   for (ir::Value* v : g.inputs()) {
     auto it = inputs.find(v->name());
-    if (it != inputs.end()) env[v] = it->second;
-    else if (!v->initializer()) throw std::invalid_argument("no value for graph input '" + v->name() + "'");
+    if (it != inputs.end())
+      env[v] = it->second;
+    else if (!v->initializer())
+      throw std::invalid_argument("no value for graph input '" + v->name() + "'");
   }
   for (const auto& n : g.nodes()) {
     std::vector<const Array*> ins;

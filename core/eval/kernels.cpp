@@ -17,22 +17,37 @@ namespace {
 using D = ir::DataType;
 using Dims = std::vector<int64_t>;
 
-[[noreturn]] void unsupported(const ir::Node& n, const std::string& why) {
-  throw Unsupported(n.opType + ": " + why);
-}
+[[noreturn]] void unsupported(const ir::Node& n, const std::string& why) { throw Unsupported(n.opType + ": " + why); }
 
 // Rounds or wraps every element to what the element type can hold, as a runtime computing in it would.
 void normalize(Array& a) {
   switch (a.dtype) {
-    case D::Float: for (auto& v : a.f) v = static_cast<float>(v); break;
-    case D::Int8: for (auto& v : a.i) v = static_cast<int8_t>(v); break;
-    case D::Int16: for (auto& v : a.i) v = static_cast<int16_t>(v); break;
-    case D::Int32: for (auto& v : a.i) v = static_cast<int32_t>(v); break;
-    case D::UInt8: for (auto& v : a.i) v = static_cast<uint8_t>(v); break;
-    case D::UInt16: for (auto& v : a.i) v = static_cast<uint16_t>(v); break;
-    case D::UInt32: for (auto& v : a.i) v = static_cast<uint32_t>(v); break;
-    case D::Bool: for (auto& v : a.i) v = v != 0; break;
-    default: break;
+    case D::Float:
+      for (auto& v : a.f) v = static_cast<float>(v);
+      break;
+    case D::Int8:
+      for (auto& v : a.i) v = static_cast<int8_t>(v);
+      break;
+    case D::Int16:
+      for (auto& v : a.i) v = static_cast<int16_t>(v);
+      break;
+    case D::Int32:
+      for (auto& v : a.i) v = static_cast<int32_t>(v);
+      break;
+    case D::UInt8:
+      for (auto& v : a.i) v = static_cast<uint8_t>(v);
+      break;
+    case D::UInt16:
+      for (auto& v : a.i) v = static_cast<uint16_t>(v);
+      break;
+    case D::UInt32:
+      for (auto& v : a.i) v = static_cast<uint32_t>(v);
+      break;
+    case D::Bool:
+      for (auto& v : a.i) v = v != 0;
+      break;
+    default:
+      break;
   }
 }
 
@@ -103,15 +118,23 @@ PoolWindow poolWindow(const ir::Node& n, const Array& x) {
 }
 
 void set(Array& a, size_t k, double v) {
-  if (a.isFloat()) a.f[k] = v;
-  else a.i[k] = checkedInt64(v);
+  if (a.isFloat())
+    a.f[k] = v;
+  else
+    a.i[k] = checkedInt64(v);
 }
 
 // Integer arithmetic wraps around as a runtime's does (signed overflow would be undefined here); the narrower types
 // are wrapped to their width by normalize().
-int64_t wrappingAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
-int64_t wrappingSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
-int64_t wrappingMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+int64_t wrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrappingSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+int64_t wrappingMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
 
 // ---- elementwise
 
@@ -124,9 +147,12 @@ Array binary(const ir::Node& n, const Array& a, const Array& b, D outType, const
   Array r = makeLike(outType, out);  // charged first: nothing of the result's size exists before
   BroadcastWalk<2> w(out, {&a.dims, &b.dims});
   for (size_t k = 0; k < r.size(); ++k, w.next()) {
-    if (a.isFloat()) set(r, k, fd(a.f[w.at(0)], b.f[w.at(1)]));
-    else if (r.isFloat()) r.f[k] = fd(static_cast<double>(a.i[w.at(0)]), static_cast<double>(b.i[w.at(1)]));
-    else r.i[k] = fi(a.i[w.at(0)], b.i[w.at(1)]);
+    if (a.isFloat())
+      set(r, k, fd(a.f[w.at(0)], b.f[w.at(1)]));
+    else if (r.isFloat())
+      r.f[k] = fd(static_cast<double>(a.i[w.at(0)]), static_cast<double>(b.i[w.at(1)]));
+    else
+      r.i[k] = fi(a.i[w.at(0)], b.i[w.at(1)]);
   }
   normalize(r);
   return r;
@@ -136,8 +162,10 @@ Array unary(const ir::Node& n, const Array& a, const std::function<double(double
             const std::function<int64_t(int64_t)>& fi, bool floatOnly = false) {
   if (floatOnly && !a.isFloat()) unsupported(n, "integer input");
   Array r = a.copy();
-  if (a.isFloat()) for (auto& v : r.f) v = fd(v);
-  else for (auto& v : r.i) v = fi(v);
+  if (a.isFloat())
+    for (auto& v : r.f) v = fd(v);
+  else
+    for (auto& v : r.i) v = fi(v);
   normalize(r);
   return r;
 }
@@ -168,8 +196,10 @@ Array gather(const ir::Node& n, const Array& data, const Array& idx) {
       if (ix < 0) ix += dim;
       for (int64_t q = 0; q < inner; ++q, ++w) {
         size_t src = static_cast<size_t>((o * dim + ix) * inner + q);
-        if (r.isFloat()) r.f[w] = data.f[src];
-        else r.i[w] = data.i[src];
+        if (r.isFloat())
+          r.f[w] = data.f[src];
+        else
+          r.i[w] = data.i[src];
       }
     }
   return r;
@@ -195,8 +225,10 @@ Array concat(const ir::Node& n, const std::vector<const Array*>& ins) {
       int64_t chunk = a->dims[axis] * inner;
       for (int64_t q = 0; q < chunk; ++q, ++w) {
         size_t src = static_cast<size_t>(o * chunk + q);
-        if (r.isFloat()) r.f[w] = a->f[src];
-        else r.i[w] = a->i[src];
+        if (r.isFloat())
+          r.f[w] = a->f[src];
+        else
+          r.i[w] = a->i[src];
       }
     }
   return r;
@@ -247,8 +279,10 @@ Array slice(const ir::Node& n, const std::vector<const Array*>& ins, int64_t ops
   for (size_t w = 0; w < total; ++w) {
     int64_t src = 0;
     for (int64_t k = 0; k < rank; ++k) src += (st[k] + idx[k] * sp[k]) * inStr[k];
-    if (r.isFloat()) r.f[w] = data.f[src];
-    else r.i[w] = data.i[src];
+    if (r.isFloat())
+      r.f[w] = data.f[src];
+    else
+      r.i[w] = data.i[src];
     for (int64_t k = rank - 1; k >= 0; --k) {
       if (++idx[k] < cnt[k]) break;
       idx[k] = 0;
@@ -328,8 +362,10 @@ Array transpose(const ir::Node& n, const Array& data) {
   for (size_t w = 0; w < r.size(); ++w) {
     int64_t src = 0;
     for (int64_t k = 0; k < rank; ++k) src += idx[k] * inStr[perm[k]];
-    if (r.isFloat()) r.f[w] = data.f[src];
-    else r.i[w] = data.i[src];
+    if (r.isFloat())
+      r.f[w] = data.f[src];
+    else
+      r.i[w] = data.i[src];
     for (int64_t k = rank - 1; k >= 0; --k) {
       if (++idx[k] < out[k]) break;
       idx[k] = 0;
@@ -358,10 +394,14 @@ Array reduce(const ir::Node& n, const std::vector<const Array*>& ins, int64_t op
   for (size_t e = 0; e < data.size(); ++e, slot.next()) {
     double x = data.getD(e);
     double& a = v[slot.at(0)];
-    if (op == "ReduceProd") a *= x;
-    else if (op == "ReduceMax") a = std::max(a, x);
-    else if (op == "ReduceMin") a = std::min(a, x);
-    else a += x;
+    if (op == "ReduceProd")
+      a *= x;
+    else if (op == "ReduceMax")
+      a = std::max(a, x);
+    else if (op == "ReduceMin")
+      a = std::min(a, x);
+    else
+      a += x;
   }
   if (op == "ReduceMean") {
     double cnt = static_cast<double>(data.size()) / static_cast<double>(std::max<size_t>(acc.size(), 1));
@@ -390,10 +430,14 @@ Array castTo(const Array& a, D to) {
   } else {
     r.i.resize(a.size());
     for (size_t k = 0; k < a.size(); ++k) {
-      if (!a.isFloat()) r.i[k] = a.i[k];
-      else if (to == D::Bool) r.i[k] = a.f[k] != 0.0;
-      else if (std::isnan(a.f[k])) throw Unsupported("Cast: NaN to integer");
-      else r.i[k] = checkedInt64(a.f[k]);
+      if (!a.isFloat())
+        r.i[k] = a.i[k];
+      else if (to == D::Bool)
+        r.i[k] = a.f[k] != 0.0;
+      else if (std::isnan(a.f[k]))
+        throw Unsupported("Cast: NaN to integer");
+      else
+        r.i[k] = checkedInt64(a.f[k]);
     }
   }
   normalize(r);
@@ -403,7 +447,8 @@ Array castTo(const Array& a, D to) {
 Array constantValue(const ir::Node& n) {
   if (auto* a = n.attr("value"); a && !a->tensors.empty()) return Array::fromTensor(a->tensors[0]);
   if (auto* a = n.attr("value_float")) return Array::floats({}, {a->f});
-  if (auto* a = n.attr("value_floats")) return Array::floats({static_cast<int64_t>(a->floats.size())}, {a->floats.begin(), a->floats.end()});
+  if (auto* a = n.attr("value_floats"))
+    return Array::floats({static_cast<int64_t>(a->floats.size())}, {a->floats.begin(), a->floats.end()});
   if (auto* a = n.attr("value_int")) return Array::ints({}, {a->i});
   if (auto* a = n.attr("value_ints")) return Array::ints({static_cast<int64_t>(a->ints.size())}, a->ints);
   unsupported(n, "no supported value attribute");
@@ -500,11 +545,17 @@ Array conv(const ir::Node& n, const std::vector<const Array*>& ins) {
     for (int64_t m = 0; m < M; ++m) {
       const int64_t g = m / (M / group);
       for (int64_t o = 0; o < outPlane; ++o) {
-        for (int64_t t = o, k = static_cast<int64_t>(sp) - 1; k >= 0; --k) { oi[k] = t % outSp[k]; t /= outSp[k]; }
+        for (int64_t t = o, k = static_cast<int64_t>(sp) - 1; k >= 0; --k) {
+          oi[k] = t % outSp[k];
+          t /= outSp[k];
+        }
         double acc = has(ins, 2) ? ins[2]->f[m] : 0.0;
         for (int64_t c = 0; c < Cg; ++c)
           for (int64_t q = 0; q < kPlane; ++q) {
-            for (int64_t t = q, k = static_cast<int64_t>(sp) - 1; k >= 0; --k) { ki[k] = t % kSp[k]; t /= kSp[k]; }
+            for (int64_t t = q, k = static_cast<int64_t>(sp) - 1; k >= 0; --k) {
+              ki[k] = t % kSp[k];
+              t /= kSp[k];
+            }
             int64_t pos = 0;
             bool inside = true;
             for (size_t k = 0; k < sp && inside; ++k) {
@@ -559,8 +610,10 @@ Array pad(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset
       dst += p * outStr[k];
     }
     if (inside) {
-      if (o.isFloat()) o.f[dst] = x.f[e];
-      else o.i[dst] = x.i[e];
+      if (o.isFloat())
+        o.f[dst] = x.f[e];
+      else
+        o.i[dst] = x.i[e];
     }
     for (int64_t k = static_cast<int64_t>(r) - 1; k >= 0; --k) {
       if (++idx[k] < x.dims[k]) break;
@@ -607,7 +660,8 @@ Array range(const ir::Node& n, const std::vector<const Array*>& ins) {
   const int64_t cnt = count > 0 ? static_cast<int64_t>(count) : 0;
   Array r = makeLike(s.dtype, {cnt});
   for (int64_t k = 0; k < cnt; ++k) {
-    if (r.isFloat()) r.f[k] = st + static_cast<double>(k) * de;
+    if (r.isFloat())
+      r.f[k] = st + static_cast<double>(k) * de;
     else if (__builtin_mul_overflow(k, d.i[0], &r.i[k]) || __builtin_add_overflow(r.i[k], s.i[0], &r.i[k]))
       unsupported(n, "values overflow");
   }
@@ -632,8 +686,10 @@ Array expand(const Array& a, const Array& shapeInput) {
   Array r = makeLike(a.dtype, out);
   BroadcastWalk<1> w(out, {&a.dims});
   for (size_t k = 0; k < r.size(); ++k, w.next()) {
-    if (r.isFloat()) r.f[k] = a.f[w.at(0)];
-    else r.i[k] = a.i[w.at(0)];
+    if (r.isFloat())
+      r.f[k] = a.f[w.at(0)];
+    else
+      r.i[k] = a.i[w.at(0)];
   }
   return r;
 }
@@ -646,8 +702,10 @@ Array where(const ir::Node& n, const std::vector<const Array*>& ins) {
   BroadcastWalk<3> w(out, {&c.dims, &x.dims, &y.dims});
   for (size_t k = 0; k < r.size(); ++k, w.next()) {
     bool take = c.getI(w.at(0)) != 0;
-    if (r.isFloat()) r.f[k] = take ? x.f[w.at(1)] : y.f[w.at(2)];
-    else r.i[k] = take ? x.i[w.at(1)] : y.i[w.at(2)];
+    if (r.isFloat())
+      r.f[k] = take ? x.f[w.at(1)] : y.f[w.at(2)];
+    else
+      r.i[k] = take ? x.i[w.at(1)] : y.i[w.at(2)];
   }
   return r;
 }
@@ -753,8 +811,8 @@ Kernel bin(Binary fd, BinaryI fi, bool boolOut = false) {
 
 Kernel un(std::function<double(double)> fd, std::function<int64_t(int64_t)> fi = nullptr) {
   return one([=](const ir::Node& n, const std::vector<const Array*>& ins, int64_t) {
-    return unary(n, in(n, ins, 0), fd, fi ? fi : [](int64_t) -> int64_t { throw Unsupported("integer input"); },
-                 !fi);
+    return unary(
+        n, in(n, ins, 0), fd, fi ? fi : [](int64_t) -> int64_t { throw Unsupported("integer input"); }, !fi);
   });
 }
 
@@ -775,9 +833,8 @@ void addShapeKernels(KernelTable& t) {
     return reshapeTo(n, in(n, ins, 0), shape, n.attrInt("allowzero", 0) != 0);
   });
   t["Flatten"] = one([](auto& n, auto& ins, int64_t) { return flatten(n, in(n, ins, 0)); });
-  t["Cast"] = one([](auto& n, auto& ins, int64_t) {
-    return castTo(in(n, ins, 0), static_cast<D>(n.attrInt("to", 0)));
-  });
+  t["Cast"] =
+      one([](auto& n, auto& ins, int64_t) { return castTo(in(n, ins, 0), static_cast<D>(n.attrInt("to", 0))); });
   t["Range"] = one([](auto& n, auto& ins, int64_t) { return range(n, ins); });
   t["ConstantOfShape"] = one([](auto& n, auto& ins, int64_t) { return constantOfShape(n, in(n, ins, 0)); });
   t["Expand"] = one([](auto& n, auto& ins, int64_t) { return expand(in(n, ins, 0), in(n, ins, 1)); });
@@ -798,28 +855,39 @@ void addBinaryKernels(KernelTable& t) {
   t["Mod"] = one([](auto& n, auto& ins, int64_t) {
     const Array& a = in(n, ins, 0);
     bool fm = n.attrInt("fmod", 0) != 0;
-    return binary(n, a, in(n, ins, 1), a.dtype, [](double x, double y) { return std::fmod(x, y); },
-                  [fm](int64_t x, int64_t y) -> int64_t {
-                    if (y == 0) throw Unsupported("Mod: by zero");
-                    if (y == -1) return 0;  // INT64_MIN % -1 traps
-                    int64_t r = x % y;
-                    if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
-                    return r;
-                  });
+    return binary(
+        n, a, in(n, ins, 1), a.dtype, [](double x, double y) { return std::fmod(x, y); },
+        [fm](int64_t x, int64_t y) -> int64_t {
+          if (y == 0) throw Unsupported("Mod: by zero");
+          if (y == -1) return 0;  // INT64_MIN % -1 traps
+          int64_t r = x % y;
+          if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
+          return r;
+        });
   });
-  t["Equal"] = bin([](double a, double b) { return double(a == b); }, [](int64_t a, int64_t b) { return int64_t(a == b); }, true);
-  t["Less"] = bin([](double a, double b) { return double(a < b); }, [](int64_t a, int64_t b) { return int64_t(a < b); }, true);
-  t["Greater"] = bin([](double a, double b) { return double(a > b); }, [](int64_t a, int64_t b) { return int64_t(a > b); }, true);
-  t["LessOrEqual"] = bin([](double a, double b) { return double(a <= b); }, [](int64_t a, int64_t b) { return int64_t(a <= b); }, true);
-  t["GreaterOrEqual"] = bin([](double a, double b) { return double(a >= b); }, [](int64_t a, int64_t b) { return int64_t(a >= b); }, true);
-  t["And"] = bin([](double a, double b) { return double(a && b); }, [](int64_t a, int64_t b) { return int64_t(a && b); }, true);
-  t["Or"] = bin([](double a, double b) { return double(a || b); }, [](int64_t a, int64_t b) { return int64_t(a || b); }, true);
-  t["Xor"] = bin([](double a, double b) { return double(bool(a) != bool(b)); }, [](int64_t a, int64_t b) { return int64_t(bool(a) != bool(b)); }, true);
+  t["Equal"] = bin([](double a, double b) { return double(a == b); },
+                   [](int64_t a, int64_t b) { return int64_t(a == b); }, true);
+  t["Less"] =
+      bin([](double a, double b) { return double(a < b); }, [](int64_t a, int64_t b) { return int64_t(a < b); }, true);
+  t["Greater"] =
+      bin([](double a, double b) { return double(a > b); }, [](int64_t a, int64_t b) { return int64_t(a > b); }, true);
+  t["LessOrEqual"] = bin([](double a, double b) { return double(a <= b); },
+                         [](int64_t a, int64_t b) { return int64_t(a <= b); }, true);
+  t["GreaterOrEqual"] = bin([](double a, double b) { return double(a >= b); },
+                            [](int64_t a, int64_t b) { return int64_t(a >= b); }, true);
+  t["And"] = bin([](double a, double b) { return double(a && b); },
+                 [](int64_t a, int64_t b) { return int64_t(a && b); }, true);
+  t["Or"] = bin([](double a, double b) { return double(a || b); }, [](int64_t a, int64_t b) { return int64_t(a || b); },
+                true);
+  t["Xor"] = bin([](double a, double b) { return double(bool(a) != bool(b)); },
+                 [](int64_t a, int64_t b) { return int64_t(bool(a) != bool(b)); }, true);
   t["Max"] = one([](auto& n, auto& ins, int64_t) {
-    return variadic(n, ins, [](double a, double b) { return std::max(a, b); }, [](int64_t a, int64_t b) { return std::max(a, b); });
+    return variadic(
+        n, ins, [](double a, double b) { return std::max(a, b); }, [](int64_t a, int64_t b) { return std::max(a, b); });
   });
   t["Min"] = one([](auto& n, auto& ins, int64_t) {
-    return variadic(n, ins, [](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); });
+    return variadic(
+        n, ins, [](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); });
   });
   t["Sum"] = one([](auto& n, auto& ins, int64_t) { return variadic(n, ins, std::plus<double>(), wrappingAdd); });
 }
@@ -829,7 +897,8 @@ void addUnaryKernels(KernelTable& t) {
   t["Not"] = un([](double) -> double { throw Unsupported("Not: float"); }, [](int64_t a) { return int64_t(!a); });
   t["Neg"] = un([](double a) { return -a; }, [](int64_t a) { return wrappingSub(0, a); });
   t["Abs"] = un([](double a) { return std::fabs(a); }, [](int64_t a) { return a < 0 ? wrappingSub(0, a) : a; });
-  t["Sign"] = un([](double a) { return double((a > 0) - (a < 0)); }, [](int64_t a) { return int64_t((a > 0) - (a < 0)); });
+  t["Sign"] =
+      un([](double a) { return double((a > 0) - (a < 0)); }, [](int64_t a) { return int64_t((a > 0) - (a < 0)); });
   t["Sqrt"] = un([](double a) { return std::sqrt(a); });
   t["Exp"] = un([](double a) { return std::exp(a); });
   t["Log"] = un([](double a) { return std::log(a); });
@@ -843,17 +912,22 @@ void addUnaryKernels(KernelTable& t) {
   t["Erf"] = un([](double a) { return std::erf(a); });
   t["LeakyRelu"] = one([](auto& n, auto& ins, int64_t) {
     const double alpha = n.attrFloat("alpha", 0.01f);
-    return unary(n, in(n, ins, 0), [=](double a) { return a >= 0 ? a : alpha * a; }, nullptr, true);
+    return unary(
+        n, in(n, ins, 0), [=](double a) { return a >= 0 ? a : alpha * a; }, nullptr, true);
   });
   t["HardSigmoid"] = one([](auto& n, auto& ins, int64_t) {
     const double alpha = n.attrFloat("alpha", 0.2f), beta = n.attrFloat("beta", 0.5f);
-    return unary(n, in(n, ins, 0), [=](double a) { return std::max(0.0, std::min(1.0, alpha * a + beta)); }, nullptr, true);
+    return unary(
+        n, in(n, ins, 0), [=](double a) { return std::max(0.0, std::min(1.0, alpha * a + beta)); }, nullptr, true);
   });
   t["Clip"] = one([](auto& n, auto& ins, int64_t opset) {
-    double lo = opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? scalarOf(n, *ins[1]) : -INFINITY);
-    double hi = opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : INFINITY);
-    return unary(n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
-                 [=](int64_t v) { return checkedInt64(std::min(std::max(double(v), lo), hi)); });
+    double lo =
+        opset < 11 ? n.attrFloat("min", -3.4028234663852886e38f) : (has(ins, 1) ? scalarOf(n, *ins[1]) : -INFINITY);
+    double hi =
+        opset < 11 ? n.attrFloat("max", 3.4028234663852886e38f) : (has(ins, 2) ? scalarOf(n, *ins[2]) : INFINITY);
+    return unary(
+        n, in(n, ins, 0), [=](double v) { return std::min(std::max(v, lo), hi); },
+        [=](int64_t v) { return checkedInt64(std::min(std::max(double(v), lo), hi)); });
   });
 }
 
@@ -935,7 +1009,8 @@ std::vector<Array> evaluate(const ir::Node& n, const std::vector<const Array*>& 
   auto it = kernels().find(n.opType);
   if (it == kernels().end()) throw Unsupported(n.opType + ": no kernel");
   for (const Array* a : inputs)
-    if (a && static_cast<int64_t>(a->size()) != elementCount(a->dims)) throw Unsupported(n.opType + ": malformed input");
+    if (a && static_cast<int64_t>(a->size()) != elementCount(a->dims))
+      throw Unsupported(n.opType + ": malformed input");
   return it->second(n, inputs, opset);
 }
 

@@ -63,19 +63,38 @@ ir::Tensor transposeBytes(const ir::Tensor& t, std::vector<int64_t> perm) {
   auto* dst = reinterpret_cast<std::byte*>(out.data());
   if (rank == 2 && perm[0] == 1) {
     switch (es) {
-      case 1: transpose2d<1>(src.data(), dst, t.dims[0], t.dims[1]); break;
-      case 2: transpose2d<2>(src.data(), dst, t.dims[0], t.dims[1]); break;
-      case 4: transpose2d<4>(src.data(), dst, t.dims[0], t.dims[1]); break;
-      case 8: transpose2d<8>(src.data(), dst, t.dims[0], t.dims[1]); break;
-      default: throw Unsupported("Transpose: element size");
+      case 1:
+        transpose2d<1>(src.data(), dst, t.dims[0], t.dims[1]);
+        break;
+      case 2:
+        transpose2d<2>(src.data(), dst, t.dims[0], t.dims[1]);
+        break;
+      case 4:
+        transpose2d<4>(src.data(), dst, t.dims[0], t.dims[1]);
+        break;
+      case 8:
+        transpose2d<8>(src.data(), dst, t.dims[0], t.dims[1]);
+        break;
+      default:
+        throw Unsupported("Transpose: element size");
     }
-  } else switch (es) {
-    case 1: permute<1>(src.data(), dst, outDims, srcStride); break;
-    case 2: permute<2>(src.data(), dst, outDims, srcStride); break;
-    case 4: permute<4>(src.data(), dst, outDims, srcStride); break;
-    case 8: permute<8>(src.data(), dst, outDims, srcStride); break;
-    default: throw Unsupported("Transpose: element size");
-  }
+  } else
+    switch (es) {
+      case 1:
+        permute<1>(src.data(), dst, outDims, srcStride);
+        break;
+      case 2:
+        permute<2>(src.data(), dst, outDims, srcStride);
+        break;
+      case 4:
+        permute<4>(src.data(), dst, outDims, srcStride);
+        break;
+      case 8:
+        permute<8>(src.data(), dst, outDims, srcStride);
+        break;
+      default:
+        throw Unsupported("Transpose: element size");
+    }
   ir::Tensor r;
   r.dtype = t.dtype;
   r.dims = outDims;

@@ -26,9 +26,12 @@ std::unique_ptr<ir::Model> loadModel(const std::string& path) {
   // Before any reader opens it: a FIFO or a device would block or never end.
   requireFileOrFolder(path);
   switch (detectFormat(path)) {
-    case ModelFormat::Onnx: return onnxfmt::readOnnxFile(path);
-    case ModelFormat::OneFlow: return oneflow::readOneflow(path);
-    case ModelFormat::Unknown: break;
+    case ModelFormat::Onnx:
+      return onnxfmt::readOnnxFile(path);
+    case ModelFormat::OneFlow:
+      return oneflow::readOneflow(path);
+    case ModelFormat::Unknown:
+      break;
   }
   if (fs::is_directory(path, ec)) throw InputError(path, "is a folder, not a model FlowBridge recognizes");
   if (fs::is_regular_file(path, ec) && fs::file_size(path, ec) == 0) throw InputError(path, "the file is empty");

@@ -12,9 +12,12 @@ std::optional<uint64_t> checkedElementCount(const std::vector<int64_t>& dims) {
   uint64_t n = 1;
   for (int64_t d : dims) {
     if (d < 0) return std::nullopt;
-    if (d == 0) n = 0;
-    else if (n != 0 && static_cast<uint64_t>(d) > kLimit / n) return std::nullopt;
-    else n *= static_cast<uint64_t>(d);
+    if (d == 0)
+      n = 0;
+    else if (n != 0 && static_cast<uint64_t>(d) > kLimit / n)
+      return std::nullopt;
+    else
+      n *= static_cast<uint64_t>(d);
   }
   // A zero anywhere makes the tensor empty; still refuse other dims that overflow on their own.
   return n;

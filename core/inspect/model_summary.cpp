@@ -14,9 +14,12 @@ nlohmann::json shapeJson(const TypeInfo& t) {
   if (!t.shape) return nullptr;
   auto arr = nlohmann::json::array();
   for (const auto& d : *t.shape) {
-    if (d.kind == Dim::Kind::Value) arr.push_back(d.value);
-    else if (d.kind == Dim::Kind::Param && !d.param.empty()) arr.push_back(d.param);
-    else arr.push_back(nullptr);
+    if (d.kind == Dim::Kind::Value)
+      arr.push_back(d.value);
+    else if (d.kind == Dim::Kind::Param && !d.param.empty())
+      arr.push_back(d.param);
+    else
+      arr.push_back(nullptr);
   }
   return arr;
 }
@@ -114,7 +117,9 @@ std::string toText(const ModelSummary& s) {
     std::string out = "[";
     for (size_t k = 0; k < sh.size(); ++k) {
       if (k) out += ", ";
-      out += sh[k].is_null() ? "?" : sh[k].is_string() ? sh[k].get<std::string>() : std::to_string(sh[k].get<int64_t>());
+      out += sh[k].is_null()     ? "?"
+             : sh[k].is_string() ? sh[k].get<std::string>()
+                                 : std::to_string(sh[k].get<int64_t>());
     }
     return out + "]";
   };

@@ -11,8 +11,8 @@
 namespace fb {
 
 struct ValueStats {
-  size_t count = 0;     // decoded elements
-  size_t finite = 0;    // of which finite; min/max/mean/std are over these
+  size_t count = 0;   // decoded elements
+  size_t finite = 0;  // of which finite; min/max/mean/std are over these
   size_t nan = 0, inf = 0;
   double min = 0, max = 0, mean = 0, std = 0;
   std::vector<double> first;  // up to `keep` leading values, as decoded

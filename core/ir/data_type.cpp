@@ -5,15 +5,20 @@
 
 namespace fb::ir {
 namespace {
-struct Info { std::string_view name; size_t bits; int64_t minIr; };
+struct Info {
+  std::string_view name;
+  size_t bits;
+  int64_t minIr;
+};
 // Names as onnx's TensorProto.DataType spells them, lower-cased; IR versions from onnx.in.proto.
 constexpr std::array<Info, 27> kInfo{{
-    {"undefined", 0, 3}, {"float", 32, 3}, {"uint8", 8, 3}, {"int8", 8, 3}, {"uint16", 16, 3}, {"int16", 16, 3},
-    {"int32", 32, 3}, {"int64", 64, 3}, {"string", 0, 3}, {"bool", 8, 3}, {"float16", 16, 3}, {"double", 64, 3},
-    {"uint32", 32, 3}, {"uint64", 64, 3}, {"complex64", 64, 3}, {"complex128", 128, 3}, {"bfloat16", 16, 3},
-    {"float8e4m3fn", 8, 9}, {"float8e4m3fnuz", 8, 9}, {"float8e5m2", 8, 9}, {"float8e5m2fnuz", 8, 9},
-    {"uint4", 4, 10}, {"int4", 4, 10}, {"float4e2m1", 4, 11}, {"float8e8m0", 8, 12}, {"uint2", 2, 13},
-    {"int2", 2, 13},
+    {"undefined", 0, 3},      {"float", 32, 3},       {"uint8", 8, 3},          {"int8", 8, 3},
+    {"uint16", 16, 3},        {"int16", 16, 3},       {"int32", 32, 3},         {"int64", 64, 3},
+    {"string", 0, 3},         {"bool", 8, 3},         {"float16", 16, 3},       {"double", 64, 3},
+    {"uint32", 32, 3},        {"uint64", 64, 3},      {"complex64", 64, 3},     {"complex128", 128, 3},
+    {"bfloat16", 16, 3},      {"float8e4m3fn", 8, 9}, {"float8e4m3fnuz", 8, 9}, {"float8e5m2", 8, 9},
+    {"float8e5m2fnuz", 8, 9}, {"uint4", 4, 10},       {"int4", 4, 10},          {"float4e2m1", 4, 11},
+    {"float8e8m0", 8, 12},    {"uint2", 2, 13},       {"int2", 2, 13},
 }};
 }  // namespace
 

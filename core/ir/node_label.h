@@ -6,6 +6,8 @@
 
 namespace fb::ir {
 
-inline std::string nodeLabel(const Node& n) { return n.name.empty() ? n.opType + "#" + std::to_string(n.id()) : n.name; }
+inline std::string nodeLabel(const Node& n) {
+  return n.name.empty() ? n.opType + "#" + std::to_string(n.id()) : n.name;
+}
 
 }  // namespace fb::ir

@@ -45,18 +45,25 @@ double decodeNarrowCode(DataType t, uint32_t c) {
     case kFloat8E8M0:  // 2^(e-127); 0xff is NaN
       c &= 0xff;
       return c == 0xff ? kNaN : std::ldexp(1.0, static_cast<int>(c) - 127);
-    case kFloat4E2M1: return miniFloat(c & 0xf, 2, 1, 1);
-    case kUInt4: return c & 0xf;
-    case kInt4: return static_cast<int>(c & 0xf) - ((c & 0x8) ? 16 : 0);
-    case kUInt2: return c & 0x3;
-    case kInt2: return static_cast<int>(c & 0x3) - ((c & 0x2) ? 4 : 0);
-    default: throw std::invalid_argument("not a narrow element type: " + std::string(dataTypeName(t)));
+    case kFloat4E2M1:
+      return miniFloat(c & 0xf, 2, 1, 1);
+    case kUInt4:
+      return c & 0xf;
+    case kInt4:
+      return static_cast<int>(c & 0xf) - ((c & 0x8) ? 16 : 0);
+    case kUInt2:
+      return c & 0x3;
+    case kInt2:
+      return static_cast<int>(c & 0x3) - ((c & 0x2) ? 4 : 0);
+    default:
+      throw std::invalid_argument("not a narrow element type: " + std::string(dataTypeName(t)));
   }
 }
 
 std::vector<double> decodeNarrow(DataType t, std::span<const std::byte> bytes, int64_t count) {
   const size_t bits = elementBits(t);
-  if (!isNarrowType(t) || bits == 0) throw std::invalid_argument("not a narrow element type: " + std::string(dataTypeName(t)));
+  if (!isNarrowType(t) || bits == 0)
+    throw std::invalid_argument("not a narrow element type: " + std::string(dataTypeName(t)));
   if (count < 0 || bytes.size() < storageBytes(t, count))
     throw std::invalid_argument(std::to_string(count) + " " + std::string(dataTypeName(t)) + " elements need " +
                                 std::to_string(storageBytes(t, count)) + " bytes, " + std::to_string(bytes.size()) +
@@ -75,11 +82,21 @@ std::optional<DataType> exactWideningOf(DataType t) {
   switch (t) {
     // Every float8/float4 value (and e8m0's 2^-127 .. 2^127, NaN, inf) is a float exactly; float is also the
     // type most kernels of the lower opsets accept, so widening goes there rather than to float16.
-    case kFloat8E4M3FN: case kFloat8E4M3FNUZ: case kFloat8E5M2:
-    case kFloat8E5M2FNUZ: case kFloat8E8M0: case kFloat4E2M1: return DataType::Float;
-    case kInt4: case kInt2: return DataType::Int8;
-    case kUInt4: case kUInt2: return DataType::UInt8;
-    default: return std::nullopt;
+    case kFloat8E4M3FN:
+    case kFloat8E4M3FNUZ:
+    case kFloat8E5M2:
+    case kFloat8E5M2FNUZ:
+    case kFloat8E8M0:
+    case kFloat4E2M1:
+      return DataType::Float;
+    case kInt4:
+    case kInt2:
+      return DataType::Int8;
+    case kUInt4:
+    case kUInt2:
+      return DataType::UInt8;
+    default:
+      return std::nullopt;
   }
 }
 

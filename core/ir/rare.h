@@ -63,18 +63,18 @@ class RareString {
 
   friend bool operator==(const RareString& a, const RareString& b) { return a.str() == b.str(); }
   template <typename S>
-    requires(std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, RareString>)
-  friend bool operator==(const RareString& a, const S& b) {
+  requires(std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, RareString>) friend bool operator==(
+      const RareString& a, const S& b) {
     return std::string_view(a.str()) == std::string_view(b);
   }
   template <typename S>
-    requires(std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, RareString>)
-  friend std::string operator+(const RareString& a, const S& b) {
+  requires(std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, RareString>) friend std::string
+  operator+(const RareString& a, const S& b) {
     return a.str() + std::string(std::string_view(b));
   }
   template <typename S>
-    requires(std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, RareString>)
-  friend std::string operator+(const S& a, const RareString& b) {
+  requires(std::is_convertible_v<const S&, std::string_view> && !std::is_same_v<S, RareString>) friend std::string
+  operator+(const S& a, const RareString& b) {
     return std::string(std::string_view(a)) + b.str();
   }
   friend std::string operator+(const RareString& a, const RareString& b) { return a.str() + b.str(); }

@@ -19,7 +19,8 @@ class OwnedBuffer final : public Buffer {
 
 class MappedBuffer final : public Buffer {
  public:
-  MappedBuffer(std::shared_ptr<const MappedFile> f, size_t off, size_t len) : file_(std::move(f)), off_(off), len_(len) {}
+  MappedBuffer(std::shared_ptr<const MappedFile> f, size_t off, size_t len)
+      : file_(std::move(f)), off_(off), len_(len) {}
   const std::byte* data() const override { return file_->data() + off_; }
   size_t size() const override { return len_; }
   const MappedFile* mappedFile() const override { return file_.get(); }
@@ -54,7 +55,10 @@ float halfToFloat(uint16_t h) {
       bits = sign;
     } else {
       exp = 127 - 15 + 1;
-      while (!(mant & 0x400)) { mant <<= 1; --exp; }
+      while (!(mant & 0x400)) {
+        mant <<= 1;
+        --exp;
+      }
       bits = sign | (exp << 23) | ((mant & 0x3ff) << 13);
     }
   } else if (exp == 31) {
@@ -136,20 +140,51 @@ std::vector<int64_t> Tensor::asInt64() const {
   std::vector<int64_t> out;
   auto b = bytes();
   switch (dtype) {
-    case DataType::Int64: appendAs<int64_t>(b, out); break;
-    case DataType::Int32: appendAs<int32_t>(b, out); break;
-    case DataType::Int16: appendAs<int16_t>(b, out); break;
-    case DataType::Int8: appendAs<int8_t>(b, out); break;
-    case DataType::UInt8: case DataType::Bool: appendAs<uint8_t>(b, out); break;
-    case DataType::UInt16: appendAs<uint16_t>(b, out); break;
-    case DataType::UInt32: appendAs<uint32_t>(b, out); break;
-    case DataType::UInt64: appendAs<uint64_t>(b, out); break;
-    case DataType::Float: { std::vector<double> d; appendAsD<float>(b, d); for (auto v : d) out.push_back((int64_t)v); break; }
-    case DataType::Double: { std::vector<double> d; appendAsD<double>(b, d); for (auto v : d) out.push_back((int64_t)v); break; }
-    case kInt4: case kUInt4: case kInt2: case kUInt2:
+    case DataType::Int64:
+      appendAs<int64_t>(b, out);
+      break;
+    case DataType::Int32:
+      appendAs<int32_t>(b, out);
+      break;
+    case DataType::Int16:
+      appendAs<int16_t>(b, out);
+      break;
+    case DataType::Int8:
+      appendAs<int8_t>(b, out);
+      break;
+    case DataType::UInt8:
+    case DataType::Bool:
+      appendAs<uint8_t>(b, out);
+      break;
+    case DataType::UInt16:
+      appendAs<uint16_t>(b, out);
+      break;
+    case DataType::UInt32:
+      appendAs<uint32_t>(b, out);
+      break;
+    case DataType::UInt64:
+      appendAs<uint64_t>(b, out);
+      break;
+    case DataType::Float: {
+      std::vector<double> d;
+      appendAsD<float>(b, d);
+      for (auto v : d) out.push_back((int64_t)v);
+      break;
+    }
+    case DataType::Double: {
+      std::vector<double> d;
+      appendAsD<double>(b, d);
+      for (auto v : d) out.push_back((int64_t)v);
+      break;
+    }
+    case kInt4:
+    case kUInt4:
+    case kInt2:
+    case kUInt2:
       for (double v : decodeNarrow(dtype, b, numElements())) out.push_back(static_cast<int64_t>(v));
       break;
-    default: break;
+    default:
+      break;
   }
   return out;
 }
@@ -158,8 +193,12 @@ std::vector<double> Tensor::asDouble() const {
   std::vector<double> out;
   auto b = bytes();
   switch (dtype) {
-    case DataType::Float: appendAsD<float>(b, out); break;
-    case DataType::Double: appendAsD<double>(b, out); break;
+    case DataType::Float:
+      appendAsD<float>(b, out);
+      break;
+    case DataType::Double:
+      appendAsD<double>(b, out);
+      break;
     case DataType::Float16:
       for (size_t i = 0; i + 2 <= b.size(); i += 2) {
         uint16_t h;

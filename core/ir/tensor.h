@@ -37,7 +37,7 @@ std::shared_ptr<const Buffer> makeMappedBuffer(std::shared_ptr<const MappedFile>
 struct ExternalRef {
   std::string location;
   int64_t offset = 0;
-  int64_t length = -1;  // -1: to the end of the file
+  int64_t length = -1;                                       // -1: to the end of the file
   std::vector<std::pair<std::string, std::string>> entries;  // all key/value pairs as read, in order
 };
 

@@ -50,7 +50,8 @@ class SeenNodes {
 
  private:
   size_t slot(const Node* n) const {
-    return static_cast<size_t>((static_cast<uint64_t>(reinterpret_cast<uintptr_t>(n)) * 0x9e3779b97f4a7c15ull) >> shift_);
+    return static_cast<size_t>((static_cast<uint64_t>(reinterpret_cast<uintptr_t>(n)) * 0x9e3779b97f4a7c15ull) >>
+                               shift_);
   }
   std::vector<const Node*> slots_;
   size_t mask_ = 0;

@@ -22,9 +22,15 @@ std::string shapeToString(const Shape& s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (i) out += ",";
     switch (s[i].kind) {
-      case Dim::Kind::Value: out += std::to_string(s[i].value); break;
-      case Dim::Kind::Param: out += s[i].param; break;
-      case Dim::Kind::Unknown: out += "?"; break;
+      case Dim::Kind::Value:
+        out += std::to_string(s[i].value);
+        break;
+      case Dim::Kind::Param:
+        out += s[i].param;
+        break;
+      case Dim::Kind::Unknown:
+        out += "?";
+        break;
     }
   }
   return out + "]";
@@ -32,7 +38,8 @@ std::string shapeToString(const Shape& s) {
 
 std::string TypeInfo::toString() const {
   switch (kind) {
-    case Kind::None: return "?";
+    case Kind::None:
+      return "?";
     case Kind::Tensor:
     case Kind::SparseTensor: {
       std::string out = kind == Kind::SparseTensor ? "sparse(" : "";
@@ -40,8 +47,10 @@ std::string TypeInfo::toString() const {
       out += shape ? shapeToString(*shape) : std::string("[...]");
       return kind == Kind::SparseTensor ? out + ")" : out;
     }
-    case Kind::Sequence: return "seq(" + (inner ? inner->toString() : std::string("?")) + ")";
-    case Kind::Optional: return "optional(" + (inner ? inner->toString() : std::string("?")) + ")";
+    case Kind::Sequence:
+      return "seq(" + (inner ? inner->toString() : std::string("?")) + ")";
+    case Kind::Optional:
+      return "optional(" + (inner ? inner->toString() : std::string("?")) + ")";
     case Kind::Map:
       return "map(" + std::string(dataTypeName(elemType)) + "," + (inner ? inner->toString() : std::string("?")) + ")";
   }

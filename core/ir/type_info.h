@@ -19,8 +19,18 @@ struct Dim {
   RareString param;
   RareString denotation;
 
-  static Dim of(int64_t v) { Dim d; d.kind = Kind::Value; d.value = v; return d; }
-  static Dim named(std::string p) { Dim d; d.kind = Kind::Param; d.param = std::move(p); return d; }
+  static Dim of(int64_t v) {
+    Dim d;
+    d.kind = Kind::Value;
+    d.value = v;
+    return d;
+  }
+  static Dim named(std::string p) {
+    Dim d;
+    d.kind = Kind::Param;
+    d.param = std::move(p);
+    return d;
+  }
   bool isValue() const { return kind == Kind::Value; }
   bool operator==(const Dim&) const = default;
 };
@@ -36,7 +46,11 @@ struct TypeInfo {
   RareString denotation;
 
   static TypeInfo tensor(DataType t, std::optional<Shape> s = std::nullopt) {
-    TypeInfo ti; ti.kind = Kind::Tensor; ti.elemType = t; ti.shape = std::move(s); return ti;
+    TypeInfo ti;
+    ti.kind = Kind::Tensor;
+    ti.elemType = t;
+    ti.shape = std::move(s);
+    return ti;
   }
   bool isTensor() const { return kind == Kind::Tensor; }
   // All dims known as numbers.

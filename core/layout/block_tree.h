@@ -21,12 +21,12 @@ struct Block {
   int depth = 0;
   std::vector<int> childBlocks{};
   std::vector<int> nodes{};  // indices into BlockTree::nodes of the nodes directly inside
-  size_t totalNodes = 0;   // nodes inside, at any depth
-  int firstNode = 0;       // smallest node index inside, to order siblings
+  size_t totalNodes = 0;     // nodes inside, at any depth
+  int firstNode = 0;         // smallest node index inside, to order siblings
 };
 
 struct BlockTree {
-  std::vector<Block> blocks;  // blocks[0] is the root (the whole graph)
+  std::vector<Block> blocks;           // blocks[0] is the root (the whole graph)
   std::vector<const ir::Node*> nodes;  // graph order
   std::vector<int> blockOfNode;        // the innermost block holding each node
 

@@ -23,9 +23,7 @@ std::string formatNumber(double v) {
   return buf;
 }
 
-bool isNumeric(ir::DataType t) {
-  return t != ir::DataType::Undefined && t != ir::DataType::String;
-}
+bool isNumeric(ir::DataType t) { return t != ir::DataType::Undefined && t != ir::DataType::String; }
 
 // The tensor a Constant node holds, nullptr when it holds a list attribute (value_ints, ...).
 const ir::Tensor* constantTensor(const ir::Node& n) {
@@ -123,7 +121,8 @@ ConstantFolding foldConstantsForView(const ir::Graph& g) {
       if (auto it = foldedText.find(v); it != foldedText.end()) {
         text = it->second;
         // This node and the folded chain that produced the value.
-        for (const ir::Node* p = v->producer(); p && out.folded.count(p); p = p->inputs().empty() ? nullptr : p->input(0)->producer())
+        for (const ir::Node* p = v->producer(); p && out.folded.count(p);
+             p = p->inputs().empty() ? nullptr : p->input(0)->producer())
           out.consumerOf.emplace(p, n);
       } else if (const ir::Tensor* weight = initializerOf(v)) {
         text = describeTensor(*weight);
@@ -136,8 +135,10 @@ ConstantFolding foldConstantsForView(const ir::Graph& g) {
   }
   // A folded node whose value no drawn node reads (only other folded nodes, all unused) stays drawn.
   for (auto it = out.folded.begin(); it != out.folded.end();) {
-    if (!out.consumerOf.count(*it)) it = out.folded.erase(it);
-    else ++it;
+    if (!out.consumerOf.count(*it))
+      it = out.folded.erase(it);
+    else
+      ++it;
   }
   return out;
 }

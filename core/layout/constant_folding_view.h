@@ -18,14 +18,14 @@ class Value;
 namespace fb::layout {
 
 struct FoldedInput {
-  int input = 0;                      // index among the consumer's inputs
-  const ir::Value* value = nullptr;   // the tensor the consumer reads
-  std::string text;                   // "W 256×256", "axes = [1]"
+  int input = 0;                     // index among the consumer's inputs
+  const ir::Value* value = nullptr;  // the tensor the consumer reads
+  std::string text;                  // "W 256×256", "axes = [1]"
 };
 
 struct ConstantFolding {
-  std::unordered_set<const ir::Node*> folded;                           // not drawn
-  std::unordered_map<const ir::Node*, const ir::Node*> consumerOf;      // folded node -> a drawn consumer
+  std::unordered_set<const ir::Node*> folded;                              // not drawn
+  std::unordered_map<const ir::Node*, const ir::Node*> consumerOf;         // folded node -> a drawn consumer
   std::unordered_map<const ir::Node*, std::vector<FoldedInput>> inputsOf;  // drawn node -> folded inputs
   // The drawn node that shows `n`: itself, or the consumer it is folded into.
   const ir::Node* shownAs(const ir::Node* n) const;

@@ -75,8 +75,8 @@ const std::vector<FoldedInput>* HierarchicalLayout::foldedInputs(const ir::Node*
 HierarchicalLayout::~HierarchicalLayout() = default;
 
 void HierarchicalLayout::setOptions(const LayoutOptions& o) {
-  const bool rebuild = o.maxChildrenPerBlock != options_.maxChildrenPerBlock || o.foldConstants != options_.foldConstants ||
-                       o.showInitializers != options_.showInitializers;
+  const bool rebuild = o.maxChildrenPerBlock != options_.maxChildrenPerBlock ||
+                       o.foldConstants != options_.foldConstants || o.showInitializers != options_.showInitializers;
   options_ = o;
   if (rebuild) buildTree();
   cache_.clear();
@@ -342,7 +342,8 @@ void appendHop(std::vector<Point>& path, Point to, Point contentTopLeft, Size co
   const double x0 = contentTopLeft.x, y0 = contentTopLeft.y, x1 = x0 + content.width, y1 = y0 + content.height;
   // Ports lie on the edge of the content, a point or two inside it: only a hop deeper in goes round.
   constexpr double kSlack = 5;
-  if (!segmentEntersRect(from.x, from.y, to.x, to.y, {x0 + kSlack, y0 + kSlack, x1 - kSlack, y1 - kSlack})) return appendStraight(path, to);
+  if (!segmentEntersRect(from.x, from.y, to.x, to.y, {x0 + kSlack, y0 + kSlack, x1 - kSlack, y1 - kSlack}))
+    return appendStraight(path, to);
   // A ring half way between the content and the frame, walked clockwise from its top-left corner.
   const double m = 7;
   const double rx0 = x0 - m, ry0 = y0 - m, rx1 = x1 + m, ry1 = y1 + m;
@@ -367,7 +368,8 @@ void appendHop(std::vector<Point>& path, Point to, Point contentTopLeft, Size co
   // The corners passed on the way, in order of travel.
   std::vector<std::pair<double, Point>> passed;
   for (int i = 0; i < 4; ++i) {
-    const double d = clockwise ? std::fmod(cornerAt[i] - sa + perimeter, perimeter) : std::fmod(sa - cornerAt[i] + perimeter, perimeter);
+    const double d = clockwise ? std::fmod(cornerAt[i] - sa + perimeter, perimeter)
+                               : std::fmod(sa - cornerAt[i] + perimeter, perimeter);
     if (d > 0 && d < (clockwise ? forward : perimeter - forward)) passed.push_back({d, corners[i]});
   }
   std::sort(passed.begin(), passed.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
@@ -409,8 +411,10 @@ std::vector<Point> HierarchicalLayout::routeFor(size_t valueEdge, const PlacedIt
     } else {
       // From a port to the frame (or the frame to a port): a hop through the margin of the inner block's frame.
       const int inner = previous >= 0 && tree_.blocks[block].parent == previous ? block : previous;
-      if (inner >= 0) appendHop(route, start, originOf[inner], {current_[inner].width, current_[inner].height});
-      else appendStraight(route, start);
+      if (inner >= 0)
+        appendHop(route, start, originOf[inner], {current_[inner].width, current_[inner].height});
+      else
+        appendStraight(route, start);
     }
     for (size_t i = 1; i < local.size(); ++i) route.push_back({local[i].x + o.x, local[i].y + o.y});
     previous = block;

@@ -121,8 +121,8 @@ class HierarchicalLayout {
   // Units: endpoints (nodes, then inputs, outputs, initializers) followed by blocks.
   std::vector<Endpoint> endpoints_;
   std::unordered_map<const ir::Node*, int> nodeIndex_;
-  std::vector<std::vector<int>> unitsOf_;  // per block, its child units in layout order
-  std::vector<int> localIndex_;           // per unit, its index in its parent's unitsOf_
+  std::vector<std::vector<int>> unitsOf_;                     // per block, its child units in layout order
+  std::vector<int> localIndex_;                               // per unit, its index in its parent's unitsOf_
   std::vector<std::vector<std::pair<int, int>>> localEdges_;  // per block, between its units (local indices)
   struct ValueEdge {
     int from, to;  // units (endpoints)
@@ -136,7 +136,7 @@ class HierarchicalLayout {
     bool in;   // on the top rank (from outside to the unit) or the bottom rank (from the unit outwards)
   };
   std::vector<std::vector<Port>> portsOf_;  // per block, laid out after its units
-  std::vector<LayoutResult> current_;  // per block, from the last compute()
+  std::vector<LayoutResult> current_;       // per block, from the last compute()
   std::unordered_map<std::string, LayoutResult> cache_;
 };
 

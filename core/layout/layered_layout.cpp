@@ -43,9 +43,9 @@ LayoutResult layoutLayered(const LayoutRequest& request) {
       std::vector<double> key(r.size());
       for (size_t k = 0; k < r.size(); ++k) {
         const auto& nb = neighbours[r[k]];
-        key[k] = nb.empty() ? order[r[k]]
-                            : std::accumulate(nb.begin(), nb.end(), 0.0, [&](double s, int v) { return s + order[v]; }) /
-                                  double(nb.size());
+        key[k] = nb.empty() ? order[r[k]] : std::accumulate(nb.begin(), nb.end(), 0.0, [&](double s, int v) {
+                                              return s + order[v];
+                                            }) / double(nb.size());
       }
       std::vector<size_t> idx(r.size());
       std::iota(idx.begin(), idx.end(), 0);

@@ -19,7 +19,7 @@ struct Point {
 struct LayoutRequest {
   std::vector<Size> boxes;
   std::vector<std::pair<int, int>> edges;
-  bool leftToRight = false;  // rank direction; top to bottom otherwise
+  bool leftToRight = false;    // rank direction; top to bottom otherwise
   std::vector<int> firstRank;  // boxes kept on the first rank (alone), e.g. where edges enter a block
   std::vector<int> lastRank;   // boxes kept on the last rank (alone)
 };

@@ -5,7 +5,17 @@
 
 namespace fb::layout {
 
-enum class OpCategory { Linear, Activation, Normalization, Pooling, ShapeLayout, Elementwise, ControlFlow, Custom, Other };
+enum class OpCategory {
+  Linear,
+  Activation,
+  Normalization,
+  Pooling,
+  ShapeLayout,
+  Elementwise,
+  ControlFlow,
+  Custom,
+  Other
+};
 
 OpCategory opCategory(std::string_view opType, std::string_view domain);
 std::string_view opCategoryName(OpCategory c);

@@ -19,8 +19,10 @@ bool segmentEntersRect(double ax, double ay, double bx, double by, const ClipRec
       continue;
     }
     const double t = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
+    if (p[i] < 0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
     if (t0 >= t1) return false;
   }
   return true;

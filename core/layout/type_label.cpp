@@ -12,8 +12,12 @@ std::string shortTypeLabel(const ir::TypeInfo& t, size_t maxDimChars) {
     if (i) out += ",";
     const ir::Dim& d = (*t.shape)[i];
     switch (d.kind) {
-      case ir::Dim::Kind::Value: out += std::to_string(d.value); break;
-      case ir::Dim::Kind::Unknown: out += "?"; break;
+      case ir::Dim::Kind::Value:
+        out += std::to_string(d.value);
+        break;
+      case ir::Dim::Kind::Unknown:
+        out += "?";
+        break;
       case ir::Dim::Kind::Param:
         // Cut at a character boundary of UTF-8 (names are usually ASCII).
         if (d.param.size() <= maxDimChars) {

@@ -112,13 +112,15 @@ class ConstantFolding final : public GraphPass {
   // Every array evaluating this node creates is charged to the node's budget before it is allocated, and no array
   // may be larger than what is left of the model's budget; the results are charged to the model's before they
   // become tensors.
-  static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset, const eval::EvalBudget& budget,
+  static std::optional<std::vector<ir::Tensor>> tryEvaluate(const ir::Node& n, int64_t opset,
+                                                            const eval::EvalBudget& budget,
                                                             ModelFoldBudget& modelBudget, std::string& overBudget) {
     // The constants it reads, each once (Add(a, a) does not free twice a's bytes).
     uint64_t inputBytes = 0, inputElements = 0;
     std::vector<const ir::Tensor*> seen;
     for (const ir::Value* v : n.inputs())
-      if (const ir::Tensor* t = v ? constantTensor(v) : nullptr; t && std::find(seen.begin(), seen.end(), t) == seen.end()) {
+      if (const ir::Tensor* t = v ? constantTensor(v) : nullptr;
+          t && std::find(seen.begin(), seen.end(), t) == seen.end()) {
         seen.push_back(t);
         inputBytes += t->expectedBytes();
         inputElements += static_cast<uint64_t>(std::max<int64_t>(t->numElements(), 0));
@@ -173,8 +175,8 @@ class ConstantFolding final : public GraphPass {
     for (size_t k = 0; k < n.inputs().size(); ++k) {
       const ir::Value* v = n.input(k);
       if (!v || constantTensor(v)) continue;
-      const bool shapeOperand = k == 0 && v->producer() && v->producer()->opType == "Shape" &&
-                                (n.opType == "Gather" || n.opType == "Slice");
+      const bool shapeOperand =
+          k == 0 && v->producer() && v->producer()->opType == "Shape" && (n.opType == "Gather" || n.opType == "Slice");
       if (!shapeOperand) return std::nullopt;
     }
     std::vector<eval::Array> storage;

@@ -42,8 +42,10 @@ class EliminateNopArithmetic final : public GraphPass {
       if (!a || !b) continue;
       ir::Value* keep = nullptr;
       const bool addition = op == "Add";
-      if (neutralFor(b, a, neutral, addition)) keep = a;
-      else if ((op == "Add" || op == "Mul") && neutralFor(a, b, neutral, addition)) keep = b;
+      if (neutralFor(b, a, neutral, addition))
+        keep = a;
+      else if ((op == "Add" || op == "Mul") && neutralFor(a, b, neutral, addition))
+        keep = b;
       if (!keep || !rw.replaceValue(n->output(0), keep)) continue;
       rw.erase(n);
     }

@@ -56,8 +56,10 @@ class FuseAddBiasIntoConv final : public GraphPass {
         ir::Tensor t;
         t.dtype = w->dtype;
         t.dims = {static_cast<int64_t>(bias.size())};
-        if (w->dtype == ir::DataType::Float) t = ir::Tensor::fromValues<float>("", t.dtype, t.dims, std::vector<float>(bias.begin(), bias.end()));
-        else t = ir::Tensor::fromValues<double>("", t.dtype, t.dims, bias);
+        if (w->dtype == ir::DataType::Float)
+          t = ir::Tensor::fromValues<float>("", t.dtype, t.dims, std::vector<float>(bias.begin(), bias.end()));
+        else
+          t = ir::Tensor::fromValues<double>("", t.dtype, t.dims, bias);
         std::string base = conv->name.empty() ? x->name() : conv->name;
         conv->setInput(2, rw.addConstant(std::move(t), base + "_bias"));
         ir::Value* y = add->output(0);

@@ -99,8 +99,8 @@ class FuseBnIntoConv final : public GraphPass {
       std::vector<double> s(gamma.size()), nb(gamma.size());
       for (size_t c = 0; c < s.size(); ++c) {
         // float32 BN computes sqrt(var + eps) in float; keep that rounding so results match a runtime.
-        double denom = w->dtype == ir::DataType::Float ? double(std::sqrt(float(var[c]) + float(eps)))
-                                                       : std::sqrt(var[c] + eps);
+        double denom =
+            w->dtype == ir::DataType::Float ? double(std::sqrt(float(var[c]) + float(eps))) : std::sqrt(var[c] + eps);
         s[c] = gamma[c] / denom;
         nb[c] = (bias[c] - mean[c]) * s[c] + beta[c];
       }

@@ -174,8 +174,10 @@ class LocalModel {
       return c;
     }
     ir::Value* c = g.getOrCreateValue(v->name());
-    if (declarable(v->type)) c->type = v->type;
-    else if (init) c->type = tensorTypeOf(*init);
+    if (declarable(v->type))
+      c->type = v->type;
+    else if (init)
+      c->type = tensorTypeOf(*init);
     if (declarable(c->type)) {
       g.addInput(c);
     } else if (v->type.isTensor() && v->type.elemType != ir::DataType::Undefined && tmp_.opsetVersion("") >= 5) {

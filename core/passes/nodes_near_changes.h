@@ -9,8 +9,8 @@
 
 namespace fb::passes {
 
-// The nodes of `g` still in it that `journal` (g's own) noted from position `from` on, and those within `radius` steps of
-// them (a step: to the producers of a node's inputs, the other readers of its inputs, the readers of its outputs),
+// The nodes of `g` still in it that `journal` (g's own) noted from position `from` on, and those within `radius` steps
+// of them (a step: to the producers of a node's inputs, the other readers of its inputs, the readers of its outputs),
 // in graph order. nullopt when they are more than a third of the graph: visiting every node in order then costs
 // less than gathering them, and finds the same.
 std::optional<std::vector<ir::Node*>> nodesNearChanges(const ir::ChangeJournal& journal, size_t from,

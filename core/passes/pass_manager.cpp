@@ -154,7 +154,8 @@ struct PassManager::Run {
         touched.push_back(e.node);
     // In graph order, not by address: what libonnx names the dims it makes up (unk__N) follows the order it sees
     // the nodes in, and a copy of the model must come out the same.
-    std::sort(touched.begin(), touched.end(), [](const ir::Node* a, const ir::Node* b) { return a->orderKey() < b->orderKey(); });
+    std::sort(touched.begin(), touched.end(),
+              [](const ir::Node* a, const ir::Node* b) { return a->orderKey() < b->orderKey(); });
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     const bool learned = refreshValueTypesOf(m, touched) > 0;
     typesAt = journal.position();

@@ -16,8 +16,8 @@ namespace fb::passes {
 
 struct PassStats {
   std::string name;
-  size_t runs = 0;       // rounds it took part in
-  size_t notCalled = 0;  // of those, rounds it was not called: the model held none of its anchorOps, or
+  size_t runs = 0;                // rounds it took part in
+  size_t notCalled = 0;           // of those, rounds it was not called: the model held none of its anchorOps, or
   size_t notCalledUnchanged = 0;  // (of notCalled) nothing had changed since a call of it last found nothing to do
   size_t worklistCalls = 0;       // calls handed only the main-graph nodes near a change (Pass::worklistRadius)
   size_t nodesOffered = 0;        // main-graph nodes its calls were handed: the whole graph, or a worklist
@@ -42,7 +42,7 @@ struct PassManagerResult {
   size_t nodesBefore = 0, nodesAfter = 0;
   double milliseconds = 0;
   double typeInferenceMilliseconds = 0;  // libonnx shape inference between rounds (part of the total)
-  size_t typeInferenceRuns = 0;       // whole-graph inference
+  size_t typeInferenceRuns = 0;          // whole-graph inference
   size_t localTypeInferenceRuns = 0;  // rounds after the first: inference on the nodes changed since (also in the ms)
   // What constant folding used of the run's budget for the whole model (fold_budget.h), and its limits.
   uint64_t foldedBytes = 0, foldedLimit = 0, foldAddedBytes = 0, foldAddedLimit = 0;

@@ -15,14 +15,14 @@ namespace {
 
 const std::unordered_set<std::string>& unaryOps() {
   static const std::unordered_set<std::string> s = {
-      "Relu", "Sigmoid", "Tanh", "Abs", "Neg", "Exp", "Log", "Sqrt", "Erf", "Elu", "LeakyRelu", "HardSigmoid",
-      "Softplus", "Softsign", "Selu", "Ceil", "Floor", "Round", "Reciprocal", "Sign", "Identity", "Cast", "Not",
-      "HardSwish", "Sin", "Cos", "Clip"};
+      "Relu",       "Sigmoid",   "Tanh",        "Abs",      "Neg",      "Exp",       "Log",  "Sqrt",  "Erf",
+      "Elu",        "LeakyRelu", "HardSigmoid", "Softplus", "Softsign", "Selu",      "Ceil", "Floor", "Round",
+      "Reciprocal", "Sign",      "Identity",    "Cast",     "Not",      "HardSwish", "Sin",  "Cos",   "Clip"};
   return s;
 }
 const std::unordered_set<std::string>& binaryOps() {
-  static const std::unordered_set<std::string> s = {"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min",
-                                                    "Equal", "Less", "Greater", "And", "Or"};
+  static const std::unordered_set<std::string> s = {"Add", "Sub",   "Mul",  "Div",     "Pow", "Max",
+                                                    "Min", "Equal", "Less", "Greater", "And", "Or"};
   return s;
 }
 

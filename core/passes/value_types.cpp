@@ -12,7 +12,8 @@ bool typeIncomplete(const ir::TypeInfo& t) {
   if (!t.isTensor()) return false;
   if (t.elemType == ir::DataType::Undefined || !t.shape) return true;
   for (const auto& d : *t.shape)
-    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__"))) return true;
+    if (d.kind == ir::Dim::Kind::Unknown || (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__")))
+      return true;
   return false;
 }
 

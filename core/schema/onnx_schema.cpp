@@ -25,7 +25,8 @@ onnx::DataType interned(ir::DataType t) {
   std::call_once(once, [] {
     for (int i = 1; i <= 16; ++i) {
       try {
-        cache[i] = onnx::Utils::DataTypeUtils::ToType("tensor(" + onnx::Utils::DataTypeUtils::ToDataTypeString(i) + ")");
+        cache[i] =
+            onnx::Utils::DataTypeUtils::ToType("tensor(" + onnx::Utils::DataTypeUtils::ToDataTypeString(i) + ")");
       } catch (const std::exception&) {
         cache[i] = nullptr;
       }
@@ -68,7 +69,8 @@ struct SchemaKey {
 };
 struct SchemaKeyHash {
   size_t operator()(const SchemaKey& k) const {
-    return std::hash<std::string>()(k.opType) ^ (std::hash<std::string>()(k.domain) << 1) ^ static_cast<size_t>(k.opset) * 0x9e3779b97f4a7c15ull;
+    return std::hash<std::string>()(k.opType) ^ (std::hash<std::string>()(k.domain) << 1) ^
+           static_cast<size_t>(k.opset) * 0x9e3779b97f4a7c15ull;
   }
 };
 }  // namespace
@@ -99,7 +101,8 @@ int64_t firstOpsetOf(const std::string& domain, const std::string& opType) {
 
 int64_t schemaVersionAt(const std::string& domain, const std::string& opType, int64_t opset) {
   if (schemaDomain(domain).empty())
-    if (const opsets_18_26::SchemaFact* f = opsets_18_26::schemaFact(opType, opset)) return f->since;  // versions after 17: own table
+    if (const opsets_18_26::SchemaFact* f = opsets_18_26::schemaFact(opType, opset))
+      return f->since;  // versions after 17: own table
   const auto* s = schemaAt(domain, opType, opset);
   return s ? s->since_version() : 0;
 }
@@ -117,11 +120,16 @@ std::optional<ir::Attribute> schemaDefault(const onnx::OpSchema& schema, const s
   const auto& d = it->second.default_value;
   if (!d.has_type()) return std::nullopt;
   switch (d.type()) {
-    case onnx::AttributeProto::INT: return ir::Attribute::makeInt(name, d.i());
-    case onnx::AttributeProto::FLOAT: return ir::Attribute::makeFloat(name, d.f());
-    case onnx::AttributeProto::STRING: return ir::Attribute::makeString(name, d.s());
-    case onnx::AttributeProto::INTS: return ir::Attribute::makeInts(name, {d.ints().begin(), d.ints().end()});
-    case onnx::AttributeProto::FLOATS: return ir::Attribute::makeFloats(name, {d.floats().begin(), d.floats().end()});
+    case onnx::AttributeProto::INT:
+      return ir::Attribute::makeInt(name, d.i());
+    case onnx::AttributeProto::FLOAT:
+      return ir::Attribute::makeFloat(name, d.f());
+    case onnx::AttributeProto::STRING:
+      return ir::Attribute::makeString(name, d.s());
+    case onnx::AttributeProto::INTS:
+      return ir::Attribute::makeInts(name, {d.ints().begin(), d.ints().end()});
+    case onnx::AttributeProto::FLOATS:
+      return ir::Attribute::makeFloats(name, {d.floats().begin(), d.floats().end()});
     case onnx::AttributeProto::STRINGS: {
       ir::Attribute a;
       a.name = name;
@@ -129,20 +137,28 @@ std::optional<ir::Attribute> schemaDefault(const onnx::OpSchema& schema, const s
       a.strings.assign(d.strings().begin(), d.strings().end());
       return a;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
 bool sameValue(const ir::Attribute& a, const ir::Attribute& b) {
   if (a.type != b.type) return false;
   switch (a.type) {
-    case ir::AttrType::Int: return a.i == b.i;
-    case ir::AttrType::Float: return a.f == b.f;
-    case ir::AttrType::String: return a.s == b.s;
-    case ir::AttrType::Ints: return a.ints == b.ints;
-    case ir::AttrType::Floats: return a.floats == b.floats;
-    case ir::AttrType::Strings: return a.strings == b.strings;
-    default: return false;
+    case ir::AttrType::Int:
+      return a.i == b.i;
+    case ir::AttrType::Float:
+      return a.f == b.f;
+    case ir::AttrType::String:
+      return a.s == b.s;
+    case ir::AttrType::Ints:
+      return a.ints == b.ints;
+    case ir::AttrType::Floats:
+      return a.floats == b.floats;
+    case ir::AttrType::Strings:
+      return a.strings == b.strings;
+    default:
+      return false;
   }
 }
 
@@ -189,9 +205,12 @@ void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, Elem
     return;
   }
   if (node.opType == "Constant" && node.isDefaultDomain()) {
-    if (const auto* a = node.attr("value"); a && !a->tensors.empty()) set(0, a->tensors[0].dtype);
-    else if (node.hasAttr("value_float") || node.hasAttr("value_floats")) set(0, ir::DataType::Float);
-    else if (node.hasAttr("value_int") || node.hasAttr("value_ints")) set(0, ir::DataType::Int64);
+    if (const auto* a = node.attr("value"); a && !a->tensors.empty())
+      set(0, a->tensors[0].dtype);
+    else if (node.hasAttr("value_float") || node.hasAttr("value_floats"))
+      set(0, ir::DataType::Float);
+    else if (node.hasAttr("value_int") || node.hasAttr("value_ints"))
+      set(0, ir::DataType::Int64);
     return;
   }
   if (!schema) return;
@@ -212,8 +231,10 @@ void propagateElemTypes(const ir::Node& node, const onnx::OpSchema* schema, Elem
   for (size_t i = 0; i < node.outputs().size() && !outs.empty(); ++i) {
     const auto& f = outs[formalIndex(i, outs.size())];
     if (heterogeneous(f)) continue;
-    if (auto it = bound.find(f.GetTypeStr()); it != bound.end()) set(i, it->second);
-    else if (f.GetTypes().size() == 1) set(i, fromInterned(*f.GetTypes().begin()));
+    if (auto it = bound.find(f.GetTypeStr()); it != bound.end())
+      set(i, it->second);
+    else if (f.GetTypes().size() == 1)
+      set(i, fromInterned(*f.GetTypes().begin()));
   }
 }
 

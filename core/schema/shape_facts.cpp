@@ -21,7 +21,8 @@ using Ints = std::vector<int64_t>;
 
 bool isIntegerType(ir::DataType t) {
   return t == ir::DataType::Int64 || t == ir::DataType::Int32 || t == ir::DataType::Int16 || t == ir::DataType::Int8 ||
-         t == ir::DataType::UInt8 || t == ir::DataType::UInt16 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64;
+         t == ir::DataType::UInt8 || t == ir::DataType::UInt16 || t == ir::DataType::UInt32 ||
+         t == ir::DataType::UInt64;
 }
 
 // Element-wise integer arithmetic with numpy broadcasting of a single element; ONNX integer Div truncates.
@@ -32,11 +33,17 @@ std::optional<Ints> elementwise(const std::string& op, const Ints& a, const Ints
   for (size_t i = 0; i < n; ++i) {
     int64_t x = a[a.size() == 1 ? 0 : i], y = b[b.size() == 1 ? 0 : i];
     // Values come from the file: an overflow means the value is not a shape, not something to compute.
-    if (op == "Add") { if (__builtin_add_overflow(x, y, &out[i])) return std::nullopt; }
-    else if (op == "Sub") { if (__builtin_sub_overflow(x, y, &out[i])) return std::nullopt; }
-    else if (op == "Mul") { if (__builtin_mul_overflow(x, y, &out[i])) return std::nullopt; }
-    else if (op == "Div") { if (y == 0 || (y == -1 && x == INT64_MIN)) return std::nullopt; out[i] = x / y; }
-    else return std::nullopt;
+    if (op == "Add") {
+      if (__builtin_add_overflow(x, y, &out[i])) return std::nullopt;
+    } else if (op == "Sub") {
+      if (__builtin_sub_overflow(x, y, &out[i])) return std::nullopt;
+    } else if (op == "Mul") {
+      if (__builtin_mul_overflow(x, y, &out[i])) return std::nullopt;
+    } else if (op == "Div") {
+      if (y == 0 || (y == -1 && x == INT64_MIN)) return std::nullopt;
+      out[i] = x / y;
+    } else
+      return std::nullopt;
   }
   return out;
 }
@@ -142,8 +149,8 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
     if (out && !staticDims(out))
       if (auto dims = staticOutputShape(n, dimsOf, valuesOf)) {
         ir::DataType t = n.opType == "Cast" ? static_cast<ir::DataType>(n.attrInt("to", 0)) : elemType(n.input(0));
-        if (n.opType == "Equal" || n.opType == "Less" || n.opType == "Greater" || n.opType == "And" || n.opType == "Or" ||
-            n.opType == "Not")
+        if (n.opType == "Equal" || n.opType == "Less" || n.opType == "Greater" || n.opType == "And" ||
+            n.opType == "Or" || n.opType == "Not")
           t = ir::DataType::Bool;
         ir::Shape shape;
         for (auto d : *dims) shape.push_back(ir::Dim::of(d));
@@ -154,8 +161,8 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
     std::optional<Ints> v;
     const std::string& op = n.opType;
     if (op == "Constant") {
-      if (const auto* a = n.attr("value"); a && !a->tensors.empty() && isIntegerType(a->tensors[0].dtype) &&
-                                           a->tensors[0].numElements() <= 64)
+      if (const auto* a = n.attr("value");
+          a && !a->tensors.empty() && isIntegerType(a->tensors[0].dtype) && a->tensors[0].numElements() <= 64)
         v = a->tensors[0].asInt64();
     } else if (op == "Shape") {
       if (auto d = staticDims(n.input(0))) {
@@ -187,7 +194,10 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
           int64_t size = static_cast<int64_t>(ti->shape->size());
           for (int64_t i : *idx) {
             if (i < 0) i += size;
-            if (i < 0 || i >= size || !(*ti->shape)[static_cast<size_t>(i)].isValue()) { r.clear(); break; }
+            if (i < 0 || i >= size || !(*ti->shape)[static_cast<size_t>(i)].isValue()) {
+              r.clear();
+              break;
+            }
             r.push_back((*ti->shape)[static_cast<size_t>(i)].value);
           }
           if (r.size() == idx->size() && n.attrInt("axis", 0) == 0) v = r;
@@ -198,7 +208,10 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
         int64_t size = static_cast<int64_t>(data->size());
         for (int64_t i : *idx) {
           if (i < 0) i += size;
-          if (i < 0 || i >= size) { r.clear(); break; }
+          if (i < 0 || i >= size) {
+            r.clear();
+            break;
+          }
           r.push_back((*data)[static_cast<size_t>(i)]);
         }
         if (r.size() == idx->size()) v = r;
@@ -208,7 +221,10 @@ size_t evaluateShapeArithmetic(const ir::Graph& g, ShapeFacts& f, const Scope& s
       bool all = true;
       for (const ir::Value* in : n.inputs()) {
         const Ints* a = known(in);
-        if (!a) { all = false; break; }
+        if (!a) {
+          all = false;
+          break;
+        }
         r.insert(r.end(), a->begin(), a->end());
       }
       if (all) v = r;
@@ -329,7 +345,10 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
       google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
       for (auto& node : *g->mutable_node()) {
         bool folded = node.output_size() == 1 && f.shapeValues.count(node.output(0)) && !isInit.count(node.output(0));
-        if (!folded) { *kept.Add() = std::move(node); continue; }
+        if (!folded) {
+          *kept.Add() = std::move(node);
+          continue;
+        }
         auto* t = g->add_initializer();
         t->set_name(node.output(0));
         t->set_data_type(onnx::TensorProto::INT64);
@@ -360,7 +379,10 @@ void inferOnce(const ir::Model& m, ShapeFacts& f, int64_t symbolicDim) {
       std::vector<int64_t> values;
       bool all = true;
       for (const auto& d : shape.dim()) {
-        if (!d.has_dim_value()) { all = false; break; }
+        if (!d.has_dim_value()) {
+          all = false;
+          break;
+        }
         values.push_back(d.dim_value());
       }
       if (all && !f.shapeValues.count(name)) f.shapeValues[name] = std::move(values);

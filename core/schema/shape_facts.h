@@ -14,8 +14,8 @@
 namespace fb::schema {
 
 struct ShapeFacts {
-  std::unordered_map<std::string, ir::TypeInfo> types;               // main-graph value name -> type
-  std::unordered_map<std::string, std::vector<int64_t>> shapeValues; // value name -> contents (all known)
+  std::unordered_map<std::string, ir::TypeInfo> types;                // main-graph value name -> type
+  std::unordered_map<std::string, std::vector<int64_t>> shapeValues;  // value name -> contents (all known)
 
   // Facts of the values a subgraph defines, per subgraph (key: bodyKey). Kept apart from the main graph's
   // because two bodies (an If's branches) may use the same names.

@@ -46,10 +46,13 @@ namespace {
 // The axes of Squeeze, Unsqueeze and the reductions: the attribute (up to opset 12/17) or input 1. False when
 // input 1 is there but its values are unknown; `axes` stays empty when neither is given.
 bool readAxes(const ir::Node& n, const ValuesOf& valuesOf, std::optional<Dims>& axes) {
-  if (n.hasAttr("axes")) axes = n.attrInts("axes");
+  if (n.hasAttr("axes"))
+    axes = n.attrInts("axes");
   else if (n.input(1)) {
-    if (const auto* a = valuesOf(n.input(1))) axes = *a;
-    else return false;
+    if (const auto* a = valuesOf(n.input(1)))
+      axes = *a;
+    else
+      return false;
   }
   return true;
 }
@@ -84,8 +87,10 @@ std::optional<Dims> reshapeShape(const ir::Node& n, const Dims& in0, const Value
       if (i >= in0.size()) return std::nullopt;
       out[i] = in0[i];
     }
-    if (out[i] == -1 && inferAt < 0) inferAt = static_cast<int64_t>(i);
-    else if (out[i] < 0 || __builtin_mul_overflow(known, out[i], &known)) return std::nullopt;
+    if (out[i] == -1 && inferAt < 0)
+      inferAt = static_cast<int64_t>(i);
+    else if (out[i] < 0 || __builtin_mul_overflow(known, out[i], &known))
+      return std::nullopt;
   }
   if (inferAt >= 0) {
     if (known == 0 || *total % known != 0) return std::nullopt;
@@ -229,8 +234,10 @@ std::optional<Dims> reduceShape(const ir::Node& n, const Dims& in0, const std::o
   for (int64_t i = 0; i < rank; ++i) {
     bool reduced = !axes || axes->empty() ||
                    std::any_of(axes->begin(), axes->end(), [&](int64_t a) { return axisIn(a, rank) == i; });
-    if (!reduced) out.push_back(in0[static_cast<size_t>(i)]);
-    else if (keep) out.push_back(1);
+    if (!reduced)
+      out.push_back(in0[static_cast<size_t>(i)]);
+    else if (keep)
+      out.push_back(1);
   }
   return out;
 }
@@ -241,9 +248,12 @@ std::optional<Dims> staticOutputShape(const ir::Node& n, const DimsOf& dimsOf, c
   if (!n.isDefaultDomain() || n.inputs().empty()) return std::nullopt;
   const std::string& op = n.opType;
   auto in0 = dimsOf(n.input(0));
-  if (isOneOf(op, {"Relu", "Sigmoid", "Tanh", "Sqrt", "Exp", "Log", "Neg", "Abs", "Erf", "Softmax", "LogSoftmax",
-                   "Identity", "Dropout", "Cast", "LayerNormalization", "HardSigmoid", "HardSwish", "LeakyRelu", "Clip",
-                   "BatchNormalization", "Reciprocal", "Floor", "Ceil", "Not", "Elu", "Selu", "Softplus"}))
+  if (isOneOf(op, {"Relu",        "Sigmoid",   "Tanh",      "Sqrt", "Exp",
+                   "Log",         "Neg",       "Abs",       "Erf",  "Softmax",
+                   "LogSoftmax",  "Identity",  "Dropout",   "Cast", "LayerNormalization",
+                   "HardSigmoid", "HardSwish", "LeakyRelu", "Clip", "BatchNormalization",
+                   "Reciprocal",  "Floor",     "Ceil",      "Not",  "Elu",
+                   "Selu",        "Softplus"}))
     return in0;
   if (isOneOf(op, {"Add", "Sub", "Mul", "Div", "Pow", "Equal", "Less", "Greater", "And", "Or", "Where", "Max", "Min",
                    "Sum", "Mean", "PRelu"})) {

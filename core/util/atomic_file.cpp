@@ -103,7 +103,8 @@ void ensureWritableOutput(const std::string& output, const std::vector<std::stri
     struct stat is {};
     if (in.empty() || ::stat(in.c_str(), &is) != 0) continue;
     if (is.st_dev == st.st_dev && is.st_ino == st.st_ino)
-      throw OutputError(output + ": is (or links to) '" + in + "', which the input model reads: refusing to overwrite an input");
+      throw OutputError(output + ": is (or links to) '" + in +
+                        "', which the input model reads: refusing to overwrite an input");
   }
 }
 

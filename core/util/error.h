@@ -8,8 +8,7 @@ namespace fb {
 // The input cannot be read or is not a valid model (CLI exit code 2).
 class InputError : public std::runtime_error {
  public:
-  InputError(std::string file, const std::string& reason)
-      : std::runtime_error(reason), file_(std::move(file)) {}
+  InputError(std::string file, const std::string& reason) : std::runtime_error(reason), file_(std::move(file)) {}
   const std::string& file() const { return file_; }
 
  private:

@@ -84,8 +84,8 @@ InputFile::~InputFile() {
 
 const InputFile& InputFile::requireAtMost(uint64_t maxBytes, const std::string& kind) const {
   if (size_ > maxBytes) {
-    const std::string reason = std::to_string(size_) + " bytes, more than a " + kind + " can hold (at most " +
-                               std::to_string(maxBytes) + ")";
+    const std::string reason =
+        std::to_string(size_) + " bytes, more than a " + kind + " can hold (at most " + std::to_string(maxBytes) + ")";
     throw InputError(path_, what_.empty() ? reason : what_ + ": " + reason);
   }
   return *this;

@@ -16,8 +16,7 @@ class InputFile {
   // not empty) resolves outside `containDir` after every symlink, checked on the opened descriptor.
   // `what` names the file in messages ("external data file 'w.bin'"); the path itself when empty.
   static InputFile open(const std::string& path, const std::string& containDir = {}, const std::string& what = {});
-  InputFile(InputFile&& o) noexcept
-      : fd_(o.fd_), size_(o.size_), path_(std::move(o.path_)), what_(std::move(o.what_)) {
+  InputFile(InputFile&& o) noexcept : fd_(o.fd_), size_(o.size_), path_(std::move(o.path_)), what_(std::move(o.what_)) {
     o.fd_ = -1;
   }
   InputFile& operator=(InputFile&&) = delete;

@@ -25,7 +25,8 @@ struct TempSlot {
   char path[kPathMax];
 };
 std::array<TempSlot, kSlots> tempSlots;
-struct sigaction previousInt {}, previousTerm {};
+struct sigaction previousInt {
+}, previousTerm{};
 
 bool isDotOrDotDot(const char* name) { return name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)); }
 
@@ -73,8 +74,10 @@ void removeTree(const char* path) {
 void removeRegistered() {
   for (auto& s : tempSlots) {
     if (!s.ready.load()) continue;
-    if (s.kind == TempKind::File) ::unlink(s.path);
-    else if (s.kind == TempKind::Tree) removeTree(s.path);
+    if (s.kind == TempKind::File)
+      ::unlink(s.path);
+    else if (s.kind == TempKind::Tree)
+      removeTree(s.path);
   }
   // Missing parents created one inside the other: the innermost goes first, which empties the next.
   for (bool removed = true; removed;) {
@@ -98,8 +101,10 @@ void removeTempPathsAndDie(int sig) {
     ::raise(sig);  // pending until this handler returns, then ends the process
     return;
   }
-  if (prev.sa_flags & SA_SIGINFO) prev.sa_sigaction(sig, nullptr, nullptr);
-  else prev.sa_handler(sig);
+  if (prev.sa_flags & SA_SIGINFO)
+    prev.sa_sigaction(sig, nullptr, nullptr);
+  else
+    prev.sa_handler(sig);
 }
 
 void installHandlersOnce() {

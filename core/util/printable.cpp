@@ -14,11 +14,16 @@ std::string printable(std::string_view s) {
       ++i;
       continue;
     }
-    if (c.cp == '\n') out += "\\n";
-    else if (c.cp == '\r') out += "\\r";
-    else if (c.cp == '\t') out += "\\t";
-    else if (utf8::isInvisibleOrMisleading(c.cp)) utf8::appendEscape(out, c.cp);
-    else out.append(s.substr(i, c.length));
+    if (c.cp == '\n')
+      out += "\\n";
+    else if (c.cp == '\r')
+      out += "\\r";
+    else if (c.cp == '\t')
+      out += "\\t";
+    else if (utf8::isInvisibleOrMisleading(c.cp))
+      utf8::appendEscape(out, c.cp);
+    else
+      out.append(s.substr(i, c.length));
     i += c.length;
   }
   return out;

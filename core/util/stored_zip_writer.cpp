@@ -11,8 +11,8 @@
 namespace fb {
 namespace {
 
-constexpr uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEnd = 0x06054b50,
-                   kZip64End = 0x06064b50, kZip64Locator = 0x07064b50;
+constexpr uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEnd = 0x06054b50, kZip64End = 0x06064b50,
+                   kZip64Locator = 0x07064b50;
 constexpr uint16_t kZip64ExtraId = 0x0001;
 constexpr uint16_t kPaddingExtraId = 0x4246;  // "FB": the id PyTorch's writer uses for its alignment padding
 constexpr uint32_t k32Max = 0xffffffffu;

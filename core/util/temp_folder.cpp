@@ -74,7 +74,8 @@ void CreatedParents::keep() {
 
 TempFolder::TempFolder(const fs::path& target, const std::string& shownName) : shownName_(shownName) {
   path_ = makeUniqueFolder(target, ".tmp-", slot_);
-  if (path_.empty()) throw OutputError(shownName + ": cannot create a temporary folder beside it: " + std::strerror(errno));
+  if (path_.empty())
+    throw OutputError(shownName + ": cannot create a temporary folder beside it: " + std::strerror(errno));
 }
 
 TempFolder::~TempFolder() {

@@ -102,10 +102,10 @@ class BadInputCore : public QObject {
 
   void budgetIsChargedBeforeAllocating() {
     eval::BudgetScope scope({1 << 20, 2 << 20});
-    eval::chargeArray(100000);  // 800 KB
+    eval::chargeArray(100000);                                               // 800 KB
     QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(200000));  // 1.6 MB > 1 MiB per array
     eval::chargeArray(120000);
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(100000));  // over 2 MiB in total
+    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(100000));          // over 2 MiB in total
     QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(UINT64_MAX / 2));  // no wrap-around
   }
 
@@ -140,7 +140,11 @@ class BadInputCore : public QObject {
     QCOMPARE(printable("a\x1b[2Jb\nc\rd\x7f"), std::string("a\\x1b[2Jb\\nc\\rd\\x7f"));
     QCOMPARE(printable("caf\xc3\xa9"), std::string("caf\xc3\xa9"));  // UTF-8 stays readable
     // C1 controls (U+009B is CSI to a terminal), line separators, bidi overrides and bytes that are not UTF-8.
-    QCOMPARE(printable("a\xc2\x9b" "2Jb\xe2\x80\xa8" "c\xe2\x80\xae" "d\x9b" "e\xff"),
+    QCOMPARE(printable("a\xc2\x9b"
+                       "2Jb\xe2\x80\xa8"
+                       "c\xe2\x80\xae"
+                       "d\x9b"
+                       "e\xff"),
              std::string("a\\x9b2Jb\\u2028c\\u202ed\\x9be\\xff"));
     QCOMPARE(printableLines("one\x07\ntwo\n"), std::string("one\\x07\ntwo\n"));
   }

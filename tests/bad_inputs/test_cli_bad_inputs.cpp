@@ -32,20 +32,27 @@ class CliBadInputs : public QObject {
     QFile full(test::corpusModel("squeezenet1_0_op11.onnx"));
     full.open(QIODevice::ReadOnly);
     QByteArray bytes = full.readAll();
-    QTest::newRow("corpus model cut in half") << write("half.onnx", bytes.left(bytes.size() / 2)) << "truncated or corrupt";
+    QTest::newRow("corpus model cut in half")
+        << write("half.onnx", bytes.left(bytes.size() / 2)) << "truncated or corrupt";
     QByteArray noise(64 * 1024, 0);
     QRandomGenerator rng(1234);
     for (auto& c : noise) c = static_cast<char>(rng.bounded(256));
     QTest::newRow("random bytes") << write("noise.onnx", noise) << "not";
     QDir().mkpath(dir_ + "/nested/deeper");
-    test::saveProto(test::externalDataModel("../../etc/passwd", 4), (dir_ + "/nested/deeper/escape.onnx").toStdString());
-    QTest::newRow("external data ../../etc/passwd") << dir_ + "/nested/deeper/escape.onnx" << "outside the model's folder";
+    test::saveProto(test::externalDataModel("../../etc/passwd", 4),
+                    (dir_ + "/nested/deeper/escape.onnx").toStdString());
+    QTest::newRow("external data ../../etc/passwd") << dir_ + "/nested/deeper/escape.onnx"
+                                                    << "outside the model's folder";
     test::saveProto(test::cyclicModel(), (dir_ + "/cycle.onnx").toStdString());
-    QTest::newRow("graph with a cycle") << dir_ + "/cycle.onnx" << "cycle";
+    QTest::newRow("graph with a cycle") << dir_ + "/cycle.onnx"
+                                        << "cycle";
     test::saveProto(test::undefinedInputModel(), (dir_ + "/undefined.onnx").toStdString());
-    QTest::newRow("input nothing produces") << dir_ + "/undefined.onnx" << "'ghost'";
-    QTest::newRow("missing file") << dir_ + "/does-not-exist.onnx" << "no such file";
-    QTest::newRow("a folder") << dir_ + "/nested" << "folder";
+    QTest::newRow("input nothing produces") << dir_ + "/undefined.onnx"
+                                            << "'ghost'";
+    QTest::newRow("missing file") << dir_ + "/does-not-exist.onnx"
+                                  << "no such file";
+    QTest::newRow("a folder") << dir_ + "/nested"
+                              << "folder";
   }
 
   void rejected() {

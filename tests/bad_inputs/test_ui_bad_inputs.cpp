@@ -86,7 +86,8 @@ class UiBadInputs : public QObject {
     QVERIFY(doc.model());
     const ir::Value* last = doc.model()->graph().findValue("classifier.1.weight");
     QVERIFY(last && last->initializer());
-    QVERIFY2(last->initializer()->storage != ir::Tensor::Storage::External, "expected the weight inside the .onnx file");
+    QVERIFY2(last->initializer()->storage != ir::Tensor::Storage::External,
+             "expected the weight inside the .onnx file");
 
     const uint64_t faultsBefore = mappedFaultCount();
     QFile f(path);

@@ -26,12 +26,14 @@ ir::Node* lateNode(ir::Model& m, const std::function<bool(ir::Node&)>& pick) {
 
 const std::vector<std::pair<const char*, Fault>>& faults() {
   static const std::vector<std::pair<const char*, Fault>> all = {
-      {"unknown op", [](ir::Model& m) {
+      {"unknown op",
+       [](ir::Model& m) {
          ir::Node* n = lateNode(m, [](ir::Node& n) { return n.isDefaultDomain() && n.subgraphs().empty(); });
          if (n) n->opType = "NoSuchOp";
          return n != nullptr;
        }},
-      {"attribute of the wrong type", [](ir::Model& m) {
+      {"attribute of the wrong type",
+       [](ir::Model& m) {
          ir::Node* n = lateNode(m, [](ir::Node& n) {
            for (const auto& a : n.attributes)
              if (a.type == ir::AttrType::Int) return true;
@@ -46,7 +48,8 @@ const std::vector<std::pair<const char*, Fault>>& faults() {
            }
          return true;
        }},
-      {"initializer of the wrong type", [](ir::Model& m) {
+      {"initializer of the wrong type",
+       [](ir::Model& m) {
          // A float weight read by a MatMul/Gemm/Add late in the graph, made double: strict inference rejects the
          // node (its type parameter binds to two types).
          ir::Node* n = lateNode(m, [](ir::Node& n) {

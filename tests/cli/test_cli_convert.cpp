@@ -34,7 +34,8 @@ onnx::ValueInfoProto* addTensor(google::protobuf::RepeatedPtrField<onnx::ValueIn
   return v;
 }
 
-onnx::NodeProto* addNode(onnx::GraphProto* g, const std::string& op, std::vector<std::string> in, std::vector<std::string> out) {
+onnx::NodeProto* addNode(onnx::GraphProto* g, const std::string& op, std::vector<std::string> in,
+                         std::vector<std::string> out) {
   auto* n = g->add_node();
   n->set_op_type(op);
   n->set_name(op + "_" + std::to_string(g->node_size()));
@@ -78,8 +79,12 @@ QByteArray dynamicSliceModel() {
   addInt64Initializer(g, "axes", {1});
   addNode(g, "Slice", {"x", "starts", "ends", "axes"}, {"s"});
   addNode(g, "Relu", {"s"}, {"y"});
-  addTensor(g->mutable_output(), "y", onnx::TensorProto::FLOAT, {2, -1})->mutable_type()->mutable_tensor_type()
-      ->mutable_shape()->mutable_dim(1)->set_dim_param("n");
+  addTensor(g->mutable_output(), "y", onnx::TensorProto::FLOAT, {2, -1})
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(1)
+      ->set_dim_param("n");
   return serialize(m);
 }
 
@@ -103,7 +108,8 @@ class TestConvertCli : public QObject {
   void convertWritesModelAndReport() {
     const QString dir = test::scratchDir("convert_cli/ok");
     const QString out = dir + "/mnv2_13.onnx", report = dir + "/report.json";
-    auto r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "13", "--report", report});
+    auto r = test::runCli(
+        {"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "13", "--report", report});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(QFileInfo::exists(out));
     auto model = loadModel(out.toStdString());
@@ -146,8 +152,8 @@ class TestConvertCli : public QObject {
   void explicitPassList() {
     const QString dir = test::scratchDir("convert_cli/passes");
     const QString out = dir + "/m.onnx", report = dir + "/r.json";
-    auto r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "11", "--passes",
-                           "eliminate_identity", "--report", report});
+    auto r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "11",
+                           "--passes", "eliminate_identity", "--report", report});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     auto j = readJson(report);
     auto per = j.value("passes").toObject().value("per_pass").toArray();
@@ -156,8 +162,8 @@ class TestConvertCli : public QObject {
     QCOMPARE(per[0].toObject().value("nodes_removed").toInt(), 39);  // the manifest's Identity count
     QVERIFY(!j.value("ops_after").toObject().contains("Identity"));
     // And none at all.
-    r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "11", "--passes", "none",
-                      "--report", report});
+    r = test::runCli({"convert", test::corpusModel("mobilenet_v2_op11.onnx"), "-o", out, "--opset", "11", "--passes",
+                      "none", "--report", report});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QCOMPARE(readJson(report).value("ops_after").toObject().value("Identity").toInt(), 39);
   }
@@ -294,7 +300,8 @@ class TestConvertCli : public QObject {
     auto rows = QJsonDocument::fromJson(r.out).object().value("handlers").toArray();
     QSet<int> softmaxVersions;
     for (const auto& row : rows)
-      if (row.toObject().value("op_type").toString() == "Softmax") softmaxVersions.insert(row.toObject().value("since_version").toInt());
+      if (row.toObject().value("op_type").toString() == "Softmax")
+        softmaxVersions.insert(row.toObject().value("since_version").toInt());
     QCOMPARE(softmaxVersions, (QSet<int>{1, 13}));
 
     r = test::runCli({"ops", "--opset", "12", "--json"});
@@ -357,8 +364,8 @@ class TestConvertCli : public QObject {
 
   void unknownPassIsAUsageError() {
     const QString dir = test::scratchDir("convert_cli/pass");
-    auto r = test::runCli({"convert", test::corpusModel("super_resolution_op11.onnx"), "-o", dir + "/o.onnx", "--passes",
-                           "no_such_pass"});
+    auto r = test::runCli({"convert", test::corpusModel("super_resolution_op11.onnx"), "-o", dir + "/o.onnx",
+                           "--passes", "no_such_pass"});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.err.contains("no_such_pass"));
     QVERIFY(!QFileInfo::exists(dir + "/o.onnx"));

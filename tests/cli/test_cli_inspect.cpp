@@ -32,10 +32,13 @@ class CliInspect : public QObject {
     for (const char* key : {"ir_version", "producer", "opsets", "inputs", "outputs", "nodes", "subgraph_nodes", "ops",
                             "initializers", "parameters", "parameter_bytes", "subgraphs", "functions"}) {
       QVERIFY2(got.contains(key), key);
-      QVERIFY2(got.value(key) == expected.value(key),
-               qPrintable(QString("%1: got %2, manifest %3")
-                              .arg(key, QString(QJsonDocument(QJsonObject{{"v", got.value(key)}}).toJson(QJsonDocument::Compact)),
-                                   QString(QJsonDocument(QJsonObject{{"v", expected.value(key)}}).toJson(QJsonDocument::Compact)))));
+      QVERIFY2(
+          got.value(key) == expected.value(key),
+          qPrintable(
+              QString("%1: got %2, manifest %3")
+                  .arg(
+                      key, QString(QJsonDocument(QJsonObject{{"v", got.value(key)}}).toJson(QJsonDocument::Compact)),
+                      QString(QJsonDocument(QJsonObject{{"v", expected.value(key)}}).toJson(QJsonDocument::Compact)))));
     }
   }
 

@@ -57,7 +57,8 @@ void OneflowCli::inspectShowsOneflowOps() {
   QVERIFY2(r.exitCode == 0, r.err.constData());
   auto doc = QJsonDocument::fromJson(r.out);
   QVERIFY(doc.isObject());
-  QVERIFY2(r.out.contains("oneflow::layer_norm") && r.out.contains("oneflow::batch_matmul"), r.out.left(2000).constData());
+  QVERIFY2(r.out.contains("oneflow::layer_norm") && r.out.contains("oneflow::batch_matmul"),
+           r.out.left(2000).constData());
 }
 
 QTEST_GUILESS_MAIN(OneflowCli)

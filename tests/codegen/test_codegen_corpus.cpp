@@ -37,8 +37,9 @@ class TestCodegenCorpus : public QObject {
       QString problems;
       for (const auto& n : r.conversion.nodes)
         if (n.status != convert::NodeStatus::Converted)
-          problems += QString("\n  %1 (%2): %3").arg(QString::fromStdString(n.nodeName), QString::fromStdString(n.opType),
-                                                   QString::fromStdString(n.message));
+          problems += QString("\n  %1 (%2): %3")
+                          .arg(QString::fromStdString(n.nodeName), QString::fromStdString(n.opType),
+                               QString::fromStdString(n.message));
       QVERIFY2(r.complete(), qPrintable(QString::fromStdString(std::string(codegen::flavourName(flavour))) + problems));
       QCOMPARE(r.conversion.nodes.size(), source->graph().totalNodeCount());
       // Every node is named by a comment on a line of its own code (Identity and Constant write none).
@@ -59,7 +60,8 @@ class TestCodegenCorpus : public QObject {
     // one path through data-dependent control flow, so models with If/Loop/Scan are left out of that part.
     bool controlFlow = false;
     for (const auto& n : source->graph().nodes()) controlFlow = controlFlow || !n->subgraphs().empty();
-    QStringList args{FB_SOURCE_DIR "/tests/codegen/verify_generated.py", "--model", test::corpusModel(file), "--work", dir + "/verify"};
+    QStringList args{FB_SOURCE_DIR "/tests/codegen/verify_generated.py", "--model", test::corpusModel(file), "--work",
+                     dir + "/verify"};
     if (!controlFlow) args << "--roundtrip" << dir + "/roundtrip.onnx";
     QProcess p;
     p.start("/usr/bin/python3", args + folders);

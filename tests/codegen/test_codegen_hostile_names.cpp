@@ -44,15 +44,18 @@ Run runPython(const QStringList& args, int timeoutMs) {
 // Every byte string of up to two bytes over a set of interesting bytes, and the dangerous code points.
 std::vector<std::string> hostileTexts() {
   std::vector<std::string> out;
-  const std::string bytes("\x00\x09\x0a\x0b\x0c\x0d\x1c\x1d\x1e\x1f\x22\x23\x27\x3a\x3d\x5c\x7f\x80\x85\xa0\xbf\xc0\xc2\xe2\xed\xf4\xf5\xff",
-                          28);
+  const std::string bytes(
+      "\x00\x09\x0a\x0b\x0c\x0d\x1c\x1d\x1e\x1f\x22\x23\x27\x3a\x3d\x5c\x7f\x80\x85\xa0\xbf\xc0\xc2\xe2\xed\xf4\xf5"
+      "\xff",
+      28);
   for (char a : bytes) {
     out.emplace_back(1, a);
     for (char b : bytes) out.push_back(std::string{'x', a, b, 'y'});
   }
-  for (const char* s : {"\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xef\xbb\xbf",
-                        "\xf3\xa0\x80\x81", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe0\x80\xaf", "coding: utf-7", "coding=latin-1",
-                        "'''", "\"\"\"", "\\", "\\'", "\xe4\xb8\xad\xe6\x96\x87", "+AAo-"})
+  for (const char* s :
+       {"\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xef\xbb\xbf",
+        "\xf3\xa0\x80\x81", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe0\x80\xaf", "coding: utf-7", "coding=latin-1",
+        "'''", "\"\"\"", "\\", "\\'", "\xe4\xb8\xad\xe6\x96\x87", "+AAo-"})
     out.emplace_back(s);
   return out;
 }
@@ -78,11 +81,14 @@ class TestCodegenHostileNames : public QObject {
     QVERIFY(f.open(QIODevice::WriteOnly));
     std::string src = "CASES = [\n";
     for (const std::string& t : hostileTexts()) {
-      src += "    (bytes.fromhex('" + hex(t) + "'), " + codegen::pyStringLiteral(t) + "),  # " + codegen::pyCommentText(t) + "\n";
+      src += "    (bytes.fromhex('" + hex(t) + "'), " + codegen::pyStringLiteral(t) + "),  # " +
+             codegen::pyCommentText(t) + "\n";
       const std::string id = codegen::pyIdentifier(t);
-      QVERIFY2(!id.empty() && id.size() <= codegen::kMaxIdentifierLength && !(id[0] >= '0' && id[0] <= '9') && id[0] != '_',
-               id.c_str());
-      QVERIFY(std::all_of(id.begin(), id.end(), [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }));
+      QVERIFY2(
+          !id.empty() && id.size() <= codegen::kMaxIdentifierLength && !(id[0] >= '0' && id[0] <= '9') && id[0] != '_',
+          id.c_str());
+      QVERIFY(std::all_of(id.begin(), id.end(),
+                          [](char c) { return c == '_' || std::isalnum(static_cast<unsigned char>(c)); }));
       QVERIFY(codegen::isCleanCodeLine("x = " + codegen::pyStringLiteral(t)));
     }
     src += "]\nDOC = \"\"\"";
@@ -99,7 +105,9 @@ class TestCodegenHostileNames : public QObject {
         "assert not any(0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069 for c in text), 'a bidi control'\n"
         "ns = {}\n"
         "exec(compile(text, 'cases.py', 'exec'), ns)\n"
-        "assert len(ns['CASES']) == " + QString::number(hostileTexts().size()) + ", len(ns['CASES'])\n"
+        "assert len(ns['CASES']) == " +
+        QString::number(hostileTexts().size()) +
+        ", len(ns['CASES'])\n"
         "for b, s in ns['CASES']:\n"
         "    assert s == b.decode('utf-8', 'backslashreplace'), (b, s)\n"
         "assert ns['DOC'].count('|') == len(ns['CASES'])\n"
@@ -113,7 +121,8 @@ class TestCodegenHostileNames : public QObject {
     QCOMPARE(names.claim(codegen::identifierForValue("print")), std::string("print_1"));
     QCOMPARE(names.claim(codegen::identifierForValue("None")), std::string("None_"));
     QCOMPARE(codegen::identifierForValue(std::string(100000, 'a')).size(), codegen::kMaxIdentifierLength);
-    QCOMPARE(codegen::identifierForValue("/" + std::string(100000, 'C') + "_output_0").size(), codegen::kMaxIdentifierLength);
+    QCOMPARE(codegen::identifierForValue("/" + std::string(100000, 'C') + "_output_0").size(),
+             codegen::kMaxIdentifierLength);
     QCOMPARE(codegen::classNameFor("none"), std::string("NoneModel"));
     QCOMPARE(codegen::classNameFor("f"), std::string("FModel"));
     QCOMPARE(codegen::classNameFor("inputs"), std::string("Inputs"));
@@ -125,7 +134,8 @@ class TestCodegenHostileNames : public QObject {
     const QString root = test::scratchDir("codegen_hostile");
     QElapsedTimer timer;
     timer.start();
-    Run made = runPython({script(), "make", "--out", root + "/cases", "--corpus", QStringLiteral(FB_CORPUS_DIR)}, 300000);
+    Run made =
+        runPython({script(), "make", "--out", root + "/cases", "--corpus", QStringLiteral(FB_CORPUS_DIR)}, 300000);
     QVERIFY2(made.exitCode == 0, qPrintable(made.out));
 
     // In-process, as the app's Save code does: the same generator, folders named <model index>-<flavour>.
@@ -150,19 +160,22 @@ class TestCodegenHostileNames : public QObject {
         auto r = codegen::generatePython(*model, opts);
         QVERIFY2(r.code, qPrintable(QString("model %1: no code with keepUnconverted").arg(index)));
         QCOMPARE(dry.conversion.complete(), r.conversion.complete());
-        const std::string dir = (inproc / (QString::asprintf("%03d-", index).toStdString() + std::string(codegen::flavourName(flavour)))).string();
+        const std::string dir =
+            (inproc / (QString::asprintf("%03d-", index).toStdString() + std::string(codegen::flavourName(flavour))))
+                .string();
         codegen::writeGeneratedFolder(*r.code, flavour, dir);
         ++generated;
       }
     }
     QVERIFY(generated >= 400);
 
-    Run checked = runPython({script(), "check", "--cli", QStringLiteral(FB_CLI_PATH), "--cases", root + "/cases", "--scratch",
-                             root + "/scratch", "--folders", QString::fromStdString(inproc.string())},
+    Run checked = runPython({script(), "check", "--cli", QStringLiteral(FB_CLI_PATH), "--cases", root + "/cases",
+                             "--scratch", root + "/scratch", "--folders", QString::fromStdString(inproc.string())},
                             1800000);
     qInfo().noquote() << checked.out.right(3000);
     QVERIFY2(checked.exitCode == 0, qPrintable(checked.out.right(6000)));
-    QRegularExpression summary("payloads: (\\d+); models: (\\d+); conversions: (\\d+); folders verified: (\\d+); failures: 0");
+    QRegularExpression summary(
+        "payloads: (\\d+); models: (\\d+); conversions: (\\d+); folders verified: (\\d+); failures: 0");
     auto m = summary.match(checked.out);
     QVERIFY2(m.hasMatch(), qPrintable(checked.out.right(3000)));
     QVERIFY(m.captured(1).toInt() >= 120);

@@ -72,7 +72,8 @@ class TestCodegenNames : public QObject {
     QCOMPARE(codegen::identifierForValue("onnx::Conv_193"), std::string("conv_193"));
     QCOMPARE(codegen::identifierForValue("input.4"), std::string("input_4"));
     QCOMPARE(codegen::identifierForValue("0"), std::string("v0"));
-    QCOMPARE(codegen::identifierForWeight("encoder.layer.3.attn.q_proj.weight"), std::string("encoder_layer_3_attn_q_proj_weight"));
+    QCOMPARE(codegen::identifierForWeight("encoder.layer.3.attn.q_proj.weight"),
+             std::string("encoder_layer_3_attn_q_proj_weight"));
     codegen::NameTable names;
     QCOMPARE(names.claim("x"), std::string("x"));
     QCOMPARE(names.claim("x"), std::string("x_1"));

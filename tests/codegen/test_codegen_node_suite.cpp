@@ -21,8 +21,8 @@ QString nodeTestsDir() {
 }
 
 QString expectationsFile(codegen::Flavour f) {
-  return QStringLiteral(FB_SOURCE_DIR "/tests/codegen/node_suite_") + QString::fromLatin1(codegen::flavourName(f).data()) +
-         ".expected";
+  return QStringLiteral(FB_SOURCE_DIR "/tests/codegen/node_suite_") +
+         QString::fromLatin1(codegen::flavourName(f).data()) + ".expected";
 }
 
 std::map<QString, QString> readExpectations(const QString& path) {
@@ -76,7 +76,8 @@ class TestCodegenNodeSuite : public QObject {
         QString why = "unsupported";
         for (const auto& n : r.conversion.nodes)
           if (n.status != convert::NodeStatus::Converted) {
-            why = (n.status == convert::NodeStatus::Failed ? "failed:" : "unsupported:") + QString::fromStdString(n.opType);
+            why = (n.status == convert::NodeStatus::Failed ? "failed:" : "unsupported:") +
+                  QString::fromStdString(n.opType);
             break;
           }
         outcome[t] = why;
@@ -114,7 +115,9 @@ class TestCodegenNodeSuite : public QObject {
     std::map<QString, int> counts;
     for (const auto& [t, o] : outcome) ++counts[o.section(':', 0, 0)];
     const int generated = static_cast<int>(list.size());
-    qInfo().noquote() << QString("%1 node tests, %2: %3 generated, %4 match, %5 mismatch, %6 error, %7 unsupported, %8 failed, %9 unreadable")
+    qInfo().noquote() << QString(
+                             "%1 node tests, %2: %3 generated, %4 match, %5 mismatch, %6 error, %7 unsupported, %8 "
+                             "failed, %9 unreadable")
                              .arg(tests.size())
                              .arg(codegen::flavourName(f).data())
                              .arg(generated)
@@ -129,7 +132,9 @@ class TestCodegenNodeSuite : public QObject {
     if (qEnvironmentVariableIsSet("FB_UPDATE_EXPECTATIONS")) {
       QFile out(expFile);
       QVERIFY(out.open(QIODevice::WriteOnly));
-      out.write("# outcome of every ONNX backend node test as generated code (test_codegen_node_suite; FB_UPDATE_EXPECTATIONS=1 rewrites)\n");
+      out.write(
+          "# outcome of every ONNX backend node test as generated code (test_codegen_node_suite; "
+          "FB_UPDATE_EXPECTATIONS=1 rewrites)\n");
       for (const auto& [t, o] : outcome) out.write((t + "\t" + o + "\n").toUtf8());
       return;
     }
@@ -140,7 +145,8 @@ class TestCodegenNodeSuite : public QObject {
       QString was = it == expected.end() ? "(none)" : it->second;
       if (was != o) changes << QString("%1: expected %2, got %3 %4").arg(t, was, o, details[t]);
     }
-    QVERIFY2(changes.isEmpty(), qPrintable(QString::number(changes.size()) + " outcomes changed:\n" + changes.join('\n')));
+    QVERIFY2(changes.isEmpty(),
+             qPrintable(QString::number(changes.size()) + " outcomes changed:\n" + changes.join('\n')));
   }
 };
 

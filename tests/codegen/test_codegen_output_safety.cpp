@@ -45,7 +45,8 @@ void writeFile(const QString& path, const QByteArray& bytes) {
 // Every entry under `dir`, hidden ones included, relative to it.
 QStringList entriesUnder(const QString& dir) {
   QStringList out;
-  for (QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+  for (QDirIterator it(dir, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System,
+                       QDirIterator::Subdirectories);
        it.hasNext();)
     out << QDir(dir).relativeFilePath(it.next());
   out.sort();
@@ -77,7 +78,8 @@ QString bigWeightsModel(const QString& dir, int64_t elements) {
   w->set_data_type(onnx::TensorProto::FLOAT);
   w->add_dims(elements);
   w->set_data_location(onnx::TensorProto::EXTERNAL);
-  for (auto [k, v] : {std::pair<std::string, std::string>{"location", "big.bin"}, {"offset", "0"},
+  for (auto [k, v] : {std::pair<std::string, std::string>{"location", "big.bin"},
+                      {"offset", "0"},
                       {"length", std::to_string(elements * 4)}}) {
     auto* e = w->add_external_data();
     e->set_key(k);
@@ -98,7 +100,8 @@ QString bigWeightsModel(const QString& dir, int64_t elements) {
 
 // Relu nodes named `names`, one after the other; `unsupportedName`, when given, names a last node of a custom
 // domain, which no code target has.
-QString namedNodesModel(const QString& path, const std::vector<std::string>& names, const std::string& unsupportedName = {}) {
+QString namedNodesModel(const QString& path, const std::vector<std::string>& names,
+                        const std::string& unsupportedName = {}) {
   onnx::ModelProto m;
   m.set_ir_version(8);
   m.set_producer_name("tests");
@@ -206,7 +209,8 @@ class CodegenOutputSafety : public QObject {
     r = test::runCli({"convert", model_, "--to", "pytorch", "-o", out});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     QVERIFY(readAll(out + "/model.py").contains("class "));
-    QCOMPARE(entriesUnder(dir), QStringList({"out", "out/" + QString(kMarker), "out/model.py", "out/run.py", "out/weights.pt"}));
+    QCOMPARE(entriesUnder(dir),
+             QStringList({"out", "out/" + QString(kMarker), "out/model.py", "out/run.py", "out/weights.pt"}));
   }
 
   // A folder with a model.py and a run.py but no marker is somebody's project: refused, left as it was.
@@ -248,11 +252,16 @@ class CodegenOutputSafety : public QObject {
   void reportIsCheckedFirst_data() {
     QTest::addColumn<QString>("report");
     QTest::addColumn<QString>("mentions");
-    QTest::newRow("inside the output folder") << "@/out/model.py" << "output folder";
-    QTest::newRow("the output folder itself") << "@/out" << "output folder";
-    QTest::newRow("the input") << "@/model.onnx" << "input";
-    QTest::newRow("in a missing folder") << "@/missing/report.json" << "report.json";
-    QTest::newRow("an existing folder") << "@/folder" << "folder";
+    QTest::newRow("inside the output folder") << "@/out/model.py"
+                                              << "output folder";
+    QTest::newRow("the output folder itself") << "@/out"
+                                              << "output folder";
+    QTest::newRow("the input") << "@/model.onnx"
+                               << "input";
+    QTest::newRow("in a missing folder") << "@/missing/report.json"
+                                         << "report.json";
+    QTest::newRow("an existing folder") << "@/folder"
+                                        << "folder";
   }
   void reportIsCheckedFirst() {
     QFETCH(QString, report);
@@ -262,7 +271,8 @@ class CodegenOutputSafety : public QObject {
     QVERIFY(QDir().mkpath(dir + "/folder"));
     const QStringList before = entriesUnder(dir);
     const QByteArray input = readAll(dir + "/model.onnx");
-    auto r = test::runCli({"convert", dir + "/model.onnx", "--to", "pytorch", "-o", dir + "/out", "--report", report.replace("@", dir)});
+    auto r = test::runCli(
+        {"convert", dir + "/model.onnx", "--to", "pytorch", "-o", dir + "/out", "--report", report.replace("@", dir)});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(isOneErrorLine(r.err, mentions), r.err.constData());
     QCOMPARE(entriesUnder(dir), before);
@@ -277,7 +287,8 @@ class CodegenOutputSafety : public QObject {
     QJsonParseError e;
     QJsonDocument::fromJson(readAll(dir + "/report.json"), &e);
     QCOMPARE(e.error, QJsonParseError::NoError);
-    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList({"out", "report.json"}));
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList({"out", "report.json"}));
   }
 
   // Names from the model reach the terminal escaped: no escape sequence, carriage return or bell gets through.

@@ -17,9 +17,9 @@ using ir::DataType;
 
 namespace {
 
-const convert::HandlerInfo kThrows{"test.codegen", "Throws", 1, "always throws", [](ir::Node&, convert::HandlerContext&) {
-                                     throw std::runtime_error("kernel exploded");
-                                   }};
+const convert::HandlerInfo kThrows{
+    "test.codegen", "Throws", 1, "always throws",
+    [](ir::Node&, convert::HandlerContext&) { throw std::runtime_error("kernel exploded"); }};
 const convert::HandlerInfo kOutOfMemory{"test.codegen", "OutOfMemory", 1, "runs out of memory",
                                         [](ir::Node&, convert::HandlerContext&) { throw std::bad_alloc(); }};
 const convert::HandlerInfo kRefuses{"test.codegen", "Refuses", 1, "refuses", [](ir::Node&, convert::HandlerContext&) {
@@ -42,9 +42,14 @@ std::unique_ptr<ir::Model> chainModel() {
   x->type = ir::TypeInfo::tensor(DataType::Float, ir::Shape{ir::Dim::of(2)});
   g.addInput(x);
   std::string last = "x";
-  const std::vector<std::pair<std::string, std::string>> ops = {
-      {"", "Relu"},         {"", "Acosh"},           {"test.codegen", "Throws"}, {"test.codegen", "OutOfMemory"},
-      {"test.codegen", "Refuses"}, {"test.codegen", "Missing"}, {"", "NotAnOp"},          {"", "Relu"}};
+  const std::vector<std::pair<std::string, std::string>> ops = {{"", "Relu"},
+                                                                {"", "Acosh"},
+                                                                {"test.codegen", "Throws"},
+                                                                {"test.codegen", "OutOfMemory"},
+                                                                {"test.codegen", "Refuses"},
+                                                                {"test.codegen", "Missing"},
+                                                                {"", "NotAnOp"},
+                                                                {"", "Relu"}};
   for (size_t i = 0; i < ops.size(); ++i) {
     const std::string out = "v" + std::to_string(i);
     ir::Node* n = g.addNode(ops[i].second, {g.getOrCreateValue(last)}, {g.getOrCreateValue(out)}, ops[i].first);

@@ -69,8 +69,9 @@ void writeKeys(const std::vector<codegen::NamedTensor>& tensors, const QString& 
   QJsonObject o;  // QJsonObject sorts keys: write the array form and let python keep the order
   QString text = "{";
   for (size_t i = 0; i < tensors.size(); ++i)
-    text += QString("%1\"%2\": \"%3\"").arg(i ? ", " : "", QString::fromStdString(tensors[i].key),
-                                             QString::fromStdString(tensors[i].tensor->name));
+    text += QString("%1\"%2\": \"%3\"")
+                .arg(i ? ", " : "", QString::fromStdString(tensors[i].key),
+                     QString::fromStdString(tensors[i].tensor->name));
   QFile f(path);
   QVERIFY(f.open(QIODevice::WriteOnly));
   f.write((text + "}").toUtf8());
@@ -248,10 +249,10 @@ void WeightsWriter::oneflowFolderReadsBack() {
   const std::string out = (dir + "/dtypes").toStdString();
   codegen::writeOneflowVariableDir(tensors, out);
   oneflow::WeightFolder folder(out);
-  const std::map<ir::DataType, int> oneflowType{{ir::DataType::Float, 2}, {ir::DataType::Double, 3},
-      {ir::DataType::Int8, 4}, {ir::DataType::Int32, 5}, {ir::DataType::Int64, 6}, {ir::DataType::UInt8, 7},
-      {ir::DataType::Float16, 9}, {ir::DataType::Bool, 12}, {ir::DataType::Int16, 17},
-      {ir::DataType::Complex64, 20}, {ir::DataType::Complex128, 21}};
+  const std::map<ir::DataType, int> oneflowType{
+      {ir::DataType::Float, 2},  {ir::DataType::Double, 3},     {ir::DataType::Int8, 4},       {ir::DataType::Int32, 5},
+      {ir::DataType::Int64, 6},  {ir::DataType::UInt8, 7},      {ir::DataType::Float16, 9},    {ir::DataType::Bool, 12},
+      {ir::DataType::Int16, 17}, {ir::DataType::Complex64, 20}, {ir::DataType::Complex128, 21}};
   for (const auto& t : tensors) {
     auto back = folder.load(t.key, t.key, t.tensor->dims, oneflowType.at(t.tensor->dtype));
     QCOMPARE(back.dtype, t.tensor->dtype);

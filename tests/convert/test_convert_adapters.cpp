@@ -104,7 +104,8 @@ std::vector<convert::ConvertResult> convertAndCompare(const ir::Model& source, c
   const QString src = dir + "/source.onnx";
   auto sourceCheck = checkModel(source);
   if (!sourceCheck.ok) {
-    QTest::qFail(qPrintable("test model invalid: " + QString::fromStdString(sourceCheck.messages[0].message)), __FILE__, __LINE__);
+    QTest::qFail(qPrintable("test model invalid: " + QString::fromStdString(sourceCheck.messages[0].message)), __FILE__,
+                 __LINE__);
     return results;
   }
   onnxfmt::writeOnnxFile(source, src.toStdString());
@@ -237,7 +238,8 @@ class TestConvertAdapters : public QObject {
     b.floats("bias", {0.f, 0.1f, -0.1f}, {3});
     b.floats("mean", {0.1f, 0.2f, 0.3f}, {3});
     b.floats("var", {1.f, 0.5f, 2.f}, {3});
-    b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"n"}, {F("epsilon", 1e-5f), I("training_mode", 0)});
+    b.node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"n"},
+           {F("epsilon", 1e-5f), I("training_mode", 0)});
     b.ints("shape", {2, 0, -1});
     b.node("Reshape", {"n", "shape"}, {"y"}, {I("allowzero", 0)});
     b.output("y", DataType::Float, {2, 3, 16});
@@ -300,7 +302,7 @@ class TestConvertAdapters : public QObject {
       QCOMPARE(ops.count("LayerNormalization"), size_t{0});
       QCOMPARE(ops["ReduceMean"], size_t{4});
       QCOMPARE(ops.count("HardSwish"), r.targetOpset >= 14 ? size_t{1} : size_t{0});  // HardSwish exists from 14
-      QCOMPARE(ops.count("Erf"), r.targetOpset >= 9 ? size_t{1} : size_t{0});  // Erf exists from 9
+      QCOMPARE(ops.count("Erf"), r.targetOpset >= 9 ? size_t{1} : size_t{0});         // Erf exists from 9
       QCOMPARE(reportFor(r, "LayerNormalization")->newNodes.size(), size_t{9});
     }
   }
@@ -311,7 +313,8 @@ class TestConvertAdapters : public QObject {
     b.floats("scales", {1, 1, 2, 2});
     b.node("Resize", {"x", "", "scales"}, {"n"},
            {S("mode", "nearest"), S("coordinate_transformation_mode", "asymmetric"), S("nearest_mode", "floor")});
-    b.node("Resize", {"x", "", "scales"}, {"l"}, {S("mode", "linear"), S("coordinate_transformation_mode", "asymmetric")});
+    b.node("Resize", {"x", "", "scales"}, {"l"},
+           {S("mode", "linear"), S("coordinate_transformation_mode", "asymmetric")});
     b.output("n", DataType::Float, {1, 2, 6, 6});
     b.output("l", DataType::Float, {1, 2, 6, 6});
     auto rs = convertAndCompare(*b.model, "resize", {11, 10, 9, 8});
@@ -406,8 +409,10 @@ class TestConvertAdapters : public QObject {
     auto body = [](const char* name, float k) {
       auto g = std::make_shared<ir::Graph>();
       g->name = name;
-      auto* axes = g->addInitializer(ir::Tensor::fromValues(std::string(name) + "_axes", DataType::Int64, {1}, std::vector<int64_t>{0}));
-      auto* scale = g->addInitializer(ir::Tensor::fromValues(std::string(name) + "_k", DataType::Float, {}, std::vector<float>{k}));
+      auto* axes = g->addInitializer(
+          ir::Tensor::fromValues(std::string(name) + "_axes", DataType::Int64, {1}, std::vector<int64_t>{0}));
+      auto* scale = g->addInitializer(
+          ir::Tensor::fromValues(std::string(name) + "_k", DataType::Float, {}, std::vector<float>{k}));
       auto* x = g->getOrCreateValue("x");
       g->markOuterScope(x);
       auto* u = g->getOrCreateValue(std::string(name) + "_u");
@@ -475,7 +480,8 @@ class TestConvertAdapters : public QObject {
             o.targetOpset = target;
             auto r = convert::convertModel(*b.model, o);
             if (target == source) continue;
-            QVERIFY2(!r.complete(), qPrintable(QString("%1 axis %2: %3 -> %4").arg(op).arg(axis).arg(source).arg(target)));
+            QVERIFY2(!r.complete(),
+                     qPrintable(QString("%1 axis %2: %3 -> %4").arg(op).arg(axis).arg(source).arg(target)));
             const auto* n = reportFor(r, op);
             QVERIFY(n);
             // Where the two opsets select the same schema nothing is rewritten, and the check rejects it.
@@ -594,7 +600,8 @@ class TestConvertAdapters : public QObject {
       auto* shape = t->mutable_shape();
       for (auto d : dims) shape->add_dim()->set_dim_value(d);
     };
-    auto node = [](onnx::GraphProto& g, const std::string& type, std::vector<std::string> in, std::vector<std::string> out) {
+    auto node = [](onnx::GraphProto& g, const std::string& type, std::vector<std::string> in,
+                   std::vector<std::string> out) {
       auto* n = g.add_node();
       n->set_op_type(type);
       for (auto& i : in) n->add_input(i);
@@ -605,14 +612,17 @@ class TestConvertAdapters : public QObject {
     g.set_name("g");
     tensor(g.add_input(), "x", onnx::TensorProto::FLOAT, {4, 1, 3});
     tensor(g.add_input(), "c", onnx::TensorProto::BOOL, {});
-    auto addInit = [&](onnx::GraphProto& gr, const std::string& name, int type, std::vector<int64_t> dims, size_t count) {
+    auto addInit = [&](onnx::GraphProto& gr, const std::string& name, int type, std::vector<int64_t> dims,
+                       size_t count) {
       auto* t = gr.add_initializer();
       t->set_name(name);
       t->set_data_type(type);
       for (auto d : dims) t->add_dims(d);
       for (size_t i = 0; i < count; ++i) {
-        if (type == onnx::TensorProto::FLOAT) t->add_float_data(0.1f * float(i % 7));
-        else t->add_int64_data(static_cast<int64_t>(i + 1));
+        if (type == onnx::TensorProto::FLOAT)
+          t->add_float_data(0.1f * float(i % 7));
+        else
+          t->add_int64_data(static_cast<int64_t>(i + 1));
       }
     };
     addInit(g, "trips", onnx::TensorProto::INT64, {}, 1);
@@ -665,9 +675,8 @@ class TestConvertAdapters : public QObject {
   void failedHandlersAreReported() {
     // A direction other than "onnx" goes through the same pipeline; a throwing handler marks its node failed.
     auto& reg = convert::HandlerRegistry::forDirection("test_failing");
-    reg.add({"test.src", "Boom", 1, "always throws", [](ir::Node&, convert::HandlerContext&) {
-               throw std::runtime_error("kernel exploded");
-             }});
+    reg.add({"test.src", "Boom", 1, "always throws",
+             [](ir::Node&, convert::HandlerContext&) { throw std::runtime_error("kernel exploded"); }});
     reg.add({"test.src", "Fine", 1, "becomes Relu", [](ir::Node& n, convert::HandlerContext& ctx) {
                if (!ctx.commit()) return;
                n.opType = "Relu";
@@ -730,11 +739,14 @@ class TestConvertAdapters : public QObject {
         const auto& d = dry.nodes[i];
         const auto& f = full.nodes[i];
         QCOMPARE(d.nodeId, f.nodeId);
-        QVERIFY2(d.status == f.status, qPrintable(QString("%1 opset %2 node %3: dry %4, conversion %5 (%6)")
-                                                      .arg(file).arg(t).arg(QString::fromStdString(d.nodeName))
-                                                      .arg(QString::fromStdString(std::string(convert::statusName(d.status))))
-                                                      .arg(QString::fromStdString(std::string(convert::statusName(f.status))))
-                                                      .arg(QString::fromStdString(f.message))));
+        QVERIFY2(d.status == f.status,
+                 qPrintable(QString("%1 opset %2 node %3: dry %4, conversion %5 (%6)")
+                                .arg(file)
+                                .arg(t)
+                                .arg(QString::fromStdString(d.nodeName))
+                                .arg(QString::fromStdString(std::string(convert::statusName(d.status))))
+                                .arg(QString::fromStdString(std::string(convert::statusName(f.status))))
+                                .arg(QString::fromStdString(f.message))));
       }
       QVERIFY(!dry.model);
     }

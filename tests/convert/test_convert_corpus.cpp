@@ -47,9 +47,7 @@ std::string serialized(const ir::Model& m) {
 class TestConvertCorpus : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    QVERIFY2(test::oracleInstalled(), "ONNX Runtime oracle missing: run tests/oracle/install.sh");
-  }
+  void initTestCase() { QVERIFY2(test::oracleInstalled(), "ONNX Runtime oracle missing: run tests/oracle/install.sh"); }
 
   void convertsToEveryTarget_data() {
     QTest::addColumn<QString>("file");
@@ -85,8 +83,9 @@ class TestConvertCorpus : public QObject {
       QString problems;
       for (const auto& n : r.nodes)
         if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-          problems += QString("\n  %1 (%2): %3").arg(QString::fromStdString(n.nodeName), QString::fromStdString(n.opType),
-                                                     QString::fromStdString(n.message));
+          problems += QString("\n  %1 (%2): %3")
+                          .arg(QString::fromStdString(n.nodeName), QString::fromStdString(n.opType),
+                               QString::fromStdString(n.message));
       for (const auto& m : r.check.messages) problems += "\n  check: " + QString::fromStdString(m.message);
       QVERIFY2(r.complete(), qPrintable(where + problems + " " + QString::fromStdString(r.error)));
       QVERIFY(r.model);
@@ -94,7 +93,9 @@ class TestConvertCorpus : public QObject {
       QCOMPARE(r.model->irVersion, schema::irVersionForOpset(target));
       // Checked again independently of the pipeline's own check.
       auto check = checkModel(*r.model);
-      QVERIFY2(check.ok, qPrintable(where + ": " + (check.messages.empty() ? QString() : QString::fromStdString(check.messages[0].message))));
+      QVERIFY2(check.ok,
+               qPrintable(where + ": " +
+                          (check.messages.empty() ? QString() : QString::fromStdString(check.messages[0].message))));
       QStringList absent;
       collectOpsAbsentAt(r.model->graph(), target, absent);
       QVERIFY2(absent.isEmpty(), qPrintable(where + ": ops missing at the target: " + absent.join(",")));
@@ -139,7 +140,8 @@ class TestConvertCorpus : public QObject {
           return loadModel(path);
         };
         for (bool reread : {true, false}) {
-          auto r = convert::convertModel(loadModel(path), reread ? rereading : convert::ConvertOptions{.targetOpset = target});
+          auto r = convert::convertModel(loadModel(path),
+                                         reread ? rereading : convert::ConvertOptions{.targetOpset = target});
           const QString how = where + (reread ? " (facts from the file)" : " (facts from a copy)");
           QCOMPARE(r.nodes.size(), copied.nodes.size());
           for (size_t i = 0; i < r.nodes.size(); ++i) {
@@ -148,7 +150,8 @@ class TestConvertCorpus : public QObject {
           }
           QCOMPARE(r.complete(), copied.complete());
           QCOMPARE(bool(r.model), bool(copied.model));
-          if (r.model) QVERIFY2(serialized(*r.model) == serialized(*copied.model), qPrintable(how + ": results differ"));
+          if (r.model)
+            QVERIFY2(serialized(*r.model) == serialized(*copied.model), qPrintable(how + ": results differ"));
         }
       }
     }

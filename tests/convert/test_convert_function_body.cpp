@@ -32,10 +32,10 @@ namespace {
 
 struct Case {
   const char* name;
-  const char* op;         // the node to expand (the only one of its op in the graph)
-  int64_t sinceVersion;   // the schema version whose body is expanded
+  const char* op;        // the node to expand (the only one of its op in the graph)
+  int64_t sinceVersion;  // the schema version whose body is expanded
   int64_t target;
-  std::string model;      // ONNX text format
+  std::string model;  // ONNX text format
 };
 
 // Schemas with a function body that cannot be compared numerically, and why.
@@ -44,16 +44,15 @@ const std::map<std::string, std::string> kNotRun{
     {"SequenceMap", "sequence inputs, which the oracle does not feed"},
 };
 
-std::string header(int64_t opset) {
-  return "<ir_version: 8, opset_import: [\"\" : " + std::to_string(opset) + "]>\n";
-}
+std::string header(int64_t opset) { return "<ir_version: 8, opset_import: [\"\" : " + std::to_string(opset) + "]>\n"; }
 
 std::vector<Case> cases() {
   std::vector<Case> c;
   // Celu-12 (Elu of x / alpha, times alpha) at 11, which has no Celu; alpha given, and left to its default 1.0.
   c.push_back({"Celu alpha 2", "Celu", 12, 11,
                header(12) + "g (float[2,3] x) => (float[2,3] y) { y = Celu <alpha = 2.0> (x) }"});
-  c.push_back({"Celu default alpha", "Celu", 12, 11, header(12) + "g (float[2,3] x) => (float[2,3] y) { y = Celu (x) }"});
+  c.push_back(
+      {"Celu default alpha", "Celu", 12, 11, header(12) + "g (float[2,3] x) => (float[2,3] y) { y = Celu (x) }"});
   c.push_back({"GreaterOrEqual-16 at 11", "GreaterOrEqual", 16, 11,
                header(16) + "g (float[2,3] a, float[3] b) => (bool[2,3] y) { y = GreaterOrEqual (a, b) }"});
   c.push_back({"GreaterOrEqual-12 at 11", "GreaterOrEqual", 12, 11,
@@ -62,35 +61,43 @@ std::vector<Case> cases() {
                header(16) + "g (float[4] a, float[2,4] b) => (bool[2,4] y) { y = LessOrEqual (a, b) }"});
   c.push_back({"LessOrEqual-12 at 11", "LessOrEqual", 12, 11,
                header(12) + "g (float[4] a, float[2,4] b) => (bool[2,4] y) { y = LessOrEqual (a, b) }"});
-  c.push_back({"HardSwish-14 at 13", "HardSwish", 14, 13, header(14) + "g (float[3,4] x) => (float[3,4] y) { y = HardSwish (x) }"});
+  c.push_back({"HardSwish-14 at 13", "HardSwish", 14, 13,
+               header(14) + "g (float[3,4] x) => (float[3,4] y) { y = HardSwish (x) }"});
   c.push_back({"MeanVarianceNormalization-13 default axes", "MeanVarianceNormalization", 13, 13,
                header(13) + "g (float[2,3,4,5] x) => (float[2,3,4,5] y) { y = MeanVarianceNormalization (x) }"});
-  c.push_back({"MeanVarianceNormalization-9 axes [1]", "MeanVarianceNormalization", 9, 9,
-               header(9) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = MeanVarianceNormalization <axes = [1]> (x) }"});
+  c.push_back(
+      {"MeanVarianceNormalization-9 axes [1]", "MeanVarianceNormalization", 9, 9,
+       header(9) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = MeanVarianceNormalization <axes = [1]> (x) }"});
   c.push_back({"Range-11 at 11", "Range", 11, 11,
                header(11) + "g (int64 s, int64 l, int64 d) => (int64[N] y) { y = Range (s, l, d) }"});
-  c.push_back({"Softmax-13 axis 1", "Softmax", 13, 13, header(13) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) }"});
-  c.push_back({"Softmax-13 at 12", "Softmax", 13, 12, header(13) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) }"});
-  c.push_back({"LogSoftmax-13 default axis", "LogSoftmax", 13, 13, header(13) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = LogSoftmax (x) }"});
+  c.push_back({"Softmax-13 axis 1", "Softmax", 13, 13,
+               header(13) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) }"});
+  c.push_back({"Softmax-13 at 12", "Softmax", 13, 12,
+               header(13) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) }"});
+  c.push_back({"LogSoftmax-13 default axis", "LogSoftmax", 13, 13,
+               header(13) + "g (float[2,3,4] x) => (float[2,3,4] y) { y = LogSoftmax (x) }"});
   // LayerNormalization-17 (context-dependent body): at 13; bias and the optional outputs left out, then all given.
   c.push_back({"LayerNormalization-17 at 13, no bias, Y only", "LayerNormalization", 17, 13,
                header(17) + "g (float[2,3,4] x, float[4] s) => (float[2,3,4] y) { y = LayerNormalization (x, s) }"});
   c.push_back({"LayerNormalization-17 axis 1, all outputs", "LayerNormalization", 17, 17,
-               header(17) + "g (float[2,3,4] x, float[3,4] s, float[3,4] b) => (float[2,3,4] y, float[2,1,1] m, float[2,1,1] r) "
-                            "{ y, m, r = LayerNormalization <axis = 1, epsilon = 0.01> (x, s, b) }"});
+               header(17) +
+                   "g (float[2,3,4] x, float[3,4] s, float[3,4] b) => (float[2,3,4] y, float[2,1,1] m, float[2,1,1] r) "
+                   "{ y, m, r = LayerNormalization <axis = 1, epsilon = 0.01> (x, s, b) }"});
   // NegativeLogLikelihoodLoss / SoftmaxCrossEntropyLoss (context-dependent) at 11, which has neither: the body of
   // SoftmaxCrossEntropyLoss holds a NegativeLogLikelihoodLoss, which expands in turn (nested). Labels are 1..3.
   c.push_back({"NegativeLogLikelihoodLoss-13 at 11", "NegativeLogLikelihoodLoss", 13, 11,
                header(13) + "g (float[3,5] x, int64[3] t) => (float y) { y = NegativeLogLikelihoodLoss (x, t) }"});
   c.push_back({"NegativeLogLikelihoodLoss-12 sum, weights", "NegativeLogLikelihoodLoss", 12, 12,
-               header(12) + "g (float[3,5] x, int64[3] t, float[5] w) => (float y) { y = NegativeLogLikelihoodLoss <reduction = \"sum\"> (x, t, w) }"});
+               header(12) + "g (float[3,5] x, int64[3] t, float[5] w) => (float y) { y = NegativeLogLikelihoodLoss "
+                            "<reduction = \"sum\"> (x, t, w) }"});
   c.push_back({"SoftmaxCrossEntropyLoss-13 at 11 (nested)", "SoftmaxCrossEntropyLoss", 13, 11,
                header(13) + "g (float[3,5] x, int64[3] t) => (float y) { y = SoftmaxCrossEntropyLoss (x, t) }"});
   c.push_back({"SoftmaxCrossEntropyLoss-12 none, log_prob", "SoftmaxCrossEntropyLoss", 12, 12,
                header(12) + "g (float[3,5] x, int64[3] t) => (float[3] y, float[3,5] lp) "
                             "{ y, lp = SoftmaxCrossEntropyLoss <reduction = \"none\"> (x, t) }"});
-  c.push_back({"DynamicQuantizeLinear-11", "DynamicQuantizeLinear", 11, 11,
-               header(11) + "g (float[3,4] x) => (uint8[3,4] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear (x) }"});
+  c.push_back(
+      {"DynamicQuantizeLinear-11", "DynamicQuantizeLinear", 11, 11,
+       header(11) + "g (float[3,4] x) => (uint8[3,4] y, float s, uint8 z) { y, s, z = DynamicQuantizeLinear (x) }"});
   // CastLike-15 (context-dependent: a Cast to the second input's type) at 13, which has no CastLike.
   c.push_back({"CastLike-15 at 13", "CastLike", 15, 13,
                header(15) + "g (float[2,3] x, double[1] t) => (double[2,3] y) { y = CastLike (x, t) }"});
@@ -147,7 +154,8 @@ QStringList doublyDefined(const ir::Graph& g) {
       if (o) ++defs[o->name()];
   QStringList out;
   for (const auto& [name, count] : defs)
-    if (count > 1 && !std::any_of(g.inputs().begin(), g.inputs().end(), [&](const ir::Value* v) { return v->name() == name; }))
+    if (count > 1 &&
+        !std::any_of(g.inputs().begin(), g.inputs().end(), [&](const ir::Value* v) { return v->name() == name; }))
       out << QString::fromStdString(name);
   return out;
 }
@@ -159,7 +167,8 @@ class TestConvertFunctionBody : public QObject {
   QString dir_;
 
   // Writes `source`, then the model after `expand` at `target`; both check, and ONNX Runtime agrees.
-  bool expandAndCompare(const QString& name, ir::Model& model, int64_t target, const std::function<void(ir::Model&)>& expand) {
+  bool expandAndCompare(const QString& name, ir::Model& model, int64_t target,
+                        const std::function<void(ir::Model&)>& expand) {
     const QString src = dir_ + "/" + QString(name).replace(QRegularExpression("[^A-Za-z0-9]+"), "_") + "_source.onnx";
     const QString out = QString(src).replace("_source", "_expanded");
     const CheckResult before = checkModel(model);
@@ -178,7 +187,8 @@ class TestConvertFunctionBody : public QObject {
     }
     const CheckResult after = checkModel(model);
     if (!after.ok) {
-      QTest::qFail(qPrintable(name + ": the expanded graph does not check: " + checkMessages(after)), __FILE__, __LINE__);
+      QTest::qFail(qPrintable(name + ": the expanded graph does not check: " + checkMessages(after)), __FILE__,
+                   __LINE__);
       return false;
     }
     onnxfmt::writeOnnxFile(model, out.toStdString());
@@ -213,11 +223,13 @@ class TestConvertFunctionBody : public QObject {
       if (!s.domain().empty() || (!s.HasFunction() && !s.HasContextDependentFunction())) continue;
       bodies.insert({s.Name(), s.SinceVersion()});
       if (kNotRun.count(s.Name())) continue;
-      if (!covered.count({s.Name(), s.SinceVersion()})) missing << QString("%1-%2").arg(QString::fromStdString(s.Name())).arg(s.SinceVersion());
+      if (!covered.count({s.Name(), s.SinceVersion()}))
+        missing << QString("%1-%2").arg(QString::fromStdString(s.Name())).arg(s.SinceVersion());
     }
     QVERIFY2(missing.isEmpty(), qPrintable("schemas with a function body and no case: " + missing.join(", ")));
     for (const auto& [op, since] : covered)  // and every case is one
-      QVERIFY2(bodies.count({op, since}), qPrintable(QString("%1-%2 has no function body").arg(QString::fromStdString(op)).arg(since)));
+      QVERIFY2(bodies.count({op, since}),
+               qPrintable(QString("%1-%2 has no function body").arg(QString::fromStdString(op)).arg(since)));
     qInfo("%zu schemas with a function body, %zu of them run", bodies.size(), covered.size());
   }
 
@@ -264,7 +276,8 @@ class TestConvertFunctionBody : public QObject {
       for (const ir::Value* v : n->inputs())
         if (v)
           if (auto it = inferred.find(v->name()); it != inferred.end()) types[v] = it->second.elemType;
-    const size_t layerNorms = countNodes(model->graph(), "LayerNormalization"), softmaxes = countNodes(model->graph(), "Softmax");
+    const size_t layerNorms = countNodes(model->graph(), "LayerNormalization"),
+                 softmaxes = countNodes(model->graph(), "Softmax");
     QCOMPARE(layerNorms, size_t{12});
     QCOMPARE(softmaxes, size_t{6});
     size_t expanded = 0;
@@ -289,7 +302,8 @@ class TestConvertFunctionBody : public QObject {
   // The body's reference to the caller's alpha takes the node's value, or the schema's default when the node
   // leaves it out: Celu's body divides by a Constant holding alpha.
   void attributeReferences() {
-    for (auto [text, alpha] : {std::pair<const char*, float>{"y = Celu <alpha = 2.5> (x)", 2.5f}, {"y = Celu (x)", 1.0f}}) {
+    for (auto [text, alpha] :
+         {std::pair<const char*, float>{"y = Celu <alpha = 2.5> (x)", 2.5f}, {"y = Celu (x)", 1.0f}}) {
       auto model = parse(header(12) + "g (float[2] x) => (float[2] y) { " + text + " }");
       auto ctx = context(*model, 11);
       QVERIFY(convert::onnx_onnx::expandFunctionBody(*findNode(model->graph(), "Celu"), ctx));
@@ -298,7 +312,8 @@ class TestConvertFunctionBody : public QObject {
         if (n->opType == "Constant")
           for (const auto& a : n->attributes) {
             if (a.name == "value_float") constants.push_back(a.f);
-            if (a.name == "value" && !a.tensors.empty()) constants.push_back(static_cast<float>(a.tensors[0].asDouble().at(0)));
+            if (a.name == "value" && !a.tensors.empty())
+              constants.push_back(static_cast<float>(a.tensors[0].asDouble().at(0)));
           }
       QCOMPARE(constants, std::vector<float>{alpha});
       QCOMPARE(countNodes(model->graph(), "Elu"), size_t{1});
@@ -315,7 +330,8 @@ class TestConvertFunctionBody : public QObject {
     // GreaterOrEqual's body on int32 at opset 7, whose Greater takes floating-point types only.
     auto ge = parse(header(16) + "g (int32[2,3] a, int32[2,3] b) => (bool[2,3] y) { y = GreaterOrEqual (a, b) }");
     auto c7 = context(*ge, 7);
-    QVERIFY_THROWS_EXCEPTION(convert::Unsupported, convert::onnx_onnx::expandFunctionBody(*findNode(ge->graph(), "GreaterOrEqual"), c7));
+    QVERIFY_THROWS_EXCEPTION(convert::Unsupported,
+                             convert::onnx_onnx::expandFunctionBody(*findNode(ge->graph(), "GreaterOrEqual"), c7));
     QCOMPARE(ge->graph().nodeCount(), size_t{1});
     QVERIFY(findNode(ge->graph(), "GreaterOrEqual"));
   }
@@ -399,11 +415,13 @@ class TestConvertFunctionBody : public QObject {
         "Loopy (x) => (y) {\n"
         "  y = custom.Loopy (x)\n"
         "}");
-    auto model = parse("<ir_version: 8, opset_import: [\"\" : 17, \"custom\" : 1]>\n"
-                       "g (float[2] x) => (float[2] y) { y = custom.Loopy (x) }",
-                       {self});
+    auto model = parse(
+        "<ir_version: 8, opset_import: [\"\" : 17, \"custom\" : 1]>\n"
+        "g (float[2] x) => (float[2] y) { y = custom.Loopy (x) }",
+        {self});
     auto ctx = context(*model, 17);
-    QVERIFY_THROWS_EXCEPTION(convert::Unsupported, convert::onnx_onnx::expandLocalFunction(*findNode(model->graph(), "Loopy"), ctx));
+    QVERIFY_THROWS_EXCEPTION(convert::Unsupported,
+                             convert::onnx_onnx::expandLocalFunction(*findNode(model->graph(), "Loopy"), ctx));
     QCOMPARE(model->graph().nodeCount(), size_t{1});
   }
 };

@@ -90,7 +90,8 @@ std::vector<ir::Tensor> readTensors(const QString& dir, const char* prefix) {
 // Empty when `actual` matches `expected` within 1e-4 + 1e-3 * |expected| (NaN matches NaN), else why not.
 std::string compareTensor(const ir::Tensor& expected, const ir::Tensor& actual) {
   if (expected.dtype != actual.dtype)
-    return "type " + std::string(ir::dataTypeName(actual.dtype)) + " instead of " + std::string(ir::dataTypeName(expected.dtype));
+    return "type " + std::string(ir::dataTypeName(actual.dtype)) + " instead of " +
+           std::string(ir::dataTypeName(expected.dtype));
   if (expected.dims != actual.dims) return "shape differs";
   if (expected.dtype == ir::DataType::String) return expected.strings == actual.strings ? "" : "strings differ";
   auto e = expected.asDouble(), a = actual.asDouble();
@@ -154,7 +155,8 @@ void writeExpectations(const std::map<Key, Outcome>& all) {
   out << "# Outcome of every ONNX node test (libonnx-testdata data/node) per target opset; written by\n"
          "# FB_NODE_SUITE_UPDATE=1 test_convert_node_suite, checked by test_convert_node_suite.\n"
          "# test\topset\toutcome\treason\n";
-  for (const auto& [k, o] : all) out << k.first << '\t' << k.second << '\t' << o.kind << (o.detail.empty() ? "" : "\t" + o.detail) << '\n';
+  for (const auto& [k, o] : all)
+    out << k.first << '\t' << k.second << '\t' << o.kind << (o.detail.empty() ? "" : "\t" + o.detail) << '\n';
 }
 
 // python3-onnx's version converter in one process (tests/oracle/version_converter_serve.py), restarted
@@ -179,8 +181,9 @@ class VersionConverterServer {
         QString err = QString::fromUtf8(proc_.readAllStandardError()).simplified().right(200);
         const bool died = proc_.state() == QProcess::NotRunning;
         const QString how = !died ? "no answer in 120 s"
-                            : proc_.exitStatus() == QProcess::CrashExit ? "python3 killed by a signal (segmentation fault or abort)"
-                                                                        : QString("python3 exited with code %1").arg(proc_.exitCode());
+                            : proc_.exitStatus() == QProcess::CrashExit
+                                ? "python3 killed by a signal (segmentation fault or abort)"
+                                : QString("python3 exited with code %1").arg(proc_.exitCode());
         stop();
         return {"crashed", oneLine((how + (err.isEmpty() ? QString() : ": " + err)).toStdString())};
       }
@@ -293,7 +296,8 @@ class TestConvertNodeSuite : public QObject {
         const QString out = scratch + "/" + name + "_" + QString::number(t) + ".onnx";
         onnxfmt::writeOnnxFile(*r.model, out.toStdString());
         auto res = oracle.run(out, inputs);
-        std::string why = res.ok ? compareOutputs(*model, expected, res) : "ORT cannot run the result: " + res.error.toStdString();
+        std::string why =
+            res.ok ? compareOutputs(*model, expected, res) : "ORT cannot run the result: " + res.error.toStdString();
         if (why.empty()) {
           actual[{test, key}] = {"ok", ""};
           QFile::remove(out);  // wrong results stay for a look
@@ -309,7 +313,8 @@ class TestConvertNodeSuite : public QObject {
         Outcome o = reference->convert(dir + "/model.onnx", t, out);
         if (o.kind == "ok") {
           auto res = oracle.run(out, inputs);
-          std::string why = res.ok ? compareOutputs(*model, expected, res) : "ORT cannot run the result: " + res.error.toStdString();
+          std::string why =
+              res.ok ? compareOutputs(*model, expected, res) : "ORT cannot run the result: " + res.error.toStdString();
           if (!why.empty()) o = {"wrong", oneLine(why)};
           QFile::remove(out);
         }
@@ -323,7 +328,9 @@ class TestConvertNodeSuite : public QObject {
     size_t skipped = 0;
     for (const auto& [k, o] : actual) skipped += o.kind == "skip";
     QString table = QString("\n%1 node tests, %2 skipped (ORT cannot run the source as it is), %3 s\n")
-                        .arg(tests.size()).arg(skipped).arg(seconds, 0, 'f', 1);
+                        .arg(tests.size())
+                        .arg(skipped)
+                        .arg(seconds, 0, 'f', 1);
     auto counts = [](const std::map<Key, Outcome>& outcomes, int64_t t) {
       std::map<std::string, int> c;
       for (const auto& [k, o] : outcomes)
@@ -334,19 +341,26 @@ class TestConvertNodeSuite : public QObject {
       table += QString("onnx.version_converter + checker (python3-onnx %1) measured in the same run: %2 s of it\n")
                    .arg(reference->onnxVersion())
                    .arg(referenceSeconds, 0, 'f', 1);
-      table += "| target opset | FlowBridge ok / refused / wrong | onnx.version_converter ok / refused / crashed / wrong |\n"
-               "|---|---|---|\n";
+      table +=
+          "| target opset | FlowBridge ok / refused / wrong | onnx.version_converter ok / refused / crashed / wrong |\n"
+          "|---|---|---|\n";
       for (int64_t t : opsets) {
         auto c = counts(actual, t), v = counts(referenceOutcomes, t);
         table += QString("| %1 | %2 / %3 / %4 | %5 / %6 / %7 / %8 |\n")
-                     .arg(t).arg(c["ok"]).arg(c["refused"]).arg(c["wrong"])
-                     .arg(v["ok"]).arg(v["refused"]).arg(v["crashed"]).arg(v["wrong"]);
+                     .arg(t)
+                     .arg(c["ok"])
+                     .arg(c["refused"])
+                     .arg(c["wrong"])
+                     .arg(v["ok"])
+                     .arg(v["refused"])
+                     .arg(v["crashed"])
+                     .arg(v["wrong"]);
       }
       for (const auto& [k, o] : referenceOutcomes)
         if (o.kind == "wrong" || o.kind == "crashed")
           table += QString("  version_converter %1 @%2: %3 %4\n")
-                       .arg(QString::fromStdString(k.first), QString::fromStdString(k.second), QString::fromStdString(o.kind),
-                            QString::fromStdString(o.detail));
+                       .arg(QString::fromStdString(k.first), QString::fromStdString(k.second),
+                            QString::fromStdString(o.kind), QString::fromStdString(o.detail));
     } else {
       table += "| target opset | ok | refused | wrong |\n|---|---|---|---|\n";
       for (int64_t t : opsets) {
@@ -365,7 +379,8 @@ class TestConvertNodeSuite : public QObject {
       static const QRegularExpression lowestRe("\\(converts at opset (\\d+)\\)");
       auto match = lowestRe.match(QString::fromStdString(o.detail));
       if (!match.hasMatch()) {
-        badLowest << where + ": the refusal names no opset where the node converts: " + QString::fromStdString(o.detail);
+        badLowest << where +
+                         ": the refusal names no opset where the node converts: " + QString::fromStdString(o.detail);
         continue;
       }
       const int64_t lowest = match.captured(1).toLongLong();
@@ -376,7 +391,8 @@ class TestConvertNodeSuite : public QObject {
         if (t >= lowest && !ok && it->second.kind != "wrong")
           badLowest << where + QString(": says it converts at %1, but at %2: ").arg(lowest).arg(t) +
                            QString::fromStdString(it->second.detail);
-        if (t < lowest && ok) badLowest << where + QString(": says it converts from %1, but %2 is ok").arg(lowest).arg(t);
+        if (t < lowest && ok)
+          badLowest << where + QString(": says it converts from %1, but %2 is ok").arg(lowest).arg(t);
       }
     }
     QVERIFY2(badLowest.isEmpty(), qPrintable(badLowest.join('\n')));
@@ -401,18 +417,20 @@ class TestConvertNodeSuite : public QObject {
       auto it = expectedOutcomes.find(k);
       if (it == expectedOutcomes.end() || !(it->second == o))
         diffs << QString("%1 @%2: now %3 %4; expected %5 %6")
-                     .arg(QString::fromStdString(k.first), QString::fromStdString(k.second), QString::fromStdString(o.kind),
-                          QString::fromStdString(o.detail),
+                     .arg(QString::fromStdString(k.first), QString::fromStdString(k.second),
+                          QString::fromStdString(o.kind), QString::fromStdString(o.detail),
                           it == expectedOutcomes.end() ? QString("(no line)") : QString::fromStdString(it->second.kind),
                           it == expectedOutcomes.end() ? QString() : QString::fromStdString(it->second.detail));
     }
     for (const auto& [k, o] : expectedOutcomes)
       if (ran.count(k.second) && !actual.count(k))
-        diffs << QString("%1 @%2: expected %3, no longer measured").arg(QString::fromStdString(k.first), QString::fromStdString(k.second),
-                                                                        QString::fromStdString(o.kind));
+        diffs << QString("%1 @%2: expected %3, no longer measured")
+                     .arg(QString::fromStdString(k.first), QString::fromStdString(k.second),
+                          QString::fromStdString(o.kind));
     QVERIFY2(diffs.isEmpty(), qPrintable(QString("%1 outcome(s) differ from tests/node_suite_expected.tsv "
                                                  "(FB_NODE_SUITE_UPDATE=1 regenerates it):\n")
-                                             .arg(diffs.size()) + diffs.join('\n')));
+                                             .arg(diffs.size()) +
+                                         diffs.join('\n')));
   }
 };
 

@@ -33,7 +33,8 @@ void OneflowModels::convert_data() {
   QTest::addColumn<QString>("name");
   QTest::addColumn<int>("opset");
   for (const auto& name : of::fixturesOfKind("model"))
-    for (int opset : {9, 10, 11, 13, 17}) QTest::newRow(qPrintable(QString("%1@%2").arg(name).arg(opset))) << name << opset;
+    for (int opset : {9, 10, 11, 13, 17})
+      QTest::newRow(qPrintable(QString("%1@%2").arg(name).arg(opset))) << name << opset;
 }
 
 void OneflowModels::convert() {
@@ -55,7 +56,8 @@ void OneflowModels::convert() {
       // Ops the fixture uses have no handler this low: every such node says which opset it needs.
       QVERIFY(result.count(convert::NodeStatus::Unsupported) > 0);
       for (const auto& r : result.nodes)
-        if (r.status == convert::NodeStatus::Unsupported) QVERIFY2(r.message.find("needs opset ") != std::string::npos, r.message.c_str());
+        if (r.status == convert::NodeStatus::Unsupported)
+          QVERIFY2(r.message.find("needs opset ") != std::string::npos, r.message.c_str());
       return;
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems));

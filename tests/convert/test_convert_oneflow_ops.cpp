@@ -106,7 +106,8 @@ void OneflowOps::convertAndRun() {
       if (opset < minOpset) {
         ++belowMin;
         if (rep->status != convert::NodeStatus::Unsupported || rep->message.find("needs opset") == std::string::npos)
-          failures << row + ": expected unsupported (needs opset), got " + QString::fromStdString(std::string(statusName(rep->status)) + " " + rep->message);
+          failures << row + ": expected unsupported (needs opset), got " +
+                          QString::fromStdString(std::string(statusName(rep->status)) + " " + rep->message);
         continue;
       }
       if (!r.complete() || !r.model) {
@@ -115,7 +116,8 @@ void OneflowOps::convertAndRun() {
         failures << row + ": " + QString::fromStdString(std::string(statusName(rep->status))) + " " + why;
         continue;
       }
-      if (!rep->warnings.empty()) failures << row + ": unexpected warning " + QString::fromStdString(rep->warnings.front());
+      if (!rep->warnings.empty())
+        failures << row + ": unexpected warning " + QString::fromStdString(rep->warnings.front());
       const QString out = dir + "/" + name + "_" + QString::number(opset) + ".onnx";
       try {
         r.model->sourcePath = model->sourcePath;
@@ -131,8 +133,10 @@ void OneflowOps::convertAndRun() {
   auto verdicts = of::runOrtBatch(pairs, dir + "/batch.txt");
   for (const auto& [model, fixture] : pairs) {
     const auto v = verdicts.value(model);
-    if (!v.ran) failures << model + ": ONNX Runtime gave no verdict";
-    else if (!v.ok) failures << v.detail;
+    if (!v.ran)
+      failures << model + ": ONNX Runtime gave no verdict";
+    else if (!v.ok)
+      failures << v.detail;
   }
   qInfo("%d conversions compared with ONNX Runtime, %d below the lowest opset", converted, belowMin);
   QVERIFY(converted > 400);
@@ -179,7 +183,8 @@ void OneflowOps::missingInputsFail() {
     auto r = convertAt(*model, 17);
     const auto* rep = opReport(r, opType);
     QVERIFY2(rep, qPrintable(name));
-    QVERIFY2(rep->status == convert::NodeStatus::Failed, qPrintable(name + ": " + QString::fromStdString(std::string(statusName(rep->status)))));
+    QVERIFY2(rep->status == convert::NodeStatus::Failed,
+             qPrintable(name + ": " + QString::fromStdString(std::string(statusName(rep->status)))));
     QVERIFY2(!rep->message.empty(), qPrintable(name));
   }
   QVERIFY(tried > 100);

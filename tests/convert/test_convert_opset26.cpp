@@ -139,33 +139,31 @@ class TestOpset26 : public QObject {
   void convertsDown_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("reference");
-    for (const char* n : {"reducemean_axes_18", "reducemax_axes_18", "reducemin_axes_18", "reduceprod_axes_18",
-                          "reducel1_axes_18", "reducel2_axes_18", "reducelogsumexp_axes_18", "reducesumsquare_axes_18",
-                          "reducemean_noaxes_18", "reducelogsum_axes_20", "split_num_outputs_18", "mish_18", "gelu_20",
-                          "gelu_tanh_20", "swish_24", "cast_saturate_19", "resize_defaults_19", "plain_21",
-                          "int4_weight_21", "uint4_weight_21", "float8e4m3fn_weight_19", "float8e5m2_weight_19",
-                          "int2_weight_25", "uint2_weight_25", "dequantize_int4_21",
-                          // the step's adapters, one model per op version (make_models.py)
-                          "reducemax_axes_20", "pad_axes_18", "pad_axes_constant_18", "pad_wrap_19", "pad_wrap_axes_19",
-                          "resize_axes_scales_18", "resize_axes_sizes_18", "resize_antialias_up_18", "resize_keep_aspect_18",
-                          "resize_half_pixel_symmetric_19", "optional_get_18", "optional_has_18",
-                          "groupnorm_18", "groupnorm_21", "rmsnorm_23", "rmsnorm_axis_23", "rotary_23",
-                          "rotary_interleaved_partial_23", "affinegrid_20", "affinegrid_3d_aligned_20", "centercroppad_18",
-                          "centercroppad_axes_18", "bitwisenot_18", "bitwisenot_uint8_18", "bitwiseand_18", "bitwiseor_18", "bitwisexor_18",
-                          "bitwisexor_uint8_18", "attention_causal_23",
-                          "attention_gqa_mask_23", "attention_float_mask_24", "attention_cache_causal_23",
-                          "attention_cache_gqa_3d_24", "tensorscatter_linear_24", "tensorscatter_circular_24", "cumprod_26",
-                          "cumprod_exclusive_reverse_26", "mish_22", "averagepool_dilations1_19",
-                          "lppool_defaults_18", "quantize_output_dtype_21",
-                          "dequantize_output_dtype_23", "types_only_22", "types_only_24", "dequantize_blocked_21",
-                          "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
-                          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22",
-                          "scatterelements_max_distinct_18", "scatternd_min_18",
-                          // GridSample-20 -> 16, then below 16 from corner Gathers (static shapes, linear)
-                          "gridsample_linear_20",
-                          // intermediate shapes only from 18+ ops (shape facts for opsets above 17)
-                          "chain_mish_split_18", "chain_symbolic_split_18", "chain_conv_groupnorm_split_21",
-                          "chain_pad_centercroppad_18", "chain_resize_cumprod_26", "chain_attention_split_23"})
+    for (const char* n :
+         {"reducemean_axes_18", "reducemax_axes_18", "reducemin_axes_18", "reduceprod_axes_18", "reducel1_axes_18",
+          "reducel2_axes_18", "reducelogsumexp_axes_18", "reducesumsquare_axes_18", "reducemean_noaxes_18",
+          "reducelogsum_axes_20", "split_num_outputs_18", "mish_18", "gelu_20", "gelu_tanh_20", "swish_24",
+          "cast_saturate_19", "resize_defaults_19", "plain_21", "int4_weight_21", "uint4_weight_21",
+          "float8e4m3fn_weight_19", "float8e5m2_weight_19", "int2_weight_25", "uint2_weight_25", "dequantize_int4_21",
+          // the step's adapters, one model per op version (make_models.py)
+          "reducemax_axes_20", "pad_axes_18", "pad_axes_constant_18", "pad_wrap_19", "pad_wrap_axes_19",
+          "resize_axes_scales_18", "resize_axes_sizes_18", "resize_antialias_up_18", "resize_keep_aspect_18",
+          "resize_half_pixel_symmetric_19", "optional_get_18", "optional_has_18", "groupnorm_18", "groupnorm_21",
+          "rmsnorm_23", "rmsnorm_axis_23", "rotary_23", "rotary_interleaved_partial_23", "affinegrid_20",
+          "affinegrid_3d_aligned_20", "centercroppad_18", "centercroppad_axes_18", "bitwisenot_18",
+          "bitwisenot_uint8_18", "bitwiseand_18", "bitwiseor_18", "bitwisexor_18", "bitwisexor_uint8_18",
+          "attention_causal_23", "attention_gqa_mask_23", "attention_float_mask_24", "attention_cache_causal_23",
+          "attention_cache_gqa_3d_24", "tensorscatter_linear_24", "tensorscatter_circular_24", "cumprod_26",
+          "cumprod_exclusive_reverse_26", "mish_22", "averagepool_dilations1_19", "lppool_defaults_18",
+          "quantize_output_dtype_21", "dequantize_output_dtype_23", "types_only_22", "types_only_24",
+          "dequantize_blocked_21", "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
+          "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22",
+          "scatterelements_max_distinct_18", "scatternd_min_18",
+          // GridSample-20 -> 16, then below 16 from corner Gathers (static shapes, linear)
+          "gridsample_linear_20",
+          // intermediate shapes only from 18+ ops (shape facts for opsets above 17)
+          "chain_mish_split_18", "chain_symbolic_split_18", "chain_conv_groupnorm_split_21",
+          "chain_pad_centercroppad_18", "chain_resize_cumprod_26", "chain_attention_split_23"})
       QTest::newRow(n) << QString(n) << QString(n);
     // ORT cannot run the float4 source; the float reference stands in for it.
     QTest::newRow("float4e2m1_weight_23") << QString("float4e2m1_weight_23") << QString("float4e2m1_weight_23_ref");
@@ -195,8 +193,10 @@ class TestOpset26 : public QObject {
   void convertsTo17Only_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("op");
-    QTest::newRow("dft") << "dft_axis_20" << "DFT";
-    QTest::newRow("scatter add") << "scatterelements_add_18" << "ScatterElements";
+    QTest::newRow("dft") << "dft_axis_20"
+                         << "DFT";
+    QTest::newRow("scatter add") << "scatterelements_add_18"
+                                 << "ScatterElements";
   }
   void convertsTo17Only() {
     QFETCH(QString, name);
@@ -225,21 +225,49 @@ class TestOpset26 : public QObject {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("op");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("run-time axes") << "reducemean_runtime_axes_18" << "ReduceMean" << "axes";
-    QTest::newRow("bitwise and int64") << "bitwiseand_int64_18" << "BitwiseAnd" << "up to 32 bits";
-    QTest::newRow("scatter max twice") << "scatterelements_max_18" << "ScatterElements" << "updated twice";
-    QTest::newRow("antialias down") << "resize_antialias_down_18" << "Resize" << "antialias=1 when downscaling";
-    QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19" << "AveragePool" << "ceil_mode=1";
-    QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21" << "DequantizeLinear" << "block_size=2";
-    QTest::newRow("lppool ceil") << "lppool_ceil_18" << "LpPool" << "ceil_mode=1";
-    QTest::newRow("tensorscatter run-time") << "tensorscatter_runtime_24" << "TensorScatter" << "computed at run time";
-    QTest::newRow("quantize int4") << "quantize_int4_21" << "QuantizeLinear" << "quantizes to int4";
-    QTest::newRow("col2im") << "col2im_runtime_shape_18" << "Col2Im" << "must be constants";
+    QTest::newRow("run-time axes") << "reducemean_runtime_axes_18"
+                                   << "ReduceMean"
+                                   << "axes";
+    QTest::newRow("bitwise and int64") << "bitwiseand_int64_18"
+                                       << "BitwiseAnd"
+                                       << "up to 32 bits";
+    QTest::newRow("scatter max twice") << "scatterelements_max_18"
+                                       << "ScatterElements"
+                                       << "updated twice";
+    QTest::newRow("antialias down") << "resize_antialias_down_18"
+                                    << "Resize"
+                                    << "antialias=1 when downscaling";
+    QTest::newRow("pool dilations ceil") << "averagepool_dilated_ceil_19"
+                                         << "AveragePool"
+                                         << "ceil_mode=1";
+    QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21"
+                                << "DequantizeLinear"
+                                << "block_size=2";
+    QTest::newRow("lppool ceil") << "lppool_ceil_18"
+                                 << "LpPool"
+                                 << "ceil_mode=1";
+    QTest::newRow("tensorscatter run-time") << "tensorscatter_runtime_24"
+                                            << "TensorScatter"
+                                            << "computed at run time";
+    QTest::newRow("quantize int4") << "quantize_int4_21"
+                                   << "QuantizeLinear"
+                                   << "quantizes to int4";
+    QTest::newRow("col2im") << "col2im_runtime_shape_18"
+                            << "Col2Im"
+                            << "must be constants";
     // Values from the file that would make an enormous constant or an endless loop (make_models.py, hostile_*).
-    QTest::newRow("hostile col2im") << "hostile_col2im_18" << "Col2Im" << "out of range";
-    QTest::newRow("hostile pool") << "hostile_pool_19" << "AveragePool" << "too large";
-    QTest::newRow("hostile causal mask") << "hostile_attention_23" << "Attention" << "too large";
-    QTest::newRow("hostile split") << "hostile_split_18" << "Split" << "num_outputs=1000000000000 but the node has 2 outputs";
+    QTest::newRow("hostile col2im") << "hostile_col2im_18"
+                                    << "Col2Im"
+                                    << "out of range";
+    QTest::newRow("hostile pool") << "hostile_pool_19"
+                                  << "AveragePool"
+                                  << "too large";
+    QTest::newRow("hostile causal mask") << "hostile_attention_23"
+                                         << "Attention"
+                                         << "too large";
+    QTest::newRow("hostile split") << "hostile_split_18"
+                                   << "Split"
+                                   << "num_outputs=1000000000000 but the node has 2 outputs";
   }
   void unsupportedWithReason() {
     QFETCH(QString, name);
@@ -264,10 +292,12 @@ class TestOpset26 : public QObject {
     int adapters = 0, same = 0, refused = 0;
     for (const auto& f : schema::opsets_18_26::allSchemaFacts()) {
       auto plan = schema::opsets_18_26::downForm(f.op, f.since);
-      QVERIFY2(plan, qPrintable(QString::fromStdString(f.op + "-" + std::to_string(f.since) + " (" + f.change + ") has no plan")));
+      QVERIFY2(plan, qPrintable(QString::fromStdString(f.op + "-" + std::to_string(f.since) + " (" + f.change +
+                                                       ") has no plan")));
       QVERIFY(!plan->text.empty());
       if (qEnvironmentVariableIsSet("FB_PRINT_PLANS"))
-        qInfo("PLAN|%s|%lld|%d|%s|%s", f.op.c_str(), (long long)f.since, int(plan->kind), f.change.c_str(), plan->text.c_str());
+        qInfo("PLAN|%s|%lld|%d|%s|%s", f.op.c_str(), (long long)f.since, int(plan->kind), f.change.c_str(),
+              plan->text.c_str());
       if (schema::opsets_18_26::firstOpset(f.op) != 0)
         QVERIFY2(plan->kind != schema::opsets_18_26::DownForm::Kind::SameAs17, f.op.c_str());
       if (plan->kind == schema::opsets_18_26::DownForm::Kind::SameAs17)
@@ -286,9 +316,15 @@ class TestOpset26 : public QObject {
         QVERIFY2(n->message.find(plan->text) != std::string::npos, n->message.c_str());
       }
       switch (plan->kind) {
-        case schema::opsets_18_26::DownForm::Kind::Adapter: ++adapters; break;
-        case schema::opsets_18_26::DownForm::Kind::SameAs17: ++same; break;
-        case schema::opsets_18_26::DownForm::Kind::Refused: ++refused; break;
+        case schema::opsets_18_26::DownForm::Kind::Adapter:
+          ++adapters;
+          break;
+        case schema::opsets_18_26::DownForm::Kind::SameAs17:
+          ++same;
+          break;
+        case schema::opsets_18_26::DownForm::Kind::Refused:
+          ++refused;
+          break;
       }
     }
     qInfo("op versions 18-26: %d by adapter, %d opset-17 schema (types only), %d refused", adapters, same, refused);
@@ -336,7 +372,8 @@ class TestOpset26 : public QObject {
           // SplitToSequence's output is a sequence, which element-type checks do not cover.
           if (f.op == "SplitToSequence" && formal.typeVar == "S") continue;
           QVERIFY2(it != sig->allowed.end() && !it->second.empty(),
-                   qPrintable(at + ": " + QString::fromStdString(formal.name + " (" + formal.typeVar + ")") + " has no types"));
+                   qPrintable(at + ": " + QString::fromStdString(formal.name + " (" + formal.typeVar + ")") +
+                              " has no types"));
         }
       ++versions;
     }
@@ -351,12 +388,17 @@ class TestOpset26 : public QObject {
     QVERIFY(accepts("DequantizeLinear", 23, "T1", kFloat4E2M1) && !accepts("DequantizeLinear", 21, "T1", kFloat4E2M1));
     QVERIFY(accepts("DequantizeLinear", 24, "T2", kFloat8E8M0) && !accepts("DequantizeLinear", 23, "T2", kFloat8E8M0));
     QVERIFY(accepts("DequantizeLinear", 25, "T1", kInt2) && !accepts("DequantizeLinear", 25, "T3", DataType::Double));
-    QVERIFY(accepts("QuantizeLinear", 19, "T1", DataType::BFloat16) && accepts("QuantizeLinear", 19, "T2", kFloat8E5M2));
-    QVERIFY(!accepts("QuantizeLinear", 19, "T2", DataType::Int16) && accepts("QuantizeLinear", 21, "T2", DataType::Int16));
-    QVERIFY(accepts("Cast", 19, "T1", kFloat8E4M3FN) && !accepts("Cast", 19, "T1", kInt4) && accepts("Cast", 21, "T2", kInt4));
+    QVERIFY(accepts("QuantizeLinear", 19, "T1", DataType::BFloat16) &&
+            accepts("QuantizeLinear", 19, "T2", kFloat8E5M2));
+    QVERIFY(!accepts("QuantizeLinear", 19, "T2", DataType::Int16) &&
+            accepts("QuantizeLinear", 21, "T2", DataType::Int16));
+    QVERIFY(accepts("Cast", 19, "T1", kFloat8E4M3FN) && !accepts("Cast", 19, "T1", kInt4) &&
+            accepts("Cast", 21, "T2", kInt4));
     QVERIFY(!accepts("Cast", 25, "T1", DataType::Complex64) && accepts("CastLike", 25, "T2", kUInt2));
-    QVERIFY(accepts("Reshape", 19, "T", kFloat8E5M2FNUZ) && !accepts("Reshape", 19, "T", kUInt4) && accepts("Reshape", 21, "T", kUInt4));
-    QVERIFY(accepts("Identity", 25, "V", kInt2) && !accepts("Identity", 24, "V", kInt2) && accepts("Identity", 24, "V", kFloat8E8M0));
+    QVERIFY(accepts("Reshape", 19, "T", kFloat8E5M2FNUZ) && !accepts("Reshape", 19, "T", kUInt4) &&
+            accepts("Reshape", 21, "T", kUInt4));
+    QVERIFY(accepts("Identity", 25, "V", kInt2) && !accepts("Identity", 24, "V", kInt2) &&
+            accepts("Identity", 24, "V", kFloat8E8M0));
     QVERIFY(accepts("Transpose", 21, "T", kFloat8E4M3FN) && accepts("Squeeze", 23, "T", kFloat4E2M1));
     QVERIFY(accepts("Attention", 23, "U", DataType::Bool) && !accepts("Attention", 23, "T1", DataType::Int32));
     QVERIFY(accepts("ReduceMax", 20, "T", DataType::Bool) && !accepts("ReduceMax", 18, "T", DataType::Bool));
@@ -388,32 +430,42 @@ class TestOpset26 : public QObject {
   // A wrong element type, one model per op family, is a message on the node that names the input and the type.
   void structuralCheckWrongTypes_data() {
     QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("value");   // graph input retyped ("to=<n>": the Cast before the node gets that `to`)
+    QTest::addColumn<QString>("value");  // graph input retyped ("to=<n>": the Cast before the node gets that `to`)
     QTest::addColumn<int>("type");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("QuantizeLinear x") << "quantize_output_dtype_21" << "x" << int(ir::DataType::Int8)
+    QTest::newRow("QuantizeLinear x") << "quantize_output_dtype_21"
+                                      << "x" << int(ir::DataType::Int8)
                                       << "QuantizeLinear-21 does not accept int8 for input 0 (x)";
-    QTest::newRow("DequantizeLinear x through a Cast") << "dequantize_blocked_runtime_21" << "to" << int(ir::DataType::Float)
-                                                       << "DequantizeLinear-21 does not accept float for input 0 (x)";
-    QTest::newRow("Cast complex") << "cast_saturate_19" << "x" << int(ir::DataType::Complex64)
+    QTest::newRow("DequantizeLinear x through a Cast")
+        << "dequantize_blocked_runtime_21"
+        << "to" << int(ir::DataType::Float) << "DequantizeLinear-21 does not accept float for input 0 (x)";
+    QTest::newRow("Cast complex") << "cast_saturate_19"
+                                  << "x" << int(ir::DataType::Complex64)
                                   << "Cast-19 does not accept complex64 for input 0";
-    QTest::newRow("Cast int4 before opset 21") << "cast_saturate_19" << "x" << int(ir::kInt4)
-                                               << "Cast-19 does not accept int4 for input 0";
-    QTest::newRow("Attention Q") << "attention_causal_23" << "q" << int(ir::DataType::Int32)
+    QTest::newRow("Cast int4 before opset 21") << "cast_saturate_19"
+                                               << "x" << int(ir::kInt4) << "Cast-19 does not accept int4 for input 0";
+    QTest::newRow("Attention Q") << "attention_causal_23"
+                                 << "q" << int(ir::DataType::Int32)
                                  << "Attention-23 does not accept int32 for input 0 (Q)";
-    QTest::newRow("Attention mask") << "attention_gqa_mask_23" << "m" << int(ir::DataType::String)
+    QTest::newRow("Attention mask") << "attention_gqa_mask_23"
+                                    << "m" << int(ir::DataType::String)
                                     << "Attention-23 does not accept string for input 3 (attn_mask)";
-    QTest::newRow("Attention K unlike Q") << "attention_causal_23" << "k" << int(ir::DataType::Double)
-                                          << "input 1 (K) is double but input 0 (Q) is float (both T1)";
-    QTest::newRow("ReduceMean string") << "reducemean_axes_18" << "x" << int(ir::DataType::String)
+    QTest::newRow("Attention K unlike Q")
+        << "attention_causal_23"
+        << "k" << int(ir::DataType::Double) << "input 1 (K) is double but input 0 (Q) is float (both T1)";
+    QTest::newRow("ReduceMean string") << "reducemean_axes_18"
+                                       << "x" << int(ir::DataType::String)
                                        << "ReduceMean-18 does not accept string for input 0";
-    QTest::newRow("BitwiseNot float") << "bitwisenot_18" << "x" << int(ir::DataType::Float)
+    QTest::newRow("BitwiseNot float") << "bitwisenot_18"
+                                      << "x" << int(ir::DataType::Float)
                                       << "BitwiseNot-18 does not accept float for input 0 (X)";
-    QTest::newRow("GroupNormalization int64") << "groupnorm_18" << "x" << int(ir::DataType::Int64)
-                                              << "GroupNormalization-18 does not accept int64";
-    QTest::newRow("Mish-18 bfloat16") << "mish_18" << "x" << int(ir::DataType::BFloat16)
-                                      << "Mish-18 does not accept bfloat16";
-    QTest::newRow("TopK-24 int4") << "types_only_24" << "x" << int(ir::kInt4) << "TopK-24 does not accept int4";
+    QTest::newRow("GroupNormalization int64")
+        << "groupnorm_18"
+        << "x" << int(ir::DataType::Int64) << "GroupNormalization-18 does not accept int64";
+    QTest::newRow("Mish-18 bfloat16") << "mish_18"
+                                      << "x" << int(ir::DataType::BFloat16) << "Mish-18 does not accept bfloat16";
+    QTest::newRow("TopK-24 int4") << "types_only_24"
+                                  << "x" << int(ir::kInt4) << "TopK-24 does not accept int4";
   }
   void structuralCheckWrongTypes() {
     QFETCH(QString, name);
@@ -429,7 +481,8 @@ class TestOpset26 : public QObject {
       ir::Value* v = model->graph().findValue(value.toStdString());
       QVERIFY(v);
       v->type.elemType = static_cast<ir::DataType>(type);
-      if (ir::minIrVersionFor(v->type.elemType) > model->irVersion) model->irVersion = ir::minIrVersionFor(v->type.elemType);
+      if (ir::minIrVersionFor(v->type.elemType) > model->irVersion)
+        model->irVersion = ir::minIrVersionFor(v->type.elemType);
     }
     auto r = schema::opsets_18_26::checkStructure(*model);
     QVERIFY(!r.ok);
@@ -451,16 +504,36 @@ class TestOpset26 : public QObject {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("shape");
-    QTest::newRow("mish") << "chain_mish_split_18" << "m" << "2,6";
-    QTest::newRow("split output") << "chain_mish_split_18" << "b" << "2,3";
-    QTest::newRow("symbolic batch") << "chain_symbolic_split_18" << "c" << "?,1";
-    QTest::newRow("conv at 21") << "chain_conv_groupnorm_split_21" << "c" << "1,4,5,5";
-    QTest::newRow("groupnorm") << "chain_conv_groupnorm_split_21" << "g" << "1,4,5,5";
-    QTest::newRow("pad axes") << "chain_pad_centercroppad_18" << "p" << "2,3,7";
-    QTest::newRow("centercroppad") << "chain_pad_centercroppad_18" << "y" << "2,2,5";
-    QTest::newRow("resize axes") << "chain_resize_cumprod_26" << "r" << "1,1,4,6";
-    QTest::newRow("attention 3-D") << "chain_attention_split_23" << "att" << "1,3,8";
-    QTest::newRow("reduce axes input") << "chain_attention_split_23" << "r" << "1,1,8";
+    QTest::newRow("mish") << "chain_mish_split_18"
+                          << "m"
+                          << "2,6";
+    QTest::newRow("split output") << "chain_mish_split_18"
+                                  << "b"
+                                  << "2,3";
+    QTest::newRow("symbolic batch") << "chain_symbolic_split_18"
+                                    << "c"
+                                    << "?,1";
+    QTest::newRow("conv at 21") << "chain_conv_groupnorm_split_21"
+                                << "c"
+                                << "1,4,5,5";
+    QTest::newRow("groupnorm") << "chain_conv_groupnorm_split_21"
+                               << "g"
+                               << "1,4,5,5";
+    QTest::newRow("pad axes") << "chain_pad_centercroppad_18"
+                              << "p"
+                              << "2,3,7";
+    QTest::newRow("centercroppad") << "chain_pad_centercroppad_18"
+                                   << "y"
+                                   << "2,2,5";
+    QTest::newRow("resize axes") << "chain_resize_cumprod_26"
+                                 << "r"
+                                 << "1,1,4,6";
+    QTest::newRow("attention 3-D") << "chain_attention_split_23"
+                                   << "att"
+                                   << "1,3,8";
+    QTest::newRow("reduce axes input") << "chain_attention_split_23"
+                                       << "r"
+                                       << "1,1,8";
   }
   void shapeFacts18() {
     QFETCH(QString, name);
@@ -470,7 +543,8 @@ class TestOpset26 : public QObject {
     // Intermediate values carry no declared type: the facts are all there is.
     const ir::Value* v = model->graph().findValue(value.toStdString());
     QVERIFY(v);
-    QVERIFY(!v->type.shape || model->graph().outputs().end() != std::find(model->graph().outputs().begin(), model->graph().outputs().end(), v));
+    QVERIFY(!v->type.shape || model->graph().outputs().end() !=
+                                  std::find(model->graph().outputs().begin(), model->graph().outputs().end(), v));
     auto facts = schema::inferShapeFacts(*model);
     QString warnings;
     for (const auto& w : facts.warnings) warnings += QString::fromStdString(" " + w);
@@ -498,7 +572,8 @@ class TestOpset26 : public QObject {
     QVERIFY(inputs[0]->type.shape && (*inputs[0]->type.shape)[0].param == "s0");
     int withMetadata = 0, split = 0, reduceWithAxesInput = 0;
     for (const auto& n : source->graph().nodes()) {
-      QVERIFY2(QString::fromStdString(n->name).startsWith("node_" + QString::fromStdString(n->opType) + "_"), n->name.c_str());
+      QVERIFY2(QString::fromStdString(n->name).startsWith("node_" + QString::fromStdString(n->opType) + "_"),
+               n->name.c_str());
       if (n->unknownFields.find("pkg.torch.onnx.stack_trace") != std::string::npos) ++withMetadata;
       if (n->opType == "Split" && n->hasAttr("num_outputs")) ++split;
       if (n->opType == "ReduceMean" && n->input(1)) ++reduceWithAxesInput;

@@ -31,8 +31,8 @@ convert::ConvertResult convertTo(const ir::Model& m, int64_t opset) {
   return convert::convertModel(m, o);
 }
 
-const char* const kReduceWithAxesInput[] = {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-                                            "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare"};
+const char* const kReduceWithAxesInput[] = {"ReduceL1",   "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+                                            "ReduceMean", "ReduceMin", "ReduceProd",   "ReduceSumSquare"};
 
 // At 18+ no Reduce* but ReduceSum-13 may carry an axes attribute, and no Split may lack both split and num_outputs.
 void verifyOpset18Forms(const ir::Graph& g) {
@@ -65,8 +65,8 @@ class TestConvertOpset26Up : public QObject {
   }
 
   void irVersionFollowsOpset() {
-    const std::pair<int64_t, int64_t> pairs[] = {{17, 8}, {18, 8}, {19, 9}, {20, 9}, {21, 10}, {22, 10},
-                                                 {23, 11}, {24, 12}, {25, 13}, {26, 13}};
+    const std::pair<int64_t, int64_t> pairs[] = {{17, 8},  {18, 8},  {19, 9},  {20, 9},  {21, 10},
+                                                 {22, 10}, {23, 11}, {24, 12}, {25, 13}, {26, 13}};
     for (auto [opset, ir] : pairs) QCOMPARE(schema::irVersionForOpset(opset), ir);
   }
 
@@ -123,7 +123,8 @@ class TestConvertOpset26Up : public QObject {
       convert::ConvertOptions o;
       o.targetOpset = target;
       auto dry = convert::dryRun(*source, o);
-      QVERIFY2(dry.count(convert::NodeStatus::Unsupported) + dry.count(convert::NodeStatus::Failed) == 0, qPrintable(problems(dry)));
+      QVERIFY2(dry.count(convert::NodeStatus::Unsupported) + dry.count(convert::NodeStatus::Failed) == 0,
+               qPrintable(problems(dry)));
       auto r = convert::convertModel(*source, o);
       QVERIFY2(r.complete() && r.model, qPrintable(problems(r)));
       QCOMPARE(r.model->irVersion, schema::irVersionForOpset(target));

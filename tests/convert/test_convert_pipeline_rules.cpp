@@ -64,15 +64,12 @@ const convert::NodeReport* reportFor(const convert::ConvertResult& r, const std:
 
 // A handler for the status tests: what it does is in its name.
 void registerStatusHandlers(convert::HandlerRegistry& reg) {
-  reg.add({"test.rules", "Throws", 1, "always throws", [](ir::Node&, convert::HandlerContext&) {
-             throw std::runtime_error("kernel exploded");
-           }});
-  reg.add({"test.rules", "OutOfMemory", 1, "runs out of memory", [](ir::Node&, convert::HandlerContext&) {
-             throw std::bad_alloc();
-           }});
-  reg.add({"test.rules", "Refuses", 1, "refuses", [](ir::Node&, convert::HandlerContext&) {
-             throw convert::Unsupported("cannot express this");
-           }});
+  reg.add({"test.rules", "Throws", 1, "always throws",
+           [](ir::Node&, convert::HandlerContext&) { throw std::runtime_error("kernel exploded"); }});
+  reg.add({"test.rules", "OutOfMemory", 1, "runs out of memory",
+           [](ir::Node&, convert::HandlerContext&) { throw std::bad_alloc(); }});
+  reg.add({"test.rules", "Refuses", 1, "refuses",
+           [](ir::Node&, convert::HandlerContext&) { throw convert::Unsupported("cannot express this"); }});
   reg.add({"test.rules", "Later", 15, "only from opset 15", [](ir::Node&, convert::HandlerContext&) {}});
   reg.add({"test.rules", "BecomesRelu", 1, "becomes Relu", [](ir::Node& n, convert::HandlerContext& ctx) {
              ctx.note = "now a Relu";
@@ -288,7 +285,8 @@ void PipelineRules::statusLoopKeepsOrderAndKept() {
 void PipelineRules::converterStatuses() {
   registerStatusHandlers(convert::HandlerRegistry::forDirection("test_rules"));
   Chain c(13, "test.rules");
-  for (const char* op : {"BecomesRelu", "Throws", "OutOfMemory", "Refuses", "Later", "Missing"}) c.add(op, op, "test.rules");
+  for (const char* op : {"BecomesRelu", "Throws", "OutOfMemory", "Refuses", "Later", "Missing"})
+    c.add(op, op, "test.rules");
   ir::Model& m = c.done();
   convert::ConvertOptions opts;
   opts.direction = "test_rules";
@@ -312,7 +310,8 @@ void PipelineRules::converterStatuses() {
     QCOMPARE(reportFor(r, "Later")->message, std::string("needs opset 15"));
     QCOMPARE(reportFor(r, "Later")->lowestOpset, std::optional<int64_t>(15));
     QCOMPARE(reportFor(r, "Missing")->status, convert::NodeStatus::Unsupported);
-    QCOMPARE(reportFor(r, "Missing")->message, std::string("no handler for test.rules::Missing in direction 'test_rules'"));
+    QCOMPARE(reportFor(r, "Missing")->message,
+             std::string("no handler for test.rules::Missing in direction 'test_rules'"));
     QVERIFY(!r.model);
     QVERIFY(!r.complete());
   }
@@ -366,17 +365,21 @@ void PipelineRules::problemLinesForTerminals() {
   r.error = "optimizer pass failed: x";
   const auto problems = convert::problemLines(r, "m.onnx");
   QCOMPARE(problems.size(), size_t{5});
-  QCOMPARE(problems[0],
-           std::string("m.onnx: node evil\\x1b[2J (Mystery): unsupported: no \\xff handler [lowest opset with a conversion: 11]"));
+  QCOMPARE(
+      problems[0],
+      std::string(
+          "m.onnx: node evil\\x1b[2J (Mystery): unsupported: no \\xff handler [lowest opset with a conversion: 11]"));
   QCOMPARE(problems[1], std::string("m.onnx: node f (Gemm): failed: kernel exploded"));
   QCOMPARE(problems[2], std::string("m.onnx: check: n1: bad input"));
   QCOMPARE(problems[3], std::string("m.onnx: check: graph is broken"));
   QCOMPARE(problems[4], std::string("m.onnx: optimizer pass failed: x"));
   const auto listing = convert::unconvertedNodeLines(r);
   QCOMPARE(listing.size(), size_t{2});
-  QCOMPARE(listing[0], std::string("unsupported: evil\\x1b[2J (Mystery): no \\xff handler [lowest opset with a conversion: 11]"));
+  QCOMPARE(listing[0],
+           std::string("unsupported: evil\\x1b[2J (Mystery): no \\xff handler [lowest opset with a conversion: 11]"));
   QCOMPARE(listing[1], std::string("failed: f (Gemm): kernel exploded"));
-  QCOMPARE(convert::checkLines(r.check, "m.onnx", "source check").front(), std::string("m.onnx: source check: n1: bad input"));
+  QCOMPARE(convert::checkLines(r.check, "m.onnx", "source check").front(),
+           std::string("m.onnx: source check: n1: bad input"));
 }
 
 QTEST_GUILESS_MAIN(PipelineRules)

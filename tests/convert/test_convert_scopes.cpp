@@ -51,8 +51,9 @@ QString problems(const convert::ConvertResult& r) {
   QString s;
   for (const auto& n : r.nodes)
     if (n.status == convert::NodeStatus::Unsupported || n.status == convert::NodeStatus::Failed)
-      s += QString("\n  %1 (%2): %3").arg(QString::fromStdString(n.nodeName), QString::fromStdString(n.opType),
-                                          QString::fromStdString(n.message));
+      s += QString("\n  %1 (%2): %3")
+               .arg(QString::fromStdString(n.nodeName), QString::fromStdString(n.opType),
+                    QString::fromStdString(n.message));
   for (const auto& m : r.check.messages) s += "\n  check: " + QString::fromStdString(m.message);
   return s + QString::fromStdString(r.error);
 }
@@ -63,7 +64,8 @@ QString differences(const test::OracleAnswer& a, const test::OracleAnswer& b) {
   for (const auto& [name, ta] : a.outputs) {
     auto it = b.outputs.find(name);
     if (it == b.outputs.end()) return QString::fromStdString("output " + name + " missing");
-    if (ta.dims != it->second.dims || ta.dtype != it->second.dtype) return QString::fromStdString(name + ": shape or type differs");
+    if (ta.dims != it->second.dims || ta.dtype != it->second.dtype)
+      return QString::fromStdString(name + ": shape or type differs");
     auto x = ta.asDouble(), y = it->second.asDouble();
     for (size_t i = 0; i < x.size(); ++i)
       if (!(std::abs(x[i] - y[i]) <= 1e-4 + 1e-3 * std::abs(x[i])))
@@ -93,9 +95,12 @@ class TestConvertScopes : public QObject {
   void bodiesSeeOuterShapeFacts_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("prefix");
-    QTest::newRow("If then_branch") << "if_shape_chain_op13.onnx" << "a_";
-    QTest::newRow("If else_branch") << "if_shape_chain_op13.onnx" << "b_";
-    QTest::newRow("Loop body") << "loop_shape_chain_op13.onnx" << "l_";
+    QTest::newRow("If then_branch") << "if_shape_chain_op13.onnx"
+                                    << "a_";
+    QTest::newRow("If else_branch") << "if_shape_chain_op13.onnx"
+                                    << "b_";
+    QTest::newRow("Loop body") << "loop_shape_chain_op13.onnx"
+                               << "l_";
   }
 
   void bodiesSeeOuterShapeFacts() {
@@ -136,7 +141,8 @@ class TestConvertScopes : public QObject {
     QFETCH(QString, file);
     const QString src = modelDir() + "/" + file;
     auto source = loadModel(src.toStdString());
-    const std::vector<int64_t> xDims = file.startsWith("if_script") ? std::vector<int64_t>{2, 6, 4} : std::vector<int64_t>{6, 2, 4};
+    const std::vector<int64_t> xDims =
+        file.startsWith("if_script") ? std::vector<int64_t>{2, 6, 4} : std::vector<int64_t>{6, 2, 4};
     test::OracleServer oracle;
     QVERIFY(oracle.started());
     for (int64_t target : {7, 9, 11}) {
@@ -155,7 +161,8 @@ class TestConvertScopes : public QObject {
       const QString out = modelDir() + "/" + QFileInfo(file).baseName() + QString("_to%1.onnx").arg(target);
       onnxfmt::writeOnnxFile(*r.model, out.toStdString());
       for (float flag : {1.f, -1.f}) {
-        std::vector<ir::Tensor> inputs{floats("x", xDims, 1.f), ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{flag})};
+        std::vector<ir::Tensor> inputs{floats("x", xDims, 1.f), ir::Tensor::fromValues("flag", ir::DataType::Float, {1},
+                                                                                       std::vector<float>{flag})};
         auto a = oracle.run(src, inputs);
         auto b = oracle.run(out, inputs);
         QString why = differences(a, b);
@@ -173,8 +180,10 @@ class TestConvertScopes : public QObject {
     QTest::addColumn<bool>("folds");
     QTest::addColumn<QStringList>("kept");  // ops the bodies must still hold
     QTest::newRow("If with shape chains") << "if_shape_chain_op13.onnx" << true << QStringList{"Slice", "Unsqueeze"};
-    QTest::newRow("Loop with a shape chain") << "loop_shape_chain_op13.onnx" << true << QStringList{"Slice", "Unsqueeze"};
-    QTest::newRow("If branches reshaping their own values") << "if_branch_values_op13.onnx" << true << QStringList{"Reshape"};
+    QTest::newRow("Loop with a shape chain")
+        << "loop_shape_chain_op13.onnx" << true << QStringList{"Slice", "Unsqueeze"};
+    QTest::newRow("If branches reshaping their own values")
+        << "if_branch_values_op13.onnx" << true << QStringList{"Reshape"};
     QTest::newRow("Loop whose carried value grows") << "loop_grows_op13.onnx" << false << QStringList{"Shape"};
   }
 
@@ -204,7 +213,9 @@ class TestConvertScopes : public QObject {
     test::OracleServer oracle;
     QVERIFY(oracle.started());
     for (float flag : {1.f, -1.f}) {
-      std::vector<ir::Tensor> inputs{floats("x", {6, 2, 4}, 1.f), ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{flag})};
+      std::vector<ir::Tensor> inputs{
+          floats("x", {6, 2, 4}, 1.f),
+          ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{flag})};
       QString why = differences(oracle.run(src, inputs), oracle.run(out, inputs));
       QVERIFY2(why.isEmpty(), qPrintable(file + QString(" (flag %1): ").arg(flag) + why));
     }
@@ -242,7 +253,8 @@ class TestConvertScopes : public QObject {
     onnxfmt::writeOnnxFile(*r.model, out.toStdString());
     test::OracleServer oracle;
     QVERIFY(oracle.started());
-    std::vector<ir::Tensor> inputs{floats("x", {6, 2, 4}, 1.f), ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{2.f})};
+    std::vector<ir::Tensor> inputs{floats("x", {6, 2, 4}, 1.f),
+                                   ir::Tensor::fromValues("flag", ir::DataType::Float, {1}, std::vector<float>{2.f})};
     QString why = differences(oracle.run(src, inputs), oracle.run(out, inputs));
     QVERIFY2(why.isEmpty(), qPrintable(why));
   }
@@ -294,9 +306,11 @@ class TestConvertScopes : public QObject {
             QVERIFY2(n->name.rfind(callNames[k], 0) == 0, n->name.c_str());
           }
       }
-      QVERIFY2(fromCalls >= 2 * 10, qPrintable(where + ": " + QString::number(fromCalls) + " nodes trace back to the calls"));
+      QVERIFY2(fromCalls >= 2 * 10,
+               qPrintable(where + ": " + QString::number(fromCalls) + " nodes trace back to the calls"));
       auto check = checkModel(*r.model);
-      QVERIFY2(check.ok, qPrintable(where + ": " + QString::fromStdString(check.messages.empty() ? "" : check.messages[0].message)));
+      QVERIFY2(check.ok, qPrintable(where + ": " +
+                                    QString::fromStdString(check.messages.empty() ? "" : check.messages[0].message)));
 
       // The way the CLI converts (default passes), run beside the source.
       convert::ConvertOptions opts;

@@ -54,7 +54,8 @@ std::string signature(const onnx::OpSchema& s) {
   std::string out;
   for (const auto& f : s.inputs()) out += f.GetName() + ":" + std::to_string(int(f.GetOption())) + " ";
   out += "->";
-  for (const auto& f : s.outputs()) out += " " + f.GetName() + ":" + std::to_string(int(f.GetOption())) + ":" + f.GetTypeStr();
+  for (const auto& f : s.outputs())
+    out += " " + f.GetName() + ":" + std::to_string(int(f.GetOption())) + ":" + f.GetTypeStr();
   return out;
 }
 
@@ -101,10 +102,12 @@ class TestConvertVersionHistory : public QObject {
         if (states.size() < 2) continue;
         differing.insert({op, name});
         if (!convert::onnx_onnx::attributeHistory(op, name))
-          missing << QString("%1.%2 (%3)").arg(QString::fromStdString(op), QString::fromStdString(name), row.join(", "));
+          missing
+              << QString("%1.%2 (%3)").arg(QString::fromStdString(op), QString::fromStdString(name), row.join(", "));
       }
     }
-    QVERIFY2(missing.isEmpty(), qPrintable("attributes whose versions differ, with no entry in version_history.cpp:\n" + missing.join('\n')));
+    QVERIFY2(missing.isEmpty(), qPrintable("attributes whose versions differ, with no entry in version_history.cpp:\n" +
+                                           missing.join('\n')));
     QStringList stale;
     for (const auto& h : convert::onnx_onnx::attributeHistories())
       if (!differing.count({h.op, h.attribute})) stale << QString::fromStdString(h.op + "." + h.attribute);
@@ -119,7 +122,8 @@ class TestConvertVersionHistory : public QObject {
     for (const auto& h : convert::onnx_onnx::attributeHistories()) {
       if (h.handling != AttributeHistory::Handling::Implicit) continue;
       QVERIFY2(h.meansImplicit, qPrintable(QString::fromStdString(h.op + "." + h.attribute)));
-      if (h.implicit) QVERIFY2(h.meansImplicit(*h.implicit), qPrintable(QString::fromStdString(h.op + "." + h.attribute)));
+      if (h.implicit)
+        QVERIFY2(h.meansImplicit(*h.implicit), qPrintable(QString::fromStdString(h.op + "." + h.attribute)));
       for (auto* s : history[h.op]) {
         if (s->since_version() < 7) continue;  // below every target: only a source
         auto d = schema::schemaDefault(*s, h.attribute);
@@ -129,8 +133,10 @@ class TestConvertVersionHistory : public QObject {
         bool everywhere = true;
         for (auto* o : history[h.op]) everywhere = everywhere && o->attributes().count(h.attribute);
         if (!everywhere && !h.meansImplicit(*d))
-          QVERIFY2(h.implicit, qPrintable(QString::fromStdString(h.op + "." + h.attribute + ": default " + d->valueToString() +
-                                                                  " differs from the older behaviour and no value spells that out")));
+          QVERIFY2(
+              h.implicit,
+              qPrintable(QString::fromStdString(h.op + "." + h.attribute + ": default " + d->valueToString() +
+                                                " differs from the older behaviour and no value spells that out")));
       }
     }
   }
@@ -149,21 +155,26 @@ class TestConvertVersionHistory : public QObject {
           seen.insert({op, versions[i - 1]->since_version(), versions[i]->since_version()});
           bool found = false;
           for (const auto& c : convert::onnx_onnx::signatureChanges())
-            found = found || (c.op == op && c.fromVersion == versions[i - 1]->since_version() && c.toVersion == versions[i]->since_version());
+            found = found || (c.op == op && c.fromVersion == versions[i - 1]->since_version() &&
+                              c.toVersion == versions[i]->since_version());
           if (!found)
             missing << QString("%1 %2 -> %3: %4  =>  %5")
                            .arg(QString::fromStdString(op))
                            .arg(versions[i - 1]->since_version())
                            .arg(versions[i]->since_version())
-                           .arg(QString::fromStdString(signature(*versions[i - 1])), QString::fromStdString(signature(*versions[i])));
+                           .arg(QString::fromStdString(signature(*versions[i - 1])),
+                                QString::fromStdString(signature(*versions[i])));
         }
-    QVERIFY2(missing.isEmpty(), qPrintable("input/output changes with no entry in version_history.cpp:\n" + missing.join('\n')));
+    QVERIFY2(missing.isEmpty(),
+             qPrintable("input/output changes with no entry in version_history.cpp:\n" + missing.join('\n')));
     for (const auto& c : convert::onnx_onnx::signatureChanges()) {
-      QVERIFY2(seen.count({c.op, c.fromVersion, c.toVersion}), qPrintable(QString::fromStdString("stale entry " + c.op)));
+      QVERIFY2(seen.count({c.op, c.fromVersion, c.toVersion}),
+               qPrintable(QString::fromStdString("stale entry " + c.op)));
       if (c.handling != SignatureChange::Handling::Adapter) continue;
       int64_t below = std::max<int64_t>(c.fromVersion, 7), above = std::max<int64_t>(c.toVersion, 7);
       QVERIFY2(registry.find("", c.op, below) && registry.find("", c.op, above),
-               qPrintable(QString::fromStdString("no adapter on both sides of " + c.op + " " + std::to_string(c.toVersion))));
+               qPrintable(
+                   QString::fromStdString("no adapter on both sides of " + c.op + " " + std::to_string(c.toVersion))));
     }
   }
 
@@ -209,7 +220,8 @@ class TestConvertVersionHistory : public QObject {
       auto r = convert::convertModel(*md->m, up);
       QCOMPARE(only(r).status, convert::NodeStatus::Converted);
       QVERIFY(r.model);
-      QCOMPARE(r.model->graph().nodes().front()->attrString("coordinate_transformation_mode", ""), std::string("output_half_pixel"));
+      QCOMPARE(r.model->graph().nodes().front()->attrString("coordinate_transformation_mode", ""),
+               std::string("output_half_pixel"));
     }
   }
 
@@ -238,7 +250,8 @@ class TestConvertVersionHistory : public QObject {
       Model md(14);
       auto& g = md.m->graph();
       auto* x = md.input("x", ir::DataType::Float, {2, 3});
-      auto* s = g.addInitializer(ir::Tensor::fromValues("shape", ir::DataType::Int64, {2}, std::vector<int64_t>{zero ? 0 : 3, 2}));
+      auto* s = g.addInitializer(
+          ir::Tensor::fromValues("shape", ir::DataType::Int64, {2}, std::vector<int64_t>{zero ? 0 : 3, 2}));
       ir::Node* n = g.addNode("Reshape", {x, s}, {g.getOrCreateValue("y")});
       n->setAttr(ir::Attribute::makeInt("allowzero", 1));
       g.addOutput(g.findValue("y"));

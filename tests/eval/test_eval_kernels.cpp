@@ -79,9 +79,9 @@ void EvalKernels::sliceOpsetForms() {
   QCOMPARE(r.i, (std::vector<int64_t>{4, 2, 0}));
   Array st2 = i64({1}, {1}), en2 = i64({1}, {1000});  // clamped end
   QCOMPARE(run("Slice", {&data, &st2, &en2})[0].i, (std::vector<int64_t>{1, 2, 3, 4}));
-  auto old = run("Slice", {&data},
-                 {Attribute::makeInts("starts", {1}), Attribute::makeInts("ends", {-1}), Attribute::makeInts("axes", {0})},
-                 9)[0];
+  auto old = run(
+      "Slice", {&data},
+      {Attribute::makeInts("starts", {1}), Attribute::makeInts("ends", {-1}), Attribute::makeInts("axes", {0})}, 9)[0];
   QCOMPARE(old.i, (std::vector<int64_t>{1, 2, 3}));
 }
 
@@ -108,7 +108,8 @@ void EvalKernels::reshapeZeroAndMinusOne() {
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Reshape", {&x, &bad}));
   Array empty = f32({0, 3}, {});
   Array z = i64({2}, {3, 0});
-  QCOMPARE(run("Reshape", {&empty, &z}, {Attribute::makeInt("allowzero", 1)}, 14)[0].dims, (std::vector<int64_t>{3, 0}));
+  QCOMPARE(run("Reshape", {&empty, &z}, {Attribute::makeInt("allowzero", 1)}, 14)[0].dims,
+           (std::vector<int64_t>{3, 0}));
 }
 
 void EvalKernels::concatAndShape() {
@@ -172,7 +173,7 @@ void EvalKernels::broadcastingArithmetic() {
   QCOMPARE(r.f, (std::vector<double>{11, 21, 31, 12, 22, 32}));
   Array n = i64({2}, {-7, 7}), d = i64({1}, {2});
   QCOMPARE(run("Div", {&n, &d})[0].i, (std::vector<int64_t>{-3, 3}));  // truncation, as runtimes do
-  QCOMPARE(run("Mod", {&n, &d})[0].i, (std::vector<int64_t>{1, 1}));  // sign of the divisor
+  QCOMPARE(run("Mod", {&n, &d})[0].i, (std::vector<int64_t>{1, 1}));   // sign of the divisor
   Array third = f32({1}, {1.0 / 3.0});
   // float results are rounded to float after each op, as a float32 runtime's are
   QCOMPARE(run("Mul", {&third, &third})[0].f[0], double(static_cast<float>((1.0 / 3.0) * (1.0 / 3.0))));
@@ -215,8 +216,8 @@ void EvalKernels::scatterAndGatherByIndexTensors() {
   Array rowIdx = i64({1, 1}, {-1});
   Array rowUpd = f32({1, 2}, {7, 8});
   QCOMPARE(run("ScatterND", {&rows, &rowIdx, &rowUpd})[0].f, (std::vector<double>{1, 2, 7, 8}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ScatterND", {&rows, &rowIdx, &rowUpd},
-                                                    {Attribute::makeString("reduction", "add")}, 16));
+  QVERIFY_THROWS_EXCEPTION(
+      eval::Unsupported, run("ScatterND", {&rows, &rowIdx, &rowUpd}, {Attribute::makeString("reduction", "add")}, 16));
   // ScatterElements, the docs' axis=1 example: data [[1,2,3,4,5]], indices [[1,3]], updates [[1.1,2.1]].
   Array se = f32({1, 5}, {1, 2, 3, 4, 5});
   Array seIdx = i64({1, 2}, {1, 3});
@@ -285,8 +286,8 @@ void EvalKernels::tileSplitTriluCumSum() {
 void EvalKernels::averagePoolCountsPadsOnlyWhenAsked() {
   // A 1x1x2x2 input, 2x2 windows, pads 1 all round, stride 2: each window holds one input element.
   Array x = f32({1, 1, 2, 2}, {4, 8, 12, 16});
-  std::vector<Attribute> attrs = {Attribute::makeInts("kernel_shape", {2, 2}), Attribute::makeInts("pads", {1, 1, 1, 1}),
-                                  Attribute::makeInts("strides", {2, 2})};
+  std::vector<Attribute> attrs = {Attribute::makeInts("kernel_shape", {2, 2}),
+                                  Attribute::makeInts("pads", {1, 1, 1, 1}), Attribute::makeInts("strides", {2, 2})};
   auto excluded = run("AveragePool", {&x}, attrs)[0];
   QCOMPARE(excluded.dims, (std::vector<int64_t>{1, 1, 2, 2}));
   QCOMPARE(excluded.f, (std::vector<double>{4, 8, 12, 16}));
@@ -397,9 +398,12 @@ void EvalKernels::outputSizedBuffersAreChargedFirst() {
   auto boolCol = i64({16000, 1}, std::vector<int64_t>(16000, 1), DataType::Bool);
   Array shape = i64({2}, {16000, 16000});
   const auto start = std::chrono::steady_clock::now();
-  for (const auto& [op, ins] : std::vector<std::pair<std::string, std::vector<const Array*>>>{
-           {"Add", {&col, &row}}, {"Where", {&boolCol, &col, &row}}, {"Expand", {&col, &shape}},
-           {"MatMul", {&col4, &row4}}, {"Tile", {&col, &shape}}}) {
+  for (const auto& [op, ins] :
+       std::vector<std::pair<std::string, std::vector<const Array*>>>{{"Add", {&col, &row}},
+                                                                      {"Where", {&boolCol, &col, &row}},
+                                                                      {"Expand", {&col, &shape}},
+                                                                      {"MatMul", {&col4, &row4}},
+                                                                      {"Tile", {&col, &shape}}}) {
     try {
       run(op, ins);
       QFAIL(qPrintable(QString::fromStdString(op) + " was evaluated"));
@@ -428,8 +432,8 @@ void EvalKernels::hostileOperandsAreRefused() {
   QCOMPARE(run("Conv", {&x, &w})[0].f, x.f);
   // A pooling window of 2^20 x 2^20 over four outputs: 2^42 steps, over the operations budget.
   Array one = counting({1, 1, 1, 1}, 1);
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
-                           run("MaxPool", {&one}, {Attribute::makeInts("kernel_shape", {1 << 20, 1 << 20}),
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("MaxPool", {&one},
+                                                  {Attribute::makeInts("kernel_shape", {1 << 20, 1 << 20}),
                                                    Attribute::makeInts("strides", {1 << 20, 1 << 20}),
                                                    Attribute::makeInts("pads", {1 << 20, 1 << 20, 1 << 20, 1 << 20})}));
   // Pads whose sum overflows; a Range whose length is NaN or beyond int64; a Slice step of INT64_MIN.
@@ -449,7 +453,8 @@ void EvalKernels::hostileOperandsAreRefused() {
   // parameters shorter than the channels.
   ir::Tensor empty = ir::Tensor::fromValues<float>("v", DataType::Float, {0}, std::vector<float>{});
   Array shape = i64({1}, {4});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ConstantOfShape", {&shape}, {Attribute::makeTensor("value", empty)}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
+                           run("ConstantOfShape", {&shape}, {Attribute::makeTensor("value", empty)}));
   Array none = f32({0}, {});
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Clip", {&two, &none}));
   Array x3 = counting({1, 3, 1, 1}, 1), p1 = f32({1}, {1});
@@ -459,12 +464,14 @@ void EvalKernels::hostileOperandsAreRefused() {
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Transpose", {&matrix}, {Attribute::makeInts("perm", {0, 0})}));
   // Integer arithmetic wraps as a runtime's does; INT64_MIN / -1 and INT64_MIN % -1 trapped; a float beyond int64
   // converted was undefined.
-  Array lowest = i64({1}, {INT64_MIN}), minusOne = i64({1}, {-1}), highest = i64({1}, {INT64_MAX}), plusOne = i64({1}, {1});
+  Array lowest = i64({1}, {INT64_MIN}), minusOne = i64({1}, {-1}), highest = i64({1}, {INT64_MAX}),
+        plusOne = i64({1}, {1});
   QCOMPARE(run("Div", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
   QCOMPARE(run("Mod", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{0}));
   QCOMPARE(run("Add", {&highest, &plusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
   QCOMPARE(run("Neg", {&lowest})[0].i, (std::vector<int64_t>{INT64_MIN}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Cast", {&huge}, {Attribute::makeInt("to", int64_t(DataType::Int64))}));
+  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
+                           run("Cast", {&huge}, {Attribute::makeInt("to", int64_t(DataType::Int64))}));
   Array floatShape = f32({1}, {1e30});
   QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ConstantOfShape", {&floatShape}));
   // Softmax of an empty tensor is an empty tensor, not a division by zero.

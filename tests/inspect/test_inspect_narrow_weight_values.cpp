@@ -33,18 +33,27 @@ double minifloat(uint32_t code, int expBits, int manBits, int bias) {
 double reference(int type, uint32_t c) {
   const double nan = std::nan("");
   switch (type) {
-    case 17: return (c & 0x7f) == 0x7f ? nan : minifloat(c, 4, 3, 7);                    // E4M3FN
-    case 18: return c == 0x80 ? nan : minifloat(c & 0x7f, 4, 3, 8) * (c & 0x80 ? -1 : 1);  // E4M3FNUZ
-    case 19:                                                                                // E5M2
+    case 17:
+      return (c & 0x7f) == 0x7f ? nan : minifloat(c, 4, 3, 7);  // E4M3FN
+    case 18:
+      return c == 0x80 ? nan : minifloat(c & 0x7f, 4, 3, 8) * (c & 0x80 ? -1 : 1);  // E4M3FNUZ
+    case 19:                                                                        // E5M2
       if ((c & 0x7c) == 0x7c) return (c & 3) ? nan : ((c & 0x80) ? -INFINITY : INFINITY);
       return minifloat(c, 5, 2, 15);
-    case 20: return c == 0x80 ? nan : minifloat(c & 0x7f, 5, 2, 16) * (c & 0x80 ? -1 : 1);  // E5M2FNUZ
-    case 21: return double(c & 15);                                                        // UINT4
-    case 22: return double(int(c & 15) - ((c & 8) ? 16 : 0));                              // INT4
-    case 23: return minifloat(c & 15, 2, 1, 1);                                            // FLOAT4E2M1
-    case 24: return c == 0xff ? nan : std::ldexp(1.0, int(c) - 127);                       // FLOAT8E8M0
-    case 25: return double(c & 3);                                                         // UINT2
-    case 26: return double(int(c & 3) - ((c & 2) ? 4 : 0));                                // INT2
+    case 20:
+      return c == 0x80 ? nan : minifloat(c & 0x7f, 5, 2, 16) * (c & 0x80 ? -1 : 1);  // E5M2FNUZ
+    case 21:
+      return double(c & 15);  // UINT4
+    case 22:
+      return double(int(c & 15) - ((c & 8) ? 16 : 0));  // INT4
+    case 23:
+      return minifloat(c & 15, 2, 1, 1);  // FLOAT4E2M1
+    case 24:
+      return c == 0xff ? nan : std::ldexp(1.0, int(c) - 127);  // FLOAT8E8M0
+    case 25:
+      return double(c & 3);  // UINT2
+    case 26:
+      return double(int(c & 3) - ((c & 2) ? 4 : 0));  // INT2
   }
   return nan;
 }
@@ -53,16 +62,20 @@ int bitsOf(int type) { return type == 21 || type == 22 || type == 23 ? 4 : type 
 // Element codes for each type: every interesting pattern (zero, subnormal, max, negative, NaN where there is one).
 std::vector<uint32_t> codes(int type) {
   switch (bitsOf(type)) {
-    case 4: return {0, 1, 2, 7, 8, 9, 15, 5, 3};  // odd count: the last byte's high nibble is padding
-    case 2: return {0, 1, 2, 3, 3, 2};            // 6 elements in 2 bytes
-    default: return {0x00, 0x01, 0x08, 0x38, 0x7e, 0x7f, 0x80, 0xb8, 0xfe, 0x40, 0x23};
+    case 4:
+      return {0, 1, 2, 7, 8, 9, 15, 5, 3};  // odd count: the last byte's high nibble is padding
+    case 2:
+      return {0, 1, 2, 3, 3, 2};  // 6 elements in 2 bytes
+    default:
+      return {0x00, 0x01, 0x08, 0x38, 0x7e, 0x7f, 0x80, 0xb8, 0xfe, 0x40, 0x23};
   }
 }
 
 std::string pack(int type, const std::vector<uint32_t>& c) {
   const int bits = bitsOf(type), per = 8 / bits;
   std::string out((c.size() + per - 1) / per, '\0');
-  for (size_t k = 0; k < c.size(); ++k) out[k / per] = char(uint8_t(out[k / per]) | ((c[k] & ((1u << bits) - 1)) << (bits * (k % per))));
+  for (size_t k = 0; k < c.size(); ++k)
+    out[k / per] = char(uint8_t(out[k / per]) | ((c[k] & ((1u << bits) - 1)) << (bits * (k % per))));
   return out;
 }
 
@@ -134,17 +147,21 @@ class TestNarrowWeightValues : public QObject {
     std::vector<double> want;
     for (uint32_t code : c) want.push_back(reference(type, code));
     for (size_t k = 0; k < c.size(); ++k)
-      QVERIFY2(sameValue(values[k], want[k]), qPrintable(QString("element %1 (code 0x%2): %3, want %4")
-                                                             .arg(k).arg(c[k], 0, 16).arg(values[k]).arg(want[k])));
+      QVERIFY2(sameValue(values[k], want[k]),
+               qPrintable(
+                   QString("element %1 (code 0x%2): %3, want %4").arg(k).arg(c[k], 0, 16).arg(values[k]).arg(want[k])));
 
     // The statistics the Tensor panel shows.
     const ValueStats st = valueStats(*w);
     size_t nan = 0, inf = 0, finite = 0;
     double lo = INFINITY, hi = -INFINITY, sum = 0;
     for (double v : want) {
-      if (std::isnan(v)) ++nan;
-      else if (std::isinf(v)) ++inf;
-      else ++finite, lo = std::min(lo, v), hi = std::max(hi, v), sum += v;
+      if (std::isnan(v))
+        ++nan;
+      else if (std::isinf(v))
+        ++inf;
+      else
+        ++finite, lo = std::min(lo, v), hi = std::max(hi, v), sum += v;
     }
     QCOMPARE(st.count, c.size());
     QCOMPARE(st.nan, nan);

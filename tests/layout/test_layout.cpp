@@ -25,7 +25,8 @@ QString firstOverlap(const layout::PlacedGraph& pg) {
   std::vector<const PlacedItem*> boxes;
   for (const auto& it : pg.items)
     if (!(it.kind == PlacedItem::Kind::Block && it.expanded)) boxes.push_back(&it);
-  std::sort(boxes.begin(), boxes.end(), [](auto* a, auto* b) { return a->center.x - a->size.width / 2 < b->center.x - b->size.width / 2; });
+  std::sort(boxes.begin(), boxes.end(),
+            [](auto* a, auto* b) { return a->center.x - a->size.width / 2 < b->center.x - b->size.width / 2; });
   for (size_t i = 0; i < boxes.size(); ++i) {
     const auto* a = boxes[i];
     const double aRight = a->center.x + a->size.width / 2;
@@ -34,7 +35,12 @@ QString firstOverlap(const layout::PlacedGraph& pg) {
       if (b->center.x - b->size.width / 2 >= aRight - 0.5) break;
       const double overlapY = std::min(a->center.y + a->size.height / 2, b->center.y + b->size.height / 2) -
                               std::max(a->center.y - a->size.height / 2, b->center.y - b->size.height / 2);
-      if (overlapY > 0.5) return QStringLiteral("boxes at (%1,%2) and (%3,%4) overlap").arg(a->center.x).arg(a->center.y).arg(b->center.x).arg(b->center.y);
+      if (overlapY > 0.5)
+        return QStringLiteral("boxes at (%1,%2) and (%3,%4) overlap")
+            .arg(a->center.x)
+            .arg(a->center.y)
+            .arg(b->center.x)
+            .arg(b->center.y);
     }
   }
   return {};
@@ -50,7 +56,8 @@ class LayoutTest : public QObject {
   Q_OBJECT
  private slots:
   void nameScopes() {
-    QCOMPARE(layout::nameScopes("/encoder/layer.3/attn/MatMul"), (std::vector<std::string>{"encoder", "layer.3", "attn"}));
+    QCOMPARE(layout::nameScopes("/encoder/layer.3/attn/MatMul"),
+             (std::vector<std::string>{"encoder", "layer.3", "attn"}));
     QCOMPARE(layout::nameScopes("/Conv"), std::vector<std::string>{});
     QCOMPARE(layout::nameScopes("Identity_0"), std::vector<std::string>{});
     QCOMPARE(layout::nameScopes("a//b/Op"), (std::vector<std::string>{"a", "b"}));
@@ -98,7 +105,8 @@ class LayoutTest : public QObject {
     std::vector<int> seen(t.nodes.size(), 0);
     for (size_t b = 0; b < t.blocks.size(); ++b) {
       const auto& blk = t.blocks[b];
-      QVERIFY2(blk.nodes.size() + blk.childBlocks.size() <= maxChildren, qPrintable(QString::fromStdString(t.path(int(b)))));
+      QVERIFY2(blk.nodes.size() + blk.childBlocks.size() <= maxChildren,
+               qPrintable(QString::fromStdString(t.path(int(b)))));
       for (int n : blk.nodes) {
         ++seen[n];
         QCOMPARE(t.blockOfNode[n], int(b));
@@ -144,13 +152,15 @@ class LayoutTest : public QObject {
       if (folded.count(n.get())) continue;
       std::set<const ir::Node*> producers;
       for (const ir::Value* v : n->inputs())
-        if (v && v->producer() && v->producer()->graph() == &m->graph() && v->producer() != n.get() && !folded.count(v->producer()))
+        if (v && v->producer() && v->producer()->graph() == &m->graph() && v->producer() != n.get() &&
+            !folded.count(v->producer()))
           producers.insert(v->producer());
       expected += producers.size();
     }
     size_t nodeToNode = 0;
     for (const auto& e : pg.edges)
-      if (pg.items[e.from].kind == PlacedItem::Kind::Node && pg.items[e.to].kind == PlacedItem::Kind::Node) ++nodeToNode;
+      if (pg.items[e.from].kind == PlacedItem::Kind::Node && pg.items[e.to].kind == PlacedItem::Kind::Node)
+        ++nodeToNode;
     QVERIFY2(nodeToNode >= expected, qPrintable(QStringLiteral("%1 < %2").arg(nodeToNode).arg(expected)));
     for (const auto& it : pg.items) {
       QVERIFY(it.center.x >= 0 && it.center.x <= pg.width + 1);
@@ -232,7 +242,9 @@ class LayoutTest : public QObject {
         ++constants;
         QVERIFY2(folding.folded.count(n.get()), n->name.c_str());
       }
-      if (n->opType == "Identity" && n->input(0) && n->input(0)->initializer() && !n->input(0)->isGraphInput() && !n->output(0)->isGraphOutput() && !n->output(0)->uses().empty()) ++aliases;
+      if (n->opType == "Identity" && n->input(0) && n->input(0)->initializer() && !n->input(0)->isGraphInput() &&
+          !n->output(0)->isGraphOutput() && !n->output(0)->uses().empty())
+        ++aliases;
     }
     QVERIFY(folding.folded.size() >= constants + aliases);
     for (const ir::Node* f : folding.folded) {
@@ -271,7 +283,8 @@ class LayoutTest : public QObject {
       ++routed;
       QCOMPARE((e.path.size() - 1) % 3, size_t(0));
       auto near = [](const PlacedItem& it, layout::Point p) {
-        return std::abs(p.x - it.center.x) <= it.size.width / 2 + 2 && std::abs(p.y - it.center.y) <= it.size.height / 2 + 2;
+        return std::abs(p.x - it.center.x) <= it.size.width / 2 + 2 &&
+               std::abs(p.y - it.center.y) <= it.size.height / 2 + 2;
       };
       QVERIFY(near(pg.items[e.from], e.path.front()));
       QVERIFY(near(pg.items[e.to], e.path.back()));

@@ -14,14 +14,12 @@ namespace fb::test {
 inline QString oracleDir() { return QStringLiteral(FB_SOURCE_DIR "/tests/oracle"); }
 
 // True when `tests/oracle/install.sh` has run; tests fail (not skip) without it.
-inline bool oracleInstalled() {
-  return QFileInfo::exists(oracleDir() + "/node_modules/onnxruntime-node/package.json");
-}
+inline bool oracleInstalled() { return QFileInfo::exists(oracleDir() + "/node_modules/onnxruntime-node/package.json"); }
 
 struct OracleRun {
-  bool ran = false;       // node started and printed a JSON report
-  QJsonObject report;     // {"ok", "results": [{model, ok, max_abs_err, error}]}
-  QString diagnostics;    // stderr / parse problems
+  bool ran = false;     // node started and printed a JSON report
+  QJsonObject report;   // {"ok", "results": [{model, ok, max_abs_err, error}]}
+  QString diagnostics;  // stderr / parse problems
   bool ok() const { return ran && report.value("ok").toBool(); }
   // One line per candidate that disagrees with the reference.
   QString failures() const {
@@ -31,13 +29,15 @@ struct OracleRun {
       auto o = r.toObject();
       if (!o.value("ok").toBool())
         out += QString("\n  %1: max_abs_err=%2 %3")
-                   .arg(o.value("model").toString(), o.value("max_abs_err").toVariant().toString(), o.value("error").toString());
+                   .arg(o.value("model").toString(), o.value("max_abs_err").toVariant().toString(),
+                        o.value("error").toString());
     }
     return out;
   }
 };
 
-inline OracleRun runOracle(const QString& reference, const QStringList& candidates, int seed = 1, int timeoutMs = 600000) {
+inline OracleRun runOracle(const QString& reference, const QStringList& candidates, int seed = 1,
+                           int timeoutMs = 600000) {
   OracleRun run;
   QProcess p;
   QStringList args{oracleDir() + "/run_model.mjs", "--seed", QString::number(seed), reference};

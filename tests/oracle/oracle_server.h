@@ -59,7 +59,8 @@ class OracleServer {
     a.ok = doc.value("ok").toBool();
     a.error = doc.value("error").toString();
     const auto outs = doc.value("outputs").toObject();
-    for (auto it = outs.begin(); it != outs.end(); ++it) a.outputs.emplace(it.key().toStdString(), decode(it.key(), it.value().toObject()));
+    for (auto it = outs.begin(); it != outs.end(); ++it)
+      a.outputs.emplace(it.key().toStdString(), decode(it.key(), it.value().toObject()));
     return a;
   }
 
@@ -75,7 +76,9 @@ class OracleServer {
       o.insert("strings", s);
     } else {
       auto b = t.bytes();
-      o.insert("b64", QString::fromLatin1(QByteArray(reinterpret_cast<const char*>(b.data()), static_cast<qsizetype>(b.size())).toBase64()));
+      o.insert("b64",
+               QString::fromLatin1(
+                   QByteArray(reinterpret_cast<const char*>(b.data()), static_cast<qsizetype>(b.size())).toBase64()));
     }
     return o;
   }

@@ -95,8 +95,10 @@ inline std::map<std::string, eval::Array> randomInputs(const ir::Model& m, unsig
     for (const auto& d : v->type.shape.value()) dims.push_back(d.isValue() ? d.value : 2);
     eval::Array a = eval::Array::zeros(v->type.elemType, dims);
     for (size_t k = 0; k < a.size(); ++k) {
-      if (a.isFloat()) a.f[k] = static_cast<float>(dist(rng));
-      else a.i[k] = static_cast<int64_t>(dist(rng) * 2);
+      if (a.isFloat())
+        a.f[k] = static_cast<float>(dist(rng));
+      else
+        a.i[k] = static_cast<int64_t>(dist(rng) * 2);
     }
     in[v->name()] = a;
   }
@@ -123,7 +125,10 @@ inline void compareOutputs(const ir::Model& reference, const ir::Model& optimize
       double d = std::abs(got.getD(k) - ref.getD(k));
       if (!(d <= 1e-4 + 1e-3 * std::abs(ref.getD(k))))
         QFAIL(qPrintable(QString("output %1 element %2: %3 vs reference %4")
-                             .arg(QString::fromStdString(name)).arg(k).arg(got.getD(k)).arg(ref.getD(k))));
+                             .arg(QString::fromStdString(name))
+                             .arg(k)
+                             .arg(got.getD(k))
+                             .arg(ref.getD(k))));
     }
   }
 }

@@ -47,8 +47,10 @@ void shrinkInputs(ir::Model& m) {
     if (!v->type.isTensor() || !v->type.shape) continue;
     auto& s = *v->type.shape;
     for (size_t k = 0; k < s.size(); ++k) {
-      if (!s[k].isValue()) s[k] = ir::Dim::of(2);
-      else if (s.size() == 4 && k >= 2 && s[k].value > 32) s[k] = ir::Dim::of(32);
+      if (!s[k].isValue())
+        s[k] = ir::Dim::of(2);
+      else if (s.size() == 4 && k >= 2 && s[k].value > 32)
+        s[k] = ir::Dim::of(32);
     }
   }
   // Declared output shapes belong to the original size.
@@ -137,9 +139,9 @@ void PassesCorpus::defaultPipelineKeepsOutputs_data() {
   QTest::addColumn<QString>("file");
   // The models whose every op has a reference kernel (core/eval) and that still run with small inputs
   // (shufflenet bakes 224x224 into its Reshape constants); ONNX Runtime checks the rest (tests/oracle).
-  for (const char* f : {"mobilenet_v2_op13_raw.onnx", "mobilenet_v2_op11.onnx", "efficientnet_b0_op13.onnx",
-                        "mobilenet_v3_small_op13.onnx",
-                        "transformer_encoder_op13_raw.onnx", "transformer_encoder_op13_dyn.onnx"})
+  for (const char* f :
+       {"mobilenet_v2_op13_raw.onnx", "mobilenet_v2_op11.onnx", "efficientnet_b0_op13.onnx",
+        "mobilenet_v3_small_op13.onnx", "transformer_encoder_op13_raw.onnx", "transformer_encoder_op13_dyn.onnx"})
     QTest::newRow(f) << QString(f);
 }
 
@@ -237,7 +239,7 @@ void PassesCorpus::nopCastAndMergeDuplicatesOnTransformer() {
   auto m = load("transformer_encoder_op13_dyn.onnx");
   QCOMPARE(countOp(*m, "Cast"), size_t(12));
   auto r = runPasses(*m, {"extract_constant_to_initializer", "eliminate_nop_cast", "merge_duplicates"});
-  QCOMPARE(countOp(*m, "Cast"), size_t(0));  // PyTorch casts int64 shape values to int64
+  QCOMPARE(countOp(*m, "Cast"), size_t(0));      // PyTorch casts int64 shape values to int64
   QVERIFY(r.perPass[2].total.nodesRemoved > 0);  // the Shape nodes of one tensor, repeated per use
   // no two remaining nodes have the same op, inputs and attributes
   std::set<std::pair<std::string, std::vector<ir::Value*>>> seen;
@@ -287,10 +289,12 @@ void PassesCorpus::restoresUnfusedPadsAndBiases() {
       }
       conv->removeAttr("pads");
       ir::Value* padded = g.createUniqueValue(conv->input(0)->name() + "_padded");
-      ir::Node* pad = g.addNode("Pad", {conv->input(0), g.addInitializer(ir::Tensor::fromValues<int64_t>(
-                                                          padded->name() + "_pads", ir::DataType::Int64,
-                                                          {static_cast<int64_t>(full.size())}, full))},
-                                {padded}, "", conv);
+      ir::Node* pad =
+          g.addNode("Pad",
+                    {conv->input(0),
+                     g.addInitializer(ir::Tensor::fromValues<int64_t>(padded->name() + "_pads", ir::DataType::Int64,
+                                                                      {static_cast<int64_t>(full.size())}, full))},
+                    {padded}, "", conv);
       pad->origins = {conv->id()};
       conv->setInput(0, padded);
       ir::Value* bias = conv->input(2);
@@ -390,8 +394,8 @@ void PassesCorpus::injectedNoOpsOnRealModel() {
   int serial = 0;
   auto val = [&](const std::string& base) { return g.createUniqueValue(base + std::to_string(++serial)); };
   auto i64 = [&](std::vector<int64_t> v) {
-    return g.addInitializer(ir::Tensor::fromValues<int64_t>(val("c")->name(), ir::DataType::Int64,
-                                                           {static_cast<int64_t>(v.size())}, v));
+    return g.addInitializer(
+        ir::Tensor::fromValues<int64_t>(val("c")->name(), ir::DataType::Int64, {static_cast<int64_t>(v.size())}, v));
   };
   for (ir::Node* relu : passes::nodeList(g)) {
     if (relu->opType != "Relu") continue;
@@ -424,10 +428,11 @@ void PassesCorpus::injectedNoOpsOnRealModel() {
     const char* op;
     size_t left;
   };
-  for (const Expect& e : {Expect{"eliminate_nop_dropout", "Dropout", 0}, Expect{"eliminate_nop_transpose", "Transpose", 0},
-                          Expect{"eliminate_nop_pad", "Pad", 0}, Expect{"eliminate_nop_cast", "Cast", 0},
-                          Expect{"eliminate_nop_reshape", "Reshape", 0}, Expect{"fuse_consecutive_unsqueezes", "Unsqueeze", 3},
-                          Expect{"fuse_consecutive_squeezes", "Squeeze", 3}}) {
+  for (const Expect& e :
+       {Expect{"eliminate_nop_dropout", "Dropout", 0}, Expect{"eliminate_nop_transpose", "Transpose", 0},
+        Expect{"eliminate_nop_pad", "Pad", 0}, Expect{"eliminate_nop_cast", "Cast", 0},
+        Expect{"eliminate_nop_reshape", "Reshape", 0}, Expect{"fuse_consecutive_unsqueezes", "Unsqueeze", 3},
+        Expect{"fuse_consecutive_squeezes", "Squeeze", 3}}) {
     auto one = m->clone();
     auto r = runPasses(*one, {e.pass});
     QVERIFY2(countOp(*one, e.op) == e.left, e.pass);
@@ -488,8 +493,8 @@ void PassesCorpus::consecutiveTransposesAndReshapesOnRealModel() {
   auto original = load("super_resolution_op11.onnx");
   auto m = original->clone();
   ir::Graph& g = m->graph();
-  const std::vector<std::vector<int64_t>> convShapes = {{1, 64, 224, 224}, {1, 64, 224, 224}, {1, 32, 224, 224},
-                                                        {1, 9, 224, 224}};
+  const std::vector<std::vector<int64_t>> convShapes = {
+      {1, 64, 224, 224}, {1, 64, 224, 224}, {1, 32, 224, 224}, {1, 9, 224, 224}};
   size_t site = 0;
   for (ir::Node* conv : passes::nodeList(g)) {
     if (conv->opType != "Conv") continue;
@@ -507,7 +512,7 @@ void PassesCorpus::consecutiveTransposesAndReshapesOnRealModel() {
     };
     auto i64 = [&](std::vector<int64_t> v) {
       return g.addInitializer(ir::Tensor::fromValues<int64_t>(g.uniqueName(y->name() + "_shape"), ir::DataType::Int64,
-                                                             {static_cast<int64_t>(v.size())}, v));
+                                                              {static_cast<int64_t>(v.size())}, v));
     };
     add("Transpose", {}, {ir::Attribute::makeInts("perm", {0, 2, 3, 1})}, g.createUniqueValue(y->name() + "_nhwc"));
     add("Transpose", {}, {ir::Attribute::makeInts("perm", {0, 3, 1, 2})}, g.createUniqueValue(y->name() + "_nchw"));
@@ -588,7 +593,8 @@ void PassesCorpus::skippedPassesWouldHaveChangedNothing() {
       if (step.iteration == ra.iterations - 1)
         lastChanger = size_t(std::find(names.begin(), names.end(), step.pass) - names.begin());
     for (size_t j = lastChanger + 1; j < names.size(); ++j)
-      QVERIFY2(ra.perPass[j].notCalledUnchanged >= 1, qPrintable(QString::fromStdString(names[j]) + " was called again"));
+      QVERIFY2(ra.perPass[j].notCalledUnchanged >= 1,
+               qPrintable(QString::fromStdString(names[j]) + " was called again"));
   }
   onnx::ModelProto pa, pb;
   onnxfmt::exportModel(*skipping, pa);

@@ -79,7 +79,8 @@ Measured runMeasured(const std::vector<std::string>& args, const std::string& st
   if (pid < 0 || ::wait4(pid, &status, 0, &ru) != pid) return m;
   m.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
   m.peakRssMb = ru.ru_maxrss / 1024;
-  m.cpuSeconds = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  m.cpuSeconds =
+      double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
   std::ifstream f(stdoutPath);
   m.out.assign(std::istreambuf_iterator<char>(f), {});
   return m;
@@ -104,7 +105,9 @@ size_t countOpsAfter(const nlohmann::json& report, const std::string& op) {
   return report.contains("ops_after") && report["ops_after"].contains(op) ? report["ops_after"][op].get<size_t>() : 0;
 }
 
-ir::Tensor floatScalar(float v) { return ir::Tensor::fromValues<float>("v", ir::DataType::Float, {1}, std::vector<float>{v}); }
+ir::Tensor floatScalar(float v) {
+  return ir::Tensor::fromValues<float>("v", ir::DataType::Float, {1}, std::vector<float>{v});
+}
 
 }  // namespace
 
@@ -138,7 +141,8 @@ class FoldBudget : public QObject {
     for (int k = 0; k < count; ++k) {
       const std::string id = std::to_string(k);
       // Unnamed, as exporters often leave them: the report must still tell each apart.
-      b.node("ConstantOfShape", {shape}, {"c" + id}, {ir::Attribute::makeTensor("value", floatScalar(float(k)))})->name.clear();
+      b.node("ConstantOfShape", {shape}, {"c" + id}, {ir::Attribute::makeTensor("value", floatScalar(float(k)))})
+          ->name.clear();
       b.node("Add", {x, b.v("c" + id)}, {"y" + id});
       b.output("y" + id, {1024, 1024});
     }
@@ -147,8 +151,7 @@ class FoldBudget : public QObject {
 
   // The CLI converts `model`; the conversion must succeed and leave the node `node` (op `op`) unfolded with a
   // budget reason in the report; peak memory and CPU time stay small.
-  void expectRefusedCheaply(const std::string& model, const std::string& tag, const std::string& op,
-                            long maxPeakMb) {
+  void expectRefusedCheaply(const std::string& model, const std::string& tag, const std::string& op, long maxPeakMb) {
     const std::string out = dir_ + "/" + tag + "_out.onnx", report = dir_ + "/" + tag + "_report.json";
     const Measured m = runMeasured({"convert", model, "-o", out, "--report", report}, dir_ + "/" + tag + "_stdout.txt");
     qInfo("%s: exit %d, peak RSS %ld MB, CPU %.2f s", tag.c_str(), m.exitCode, m.peakRssMb, m.cpuSeconds);
@@ -214,8 +217,9 @@ class FoldBudget : public QObject {
     // Each fold adds its result less its constant input, the 16-byte shape.
     QCOMPARE(j["passes"]["fold_budget"]["added_bytes"].get<uint64_t>(), uint64_t(folded) * ((4 << 20) - 16));
     // On stdout: the first few, and how many more the report holds.
-    QVERIFY2(m.out.find("... and " + std::to_string(left - 10) + " more (the report lists them all)") != std::string::npos,
-             m.out.c_str());
+    QVERIFY2(
+        m.out.find("... and " + std::to_string(left - 10) + " more (the report lists them all)") != std::string::npos,
+        m.out.c_str());
   }
 
   void oneBudgetForEveryRoundAndBody() {
@@ -226,7 +230,8 @@ class FoldBudget : public QObject {
     auto* cond = b.input("cond", {}, ir::DataType::Bool);
     auto* shape = b.ints("shape", {1024, 1024});
     for (int k = 0; k < 2; ++k) {
-      b.node("ConstantOfShape", {shape}, {"c" + std::to_string(k)}, {ir::Attribute::makeTensor("value", floatScalar(1.f))});
+      b.node("ConstantOfShape", {shape}, {"c" + std::to_string(k)},
+             {ir::Attribute::makeTensor("value", floatScalar(1.f))});
       b.node("Add", {x, b.v("c" + std::to_string(k))}, {"m" + std::to_string(k)});
       b.output("m" + std::to_string(k), {1024, 1024});
     }

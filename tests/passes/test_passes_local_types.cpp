@@ -21,9 +21,7 @@ std::unique_ptr<ir::Model> load(const QString& path) { return onnxfmt::readOnnxF
 
 bool complete(const ir::TypeInfo& t) { return !passes::typeIncomplete(t); }
 
-bool writable(const ir::Value* v) {
-  return v && !v->isGraphInput() && !v->isGraphOutput() && !v->initializer();
-}
+bool writable(const ir::Value* v) { return v && !v->isGraphInput() && !v->isGraphOutput() && !v->initializer(); }
 
 using Types = std::unordered_map<std::string, ir::TypeInfo>;
 
@@ -58,8 +56,8 @@ size_t expectRestored(const ir::Model& m, const Types& ref, const std::vector<st
     ++checked;
     const ir::TypeInfo& got = m.graph().findValue(name)->type;
     if (!(got == want) && failure.isEmpty())
-      failure = QString::fromStdString("value '" + name + "': got " + got.toString() + ", whole-graph inference gives " +
-                                       want.toString());
+      failure = QString::fromStdString("value '" + name + "': got " + got.toString() +
+                                       ", whole-graph inference gives " + want.toString());
   }
   return checked;
 }
@@ -130,12 +128,14 @@ void LocalTypes::everyFifthNode() {
       if (const ir::Value* v = m->graph().findValue(name); v && v->type.isTensor() && v->type.shape)
         for (const auto& d : *v->type.shape)
           if (d.kind == ir::Dim::Kind::Param && d.param.starts_with("unk__")) {
-            QVERIFY2(d.param.find(v->name()) != std::string::npos, qPrintable(QString::fromStdString(v->name() + ": " + d.param)));
+            QVERIFY2(d.param.find(v->name()) != std::string::npos,
+                     qPrintable(QString::fromStdString(v->name() + ": " + d.param)));
             ++madeUp;
           }
   }
   QVERIFY2(checked > 0, "no value had a complete reference type");
-  if (file == "transformer_encoder_op13_dyn.onnx") QVERIFY2(madeUp > 0, "the dynamic-batch model has no made-up dim to check");
+  if (file == "transformer_encoder_op13_dyn.onnx")
+    QVERIFY2(madeUp > 0, "the dynamic-batch model has no made-up dim to check");
 }
 
 void LocalTypes::cascadeAlongChain_data() { corpusRows(); }
@@ -201,7 +201,8 @@ void LocalTypes::neverOverwritesCompleteTypes() {
   QVERIFY(!handed.empty());
   QCOMPARE(passes::refreshValueTypesOf(*m, handed), size_t{0});
   for (const ir::Value* v : marked)
-    QVERIFY2(v->type == bogus, qPrintable(QString::fromStdString(v->name() + " was overwritten: " + v->type.toString())));
+    QVERIFY2(v->type == bogus,
+             qPrintable(QString::fromStdString(v->name() + " was overwritten: " + v->type.toString())));
 }
 
 void LocalTypes::leavesGraphOutputsAlone() {
@@ -252,9 +253,10 @@ void LocalTypes::timing() {
       expectRestored(*m, ref, cleared, failure);
       QVERIFY2(failure.isEmpty(), qPrintable(failure));
     }
-    qInfo("%s: %zu nodes; refreshValueTypes %.1f ms (%zu values typed); refreshValueTypesOf(%zu nodes) %.1f ms, %zu "
-          "values typed",
-          qPrintable(QFileInfo(path).fileName()), all.size(), wholeMs, wholeTyped, sample.size(), localMs, typed);
+    qInfo(
+        "%s: %zu nodes; refreshValueTypes %.1f ms (%zu values typed); refreshValueTypesOf(%zu nodes) %.1f ms, %zu "
+        "values typed",
+        qPrintable(QFileInfo(path).fileName()), all.size(), wholeMs, wholeTyped, sample.size(), localMs, typed);
   }
 }
 

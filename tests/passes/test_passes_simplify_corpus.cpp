@@ -33,8 +33,8 @@ QString exportModel(QString& why) {
   if (QFileInfo(file).size() > 0) return file;
   QProcess p;
   p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start("/usr/bin/python3", {QStringLiteral(FB_CORPUS_DIR "/make_corpus.py"), "--out", exportDir(), "--one",
-                               kExportName, kExportOpset});
+  p.start("/usr/bin/python3",
+          {QStringLiteral(FB_CORPUS_DIR "/make_corpus.py"), "--out", exportDir(), "--one", kExportName, kExportOpset});
   if (!p.waitForFinished(300000)) {
     p.kill();
     p.waitForFinished();
@@ -98,8 +98,8 @@ void SimplifyCorpus::initTestCase() {
   std::vector<std::string> paths;
   for (const auto& m : models_) paths.push_back(m.toStdString());
   std::string why;
-  ortBasic_ = bench::ortBasicNodeCounts(paths, oracleDir().toStdString(),
-                                        scratchDir("simplify_corpus_ort").toStdString(), why);
+  ortBasic_ =
+      bench::ortBasicNodeCounts(paths, oracleDir().toStdString(), scratchDir("simplify_corpus_ort").toStdString(), why);
   QVERIFY2(why.empty(), why.c_str());
 }
 
@@ -137,10 +137,11 @@ void SimplifyCorpus::noMoreNodesThanOrtBasic() {
     size_t worklistCalls = 0;
     for (const auto& p : r.perPass) worklistCalls += p.worklistCalls;
     Simplified all = simplify(source, scratchDir("simplify_corpus/every_pass"), true);
-    qInfo("swin_t: %zu rounds, %zu calls with a worklist, %zu nodes handed to passes; calling every pass on every "
-          "node: %zu rounds, %zu nodes, %zu whole-graph inferences",
-          r.iterations, worklistCalls, nodesOffered(r), all.result.iterations, nodesOffered(all.result),
-          all.result.typeInferenceRuns);
+    qInfo(
+        "swin_t: %zu rounds, %zu calls with a worklist, %zu nodes handed to passes; calling every pass on every "
+        "node: %zu rounds, %zu nodes, %zu whole-graph inferences",
+        r.iterations, worklistCalls, nodesOffered(r), all.result.iterations, nodesOffered(all.result),
+        all.result.typeInferenceRuns);
     QVERIFY(worklistCalls > 0);
     QCOMPARE(all.nodes, s.nodes);
     // The first round visits every node either way (a quarter of the total); measured: 0.74 of the nodes.

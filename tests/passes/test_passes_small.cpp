@@ -79,13 +79,31 @@ class PassesSmall : public QObject {
 };
 
 void PassesSmall::registryListsEveryPass() {
-  const std::vector<std::string> required = {
-      "eliminate_identity", "eliminate_nop_dropout", "eliminate_nop_transpose", "eliminate_nop_pad",
-      "eliminate_nop_cast", "eliminate_nop_reshape", "eliminate_nop_arithmetic", "eliminate_deadend", "eliminate_unused_initializer",
-      "eliminate_duplicate_initializer", "extract_constant_to_initializer", "fuse_bn_into_conv",
-      "fuse_add_bias_into_conv", "fuse_pad_into_conv", "fuse_pad_into_pool", "fuse_matmul_add_bias_into_gemm", "fuse_transpose_into_gemm",
-      "fuse_consecutive_transposes", "fuse_consecutive_squeezes", "fuse_consecutive_unsqueezes",
-      "fuse_consecutive_reshapes", "merge_duplicates", "constant_folding", "fold_reshape_of_own_dims", "push_transposes_through_elementwise"};
+  const std::vector<std::string> required = {"eliminate_identity",
+                                             "eliminate_nop_dropout",
+                                             "eliminate_nop_transpose",
+                                             "eliminate_nop_pad",
+                                             "eliminate_nop_cast",
+                                             "eliminate_nop_reshape",
+                                             "eliminate_nop_arithmetic",
+                                             "eliminate_deadend",
+                                             "eliminate_unused_initializer",
+                                             "eliminate_duplicate_initializer",
+                                             "extract_constant_to_initializer",
+                                             "fuse_bn_into_conv",
+                                             "fuse_add_bias_into_conv",
+                                             "fuse_pad_into_conv",
+                                             "fuse_pad_into_pool",
+                                             "fuse_matmul_add_bias_into_gemm",
+                                             "fuse_transpose_into_gemm",
+                                             "fuse_consecutive_transposes",
+                                             "fuse_consecutive_squeezes",
+                                             "fuse_consecutive_unsqueezes",
+                                             "fuse_consecutive_reshapes",
+                                             "merge_duplicates",
+                                             "constant_folding",
+                                             "fold_reshape_of_own_dims",
+                                             "push_transposes_through_elementwise"};
   auto& reg = passes::PassRegistry::instance();
   auto pipeline = reg.defaultPipeline();
   for (const auto& name : required) {
@@ -151,8 +169,10 @@ void PassesSmall::eliminateNopPad() {
     GraphBuilder b(opset);
     auto* x = b.input("x", {1, 2, 3, 3});
     auto padNode = [&](const char* in, const char* out, std::vector<int64_t> pads) {
-      if (opset < 11) b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads)});
-      else b.node("Pad", {b.v(in), b.ints(std::string(out) + "_pads", pads)}, {out});
+      if (opset < 11)
+        b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads)});
+      else
+        b.node("Pad", {b.v(in), b.ints(std::string(out) + "_pads", pads)}, {out});
     };
     (void)x;
     padNode("x", "p0", {0, 0, 0, 0, 0, 0, 0, 0});
@@ -181,7 +201,7 @@ void PassesSmall::eliminateNopCast() {
 void PassesSmall::eliminateNopReshape() {
   GraphBuilder b(13);
   auto* x = b.input("x", {2, 3, 4});
-  b.node("Reshape", {x, b.ints("s0", {0, -1, 4})}, {"a"});    // same shape written with 0 and -1
+  b.node("Reshape", {x, b.ints("s0", {0, -1, 4})}, {"a"});      // same shape written with 0 and -1
   b.node("Reshape", {b.v("a"), b.ints("s1", {2, 12})}, {"y"});  // a real reshape
   b.output("y", {2, 12});
   auto out = optimize(*b.model, {"eliminate_nop_reshape"});
@@ -229,7 +249,9 @@ void PassesSmall::unusedAndDuplicateInitializers() {
 void PassesSmall::extractConstantToInitializer() {
   GraphBuilder b(13);
   auto* x = b.input("x", {3});
-  b.node("Constant", {}, {"k"}, {Attribute::makeTensor("value", ir::Tensor::fromValues<float>("", DataType::Float, {3}, std::vector<float>{1, 2, 3}))});
+  b.node("Constant", {}, {"k"},
+         {Attribute::makeTensor("value",
+                                ir::Tensor::fromValues<float>("", DataType::Float, {3}, std::vector<float>{1, 2, 3}))});
   b.node("Constant", {}, {"y2"}, {Attribute::makeFloat("value_float", 2.f)});  // a graph output: stays a node
   b.node("Mul", {x, b.v("k")}, {"y"});
   b.output("y", {3});
@@ -248,8 +270,8 @@ GraphBuilder convBn(int opset, bool identities) {
   auto* x = b.input("x", {1, 3, 6, 6});
   b.node("Conv", {x, b.random("w", {4, 3, 3, 3}), b.random("cb", {4})}, {"c"},
          {Attribute::makeInts("pads", {1, 1, 1, 1})});
-  std::vector<ir::Value*> params = {b.random("gamma", {4}, 0.5f, 1.5f), b.random("beta", {4}),
-                                    b.random("mean", {4}), b.random("var", {4}, 0.2f, 2.f)};
+  std::vector<ir::Value*> params = {b.random("gamma", {4}, 0.5f, 1.5f), b.random("beta", {4}), b.random("mean", {4}),
+                                    b.random("var", {4}, 0.2f, 2.f)};
   if (identities)
     for (auto& p : params) p = b.node("Identity", {p}, {p->name() + "_id"})->output(0);
   b.node("BatchNormalization", {b.v("c"), params[0], params[1], params[2], params[3]}, {"bn"},
@@ -291,7 +313,7 @@ void PassesSmall::fuseBnIntoConvDropsTheInitializersItReplaced() {
   for (const auto& t : out->graph().initializers()) names.insert(t->name);
   for (const char* gone : {"w", "cb", "gamma", "beta"}) QVERIFY2(!names.count(gone), gone);
   for (const char* kept : {"mean", "var"}) QVERIFY2(names.count(kept), kept);
-  QCOMPARE(names.size(), size_t(4));  // mean, var and the fused weight and bias
+  QCOMPARE(names.size(), size_t(4));          // mean, var and the fused weight and bias
   QVERIFY(!out->graph().findValue("gamma"));  // the values go too, not only their tensors
   expectValid(*out);
   compareOutputs(*b.model, *out);
@@ -337,7 +359,8 @@ void PassesSmall::fusePadIntoConv() {
       if (opset < 11)
         b.node("Pad", {b.v(in)}, {out}, {Attribute::makeInts("pads", pads), Attribute::makeFloat("value", value)});
       else
-        b.node("Pad", {b.v(in), b.ints(std::string(out) + "_p", pads), b.init(std::string(out) + "_v", {}, {value})}, {out});
+        b.node("Pad", {b.v(in), b.ints(std::string(out) + "_p", pads), b.init(std::string(out) + "_v", {}, {value})},
+               {out});
     };
     (void)x;
     addPad("x", "p", {0, 0, 1, 2, 0, 0, 1, 0}, 0.f);
@@ -408,8 +431,10 @@ void PassesSmall::fuseConsecutiveSqueezesBothOpsets() {
     GraphBuilder b(opset);
     auto* x = b.input("x", {1, 3, 1, 4, 1});
     auto sq = [&](const char* in, const char* out, std::vector<int64_t> axes) {
-      if (opset < 13) b.node("Squeeze", {b.v(in)}, {out}, {Attribute::makeInts("axes", axes)});
-      else b.node("Squeeze", {b.v(in), b.ints(std::string(out) + "_ax", axes)}, {out});
+      if (opset < 13)
+        b.node("Squeeze", {b.v(in)}, {out}, {Attribute::makeInts("axes", axes)});
+      else
+        b.node("Squeeze", {b.v(in), b.ints(std::string(out) + "_ax", axes)}, {out});
     };
     (void)x;
     sq("x", "s1", {0, 4});  // -> [3,1,4]
@@ -430,8 +455,10 @@ void PassesSmall::fuseConsecutiveUnsqueezesBothOpsets() {
     GraphBuilder b(opset);
     auto* x = b.input("x", {3, 4});
     auto uq = [&](const char* in, const char* out, std::vector<int64_t> axes) {
-      if (opset < 13) b.node("Unsqueeze", {b.v(in)}, {out}, {Attribute::makeInts("axes", axes)});
-      else b.node("Unsqueeze", {b.v(in), b.ints(std::string(out) + "_ax", axes)}, {out});
+      if (opset < 13)
+        b.node("Unsqueeze", {b.v(in)}, {out}, {Attribute::makeInts("axes", axes)});
+      else
+        b.node("Unsqueeze", {b.v(in), b.ints(std::string(out) + "_ax", axes)}, {out});
     };
     (void)x;
     uq("x", "u1", {1});      // -> [3,1,4]
@@ -467,7 +494,7 @@ void PassesSmall::mergeDuplicates() {
   b.node("Relu", {x}, {"r1"});
   b.node("Relu", {x}, {"r2"});
   b.node("Exp", {b.v("r1")}, {"e1"});
-  b.node("Exp", {b.v("r2")}, {"e2"});                                    // same chain: merges
+  b.node("Exp", {b.v("r2")}, {"e2"});  // same chain: merges
   b.node("LeakyRelu", {x}, {"l1"}, {Attribute::makeFloat("alpha", 0.1f)});
   b.node("LeakyRelu", {x}, {"l2"}, {Attribute::makeFloat("alpha", 0.2f)});  // other attribute: stays
   b.node("Add", {b.v("e1"), b.v("e2")}, {"s"});
@@ -571,9 +598,9 @@ void PassesSmall::managerReachesFixpointWithStats() {
   auto m = b.model->clone();
   auto r = runPasses(*m, passes::PassRegistry::instance().defaultPipeline());
   QVERIFY(r.reachedFixpoint);
-  QVERIFY(r.iterations >= 2);  // the last round changes nothing, by definition of the fixpoint
+  QVERIFY(r.iterations >= 2);          // the last round changes nothing, by definition of the fixpoint
   QCOMPARE(r.nodesBefore, size_t(8));  // Conv, 4 Identity, BN, Relu, Identity
-  QCOMPARE(r.nodesAfter, size_t(2));  // Conv, Relu
+  QCOMPARE(r.nodesAfter, size_t(2));   // Conv, Relu
   size_t removed = 0, added = 0;
   for (const auto& p : r.perPass) {
     removed += p.total.nodesRemoved;
@@ -629,7 +656,9 @@ void PassesSmall::subgraphsAreOptimizedAndOuterNamesKept() {
       n->origins = {n->id()};
       return n->output(0);
     };
-    auto* c = add("Constant", {}, "two", {Attribute::makeTensor("value", ir::Tensor::fromValues<float>("", DataType::Float, {}, std::vector<float>{2.f}))});
+    auto* c = add("Constant", {}, "two",
+                  {Attribute::makeTensor(
+                      "value", ir::Tensor::fromValues<float>("", DataType::Float, {}, std::vector<float>{2.f}))});
     auto* r = add("Relu", {xo}, "r");
     auto* i = add("Identity", {r}, "i");
     auto* a = add("Add", {i, c}, "a");
@@ -710,9 +739,9 @@ void PassesSmall::constantFoldingShiftedWindowMask() {
 void PassesSmall::constantFoldingTileSplitGatherElements() {
   GraphBuilder b(13);
   auto* x = b.input("x", {2, 2, 2});
-  b.node("Tile", {b.ints("base", {2, 1}), b.ints("reps", {2})}, {"tiled"});                 // [2,1,2,1]
-  b.node("Split", {b.v("tiled"), b.ints("sizes", {3, 1})}, {"head", "tail"});               // [2,1,2] [1]
-  b.node("GatherElements", {b.v("head"), b.ints("order", {1, 0, 2, 2})}, {"picked"});       // [1,2,2,2]
+  b.node("Tile", {b.ints("base", {2, 1}), b.ints("reps", {2})}, {"tiled"});            // [2,1,2,1]
+  b.node("Split", {b.v("tiled"), b.ints("sizes", {3, 1})}, {"head", "tail"});          // [2,1,2] [1]
+  b.node("GatherElements", {b.v("head"), b.ints("order", {1, 0, 2, 2})}, {"picked"});  // [1,2,2,2]
   b.node("Mul", {b.v("picked"), b.v("tail")}, {"shape"});
   b.node("Reshape", {x, b.v("shape")}, {"y"});
   b.output("y", {1, 2, 2, 2});
@@ -812,12 +841,12 @@ void PassesSmall::foldingInsideLoopBodies() {
 void PassesSmall::eliminateNopArithmetic() {
   GraphBuilder b(13);
   auto* x = b.input("x", {2, 3});
-  b.node("Mul", {x, b.init("one", {}, {1.f})}, {"a"});             // x * 1
-  b.node("Sub", {b.v("a"), b.init("zero", {1}, {0.f})}, {"c"});     // a - [0], a of rank 2: a
-  b.node("Div", {b.v("c"), b.init("one1", {1, 1}, {1.f})}, {"d"});  // rank 2 constant on rank 2: c
-  b.node("Add", {b.init("zero2", {}, {0.f}), b.v("d")}, {"e"});     // float 0 + d: -0 would become +0, stays
-  b.node("Sub", {b.init("zero3", {}, {0.f}), b.v("e")}, {"f"});     // 0 - e is -e: stays
-  b.node("Mul", {b.v("f"), b.init("two", {}, {2.f})}, {"g"});       // not neutral: stays
+  b.node("Mul", {x, b.init("one", {}, {1.f})}, {"a"});                  // x * 1
+  b.node("Sub", {b.v("a"), b.init("zero", {1}, {0.f})}, {"c"});         // a - [0], a of rank 2: a
+  b.node("Div", {b.v("c"), b.init("one1", {1, 1}, {1.f})}, {"d"});      // rank 2 constant on rank 2: c
+  b.node("Add", {b.init("zero2", {}, {0.f}), b.v("d")}, {"e"});         // float 0 + d: -0 would become +0, stays
+  b.node("Sub", {b.init("zero3", {}, {0.f}), b.v("e")}, {"f"});         // 0 - e is -e: stays
+  b.node("Mul", {b.v("f"), b.init("two", {}, {2.f})}, {"g"});           // not neutral: stays
   b.node("Mul", {b.v("g"), b.init("ones3", {1, 1, 1}, {1.f})}, {"y"});  // would make the result rank 3: stays
   b.output("y", {1, 2, 3});
   auto out = optimize(*b.model, {"eliminate_nop_arithmetic"});

@@ -28,8 +28,10 @@ struct MessageBoxAnswer {
     text = box->text();
     answered = true;
     defaultIsNo = box->defaultButton() == box->button(QMessageBox::No);
-    if (button == QMessageBox::NoButton) QTest::keyClick(box, Qt::Key_Return);
-    else box->button(button)->click();
+    if (button == QMessageBox::NoButton)
+      QTest::keyClick(box, Qt::Key_Return);
+    else
+      box->button(button)->click();
   }
 };
 

@@ -87,7 +87,8 @@ using test::MessageBoxAnswer;
 
 // Saves through Save converted... with `folder` as the dialog's answer; true when `saved` came. A save the user
 // declines starts nothing, so those calls wait only briefly.
-bool saveAndWait(MainWindow& w, FakeDialog& dialog, const QString& folder, QString* failure = nullptr, int waitMs = 60000) {
+bool saveAndWait(MainWindow& w, FakeDialog& dialog, const QString& folder, QString* failure = nullptr,
+                 int waitMs = 60000) {
   dialog.answer = folder;
   auto* controller = w.conversion()->controller();
   QSignalSpy saved(controller, &ConversionController::saved);
@@ -381,7 +382,8 @@ class UiCodegen : public QObject {
     QVERIFY(!saveAndWait(w, dialog, project, &why));
     QVERIFY(!yes.answered);  // never asked
     QVERIFY2(why.contains("did not generate") && why.contains(codegen::kGeneratedFolderMarker), qPrintable(why));
-    QCOMPARE(QDir(project).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList({"model.py", "run.py"}));
+    QCOMPARE(QDir(project).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList({"model.py", "run.py"}));
     QCOMPARE(readAll(project + "/model.py"), QByteArray("mine"));
     QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{"project"});
 

@@ -71,7 +71,8 @@ class ControlFlowTest : public QObject {
     QTest::qWait(20);
     QMenu* menu = nullptr;
     for (QWidget* top : QApplication::topLevelWidgets())
-      if (auto* m = qobject_cast<QMenu*>(top); m && m->objectName() == QStringLiteral("bodyMenu") && m->isVisible()) menu = m;
+      if (auto* m = qobject_cast<QMenu*>(top); m && m->objectName() == QStringLiteral("bodyMenu") && m->isVisible())
+        menu = m;
     QVERIFY(menu);
     QStringList names;
     for (QAction* a : menu->actions()) names << a->text();
@@ -79,13 +80,15 @@ class ControlFlowTest : public QObject {
     menu->actions().last()->trigger();
     menu->close();
     QCOMPARE(w.document()->levelCount(), 2);
-    QVERIFY2(w.document()->currentLevel().title.endsWith(QStringLiteral("else_branch")), qPrintable(w.document()->currentLevel().title));
+    QVERIFY2(w.document()->currentLevel().title.endsWith(QStringLiteral("else_branch")),
+             qPrintable(w.document()->currentLevel().title));
     QVERIFY(nodeOfType(*w.document()->currentLevel().graph, "Neg"));  // the else branch, not the first body
 
     // The branch reads /Loop_output_0 from the main graph: a stub input (the weights it reads are listed on Gemm).
     int stubs = 0;
     for (auto* it : w.scene()->items())
-      if (auto* v = qgraphicsitem_cast<ValueItem*>(it); v && v->role() == ValueItem::Role::Input && v->value()->isOuterScope()) {
+      if (auto* v = qgraphicsitem_cast<ValueItem*>(it);
+          v && v->role() == ValueItem::Role::Input && v->value()->isOuterScope()) {
         ++stubs;
         QCOMPARE(QString::fromStdString(v->value()->name()), QStringLiteral("/Loop_output_0"));
       }
@@ -120,11 +123,14 @@ class ControlFlowTest : public QObject {
     QVERIFY(results);
     auto nodeRows = [results](const QString& op) {
       int n = 0;
-      for (int r = 0; r < results->rowCount(); ++r) n += results->data(results->index(r), Qt::DisplayRole).toString().contains("[" + op + "]");
+      for (int r = 0; r < results->rowCount(); ++r)
+        n += results->data(results->index(r), Qt::DisplayRole).toString().contains("[" + op + "]");
       return n;
     };
     QCOMPARE(nodeRows(QStringLiteral("Neg")), 1);
-    QVERIFY(results->data(results->index(0), Qt::DisplayRole).toString().contains(QStringLiteral("[Neg]  in /If/else_branch")));
+    QVERIFY(results->data(results->index(0), Qt::DisplayRole)
+                .toString()
+                .contains(QStringLiteral("[Neg]  in /If/else_branch")));
     QVERIFY(find->goToNext());
     QCOMPARE(w.document()->focusNode()->opType, std::string("Neg"));
     QVERIFY(w.document()->currentLevel().title.contains(QStringLiteral("If")));

@@ -79,7 +79,8 @@ class UiConversion : public QObject {
     int expected = 0;
     for (QGraphicsItem* item : scene.items())
       if (auto* n = qgraphicsitem_cast<NodeItem*>(item))
-        if (controller.statusOf(n->node()->id()).value_or(convert::NodeStatus::Unchanged) != convert::NodeStatus::Unchanged)
+        if (controller.statusOf(n->node()->id()).value_or(convert::NodeStatus::Unchanged) !=
+            convert::NodeStatus::Unchanged)
           ++expected;
     QVERIFY(expected > 0);  // Clip with min/max inputs must become attributes below 11
     QCOMPARE(overlay.markedCount(), expected);
@@ -159,7 +160,8 @@ class UiConversion : public QObject {
     QVERIFY(doc.hasGraph() && !doc.currentLevel().placed.items.empty());
     QVERIFY(doc.typeOf(big->graph().outputs().front()));  // shapes were inferred for display
     bool named = false;
-    for (const auto& line : log) named |= line.first().toString().startsWith(QStringLiteral("Shown big in memory: 9990 nodes"));
+    for (const auto& line : log)
+      named |= line.first().toString().startsWith(QStringLiteral("Shown big in memory: 9990 nodes"));
     QVERIFY(named);
     // Reload shows the same model again; close drops it.
     changed.clear();
@@ -185,7 +187,8 @@ class UiConversion : public QObject {
     QVERIFY(dry.wait(30000));
     auto* m = panel.reportModel();
     QVERIFY(m->rowCount() > 0);
-    QCOMPARE(size_t(m->rowCount()), controller.dryRun()->nodes.size() - controller.dryRun()->count(convert::NodeStatus::Unchanged));
+    QCOMPARE(size_t(m->rowCount()),
+             controller.dryRun()->nodes.size() - controller.dryRun()->count(convert::NodeStatus::Unchanged));
     QVERIFY(panel.summaryLabel()->text().contains("-> 9"));
     // Choosing a row selects that node in the document.
     panel.table()->selectRow(0);
@@ -212,7 +215,7 @@ class UiConversion : public QObject {
     for (const auto& n : converted->graph().nodes())
       if (controller.previewDiff(n->id()) != DiffKind::Same) ++added;
     QVERIFY(removed >= 52);  // at least every BatchNormalization
-    QVERIFY(added > 0);       // the Conv nodes that absorbed them changed
+    QVERIFY(added > 0);      // the Conv nodes that absorbed them changed
 
     const QString dir = test::scratchDir("ui_conversion");
     QSignalSpy saved(&controller, &ConversionController::saved);

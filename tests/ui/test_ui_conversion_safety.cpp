@@ -270,10 +270,12 @@ class UiConversionSafety : public QObject {
     QVERIFY(r);
     QCOMPARE(r->targetOpset, int64_t(9));
     // The Log line: source, opsets, passes, counts by status, nodes before and after.
-    const QString converted = QString("Converted mobilenet_v2_op13_raw.onnx (onnx) from opset 13 to 9 with default passes: %1; %2 -> %3 nodes")
-                                  .arg(statusCounts(*r))
-                                  .arg(w.document()->model()->graph().nodeCount())
-                                  .arg(controller->convertedModel()->graph().nodeCount());
+    const QString converted =
+        QString(
+            "Converted mobilenet_v2_op13_raw.onnx (onnx) from opset 13 to 9 with default passes: %1; %2 -> %3 nodes")
+            .arg(statusCounts(*r))
+            .arg(w.document()->model()->graph().nodeCount())
+            .arg(controller->convertedModel()->graph().nodeCount());
     QVERIFY2(logText(w).contains(converted), qPrintable(logText(w)));
     QVERIFY(logText(w).contains("check passed"));
 
@@ -285,11 +287,13 @@ class UiConversionSafety : public QObject {
     QVERIFY(saved.wait(30000));
     const qint64 bytes = QFileInfo(dir + "/m9.onnx").size();
     QVERIFY(bytes > 0);
-    const QString line = QString("Saved %1: mobilenet_v2_op13_raw.onnx converted to opset 9 with default passes, %2 nodes (%3); %4 bytes")
-                             .arg(dir + "/m9.onnx")
-                             .arg(controller->convertedModel()->graph().nodeCount())
-                             .arg(statusCounts(*r))
-                             .arg(bytes);
+    const QString line =
+        QString(
+            "Saved %1: mobilenet_v2_op13_raw.onnx converted to opset 9 with default passes, %2 nodes (%3); %4 bytes")
+            .arg(dir + "/m9.onnx")
+            .arg(controller->convertedModel()->graph().nodeCount())
+            .arg(statusCounts(*r))
+            .arg(bytes);
     QVERIFY2(logText(w).contains(line), qPrintable(logText(w)));
     // A failed save is in the Log too (never over the source).
     dialog.answer = model;

@@ -234,7 +234,8 @@ class UiConversionStatus : public QObject {
       attention += r.status == S::Unsupported || r.status == S::Failed;
     }
     QVERIFY(trivial > 0 && rewrites > 0);
-    QVERIFY(w.conversion()->panel()->summaryLabel()->text().contains(QString("%1 rewrites, %2 attributes only").arg(rewrites).arg(trivial)));
+    QVERIFY(w.conversion()->panel()->summaryLabel()->text().contains(
+        QString("%1 rewrites, %2 attributes only").arg(rewrites).arg(trivial)));
     // Rewrites come before the trivial conversions in the table's own order.
     int lastRewrite = -1, firstTrivial = -1;
     for (int row = 0; row < proxy->rowCount(); ++row) {
@@ -291,7 +292,8 @@ class UiConversionStatus : public QObject {
     QVERIFY(proxy->rowCount() > 0);
     table->view()->setCurrentIndex(proxy->index(0, 0));
     const QString details = table->detailsPane()->toPlainText();
-    QVERIFY2(details.contains("decomposed into ReduceMean/Sub/Mul/ReduceMean/Add/Sqrt/Div/Mul/Add"), qPrintable(details));
+    QVERIFY2(details.contains("decomposed into ReduceMean/Sub/Mul/ReduceMean/Add/Sqrt/Div/Mul/Add"),
+             qPrintable(details));
     QVERIFY(details.contains("rewrite"));
     QVERIFY(w.document()->focusNode());
     QCOMPARE(w.document()->focusNode()->opType, std::string("LayerNormalization"));
@@ -333,14 +335,16 @@ class UiConversionStatus : public QObject {
     const QJsonObject cliReport = readJson(dir + "/cli.json");
     for (const char* key : {"nodes", "status_counts", "counts_by_op", "ops_before", "ops_after", "complete", "check"})
       QVERIFY2(saved[key] == cliReport[key], key);
-    QCOMPARE(saved["passes"].toObject()["per_pass"].toArray().size(), cliReport["passes"].toObject()["per_pass"].toArray().size());
+    QCOMPARE(saved["passes"].toObject()["per_pass"].toArray().size(),
+             cliReport["passes"].toObject()["per_pass"].toArray().size());
     QCOMPARE(saved["passes"].toObject()["nodes_after"], cliReport["passes"].toObject()["nodes_after"]);
     // Written whole: no temporary file beside it; never over the model; the Log says what was written.
     QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden).filter(".tmp").size(), 0);
     QVERIFY(!table->saveReport(model));
     QVERIFY(QFileInfo(model).size() > 1000000);
     const QString log = w.logPanel()->toPlainText();
-    QVERIFY2(log.contains("Saved the conversion report of transformer_encoder_op17.onnx to " + dir + "/converted.json"), qPrintable(log));
+    QVERIFY2(log.contains("Saved the conversion report of transformer_encoder_op17.onnx to " + dir + "/converted.json"),
+             qPrintable(log));
     QVERIFY(log.contains("Error: cannot save the report " + model));
   }
 };

@@ -98,7 +98,8 @@ class UiExportImage : public QObject {
     w.document()->selectNode(conv);
 
     // Interactive export: returns at once, progress arrives, the file is whole at the end.
-    w.setSavePathChooser([&](QWidget*, const QString&, const QString&, const QString&, QString*) { return dir + "/marked.png"; });
+    w.setSavePathChooser(
+        [&](QWidget*, const QString&, const QString&, const QString&, QString*) { return dir + "/marked.png"; });
     QSignalSpy progress(w.exporter(), &SceneExporter::progress);
     QSignalSpy finished(w.exporter(), &SceneExporter::finished);
     w.exportImageInteractively();
@@ -134,8 +135,10 @@ class UiExportImage : public QObject {
     QVERIFY(w.exporter()->start(dir + "/cancelled.png", {}));
     w.exporter()->cancel();
     QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty() || !finished.isEmpty(), 60000);
-    if (!failed.isEmpty()) QVERIFY(!QFile::exists(dir + "/cancelled.png"));
-    else QVERIFY(!readPicture(dir + "/cancelled.png").isNull());
+    if (!failed.isEmpty())
+      QVERIFY(!QFile::exists(dir + "/cancelled.png"));
+    else
+      QVERIFY(!readPicture(dir + "/cancelled.png").isNull());
     QCOMPARE(QDir(dir).entryList(QDir::Files | QDir::Hidden).filter(".tmp").size(), 0);
     // Never over the model.
     QVERIFY(!w.exportImage(model));
@@ -158,7 +161,8 @@ class UiExportImage : public QObject {
     QCOMPARE(runApp({"--screenshot", dir + "/selected.png", "--graph-only", "--select", node, model}, &err), 0);
     const QImage selected = readPicture(dir + "/selected.png");
     const QRect middle(selected.width() / 2 - 90, selected.height() / 2 - 40, 180, 80);
-    QVERIFY2(pixelsNear(selected, kSelected, 12, middle) > 30, qPrintable(QString::number(pixelsNear(selected, kSelected, 12, middle))));
+    QVERIFY2(pixelsNear(selected, kSelected, 12, middle) > 30,
+             qPrintable(QString::number(pixelsNear(selected, kSelected, 12, middle))));
     // --graph-only means nothing without --screenshot.
     QCOMPARE(runApp({"--graph-only", model}, &err), 1);
     QVERIFY(err.contains("--graph-only"));

@@ -65,11 +65,18 @@ QStringList violations(const QString& uiDir, const QHash<QString, int>& layers) 
       if (!m.hasMatch()) continue;
       const QString to = unitOf(m.captured(1));
       const QString where = QStringLiteral("ui/%1:%2: includes ui/%3").arg(file).arg(lineNo).arg(m.captured(1));
-      if (!layers.contains(from)) out << QStringLiteral("%1, but ui/CMakeLists.txt places no %2").arg(where, from);
-      else if (!layers.contains(to)) out << QStringLiteral("%1, but ui/CMakeLists.txt places no %2").arg(where, to);
-      else if (from == to) continue;
+      if (!layers.contains(from))
+        out << QStringLiteral("%1, but ui/CMakeLists.txt places no %2").arg(where, from);
+      else if (!layers.contains(to))
+        out << QStringLiteral("%1, but ui/CMakeLists.txt places no %2").arg(where, to);
+      else if (from == to)
+        continue;
       else if (layers[to] > layers[from])
-        out << QStringLiteral("%1: %2 (layer %3) is above %4 (layer %5)").arg(where, to).arg(layers[to]).arg(from).arg(layers[from]);
+        out << QStringLiteral("%1: %2 (layer %3) is above %4 (layer %5)")
+                   .arg(where, to)
+                   .arg(layers[to])
+                   .arg(from)
+                   .arg(layers[from]);
       else if (layers[to] == layers[from])
         out << QStringLiteral("%1: %2 and %3 are both on layer %4").arg(where, to, from).arg(layers[to]);
     }
@@ -102,7 +109,8 @@ class TestUiIncludeRule : public QObject {
     for (const QString& d : QDir(ui_).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
       QVERIFY2(layers.contains(d + "/"), qPrintable("ui/CMakeLists.txt's layer table does not place ui/" + d + "/"));
     for (const QString& unit : layers.keys())
-      if (unit.endsWith('/')) QVERIFY2(QDir(ui_ + "/" + unit).exists(), qPrintable("the layer table names a missing ui/" + unit));
+      if (unit.endsWith('/'))
+        QVERIFY2(QDir(ui_ + "/" + unit).exists(), qPrintable("the layer table names a missing ui/" + unit));
     QVERIFY(layers.size() >= 8);
   }
 
@@ -122,12 +130,14 @@ class TestUiIncludeRule : public QObject {
     const QString tree = fb::test::scratchDir("ui_include_rule") + "/ui";
     // Allowed: down the layers, within a folder, any core header.
     write(tree + "/conversion/fine.cpp",
-          "#include \"ui/conversion/fine.h\"\n#include \"ui/preview/preview_link.h\"\n#include \"ui/graph/graph_scene.h\"\n"
+          "#include \"ui/conversion/fine.h\"\n#include \"ui/preview/preview_link.h\"\n#include "
+          "\"ui/graph/graph_scene.h\"\n"
           "#include \"ui/document.h\"\n#include \"ui/theme/colors.h\"\n#include \"ir/graph.h\"\n#include <QWidget>\n");
     write(tree + "/main_window.cpp", "#include \"ui/conversion/fine.h\"\n#include \"ui/main_window.h\"\n");
     QCOMPARE(violations(tree, layers), QStringList());
     // Up a layer, sideways on one layer, from the base to the shell, and into a folder the table does not place.
-    write(tree + "/graph/scene.cpp", "#include \"ui/graph/scene.h\"\n  #  include <ui/conversion/conversion_controller.h>\n");
+    write(tree + "/graph/scene.cpp",
+          "#include \"ui/graph/scene.h\"\n  #  include <ui/conversion/conversion_controller.h>\n");
     write(tree + "/inspector/panel.h", "#pragma once\n#include \"ui/export/scene_export.h\"\n");
     write(tree + "/document.cpp", "#include \"ui/main_window.h\"\n");
     write(tree + "/theme/colors.cpp", "#include \"ui/document.h\"\n");
@@ -136,7 +146,8 @@ class TestUiIncludeRule : public QObject {
     QCOMPARE(bad.size(), 5);
     QVERIFY(bad[0].startsWith("ui/document.cpp:1: includes ui/main_window.h: main_window"));
     QVERIFY(bad[1].startsWith("ui/graph/scene.cpp:2: includes ui/conversion/conversion_controller.h: conversion/"));
-    QVERIFY(bad[2].startsWith("ui/inspector/panel.h:2: includes ui/export/scene_export.h: export/ and inspector/ are both"));
+    QVERIFY(bad[2].startsWith(
+        "ui/inspector/panel.h:2: includes ui/export/scene_export.h: export/ and inspector/ are both"));
     QVERIFY(bad[3].startsWith("ui/theme/colors.cpp:1: includes ui/document.h: ui/* and theme/ are both"));
     QVERIFY(bad[4].contains("places no models/"));
   }

@@ -97,7 +97,8 @@ class InspectorTest : public QObject {
     for (int r = 0; r < ops->rowCount(); ++r) {
       total += ops->data(ops->index(r, 1), Qt::DisplayRole).toInt();
       if (inBodies == 0)
-        QCOMPARE(ops->data(ops->index(r, 1), Qt::DisplayRole).toInt(), facts.value("ops").toObject().value(ops->opAt(r)).toInt());
+        QCOMPARE(ops->data(ops->index(r, 1), Qt::DisplayRole).toInt(),
+                 facts.value("ops").toObject().value(ops->opAt(r)).toInt());
     }
     QCOMPARE(total, nodes + inBodies);
     // The Model panel agrees with the manifest (counted by python's onnx).
@@ -105,7 +106,8 @@ class InspectorTest : public QObject {
     QCOMPARE(info->valueOf("IR version").toInt(), facts.value("ir_version").toInt());
     QCOMPARE(info->valueOf("initializers").toInt(), facts.value("initializers").toInt());
     QCOMPARE(QLocale().toULongLong(info->valueOf("parameters")), qulonglong(facts.value("parameters").toDouble()));
-    QVERIFY(info->valueOf("opsets").contains(QStringLiteral("ai.onnx %1").arg(facts.value("opsets").toObject().value("").toInt())));
+    QVERIFY(info->valueOf("opsets").contains(
+        QStringLiteral("ai.onnx %1").arg(facts.value("opsets").toObject().value("").toInt())));
     QVERIFY(info->valueOf("producer").startsWith(facts.value("producer").toObject().value("name").toString()));
   }
 
@@ -209,8 +211,8 @@ class InspectorTest : public QObject {
       if (ops->opAt(r) == "Conv") convRow = r;
     QVERIFY(convRow >= 0);
     emit w.operatorsPanel()->view()->clicked(ops->index(convRow, 0));
-    QCOMPARE(w.document()->selectedNodes().size(), test::manifest().value("mobilenet_v2_op11.onnx").toObject()
-                                                        .value("ops").toObject().value("Conv").toInt());
+    QCOMPARE(w.document()->selectedNodes().size(),
+             test::manifest().value("mobilenet_v2_op11.onnx").toObject().value("ops").toObject().value("Conv").toInt());
     for (const auto* n : w.document()->selectedNodes()) QCOMPARE(n->opType, std::string("Conv"));
   }
 
@@ -226,7 +228,8 @@ class InspectorTest : public QObject {
     QTest::mouseDClick(w.view()->viewport(), Qt::LeftButton, {}, at);
     QMenu* bodies = nullptr;
     for (QWidget* top : QApplication::topLevelWidgets())
-      if (auto* m = qobject_cast<QMenu*>(top); m && m->objectName() == QStringLiteral("bodyMenu") && m->isVisible()) bodies = m;
+      if (auto* m = qobject_cast<QMenu*>(top); m && m->objectName() == QStringLiteral("bodyMenu") && m->isVisible())
+        bodies = m;
     QVERIFY(bodies);
     bodies->actions().first()->trigger();
     bodies->close();
@@ -240,7 +243,8 @@ class InspectorTest : public QObject {
     const auto* loop = findNode(w.document()->model()->graph(), "/Loop");
     w.document()->selectNode(loop);
     auto* panel = w.nodePanel()->model();
-    const auto hits = panel->match(panel->index(0, 0), Qt::DisplayRole, "body", 1, Qt::MatchExactly | Qt::MatchRecursive);
+    const auto hits =
+        panel->match(panel->index(0, 0), Qt::DisplayRole, "body", 1, Qt::MatchExactly | Qt::MatchRecursive);
     QVERIFY(!hits.isEmpty());
     emit w.nodePanel()->view()->activated(hits.first().siblingAtColumn(1));
     QCOMPARE(w.document()->levelCount(), 2);

@@ -109,7 +109,8 @@ class UiPassSteps : public QObject {
       const passes::PassStep* s = stepper->passStep(i);
       QVERIFY(s && s->change.changed());
       const ModelDiff d = diffGraphs(stepper->modelAt(i - 1)->graph(), stepper->modelAt(i)->graph());
-      QVERIFY2(size_t(d.count(DiffKind::Removed)) == s->change.nodesRemoved, qPrintable(QString::fromStdString(s->pass)));
+      QVERIFY2(size_t(d.count(DiffKind::Removed)) == s->change.nodesRemoved,
+               qPrintable(QString::fromStdString(s->pass)));
       QVERIFY2(size_t(d.count(DiffKind::Added)) == s->change.nodesAdded, qPrintable(QString::fromStdString(s->pass)));
       if (s->pass == "fuse_bn_into_conv" && bnStep < 0) bnStep = i;
     }
@@ -151,7 +152,8 @@ class UiPassSteps : public QObject {
       QCOMPARE(stepper->stepDocument()->model(), stepper->modelAt(step).get());
     }
     QStringList files;
-    for (QDirIterator it(tempDir_, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) files << it.next();
+    for (QDirIterator it(tempDir_, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();)
+      files << it.next();
     QCOMPARE(files, QStringList());
 
     // Another target drops the steps and the figures.

@@ -79,21 +79,26 @@ int crossings(const ui::EdgeItem* e, const QList<ui::NodeItem*>& nodes) {
   return hits;
 }
 
-
 // The drawn geometry of a scene, checked as a reader would see it: what overlaps what.
 struct GeometryReport {
-  int labels = 0;          // labels shown
-  int labelledEdges = 0;   // edges with a label text
-  int labelOnLabel = 0;    // two label rectangles intersect (or touch: less than 2 px apart)
-  int labelOnBox = 0;      // a label rectangle intersects a box
-  int edgeThroughBox = 0;  // an edge passes through a box other than its two ends
+  int labels = 0;            // labels shown
+  int labelledEdges = 0;     // edges with a label text
+  int labelOnLabel = 0;      // two label rectangles intersect (or touch: less than 2 px apart)
+  int labelOnBox = 0;        // a label rectangle intersects a box
+  int edgeThroughBox = 0;    // an edge passes through a box other than its two ends
   int edgeThroughLabel = 0;  // an edge passes through the label of another edge
   QStringList examples;
   int total() const { return labelOnLabel + labelOnBox + edgeThroughBox + edgeThroughLabel; }
   QString summary() const {
     return QStringLiteral("%1 of %2 labels shown; %3 label/label, %4 label/box, %5 edge/box, %6 edge/label%7")
-        .arg(labels).arg(labelledEdges).arg(labelOnLabel).arg(labelOnBox).arg(edgeThroughBox).arg(edgeThroughLabel)
-        .arg(examples.isEmpty() ? QString() : QStringLiteral("; e.g. ") + examples.mid(0, 4).join(QStringLiteral("; ")));
+        .arg(labels)
+        .arg(labelledEdges)
+        .arg(labelOnLabel)
+        .arg(labelOnBox)
+        .arg(edgeThroughBox)
+        .arg(edgeThroughLabel)
+        .arg(examples.isEmpty() ? QString()
+                                : QStringLiteral("; e.g. ") + examples.mid(0, 4).join(QStringLiteral("; ")));
   }
 };
 
@@ -109,9 +114,7 @@ bool pathEntersRect(const QList<QPolygonF>& polylines, const QRectF& r) {
   return false;
 }
 
-QString describe(const ui::EdgeItem* e) {
-  return e->label().isEmpty() ? QStringLiteral("edge") : e->label();
-}
+QString describe(const ui::EdgeItem* e) { return e->label().isEmpty() ? QStringLiteral("edge") : e->label(); }
 
 GeometryReport checkGeometry(ui::GraphScene* scene) {
   GeometryReport r;
@@ -121,9 +124,12 @@ GeometryReport checkGeometry(ui::GraphScene* scene) {
   };
   std::vector<Box> boxes;
   for (auto* item : scene->items()) {
-    if (auto* n = qgraphicsitem_cast<ui::NodeItem*>(item)) boxes.push_back({n->box(), QString::fromStdString(n->node()->opType)});
-    else if (auto* v = qgraphicsitem_cast<ui::ValueItem*>(item)) boxes.push_back({v->box(), QStringLiteral("value")});
-    else if (auto* b = qgraphicsitem_cast<ui::BlockItem*>(item); b && !b->isExpanded()) boxes.push_back({b->box(), QStringLiteral("block")});
+    if (auto* n = qgraphicsitem_cast<ui::NodeItem*>(item))
+      boxes.push_back({n->box(), QString::fromStdString(n->node()->opType)});
+    else if (auto* v = qgraphicsitem_cast<ui::ValueItem*>(item))
+      boxes.push_back({v->box(), QStringLiteral("value")});
+    else if (auto* b = qgraphicsitem_cast<ui::BlockItem*>(item); b && !b->isExpanded())
+      boxes.push_back({b->box(), QStringLiteral("block")});
   }
   const QList<ui::EdgeItem*>& edges = scene->edgeItems();
   std::vector<QList<QPolygonF>> lines;
@@ -141,7 +147,8 @@ GeometryReport checkGeometry(ui::GraphScene* scene) {
     if (li.isEmpty()) continue;
     ++r.labels;
     for (int j = i + 1; j < edges.size(); ++j)
-      if (!edges[j]->labelRect().isEmpty() && li.adjusted(-1, -1, 1, 1).intersects(edges[j]->labelRect().adjusted(-1, -1, 1, 1))) {
+      if (!edges[j]->labelRect().isEmpty() &&
+          li.adjusted(-1, -1, 1, 1).intersects(edges[j]->labelRect().adjusted(-1, -1, 1, 1))) {
         ++r.labelOnLabel;
         note(QStringLiteral("labels %1 and %2 touch").arg(edges[i]->label(), edges[j]->label()));
       }
@@ -189,8 +196,9 @@ QString swinExport() {
   const QString dir = test::scratchDir(QStringLiteral("readability_swin"));
   QProcess p;
   p.setWorkingDirectory(dir);
-  p.start(QStringLiteral("/usr/bin/python3"), {test::corpusDir() + QStringLiteral("/make_corpus.py"), QStringLiteral("--out"), dir,
-                                              QStringLiteral("--only"), QStringLiteral("swin_t"), QStringLiteral("--opsets"), QStringLiteral("17")});
+  p.start(QStringLiteral("/usr/bin/python3"),
+          {test::corpusDir() + QStringLiteral("/make_corpus.py"), QStringLiteral("--out"), dir,
+           QStringLiteral("--only"), QStringLiteral("swin_t"), QStringLiteral("--opsets"), QStringLiteral("17")});
   if (!p.waitForFinished(180000) || p.exitCode() != 0) {
     qWarning("make_corpus.py failed: %s", p.readAllStandardError().constData());
     return {};
@@ -243,7 +251,8 @@ class ReadabilityTest : public QObject {
     doc->setShowInitializers(true);
     doc->expandAll();
     const int rawBoxes = countBoxes(w.scene());
-    qInfo("transformer_encoder_op17, all blocks expanded: %d boxes raw, %d with constants folded", rawBoxes, foldedBoxes);
+    qInfo("transformer_encoder_op17, all blocks expanded: %d boxes raw, %d with constants folded", rawBoxes,
+          foldedBoxes);
     QVERIFY(rawBoxes >= foldedBoxes + 141);
     doc->setShowInitializers(false);
 
@@ -299,8 +308,10 @@ class ReadabilityTest : public QObject {
     }
     qInfo("%s: %d of %d edges routed by dot, %d of them cross a node box", qPrintable(file), routed, int(edges.size()),
           crossingEdges);
-    QVERIFY2(routed * 10 >= int(edges.size()) * 9, qPrintable(QStringLiteral("%1 of %2").arg(routed).arg(edges.size())));
-    QVERIFY2(crossingEdges * 100 <= routed * 2, qPrintable(QStringLiteral("%1 of %2 cross").arg(crossingEdges).arg(routed)));
+    QVERIFY2(routed * 10 >= int(edges.size()) * 9,
+             qPrintable(QStringLiteral("%1 of %2").arg(routed).arg(edges.size())));
+    QVERIFY2(crossingEdges * 100 <= routed * 2,
+             qPrintable(QStringLiteral("%1 of %2 cross").arg(crossingEdges).arg(routed)));
   }
 
   // 12: labels placed by the scene overlap neither each other nor any box; long symbolic dims are cut.
@@ -317,7 +328,8 @@ class ReadabilityTest : public QObject {
       for (int j = i + 1; j < labels.size(); ++j) QVERIFY(!labels[i].intersects(labels[j]));
     for (auto* n : itemsOf<ui::NodeItem>(w.scene()))
       for (const QRectF& l : labels) QVERIFY(!n->box().intersects(l));
-    ir::TypeInfo t = ir::TypeInfo::tensor(ir::DataType::Float, ir::Shape{ir::Dim::named("sequence_length"), ir::Dim::of(256)});
+    ir::TypeInfo t =
+        ir::TypeInfo::tensor(ir::DataType::Float, ir::Shape{ir::Dim::named("sequence_length"), ir::Dim::of(256)});
     QCOMPARE(QString::fromStdString(layout::shortTypeLabel(t)), QStringLiteral("float[seque\u2026,256]"));
     bool cut = false;
     for (auto* e : itemsOf<ui::EdgeItem>(w.scene())) cut = cut || e->label().contains(QChar(0x2026));
@@ -330,8 +342,10 @@ class ReadabilityTest : public QObject {
     QTest::addColumn<QString>("file");
     QTest::newRow("transformer op17") << test::corpusModel("transformer_encoder_op17.onnx");
     QTest::newRow("transformer op13_dyn") << test::corpusModel("transformer_encoder_op13_dyn.onnx");
-    if (torchInstalled()) QTest::newRow("swin_t op17 (exported)") << QStringLiteral("swin_t");
-    else qWarning("python3-torch/python3-torchvision missing: the swin_t export is not checked");
+    if (torchInstalled())
+      QTest::newRow("swin_t op17 (exported)") << QStringLiteral("swin_t");
+    else
+      qWarning("python3-torch/python3-torchvision missing: the swin_t export is not checked");
   }
   void firstViewsHaveNoOverlaps() {
     QFETCH(QString, file);
@@ -347,7 +361,8 @@ class ReadabilityTest : public QObject {
     const QString name = QFileInfo(file).completeBaseName();
     auto check = [&](const QString& view) {
       const GeometryReport r = checkGeometry(w.scene());
-      qInfo("%s, %s: %d edges; %s", qPrintable(name), qPrintable(view), int(w.scene()->edgeItems().size()), qPrintable(r.summary()));
+      qInfo("%s, %s: %d edges; %s", qPrintable(name), qPrintable(view), int(w.scene()->edgeItems().size()),
+            qPrintable(r.summary()));
       QVERIFY2(r.total() == 0, qPrintable(view + QStringLiteral(": ") + r.summary()));
       // Leaving labels out is no way to pass: most edges keep theirs.
       QVERIFY2(r.labels * 10 >= r.labelledEdges * 7, qPrintable(view + QStringLiteral(": ") + r.summary()));
@@ -454,7 +469,9 @@ class ReadabilityTest : public QObject {
     QPoint empty;
     for (int y = 10; y < view->viewport()->height() && empty.isNull(); y += 7)
       for (int x = 10; x < view->viewport()->width() && empty.isNull(); x += 7)
-        if (!w.scene()->pickable(view->mapToScene(QPoint(x, y))) && w.scene()->items(view->mapToScene(QPoint(x, y))).isEmpty()) empty = QPoint(x, y);
+        if (!w.scene()->pickable(view->mapToScene(QPoint(x, y))) &&
+            w.scene()->items(view->mapToScene(QPoint(x, y))).isEmpty())
+          empty = QPoint(x, y);
     QVERIFY(!empty.isNull());
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, empty);
     QVERIFY(doc->selectedNodes().isEmpty());
@@ -479,18 +496,21 @@ class ReadabilityTest : public QObject {
       const QRectF nowSeen = view->mapToScene(view->viewport()->rect()).boundingRect();
       ui::BlockItem* block = nullptr;
       for (auto* b : itemsOf<ui::BlockItem>(w.scene()))
-        if (nowSeen.contains(b->box().topLeft() + QPointF(30, 8)) && (!block || b->box().top() > block->box().top())) block = b;
+        if (nowSeen.contains(b->box().topLeft() + QPointF(30, 8)) && (!block || b->box().top() > block->box().top()))
+          block = b;
       QVERIFY(block);
       const bool wasExpanded = block->isExpanded();
       const int id = block->block();
       const QPoint before = view->mapFromScene(block->box().topLeft());
-      QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(block->box().topLeft() + QPointF(30, 8)));
+      QTest::mouseDClick(view->viewport(), Qt::LeftButton, {},
+                         view->mapFromScene(block->box().topLeft() + QPointF(30, 8)));
       QTest::qWait(20);
       ui::BlockItem* after = w.scene()->itemForBlock(id);
       QVERIFY(after && after->isExpanded() != wasExpanded);
       const QPoint now = view->mapFromScene(after->box().topLeft());
-      QVERIFY2((now - before).manhattanLength() <= 4,
-               qPrintable(QStringLiteral("(%1,%2) -> (%3,%4)").arg(before.x()).arg(before.y()).arg(now.x()).arg(now.y())));
+      QVERIFY2(
+          (now - before).manhattanLength() <= 4,
+          qPrintable(QStringLiteral("(%1,%2) -> (%3,%4)").arg(before.x()).arg(before.y()).arg(now.x()).arg(now.y())));
     }
   }
 

@@ -103,11 +103,15 @@ class SplitPreviewTest : public QObject {
     fitBoth->trigger();
     const QRectF s = src->mapToScene(src->viewport()->rect()).boundingRect();
     const QRectF p = prev->mapToScene(prev->viewport()->rect()).boundingRect();
-    auto show = [](const QRectF& r) { return QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()); };
+    auto show = [](const QRectF& r) {
+      return QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
+    };
     // Within a few pixels (fitInView rounds to whole pixels).
     const double ts = 8 / src->zoom(), tp = 8 / prev->zoom();
-    QVERIFY2(s.adjusted(-ts, -ts, ts, ts).contains(w.scene()->sceneRect()), qPrintable(show(s) + " / " + show(w.scene()->sceneRect())));
-    QVERIFY2(p.adjusted(-tp, -tp, tp, tp).contains(w.conversion()->previewScene()->sceneRect()), qPrintable(show(p) + " / " + show(w.conversion()->previewScene()->sceneRect())));
+    QVERIFY2(s.adjusted(-ts, -ts, ts, ts).contains(w.scene()->sceneRect()),
+             qPrintable(show(s) + " / " + show(w.scene()->sceneRect())));
+    QVERIFY2(p.adjusted(-tp, -tp, tp, tp).contains(w.conversion()->previewScene()->sceneRect()),
+             qPrintable(show(p) + " / " + show(w.conversion()->previewScene()->sceneRect())));
     // The legend names the target opset and the passes.
     const QString legend = w.conversion()->legend()->text();
     QVERIFY2(legend.contains(QStringLiteral("Opset 11")), qPrintable(legend));
@@ -138,7 +142,8 @@ class SplitPreviewTest : public QObject {
     QVERIFY(src->selectedNodes().contains(softmax));
     // Provenance: at least as many linked preview nodes as the preview holds, minus the new ones.
     int linked = 0;
-    for (const auto& n : prev->model()->graph().nodes()) linked += w.conversion()->link()->sourcesOf(n.get()).isEmpty() ? 0 : 1;
+    for (const auto& n : prev->model()->graph().nodes())
+      linked += w.conversion()->link()->sourcesOf(n.get()).isEmpty() ? 0 : 1;
     QVERIFY2(linked * 10 >= int(prev->model()->graph().nodeCount()) * 9, qPrintable(QString::number(linked)));
 
     // The Node panel follows the view with focus.
@@ -164,7 +169,8 @@ class SplitPreviewTest : public QObject {
     for (int y = 0; y < img.height(); ++y)
       for (int x = 0; x < img.width(); ++x) {
         const QColor c = img.pixelColor(x, y);
-        if (std::abs(c.red() - modified.red()) < 8 && std::abs(c.green() - modified.green()) < 8 && std::abs(c.blue() - modified.blue()) < 8)
+        if (std::abs(c.red() - modified.red()) < 8 && std::abs(c.green() - modified.green()) < 8 &&
+            std::abs(c.blue() - modified.blue()) < 8)
           ++modifiedPixels;
       }
     QCOMPARE(modifiedPixels, 0);
@@ -258,7 +264,8 @@ class SplitPreviewTest : public QObject {
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 1);  // --preview needs --opset
     QVERIFY(!QFile::exists(out));
-    p.start(app, {"-platform", "offscreen", "--screenshot", out, "--size", "1200x740", "--opset", "11", "--preview", model});
+    p.start(app,
+            {"-platform", "offscreen", "--screenshot", out, "--size", "1200x740", "--opset", "11", "--preview", model});
     QVERIFY(p.waitForFinished(120000));
     QCOMPARE(p.exitCode(), 0);
     QImage shot(out);

@@ -64,7 +64,8 @@ int edgeContrast() {
   const int background = QColor(image.pixel(1, 1)).lightness();
   int most = 0;
   for (int y = 60; y < 200; ++y)  // along the edge's middle, away from the arrow head
-    for (int x = 0; x < image.width(); ++x) most = std::max(most, std::abs(QColor(image.pixel(x, y)).lightness() - background));
+    for (int x = 0; x < image.width(); ++x)
+      most = std::max(most, std::abs(QColor(image.pixel(x, y)).lightness() - background));
   return most;
 }
 
@@ -156,7 +157,8 @@ class UiThemeShortcuts : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.setSavePathChooser([&](QWidget*, const QString&, const QString&, const QString&, QString*) { return dir + "/out"; });
+    w.setSavePathChooser(
+        [&](QWidget*, const QString&, const QString&, const QString&, QString*) { return dir + "/out"; });
     QVERIFY(openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
     auto* controller = w.conversion()->controller();
     QSignalSpy dry(controller, &ConversionController::dryRunFinished);
@@ -172,7 +174,8 @@ class UiThemeShortcuts : public QObject {
     QVERIFY(QFile::exists(dir + "/out.onnx"));
     const QString log = w.logPanel()->toPlainText();
     QVERIFY2(log.contains("Converted super_resolution_op11.onnx (onnx) from opset 11 to 9"), qPrintable(log));
-    QVERIFY2(log.contains("Saved " + dir + "/out.onnx: super_resolution_op11.onnx converted to opset 9"), qPrintable(log));
+    QVERIFY2(log.contains("Saved " + dir + "/out.onnx: super_resolution_op11.onnx converted to opset 9"),
+             qPrintable(log));
   }
 };
 

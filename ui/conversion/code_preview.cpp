@@ -17,7 +17,12 @@
 namespace fb::ui {
 
 CodePreview::CodePreview(QMainWindow* window, Document* source, ConversionController* controller, QObject* parent)
-    : QObject(parent), window_(window), doc_(source), controller_(controller), view_(new CodeView), legend_(new QLabel) {
+    : QObject(parent),
+      window_(window),
+      doc_(source),
+      controller_(controller),
+      view_(new CodeView),
+      legend_(new QLabel) {
   legend_->setWordWrap(true);
   auto* box = new QWidget;
   auto* layout = new QVBoxLayout(box);
@@ -44,8 +49,9 @@ CodePreview::CodePreview(QMainWindow* window, Document* source, ConversionContro
 void CodePreview::clear() {
   nodeAtLine_.clear();
   view_->setCode(QString());
-  legend_->setText(tr("No generated code for the current model and settings: pick PyTorch or OneFlow code as the "
-                      "target and Preview conversion"));
+  legend_->setText(
+      tr("No generated code for the current model and settings: pick PyTorch or OneFlow code as the "
+         "target and Preview conversion"));
 }
 
 void CodePreview::showGenerated() {
@@ -83,8 +89,10 @@ void CodePreview::followSelection() {
   if (code && n)
     if (auto it = code->nodeLines.find(n->id()); it != code->nodeLines.end())
       lines = QList<int>(it->second.begin(), it->second.end());
-  if (choosing_) view_->highlightLines(lines);
-  else view_->showLines(lines);
+  if (choosing_)
+    view_->highlightLines(lines);
+  else
+    view_->showLines(lines);
 }
 
 void CodePreview::chooseLine(int line) {

@@ -42,7 +42,8 @@ class CodePreview : public QObject {
   QDockWidget* dock_;
   QHash<int, quint64> nodeAtLine_;
   bool choosing_ = false;
-  bool sized_ = false;  // the dock got room once; after that the user's sizes stay  // the selection changes because a line was chosen: highlight, leave the cursor
+  bool sized_ = false;  // the dock got room once; after that the user's sizes stay  // the selection changes because a
+                        // line was chosen: highlight, leave the cursor
 };
 
 }  // namespace fb::ui

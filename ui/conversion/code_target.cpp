@@ -14,8 +14,10 @@ QString codeTargetName(codegen::Flavour f) {
 }
 
 QString targetLabel(const convert::ConvertResult& r) {
-  if (r.direction == codegen::directionName(codegen::Flavour::PyTorch)) return codeTargetName(codegen::Flavour::PyTorch);
-  if (r.direction == codegen::directionName(codegen::Flavour::OneFlow)) return codeTargetName(codegen::Flavour::OneFlow);
+  if (r.direction == codegen::directionName(codegen::Flavour::PyTorch))
+    return codeTargetName(codegen::Flavour::PyTorch);
+  if (r.direction == codegen::directionName(codegen::Flavour::OneFlow))
+    return codeTargetName(codegen::Flavour::OneFlow);
   return QString::number(r.targetOpset);
 }
 
@@ -31,7 +33,9 @@ QString codeProblemsOf(const convert::ConvertResult& r) {
   const size_t unsupported = r.count(convert::NodeStatus::Unsupported), failed = r.count(convert::NodeStatus::Failed);
   if (unsupported + failed == 0 && r.error.empty()) return {};
   if (!r.error.empty()) return QString::fromStdString(r.error);
-  return QObject::tr("%1 unsupported and %2 failed nodes are `raise NotImplementedError` lines").arg(unsupported).arg(failed);
+  return QObject::tr("%1 unsupported and %2 failed nodes are `raise NotImplementedError` lines")
+      .arg(unsupported)
+      .arg(failed);
 }
 
 QString suggestedCodeFolder(const QString& modelPath, codegen::Flavour flavour) {
@@ -39,7 +43,9 @@ QString suggestedCodeFolder(const QString& modelPath, codegen::Flavour flavour) 
   QString stem = info.isDir() ? info.fileName() : info.completeBaseName();
   if (stem.isEmpty()) stem = QStringLiteral("model");
   return QDir(info.absoluteDir().absolutePath())
-      .filePath(stem + '_' + QString::fromUtf8(codegen::flavourName(flavour).data(), qsizetype(codegen::flavourName(flavour).size())));
+      .filePath(
+          stem + '_' +
+          QString::fromUtf8(codegen::flavourName(flavour).data(), qsizetype(codegen::flavourName(flavour).size())));
 }
 
 bool folderHoldsSource(const QString& folder, const QString& sourcePath) {

@@ -24,7 +24,8 @@ convert::ConvertOptions optionsFor(const ir::Model& model, int opset, const std:
   o.direction = convert::directionFor(model);
   o.targetOpset = opset;
   o.keepUnconverted = true;  // the preview shows what can be converted even when some nodes cannot
-  if (passes) o.passes = convert::parsePassList(passes->join(QLatin1Char(',')).toStdString());  // as --passes names them
+  if (passes)
+    o.passes = convert::parsePassList(passes->join(QLatin1Char(',')).toStdString());  // as --passes names them
   return o;
 }
 
@@ -132,7 +133,8 @@ void ConversionController::refresh() {
   auto future = QtConcurrent::run(backgroundPool(), [model, options, code = codeTarget_]() mutable -> Outcome {
     try {
       if (!options.facts) options.facts = std::make_shared<const schema::ShapeFacts>(schema::inferShapeFacts(*model));
-      if (code) return {std::make_shared<convert::ConvertResult>(dryRunCode(*model, *code, options.facts)), options.facts};
+      if (code)
+        return {std::make_shared<convert::ConvertResult>(dryRunCode(*model, *code, options.facts)), options.facts};
       return {std::make_shared<convert::ConvertResult>(convert::dryRun(*model, options)), options.facts};
     } catch (const std::exception& e) {
       auto r = std::make_shared<convert::ConvertResult>();
@@ -188,7 +190,7 @@ void ConversionController::convert() {
     converting_ = false;
     Outcome out = watcher->result();
     if (!out.first || !out.first->model) {
-      const QString why = !out.first              ? out.second
+      const QString why = !out.first                 ? out.second
                           : out.first->error.empty() ? tr("the conversion produced no model")
                                                      : QString::fromStdString(out.first->error);
       emit logMessage(tr("Error: converting %1 to opset %2 failed: %3").arg(sourceName()).arg(opset_).arg(why));
@@ -225,8 +227,10 @@ void ConversionController::logPassWarnings(const convert::ConvertResult& r) {
   int total = 0;
   for (const auto& p : r.passStats.perPass)
     for (const auto& w : p.total.warnings)
-      if (total++ < kShown) emit logMessage(tr("Passes: %1: %2").arg(QString::fromStdString(p.name), QString::fromStdString(w)));
-  if (total > kShown) emit logMessage(tr("Passes: %1 more nodes left as they were (the report lists them all)").arg(total - kShown));
+      if (total++ < kShown)
+        emit logMessage(tr("Passes: %1: %2").arg(QString::fromStdString(p.name), QString::fromStdString(w)));
+  if (total > kShown)
+    emit logMessage(tr("Passes: %1 more nodes left as they were (the report lists them all)").arg(total - kShown));
 }
 
 void ConversionController::cancel() {
@@ -246,9 +250,7 @@ void ConversionController::computeDiff() {
   previewDiff_ = std::move(d.after);
 }
 
-QString ConversionController::previewName() const {
-  return tr("%1 at %2").arg(sourceName(), targetDescription());
-}
+QString ConversionController::previewName() const { return tr("%1 at %2").arg(sourceName(), targetDescription()); }
 
 void ConversionController::save(const QString& path, bool externalData, IfIncomplete ifIncomplete) {
   if (codeTarget_) return saveCode(path, ifIncomplete);  // `path` is the folder to write
@@ -281,7 +283,8 @@ void ConversionController::save(const QString& path, bool externalData, IfIncomp
       if (externalData) opts.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;
       auto r = onnxfmt::writeOnnxFile(*model, path.toStdString(), opts);
       QString summary = QObject::tr("%1 bytes").arg(r.modelBytes);
-      if (!r.sideFilePath.empty()) summary += QObject::tr(" + %1 bytes in %2").arg(r.sideFileBytes).arg(QString::fromStdString(r.sideFilePath));
+      if (!r.sideFilePath.empty())
+        summary += QObject::tr(" + %1 bytes in %2").arg(r.sideFileBytes).arg(QString::fromStdString(r.sideFilePath));
       return {true, summary};
     } catch (const std::exception& e) {
       return {false, QString::fromStdString(failureText(e, "writing " + path.toStdString()))};

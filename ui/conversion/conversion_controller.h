@@ -25,7 +25,6 @@ namespace fb::ui {
 
 class Document;
 
-
 class ConversionController : public QObject {
   Q_OBJECT
  public:

@@ -32,15 +32,18 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
       previewView_(new GraphView(previewScene_)),
       legend_(new QLabel) {
   auto diffMap = std::make_shared<QHash<quint64, DiffKind>>();
-  sourceOverlay_ = new StatusOverlay(sourceScene, [this](uint64_t id) {
-    auto s = controller_->statusOf(id);
-    return s ? statusColor(*s) : QColor();
-  }, this);
-  previewOverlay_ = new StatusOverlay(previewScene_, [diffMap](uint64_t id) {
-    return diffColor(diffMap->value(id, DiffKind::Same));
-  }, this);
+  sourceOverlay_ = new StatusOverlay(
+      sourceScene,
+      [this](uint64_t id) {
+        auto s = controller_->statusOf(id);
+        return s ? statusColor(*s) : QColor();
+      },
+      this);
+  previewOverlay_ = new StatusOverlay(
+      previewScene_, [diffMap](uint64_t id) { return diffColor(diffMap->value(id, DiffKind::Same)); }, this);
   connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
-  sourceBadges_ = new StatusBadges(source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
+  sourceBadges_ = new StatusBadges(
+      source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
   connect(controller_, &ConversionController::dryRunFinished, sourceBadges_, &StatusBadges::statusesChanged);
   // The preview shows the converted model itself (no file in between): its nodes keep the ids and provenance the
   // conversion gave them, which the marks and the selection link read.
@@ -54,7 +57,8 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   connect(previewDoc_, &Document::modelChanged, this, [this, diffMap] {
     const ir::Model* shown = previewDoc_->model();
     // The marks belong to the conversion on screen (a newer one may have finished while this one was laid out).
-    *diffMap = shown && shown == controller_->convertedModel().get() ? controller_->previewDiffs() : QHash<quint64, DiffKind>{};
+    *diffMap = shown && shown == controller_->convertedModel().get() ? controller_->previewDiffs()
+                                                                     : QHash<quint64, DiffKind>{};
     previewOverlay_->refresh();
     if (!shown) {
       legend_->setText(tr("No preview for the current model and settings: Preview conversion (%1)")
@@ -63,7 +67,8 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
     }
     int added = 0, modified = 0;
     for (DiffKind k : *diffMap) (k == DiffKind::Added ? added : modified)++;
-    legend_->setText(tr("Opset %6, %7 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span style='color:%3'>&#9632;</span> "
+    legend_->setText(tr("Opset %6, %7 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span "
+                        "style='color:%3'>&#9632;</span> "
                         "modified (%4) &nbsp; %5 nodes")
                          .arg(diffColor(DiffKind::Added).name())
                          .arg(added)
@@ -120,9 +125,11 @@ void ConversionDocks::annotate(NodePanel* panel) {
     const convert::NodeReport* r = n ? controller_->reportOf(n->id()) : nullptr;
     if (!r) return rows;
     const QString kind = ConversionReportModel::kindOf(*r);
-    rows.append({tr("status"), tr("%1 at %2%3")
-                                   .arg(QString::fromUtf8(convert::statusName(r->status).data(), int(convert::statusName(r->status).size())),
-                                        controller_->targetDescription(), kind.isEmpty() ? QString() : tr(" (%1)").arg(kind))});
+    rows.append(
+        {tr("status"),
+         tr("%1 at %2%3")
+             .arg(QString::fromUtf8(convert::statusName(r->status).data(), int(convert::statusName(r->status).size())),
+                  controller_->targetDescription(), kind.isEmpty() ? QString() : tr(" (%1)").arg(kind))});
     if (!r->message.empty()) rows.append({tr("reason"), QString::fromStdString(r->message)});
     if (r->lowestOpset && r->status == convert::NodeStatus::Unsupported)
       rows.append({tr("converts from"), tr("target opset %1").arg(*r->lowestOpset)});

@@ -222,8 +222,12 @@ void ConvertPanel::updateTargetSettings() {
 void ConvertPanel::applyPassChoice() {
   passList_->setEnabled(passMode_->currentIndex() == 2);
   switch (passMode_->currentIndex()) {
-    case 0: controller_->setPasses(std::nullopt); break;
-    case 1: controller_->setPasses(QStringList{}); break;
+    case 0:
+      controller_->setPasses(std::nullopt);
+      break;
+    case 1:
+      controller_->setPasses(QStringList{});
+      break;
     default: {
       QStringList chosen;
       for (int i = 0; i < passList_->count(); ++i)
@@ -248,17 +252,19 @@ void ConvertPanel::updateFromDryRun() {
   using S = convert::NodeStatus;
   size_t trivial = 0;
   for (const auto& n : r->nodes) trivial += n.status == S::Converted && n.attributesOnly;
-  const QString split = trivial ? tr(" (%1 rewrites, %2 attributes only)").arg(r->count(S::Converted) - trivial).arg(trivial) : QString();
-  summary_->setText(tr("Opset %1 -> %2: %3 unchanged, %4 converted%9, %5 unsupported, %6 failed, %7 kept (dry run, %8 ms)")
-                        .arg(r->sourceOpset)
-                        .arg(targetLabel(*r))
-                        .arg(r->count(S::Unchanged))
-                        .arg(r->count(S::Converted))
-                        .arg(r->count(S::Unsupported))
-                        .arg(r->count(S::Failed))
-                        .arg(r->count(S::Kept))
-                        .arg(r->totalMs, 0, 'f', 1)
-                        .arg(split));
+  const QString split =
+      trivial ? tr(" (%1 rewrites, %2 attributes only)").arg(r->count(S::Converted) - trivial).arg(trivial) : QString();
+  summary_->setText(
+      tr("Opset %1 -> %2: %3 unchanged, %4 converted%9, %5 unsupported, %6 failed, %7 kept (dry run, %8 ms)")
+          .arg(r->sourceOpset)
+          .arg(targetLabel(*r))
+          .arg(r->count(S::Unchanged))
+          .arg(r->count(S::Converted))
+          .arg(r->count(S::Unsupported))
+          .arg(r->count(S::Failed))
+          .arg(r->count(S::Kept))
+          .arg(r->totalMs, 0, 'f', 1)
+          .arg(split));
 }
 
 }  // namespace fb::ui

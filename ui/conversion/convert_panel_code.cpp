@@ -21,8 +21,8 @@ void ConvertPanel::saveGeneratedCode() {
   const QString name = codeTargetName(*flavour);
   // No name filter: the answer is the name of the folder to create.
   QString filter = tr("Folder (*)");
-  const QString chosen = choosePath_(this, tr("Save %1 into a new folder").arg(name), suggestedCodeFolder(doc_->path(), *flavour),
-                                     filter, &filter);
+  const QString chosen = choosePath_(this, tr("Save %1 into a new folder").arg(name),
+                                     suggestedCodeFolder(doc_->path(), *flavour), filter, &filter);
   if (chosen.isEmpty()) return;
   const QString folder = QDir::cleanPath(QFileInfo(chosen).absoluteFilePath());
   // Settings may have changed while the dialog was open: only the code of the current ones is saved.

@@ -22,7 +22,8 @@ bool sameNode(const ir::Node& a, const ir::Node& b) {
       a.inputs().size() != b.inputs().size() || a.outputs().size() != b.outputs().size())
     return false;
   for (size_t i = 0; i < a.attributes.size(); ++i)
-    if (a.attributes[i].name != b.attributes[i].name || a.attributes[i].valueToString() != b.attributes[i].valueToString())
+    if (a.attributes[i].name != b.attributes[i].name ||
+        a.attributes[i].valueToString() != b.attributes[i].valueToString())
       return false;
   for (size_t i = 0; i < a.inputs().size(); ++i) {
     const ir::Value* x = a.input(i);
@@ -34,10 +35,14 @@ bool sameNode(const ir::Node& a, const ir::Node& b) {
 
 QColor diffColor(DiffKind d) {
   switch (d) {
-    case DiffKind::Same: return QColor();
-    case DiffKind::Modified: return modifiedColor();
-    case DiffKind::Added: return addedColor();
-    case DiffKind::Removed: return removedColor();
+    case DiffKind::Same:
+      return QColor();
+    case DiffKind::Modified:
+      return modifiedColor();
+    case DiffKind::Added:
+      return addedColor();
+    case DiffKind::Removed:
+      return removedColor();
   }
   return QColor();
 }
@@ -54,13 +59,17 @@ ModelDiff diffGraphs(const ir::Graph& before, const ir::Graph& after) {
   const NodeIndex b = indexNodes(before), a = indexNodes(after);
   for (const auto& [id, n] : b) {
     auto it = a.find(id);
-    if (it == a.end()) d.before.insert(id, DiffKind::Removed);
-    else if (!sameNode(*n, *it->second)) d.before.insert(id, DiffKind::Modified);
+    if (it == a.end())
+      d.before.insert(id, DiffKind::Removed);
+    else if (!sameNode(*n, *it->second))
+      d.before.insert(id, DiffKind::Modified);
   }
   for (const auto& [id, n] : a) {
     auto it = b.find(id);
-    if (it == b.end()) d.after.insert(id, DiffKind::Added);
-    else if (!sameNode(*n, *it->second)) d.after.insert(id, DiffKind::Modified);
+    if (it == b.end())
+      d.after.insert(id, DiffKind::Added);
+    else if (!sameNode(*n, *it->second))
+      d.after.insert(id, DiffKind::Modified);
   }
   collectRemoved(before, a, d.removed);
   return d;

@@ -39,7 +39,8 @@ QString opMoves(const ir::Graph& before, const ir::Graph& after) {
 
 QTableWidgetItem* number(double v, int decimals = 0) {
   auto* item = new QTableWidgetItem;
-  item->setData(Qt::DisplayRole, decimals ? QVariant(QString::number(v, 'f', decimals).toDouble()) : QVariant(qlonglong(v)));
+  item->setData(Qt::DisplayRole,
+                decimals ? QVariant(QString::number(v, 'f', decimals).toDouble()) : QVariant(qlonglong(v)));
   item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   return item;
 }
@@ -72,9 +73,8 @@ PassStepper::PassStepper(Document* source, ConversionController* controller, QWi
       stepDoc_(new Document(this)),
       stepScene_(new GraphScene(stepDoc_, this)),
       stepView_(new GraphView(stepScene_)) {
-  overlay_ = new StatusOverlay(stepScene_, [this](uint64_t id) {
-    return diffColor(shownDiff_.value(id, DiffKind::Same));
-  }, this);
+  overlay_ = new StatusOverlay(
+      stepScene_, [this](uint64_t id) { return diffColor(shownDiff_.value(id, DiffKind::Same)); }, this);
   figuresLabel_->setWordWrap(true);
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -225,7 +225,9 @@ void PassStepper::recordSteps() {
   auto future = QtConcurrent::run(backgroundPool(), [model, options]() -> Outcome {
     try {
       auto r = std::make_shared<convert::ConvertResult>(convert::convertModel(*model, options));
-      if (!r->model) return {nullptr, r->error.empty() ? QObject::tr("the conversion produced no model") : QString::fromStdString(r->error)};
+      if (!r->model)
+        return {nullptr,
+                r->error.empty() ? QObject::tr("the conversion produced no model") : QString::fromStdString(r->error)};
       if (!r->passesRan || !r->passStats.initial) return {nullptr, QObject::tr("no passes ran")};
       return {r, {}};
     } catch (const std::exception& e) {
@@ -301,27 +303,28 @@ void PassStepper::showStep(int step) {
   for (const ir::Node* n : diff_.removed) ++removed[n->opType];
   for (const auto& [op, n] : removed) removedOps << QStringLiteral("%1 %2").arg(QString::fromStdString(op)).arg(n);
   const passes::PassStep* ps = passStep(step);
-  summary_->setText(tr("<b>%1</b>: %2 nodes; <span style='color:%3'>&#9632;</span> added %4, <span style='color:%5'>&#9632;</span> "
-                       "modified %6, removed %7%8<br>%9")
-                        .arg(ps ? tr("Step %1: %2, round %3 (%4 ms%5)")
-                                      .arg(step)
-                                      .arg(QString::fromStdString(ps->pass))
-                                      .arg(ps->iteration)
-                                      .arg(ps->milliseconds, 0, 'f', 1)
-                                      .arg(ps->change.initializersRemoved || ps->change.initializersAdded
-                                               ? tr("; initializers -%1 +%2")
-                                                     .arg(ps->change.initializersRemoved)
-                                                     .arg(ps->change.initializersAdded)
-                                               : QString())
-                                : tr("Step 0: after the handlers, before any pass"))
-                        .arg(model->graph().nodeCount())
-                        .arg(diffColor(DiffKind::Added).name())
-                        .arg(diff_.count(DiffKind::Added))
-                        .arg(diffColor(DiffKind::Modified).name())
-                        .arg(diff_.count(DiffKind::Modified))
-                        .arg(diff_.count(DiffKind::Removed))
-                        .arg(removedOps.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(removedOps.join(QStringLiteral(", "))))
-                        .arg(opMoves(before->graph(), model->graph()).toHtmlEscaped()));
+  summary_->setText(
+      tr("<b>%1</b>: %2 nodes; <span style='color:%3'>&#9632;</span> added %4, <span style='color:%5'>&#9632;</span> "
+         "modified %6, removed %7%8<br>%9")
+          .arg(ps ? tr("Step %1: %2, round %3 (%4 ms%5)")
+                        .arg(step)
+                        .arg(QString::fromStdString(ps->pass))
+                        .arg(ps->iteration)
+                        .arg(ps->milliseconds, 0, 'f', 1)
+                        .arg(ps->change.initializersRemoved || ps->change.initializersAdded
+                                 ? tr("; initializers -%1 +%2")
+                                       .arg(ps->change.initializersRemoved)
+                                       .arg(ps->change.initializersAdded)
+                                 : QString())
+                  : tr("Step 0: after the handlers, before any pass"))
+          .arg(model->graph().nodeCount())
+          .arg(diffColor(DiffKind::Added).name())
+          .arg(diff_.count(DiffKind::Added))
+          .arg(diffColor(DiffKind::Modified).name())
+          .arg(diff_.count(DiffKind::Modified))
+          .arg(diff_.count(DiffKind::Removed))
+          .arg(removedOps.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(removedOps.join(QStringLiteral(", "))))
+          .arg(opMoves(before->graph(), model->graph()).toHtmlEscaped()));
   stepDoc_->show(model, tr("pass step %1 of %2").arg(step).arg(source_->name()));
 }
 

@@ -25,7 +25,8 @@ constexpr convert::NodeStatus kShown[] = {convert::NodeStatus::Failed, convert::
 
 class BadgeItem : public QGraphicsItem {
  public:
-  BadgeItem(const StatusBadges::Counts& counts, const QRectF& box, QGraphicsItem* parent) : QGraphicsItem(parent), counts_(counts) {
+  BadgeItem(const StatusBadges::Counts& counts, const QRectF& box, QGraphicsItem* parent)
+      : QGraphicsItem(parent), counts_(counts) {
     setData(kBadgeKey, true);
     setAcceptedMouseButtons(Qt::NoButton);
     font_.setPointSizeF(7.5);
@@ -40,7 +41,8 @@ class BadgeItem : public QGraphicsItem {
       const double w = fm.horizontalAdvance(text) + 8;
       segments_.push_back({QRectF(x, 0, w, fm.height() + 2), text, statusColor(s)});
       x += w + 2;
-      tip << QObject::tr("%1 %2").arg(n).arg(QString::fromUtf8(convert::statusName(s).data(), int(convert::statusName(s).size())));
+      tip << QObject::tr("%1 %2").arg(n).arg(
+          QString::fromUtf8(convert::statusName(s).data(), int(convert::statusName(s).size())));
     }
     size_ = QSizeF(std::max(0.0, x - 2), fm.height() + 2);
     setToolTip(QObject::tr("Inside: %1").arg(tip.join(QStringLiteral(", "))));
@@ -104,13 +106,15 @@ void StatusBadges::countBlocks(const layout::BlockTree& tree) {
   // Deepest blocks first, so that each block adds up children already counted.
   std::vector<int> order(tree.blocks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return tree.blocks[a].depth > tree.blocks[b].depth; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return tree.blocks[a].depth > tree.blocks[b].depth; });
   for (int block : order) {
     const auto& b = tree.blocks[size_t(block)];
     Counts& out = blockCounts_[size_t(block)];
     for (int i : b.nodes) countNode(*tree.nodes[size_t(i)], statusOf_, out, true);
     for (int c : b.childBlocks)
-      for (auto it = blockCounts_[size_t(c)].cbegin(); it != blockCounts_[size_t(c)].cend(); ++it) out[it.key()] += it.value();
+      for (auto it = blockCounts_[size_t(c)].cbegin(); it != blockCounts_[size_t(c)].cend(); ++it)
+        out[it.key()] += it.value();
   }
   countedTree_ = &tree;
   countedFirstNode_ = tree.nodes.empty() ? nullptr : tree.nodes.front();
@@ -130,8 +134,10 @@ void StatusBadges::refresh() {
   // Old badges first (items() lists them too): collect, then delete.
   QList<QGraphicsItem*> old, owners;
   for (QGraphicsItem* item : scene_->items()) {
-    if (item->data(kBadgeKey).toBool()) old << item;
-    else if (item->type() == BlockItem::Type || item->type() == NodeItem::Type) owners << item;
+    if (item->data(kBadgeKey).toBool())
+      old << item;
+    else if (item->type() == BlockItem::Type || item->type() == NodeItem::Type)
+      owners << item;
   }
   qDeleteAll(old);
   if (!doc_->hasGraph()) return;

@@ -30,15 +30,29 @@ bool StatusFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
   using S = convert::NodeStatus;
   bool keep = true;
   switch (group_) {
-    case Group::All: break;
-    case Group::NeedsAttention: keep = status == S::Unsupported || status == S::Failed; break;
-    case Group::Rewrites: keep = status == S::Converted && !attributesOnly; break;
-    case Group::AttributesOnly: keep = status == S::Converted && attributesOnly; break;
-    case Group::Kept: keep = status == S::Kept; break;
-    case Group::Warnings: keep = row.data(ConversionReportModel::HasWarningsRole).toBool(); break;
+    case Group::All:
+      break;
+    case Group::NeedsAttention:
+      keep = status == S::Unsupported || status == S::Failed;
+      break;
+    case Group::Rewrites:
+      keep = status == S::Converted && !attributesOnly;
+      break;
+    case Group::AttributesOnly:
+      keep = status == S::Converted && attributesOnly;
+      break;
+    case Group::Kept:
+      keep = status == S::Kept;
+      break;
+    case Group::Warnings:
+      keep = row.data(ConversionReportModel::HasWarningsRole).toBool();
+      break;
   }
   if (!keep || op_.isEmpty()) return keep;
-  return m->index(sourceRow, ConversionReportModel::OpColumn, sourceParent).data().toString().contains(op_, Qt::CaseInsensitive);
+  return m->index(sourceRow, ConversionReportModel::OpColumn, sourceParent)
+      .data()
+      .toString()
+      .contains(op_, Qt::CaseInsensitive);
 }
 
 }  // namespace fb::ui

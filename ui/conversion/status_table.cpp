@@ -36,12 +36,10 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
       details_(new QPlainTextEdit(this)),
       saveReport_(new QAction(tr("Save &Report..."), this)) {
   using G = StatusFilterModel::Group;
-  const std::pair<QString, G> groups[] = {{tr("All verdicts"), G::All},
-                                          {tr("Needs attention (unsupported, failed)"), G::NeedsAttention},
-                                          {tr("Rewrites"), G::Rewrites},
-                                          {tr("Trivial: attributes at their default"), G::AttributesOnly},
-                                          {tr("Kept (custom domains)"), G::Kept},
-                                          {tr("With warnings"), G::Warnings}};
+  const std::pair<QString, G> groups[] = {
+      {tr("All verdicts"), G::All},           {tr("Needs attention (unsupported, failed)"), G::NeedsAttention},
+      {tr("Rewrites"), G::Rewrites},          {tr("Trivial: attributes at their default"), G::AttributesOnly},
+      {tr("Kept (custom domains)"), G::Kept}, {tr("With warnings"), G::Warnings}};
   for (const auto& [text, g] : groups) group_->addItem(text, int(g));
   group_->setObjectName(QStringLiteral("statusGroup"));
   group_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -66,7 +64,8 @@ StatusTable::StatusTable(Document* doc, ConversionController* controller, Conver
   details_->setPlaceholderText(tr("The whole reason of the selected row"));
   auto* save = new QPushButton(tr("Report..."), this);
   saveReport_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-  saveReport_->setToolTip(tr("Write the JSON report flowbridge-cli writes (convert --report; check --json before a Preview)"));
+  saveReport_->setToolTip(
+      tr("Write the JSON report flowbridge-cli writes (convert --report; check --json before a Preview)"));
   save->setToolTip(saveReport_->toolTip());
 
   // One row, so the Convert dock stays short enough for small windows.
@@ -140,8 +139,9 @@ bool StatusTable::saveReport(const QString& path) {
     emit logMessage(tr("Error: cannot save the report %1: %2").arg(path, QString::fromStdString(e.what())));
     return false;
   }
-  emit logMessage(tr("Saved the %1 report of %2 to %3")
-                      .arg(controller_->conversion() ? tr("conversion") : tr("dry-run"), QFileInfo(doc_->path()).fileName(), path));
+  emit logMessage(
+      tr("Saved the %1 report of %2 to %3")
+          .arg(controller_->conversion() ? tr("conversion") : tr("dry-run"), QFileInfo(doc_->path()).fileName(), path));
   return true;
 }
 

@@ -18,10 +18,12 @@ TargetPicker::TargetPicker(Document* doc, ConversionController* controller, QWid
   addItem(codeTargetName(codegen::Flavour::PyTorch), int(codegen::Flavour::PyTorch));
   addItem(codeTargetName(codegen::Flavour::OneFlow), int(codegen::Flavour::OneFlow));
   setItemData(0, tr("Retarget the model to the ONNX opset below"), Qt::ToolTipRole);
-  setItemData(1, tr("Generate a PyTorch nn.Module (model.py, run.py, weights.pt) from the ONNX model"), Qt::ToolTipRole);
+  setItemData(1, tr("Generate a PyTorch nn.Module (model.py, run.py, weights.pt) from the ONNX model"),
+              Qt::ToolTipRole);
   setItemData(2, tr("Generate a OneFlow nn.Module (model.py, run.py, weights/) from the ONNX model"), Qt::ToolTipRole);
   setToolTip(tr("What to convert to: ONNX at another opset, or Python code (ONNX models only)"));
-  connect(this, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { controller_->setCodeTarget(picked()); });
+  connect(this, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this] { controller_->setCodeTarget(picked()); });
   connect(controller_, &ConversionController::codeTargetChanged, this, &TargetPicker::followController);
   connect(doc_, &Document::modelChanged, this, &TargetPicker::updateAvailability);
   updateAvailability();

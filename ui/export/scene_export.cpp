@@ -44,8 +44,10 @@ class PlainScene {
   ~PlainScene() {
     for (QGraphicsItem* item : hidden_) item->setVisible(true);
     if (!restore_) return;
-    if (value_) doc_->selectValue(value_);
-    else doc_->selectNodes(nodes_);
+    if (value_)
+      doc_->selectValue(value_);
+    else
+      doc_->selectNodes(nodes_);
   }
 
  private:
@@ -58,12 +60,15 @@ class PlainScene {
 
 }  // namespace
 
-SceneExporter::SceneExporter(Document* doc, GraphScene* scene, QObject* parent) : QObject(parent), doc_(doc), scene_(scene) {
+SceneExporter::SceneExporter(Document* doc, GraphScene* scene, QObject* parent)
+    : QObject(parent), doc_(doc), scene_(scene) {
   connect(&watcher_, &QFutureWatcher<QString>::finished, this, [this] {
     running_ = false;
     const QString error = watcher_.result();
-    if (error.isEmpty()) emit finished(path_, QFileInfo(path_).size());
-    else emit failed(path_, error);
+    if (error.isEmpty())
+      emit finished(path_, QFileInfo(path_).size());
+    else
+      emit failed(path_, error);
   });
 }
 
@@ -84,7 +89,8 @@ bool SceneExporter::start(const QString& path, const SceneExportOptions& options
   const QRectF source = scene_->sceneRect();
   const bool svg = path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive);
   QString refusal;
-  if (source.isEmpty()) refusal = tr("nothing to export");
+  if (source.isEmpty())
+    refusal = tr("nothing to export");
   else if (!svg && !path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
     refusal = tr("unknown picture format (use .svg or .png)");
   else {
@@ -110,56 +116,62 @@ bool SceneExporter::start(const QString& path, const SceneExportOptions& options
   running_ = true;
   QPointer<SceneExporter> self(this);
   auto report = [self](int percent) {
-    QMetaObject::invokeMethod(self.data(), [self, percent] { if (self) emit self->progress(percent); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        self.data(),
+        [self, percent] {
+          if (self) emit self->progress(percent);
+        },
+        Qt::QueuedConnection);
   };
   const QSizeF size = source.size();
   const QString title = options.title;
   auto cancel = cancel_;
-  watcher_.setFuture(QtConcurrent::run(backgroundPool(), [picture, size, path, svg, title, cancel, report]() -> QString {
-    try {
-      QByteArray bytes;
-      QBuffer buffer(&bytes);
-      buffer.open(QIODevice::WriteOnly);
-      if (svg) {
-        QSvgGenerator gen;
-        gen.setOutputDevice(&buffer);
-        gen.setSize(size.toSize());
-        gen.setViewBox(QRectF(QPointF(0, 0), size));
-        gen.setTitle(title);
-        QPainter p(&gen);
-        p.drawPicture(0, 0, *picture);
-        p.end();
-        report(80);
-      } else {
-        // Within 16k pixels on the longest side, at most twice the scene's size.
-        const double scale = std::min(2.0, 16000.0 / std::max(size.width(), size.height()));
-        QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        const int strips = std::clamp(image.height() / 256, 1, 50);
-        for (int i = 0; i < strips; ++i) {
+  watcher_.setFuture(
+      QtConcurrent::run(backgroundPool(), [picture, size, path, svg, title, cancel, report]() -> QString {
+        try {
+          QByteArray bytes;
+          QBuffer buffer(&bytes);
+          buffer.open(QIODevice::WriteOnly);
+          if (svg) {
+            QSvgGenerator gen;
+            gen.setOutputDevice(&buffer);
+            gen.setSize(size.toSize());
+            gen.setViewBox(QRectF(QPointF(0, 0), size));
+            gen.setTitle(title);
+            QPainter p(&gen);
+            p.drawPicture(0, 0, *picture);
+            p.end();
+            report(80);
+          } else {
+            // Within 16k pixels on the longest side, at most twice the scene's size.
+            const double scale = std::min(2.0, 16000.0 / std::max(size.width(), size.height()));
+            QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::white);
+            const int strips = std::clamp(image.height() / 256, 1, 50);
+            for (int i = 0; i < strips; ++i) {
+              if (*cancel) return QObject::tr("cancelled");
+              const int top = image.height() * i / strips, bottom = image.height() * (i + 1) / strips;
+              QPainter p(&image);
+              p.setRenderHint(QPainter::Antialiasing);
+              p.setRenderHint(QPainter::TextAntialiasing);
+              p.setClipRect(QRect(0, top, image.width(), bottom - top));
+              p.scale(scale, scale);
+              p.drawPicture(0, 0, *picture);
+              p.end();
+              report(5 + 75 * (i + 1) / strips);
+            }
+            if (!image.save(&buffer, "PNG")) return QObject::tr("cannot encode PNG");
+          }
           if (*cancel) return QObject::tr("cancelled");
-          const int top = image.height() * i / strips, bottom = image.height() * (i + 1) / strips;
-          QPainter p(&image);
-          p.setRenderHint(QPainter::Antialiasing);
-          p.setRenderHint(QPainter::TextAntialiasing);
-          p.setClipRect(QRect(0, top, image.width(), bottom - top));
-          p.scale(scale, scale);
-          p.drawPicture(0, 0, *picture);
-          p.end();
-          report(5 + 75 * (i + 1) / strips);
+          AtomicFile out(path.toStdString());
+          out.write(bytes.constData(), size_t(bytes.size()));
+          out.commit();
+          report(100);
+          return {};
+        } catch (const std::exception& e) {
+          return QString::fromStdString(e.what());
         }
-        if (!image.save(&buffer, "PNG")) return QObject::tr("cannot encode PNG");
-      }
-      if (*cancel) return QObject::tr("cancelled");
-      AtomicFile out(path.toStdString());
-      out.write(bytes.constData(), size_t(bytes.size()));
-      out.commit();
-      report(100);
-      return {};
-    } catch (const std::exception& e) {
-      return QString::fromStdString(e.what());
-    }
-  }));
+      }));
   return true;
 }
 

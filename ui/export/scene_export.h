@@ -15,9 +15,9 @@ class Document;
 class GraphScene;
 
 struct SceneExportOptions {
-  bool plain = false;        // without selection, halos and badges
-  QString title;             // SVG title
-  QString protectedInput;    // never written over (the model)
+  bool plain = false;      // without selection, halos and badges
+  QString title;           // SVG title
+  QString protectedInput;  // never written over (the model)
 };
 
 class SceneExporter : public QObject {

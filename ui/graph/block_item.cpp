@@ -11,7 +11,10 @@ namespace fb::ui {
 BlockItem::BlockItem(int block, const QString& label, const QString& path, size_t nodeCount, bool expanded,
                      const QRectF& rect)
     : block_(block), label_(label), nodeCount_(nodeCount), expanded_(expanded), rect_(rect) {
-  setToolTip(QObject::tr("%1\n%2 nodes; double-click to %3").arg(path).arg(nodeCount).arg(expanded ? QObject::tr("collapse") : QObject::tr("expand")));
+  setToolTip(QObject::tr("%1\n%2 nodes; double-click to %3")
+                 .arg(path)
+                 .arg(nodeCount)
+                 .arg(expanded ? QObject::tr("collapse") : QObject::tr("expand")));
   setZValue(expanded ? 0 : 2);
 }
 

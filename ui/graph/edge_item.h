@@ -34,7 +34,7 @@ class EdgeItem : public QGraphicsItem {
  private:
   void updateBounds();
 
-  QLineF line_;        // first point to last point
+  QLineF line_;  // first point to last point
   QPainterPath path_;
   QPolygonF arrow_;
   QString label_;

@@ -143,7 +143,8 @@ int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& ob
   // Short edges first: they have the fewest places to offer, long ones have room further along.
   std::vector<int> order(size_t(edges.size()));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lines[size_t(a)].length() < lines[size_t(b)].length(); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return lines[size_t(a)].length() < lines[size_t(b)].length(); });
 
   const double h = metrics.height();
   QHash<QString, double> widths;
@@ -154,7 +155,8 @@ int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& ob
     e->setLabelRect({});
     if (e->label().isEmpty()) continue;
     auto known = widths.constFind(e->label());
-    const double w = known != widths.constEnd() ? *known : *widths.insert(e->label(), metrics.horizontalAdvance(e->label()) + 2);
+    const double w =
+        known != widths.constEnd() ? *known : *widths.insert(e->label(), metrics.horizontalAdvance(e->label()) + 2);
     const Polyline& line = lines[size_t(i)];
     const double length = line.length();
     // Spots along the edge: the middle first, then alternately towards either end (at most ~40).
@@ -170,8 +172,9 @@ int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& ob
     int chosenRank = 3;
     for (double s : spots) {
       const QPointF at = line.pointAt(s);
-      const QRectF candidates[] = {QRectF(at.x() + 4, at.y() - h / 2, w, h), QRectF(at.x() - 4 - w, at.y() - h / 2, w, h),
-                                   QRectF(at.x() - w / 2, at.y() - 3 - h, w, h), QRectF(at.x() - w / 2, at.y() + 3, w, h)};
+      const QRectF candidates[] = {
+          QRectF(at.x() + 4, at.y() - h / 2, w, h), QRectF(at.x() - 4 - w, at.y() - h / 2, w, h),
+          QRectF(at.x() - w / 2, at.y() - 3 - h, w, h), QRectF(at.x() - w / 2, at.y() + 3, w, h)};
       for (const QRectF& r : candidates) {
         if (taken.intersects(r)) continue;
         const int crossing = drawn.crossing(r.adjusted(-1, -1, 1, 1), i);

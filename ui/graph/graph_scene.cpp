@@ -25,9 +25,12 @@ QRectF boxOf(const layout::PlacedItem& it) {
 }
 
 void setItemHighlight(QGraphicsItem* item, Highlight h) {
-  if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) n->setHighlight(h);
-  else if (auto* b = qgraphicsitem_cast<BlockItem*>(item)) b->setHighlight(h);
-  else if (auto* v = qgraphicsitem_cast<ValueItem*>(item)) v->setHighlight(h);
+  if (auto* n = qgraphicsitem_cast<NodeItem*>(item))
+    n->setHighlight(h);
+  else if (auto* b = qgraphicsitem_cast<BlockItem*>(item))
+    b->setHighlight(h);
+  else if (auto* v = qgraphicsitem_cast<ValueItem*>(item))
+    v->setHighlight(h);
 }
 
 }  // namespace
@@ -86,7 +89,7 @@ void GraphScene::rebuild() {
       case layout::PlacedItem::Kind::Initializer: {
         const auto role = it.kind == layout::PlacedItem::Kind::Input    ? ValueItem::Role::Input
                           : it.kind == layout::PlacedItem::Kind::Output ? ValueItem::Role::Output
-                                                                         : ValueItem::Role::Initializer;
+                                                                        : ValueItem::Role::Initializer;
         const ir::TypeInfo* t = doc_->typeOf(it.value);
         item = new ValueItem(it.value, role, t ? QString::fromStdString(t->toString()) : QString(), r);
         break;
@@ -107,7 +110,8 @@ void GraphScene::rebuild() {
     route.clear();
     for (const auto& p : e.path) route.emplace_back(p.x, p.y);
     auto* edge = new EdgeItem(boxOf(placed.items[e.from]), boxOf(placed.items[e.to]), label, route);
-    edge->setToolTip(e.value ? QString::fromStdString(e.value->name()) + (full.isEmpty() ? QString() : "\n" + full) : QString());
+    edge->setToolTip(e.value ? QString::fromStdString(e.value->name()) + (full.isEmpty() ? QString() : "\n" + full)
+                             : QString());
     addItem(edge);
     edges_.append(edge);
     links_[e.from].push_back({e.to, edge});
@@ -233,7 +237,9 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
         menu->setObjectName(QStringLiteral("bodyMenu"));
         menu->setAttribute(Qt::WA_DeleteOnClose);
         for (const auto& [name, body] : bodies)
-          menu->addAction(name, this, [this, title, name = name, body = body] { doc_->enterSubgraph(body, title + QStringLiteral(": ") + name); });
+          menu->addAction(name, this, [this, title, name = name, body = body] {
+            doc_->enterSubgraph(body, title + QStringLiteral(": ") + name);
+          });
         menu->popup(event->screenPos());
       } else if (const ir::Graph* body = doc_->functionBody(node)) {
         doc_->enterSubgraph(body, title);

@@ -36,7 +36,8 @@ bool GraphView::ensureOverview() {
   }
   if (!overviewStale_ && overviewZoom_ == z && !overview_.isNull()) return true;
   overview_ = QPixmap(size);
-  overview_.fill(backgroundBrush().style() == Qt::NoBrush ? scene()->backgroundBrush().color() : backgroundBrush().color());
+  overview_.fill(backgroundBrush().style() == Qt::NoBrush ? scene()->backgroundBrush().color()
+                                                          : backgroundBrush().color());
   QPainter p(&overview_);
   scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), r, Qt::IgnoreAspectRatio);
   p.end();
@@ -103,7 +104,8 @@ void GraphView::showStart() {
   QRectF inputs;
   for (QGraphicsItem* item : scene()->items()) {
     auto* v = qgraphicsitem_cast<ValueItem*>(item);
-    if (v && v->role() == ValueItem::Role::Input) inputs = inputs.isNull() ? v->sceneBoundingRect() : inputs.united(v->sceneBoundingRect());
+    if (v && v->role() == ValueItem::Role::Input)
+      inputs = inputs.isNull() ? v->sceneBoundingRect() : inputs.united(v->sceneBoundingRect());
   }
   const double halfW = viewport()->width() / (2 * z), halfH = viewport()->height() / (2 * z);
   const double top = inputs.isNull() ? r.top() : std::max(r.top(), inputs.top() - 40);
@@ -111,7 +113,8 @@ void GraphView::showStart() {
   // edge when it is wider than the view.
   QRectF band = inputs;
   for (QGraphicsItem* item : scene()->items(QRectF(r.left(), top, r.width(), 2 * halfH)))
-    if (item->type() == NodeItem::Type) band = band.isNull() ? item->sceneBoundingRect() : band.united(item->sceneBoundingRect());
+    if (item->type() == NodeItem::Type)
+      band = band.isNull() ? item->sceneBoundingRect() : band.united(item->sceneBoundingRect());
   double x = band.isNull() ? r.center().x() : band.center().x();
   if (!band.isNull() && band.width() > 2 * halfW) x = band.left() - 20 + halfW;
   centerOn(x, top + halfH);

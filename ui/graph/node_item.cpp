@@ -13,7 +13,8 @@ namespace fb::ui {
 NodeItem::NodeItem(const ir::Node* node, const QRectF& rect, const QStringList& details)
     : node_(node), rect_(rect), details_(details) {
   const auto category = layout::opCategory(node->opType, node->domain);
-  fill_ = QColor(QString::fromUtf8(layout::opCategoryColor(category).data(), int(layout::opCategoryColor(category).size())));
+  fill_ = QColor(
+      QString::fromUtf8(layout::opCategoryColor(category).data(), int(layout::opCategoryColor(category).size())));
   op_ = QString::fromStdString(node->opType);
   name_ = QString::fromStdString(node->name);
   setToolTip(QStringLiteral("%1\n%2").arg(name_.isEmpty() ? QStringLiteral("(unnamed)") : name_, op_) +
@@ -29,7 +30,9 @@ void NodeItem::setHighlight(Highlight h) {
 
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  QPen pen(highlight_ == Highlight::Selected ? itemColors().selected : highlight_ == Highlight::Neighbour ? itemColors().neighbour : itemColors().nodeOutline);
+  QPen pen(highlight_ == Highlight::Selected    ? itemColors().selected
+           : highlight_ == Highlight::Neighbour ? itemColors().neighbour
+                                                : itemColors().nodeOutline);
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 3.0);
   pen.setCosmetic(highlight_ == Highlight::None);
   if (lod < kTextLevelOfDetail) {
@@ -71,8 +74,11 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
   for (int i = 0; i < shown; ++i) {
     const QRectF line(rect_.left() + 6, header.bottom() + i * layout::kDetailLineHeight - 2, rect_.width() - 12,
                       layout::kDetailLineHeight);
-    const QString text = i == shown - 1 && details_.size() > shown ? QObject::tr("+%1 more").arg(details_.size() - shown + 1) : details_[i];
-    p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter, p->fontMetrics().elidedText(text, Qt::ElideRight, int(line.width())));
+    const QString text = i == shown - 1 && details_.size() > shown
+                             ? QObject::tr("+%1 more").arg(details_.size() - shown + 1)
+                             : details_[i];
+    p->drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                p->fontMetrics().elidedText(text, Qt::ElideRight, int(line.width())));
   }
 }
 

@@ -10,7 +10,9 @@ namespace fb::ui {
 
 ValueItem::ValueItem(const ir::Value* value, Role role, const QString& typeText, const QRectF& rect)
     : value_(value), role_(role), rect_(rect), name_(QString::fromStdString(value->name())) {
-  const QString what = role == Role::Input ? QObject::tr("graph input") : role == Role::Output ? QObject::tr("graph output") : QObject::tr("initializer");
+  const QString what = role == Role::Input    ? QObject::tr("graph input")
+                       : role == Role::Output ? QObject::tr("graph output")
+                                              : QObject::tr("initializer");
   setToolTip(QStringLiteral("%1 (%2)\n%3").arg(name_, what, typeText));
   setZValue(2);
 }
@@ -28,8 +30,10 @@ void ValueItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   pen.setWidthF(highlight_ == Highlight::None ? 1.0 : 2.5);
   p->setPen(pen);
   p->setBrush(role_ == Role::Initializer ? itemColors().initializerFill : itemColors().valueFill);
-  if (role_ == Role::Initializer) p->drawRect(rect_);
-  else p->drawRoundedRect(rect_, rect_.height() / 2, rect_.height() / 2);
+  if (role_ == Role::Initializer)
+    p->drawRect(rect_);
+  else
+    p->drawRoundedRect(rect_, rect_.height() / 2, rect_.height() / 2);
   if (lod < kTextLevelOfDetail) return;
   QFont f = p->font();
   f.setPointSizeF(role_ == Role::Initializer ? 8 : 8.5);

@@ -12,7 +12,11 @@
 namespace fb::ui {
 
 FindPanel::FindPanel(Document* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), edit_(new QLineEdit(this)), status_(new QLabel(this)), list_(new QListView(this)),
+    : QWidget(parent),
+      doc_(doc),
+      edit_(new QLineEdit(this)),
+      status_(new QLabel(this)),
+      list_(new QListView(this)),
       results_(new FindResultsModel(this)) {
   auto* box = new QVBoxLayout(this);
   box->setContentsMargins(2, 2, 2, 2);

@@ -28,7 +28,8 @@ void FindResultsModel::search(const ir::Graph* g, const QString& text, int limit
     for (const auto& n : graph.nodes()) {
       if (contains(n->name) || contains(n->opType))
         add({n.get(), nullptr,
-             QStringLiteral("%1  [%2]").arg(QString::fromStdString(n->name), QString::fromStdString(n->opType)) + suffix});
+             QStringLiteral("%1  [%2]").arg(QString::fromStdString(n->name), QString::fromStdString(n->opType)) +
+                 suffix});
     }
     for (const ir::Value* v : graph.values()) {
       if (contains(v->name()) && !v->isOuterScope())

@@ -53,7 +53,8 @@ void NodePanel::refresh() {
   }
   if (!n->docString.empty()) model_->addRow(general, tr("doc string"), q(n->docString));
   if (const ir::Graph* body = doc_->functionBody(n))
-    model_->addGraphLink(general, tr("function"), tr("model-local function, %1 nodes (open)").arg(body->nodeCount()), body);
+    model_->addGraphLink(general, tr("function"), tr("model-local function, %1 nodes (open)").arg(body->nodeCount()),
+                         body);
 
   if (annotation_) {
     const auto rows = annotation_(n);
@@ -66,7 +67,8 @@ void NodePanel::refresh() {
   auto* attrs = model_->addSection(tr("Attributes (%1)").arg(n->attributes.size()));
   for (const auto& a : n->attributes) {
     if (a.type == ir::AttrType::Graph && !a.graphs.empty())
-      model_->addGraphLink(attrs, q(a.name), tr("graph, %1 nodes (open)").arg(a.graphs[0]->nodeCount()), a.graphs[0].get());
+      model_->addGraphLink(attrs, q(a.name), tr("graph, %1 nodes (open)").arg(a.graphs[0]->nodeCount()),
+                           a.graphs[0].get());
     else
       model_->addRow(attrs, q(a.name), q(a.valueToString(32)));
   }
@@ -86,7 +88,10 @@ void NodePanel::refresh() {
     if (v->producer())
       model_->addNodeLink(inputs, tr("  from"), nodeLabel(v->producer()), v->producer());
     else
-      model_->addRow(inputs, tr("  from"), v->initializer() ? tr("initializer") : v->isGraphInput() ? tr("graph input") : tr("outer scope"));
+      model_->addRow(inputs, tr("  from"),
+                     v->initializer()    ? tr("initializer")
+                     : v->isGraphInput() ? tr("graph input")
+                                         : tr("outer scope"));
   }
   auto* outputs = model_->addSection(tr("Outputs (%1)").arg(n->outputs().size()));
   for (size_t i = 0; i < n->outputs().size(); ++i) {

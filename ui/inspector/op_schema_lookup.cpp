@@ -12,7 +12,8 @@ std::optional<OpSchemaFacts> lookupOpSchema(const QString& opType, const QString
   try {
     const std::string d = domain == QLatin1String("ai.onnx") ? std::string() : domain.toStdString();
     // Versions after 17 come from FlowBridge's own table; libonnx would name the opset-17 version.
-    const schema::opsets_18_26::SchemaFact* newer = d.empty() ? schema::opsets_18_26::schemaFact(opType.toStdString(), opsetVersion) : nullptr;
+    const schema::opsets_18_26::SchemaFact* newer =
+        d.empty() ? schema::opsets_18_26::schemaFact(opType.toStdString(), opsetVersion) : nullptr;
     if (d.empty() && opsetVersion > schema::kLibonnxMaxOpset && !newer) {
       const int64_t first = schema::opsets_18_26::firstOpset(opType.toStdString());
       if (first > opsetVersion) return std::nullopt;  // not an op of this opset yet
@@ -22,8 +23,12 @@ std::optional<OpSchemaFacts> lookupOpSchema(const QString& opType, const QString
     if (newer) {
       OpSchemaFacts facts;
       facts.sinceVersion = int(newer->since);
-      facts.doc = QString::fromStdString(opType.toStdString() + "-" + std::to_string(newer->since) + ": " + newer->change + ".");
-      if (schema) facts.doc += " " + QString::fromUtf8(schema->doc() ? schema->doc() : "").simplified().section(QLatin1String(". "), 0, 0) + ".";
+      facts.doc = QString::fromStdString(opType.toStdString() + "-" + std::to_string(newer->since) + ": " +
+                                         newer->change + ".");
+      if (schema)
+        facts.doc +=
+            " " +
+            QString::fromUtf8(schema->doc() ? schema->doc() : "").simplified().section(QLatin1String(". "), 0, 0) + ".";
       return facts;
     }
     if (!schema) return std::nullopt;

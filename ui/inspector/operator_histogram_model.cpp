@@ -29,13 +29,16 @@ void OperatorHistogramModel::setGraph(const ir::Graph* g) {
         rows_[*it].nodes.append(n.get());
         for (const ir::Graph* body : n->subgraphs()) graphs.push_back(body);
       }
-    std::stable_sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) { return a.nodes.size() > b.nodes.size(); });
+    std::stable_sort(rows_.begin(), rows_.end(),
+                     [](const Row& a, const Row& b) { return a.nodes.size() > b.nodes.size(); });
   }
   maxCount_ = rows_.empty() ? 1 : int(rows_.front().nodes.size());
   endResetModel();
 }
 
-int OperatorHistogramModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
+int OperatorHistogramModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(rows_.size());
+}
 int OperatorHistogramModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : 3; }
 
 QVariant OperatorHistogramModel::data(const QModelIndex& index, int role) const {
@@ -59,9 +62,12 @@ QVariant OperatorHistogramModel::data(const QModelIndex& index, int role) const 
 QVariant OperatorHistogramModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case 0: return tr("Operator");
-    case 1: return tr("Count");
-    default: return tr("Share");
+    case 0:
+      return tr("Operator");
+    case 1:
+      return tr("Count");
+    default:
+      return tr("Share");
   }
 }
 

@@ -32,8 +32,10 @@ OperatorsPanel::OperatorsPanel(Document* doc, QWidget* parent)
     QList<const ir::Node*> here;
     for (const ir::Node* n : nodes)
       if (n->graph() == doc_->currentLevel().graph) here.append(n);
-    if (!here.isEmpty()) doc_->selectNodes(here);
-    else if (!nodes.isEmpty()) doc_->showNode(nodes.first());
+    if (!here.isEmpty())
+      doc_->selectNodes(here);
+    else if (!nodes.isEmpty())
+      doc_->showNode(nodes.first());
   });
 }
 

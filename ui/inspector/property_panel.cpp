@@ -24,7 +24,8 @@ PropertyPanel::PropertyPanel(Document* doc, QWidget* parent)
     else if (auto v = i.data(PropertyTreeModel::LinkValueRole); v.isValid())
       doc_->selectValue(static_cast<const ir::Value*>(v.value<const void*>()));
     else if (auto g = i.data(PropertyTreeModel::LinkGraphRole); g.isValid())
-      doc_->enterSubgraph(static_cast<const ir::Graph*>(g.value<const void*>()), i.siblingAtColumn(0).data().toString());
+      doc_->enterSubgraph(static_cast<const ir::Graph*>(g.value<const void*>()),
+                          i.siblingAtColumn(0).data().toString());
   });
   connect(view_, &QTreeView::clicked, view_, &QTreeView::activated);
 }

@@ -26,7 +26,10 @@ void TensorPanel::refresh() {
   const ir::TypeInfo* t = doc_->typeOf(v);
   model_->addRow(general, tr("type"), t ? QString::fromStdString(t->toString()) : tr("unknown"));
   const ir::Tensor* init = v->initializer();
-  model_->addRow(general, tr("kind"), init ? tr("initializer") : v->isGraphInput() ? tr("graph input") : tr("activation"));
+  model_->addRow(general, tr("kind"),
+                 init                ? tr("initializer")
+                 : v->isGraphInput() ? tr("graph input")
+                                     : tr("activation"));
   if (!init) {
     finish();
     return;
@@ -62,7 +65,8 @@ void TensorPanel::refresh() {
       model_->addRow(stats, tr("first values"), first.join(", ") + (st.count > st.first.size() ? ", ..." : ""));
     }
   } catch (const InputError& e) {  // e.g. a missing side file, or one truncated since it was opened
-    model_->addRow(stats, tr("error"), QString::fromStdString(e.file().empty() ? e.what() : e.file() + ": " + e.what()));
+    model_->addRow(stats, tr("error"),
+                   QString::fromStdString(e.file().empty() ? e.what() : e.file() + ": " + e.what()));
   } catch (const std::exception& e) {
     model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));
   }

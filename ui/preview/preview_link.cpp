@@ -42,7 +42,8 @@ void PreviewLink::rebuild() {
   pair(shown->graph(), pair);
 }
 
-void PreviewLink::follow(Document* from, Document* to, const QHash<const ir::Node*, QList<const ir::Node*>>& counterparts) {
+void PreviewLink::follow(Document* from, Document* to,
+                         const QHash<const ir::Node*, QList<const ir::Node*>>& counterparts) {
   if (following_ || !to->hasGraph()) return;
   QList<const ir::Node*> chosen;
   for (const ir::Node* n : from->selectedNodes())

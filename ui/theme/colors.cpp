@@ -4,11 +4,16 @@ namespace fb::ui {
 
 QColor statusColor(convert::NodeStatus s) {
   switch (s) {
-    case convert::NodeStatus::Unchanged: return QColor();
-    case convert::NodeStatus::Converted: return QColor("#1f77b4");
-    case convert::NodeStatus::Unsupported: return QColor("#d62728");
-    case convert::NodeStatus::Failed: return QColor("#9467bd");
-    case convert::NodeStatus::Kept: return QColor("#7f7f7f");
+    case convert::NodeStatus::Unchanged:
+      return QColor();
+    case convert::NodeStatus::Converted:
+      return QColor("#1f77b4");
+    case convert::NodeStatus::Unsupported:
+      return QColor("#d62728");
+    case convert::NodeStatus::Failed:
+      return QColor("#9467bd");
+    case convert::NodeStatus::Kept:
+      return QColor("#7f7f7f");
   }
   return QColor();
 }

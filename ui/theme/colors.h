@@ -20,15 +20,15 @@ QColor removedColor();
 // Canvas items: outlines of the selection and its neighbours (blue, never the preview's "modified" orange), and the
 // fixed fills and outlines of nodes, values and collapsed blocks.
 struct ItemColors {
-  QColor selected;         // outline of a selected node
-  QColor neighbour;        // outline of what is next to the selection (nodes, values, blocks)
-  QColor selectedEdge;     // an edge of the selection
+  QColor selected;      // outline of a selected node
+  QColor neighbour;     // outline of what is next to the selection (nodes, values, blocks)
+  QColor selectedEdge;  // an edge of the selection
   QColor nodeOutline;
   QColor nodeText;
   QColor valueOutline;
   QColor valueFill;
   QColor initializerFill;
-  QColor blockOutline;     // a collapsed block
+  QColor blockOutline;  // a collapsed block
   QColor blockFill;
 };
 const ItemColors& itemColors();

@@ -33,8 +33,10 @@ CodeView::CodeView(QWidget* parent)
   setObjectName(QStringLiteral("codeView"));
   connect(this, &QPlainTextEdit::blockCountChanged, this, &CodeView::updateMargin);
   connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
-    if (dy) lineNumbers_->scroll(0, dy);
-    else lineNumbers_->update(0, rect.y(), lineNumbers_->width(), rect.height());
+    if (dy)
+      lineNumbers_->scroll(0, dy);
+    else
+      lineNumbers_->update(0, rect.y(), lineNumbers_->width(), rect.height());
   });
   connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] {
     const int line = currentLine();
@@ -114,7 +116,8 @@ void CodeView::paintLineNumbers(QPaintEvent* event) {
     const int bottom = top + qRound(blockBoundingRect(block).height());
     if (block.isVisible() && bottom >= event->rect().top()) {
       const int line = block.blockNumber() + 1;
-      p.setPen(highlighted_.contains(line) ? palette().color(QPalette::Text) : palette().color(QPalette::PlaceholderText));
+      p.setPen(highlighted_.contains(line) ? palette().color(QPalette::Text)
+                                           : palette().color(QPalette::PlaceholderText));
       p.drawText(0, top, lineNumbers_->width() - 4, height, Qt::AlignRight, QString::number(line));
     }
     block = block.next();

@@ -14,15 +14,17 @@ QTextCharFormat colour(const char* name, bool bold = false, bool italic = false)
 }  // namespace
 
 PythonHighlighter::PythonHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
-  static const QStringList keywords = {
-      "False", "None",   "True",  "and",    "as",       "assert", "break",  "class",  "continue", "def",
-      "del",   "elif",   "else",  "except", "finally",  "for",    "from",   "global", "if",       "import",
-      "in",    "is",     "lambda", "nonlocal", "not",   "or",     "pass",   "raise",  "return",   "try",
-      "while", "with",   "yield", "self"};
+  static const QStringList keywords = {"False",   "None",     "True",     "and",    "as",    "assert", "break",
+                                       "class",   "continue", "def",      "del",    "elif",  "else",   "except",
+                                       "finally", "for",      "from",     "global", "if",    "import", "in",
+                                       "is",      "lambda",   "nonlocal", "not",    "or",    "pass",   "raise",
+                                       "return",  "try",      "while",    "with",   "yield", "self"};
   rules_.push_back({QRegularExpression(QStringLiteral("\\b(%1)\\b").arg(keywords.join('|'))), colour("#0033b3", true)});
-  rules_.push_back({QRegularExpression(QStringLiteral("\\b(0[xX][0-9a-fA-F]+|\\d+\\.?\\d*([eE][-+]?\\d+)?|\\.\\d+([eE][-+]?\\d+)?)\\b")),
+  rules_.push_back({QRegularExpression(QStringLiteral(
+                        "\\b(0[xX][0-9a-fA-F]+|\\d+\\.?\\d*([eE][-+]?\\d+)?|\\.\\d+([eE][-+]?\\d+)?)\\b")),
                     colour("#1750eb")});
-  rules_.push_back({QRegularExpression(QStringLiteral("\"(\\\\.|[^\"\\\\])*\"|'(\\\\.|[^'\\\\])*'")), colour("#067d17")});
+  rules_.push_back(
+      {QRegularExpression(QStringLiteral("\"(\\\\.|[^\"\\\\])*\"|'(\\\\.|[^'\\\\])*'")), colour("#067d17")});
 }
 
 void PythonHighlighter::highlightBlock(const QString& text) {
@@ -36,8 +38,10 @@ void PythonHighlighter::highlightBlock(const QString& text) {
   for (int i = 0; i < text.size(); ++i) {
     const QChar c = text[i];
     if (!quote.isNull()) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = QChar();
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = QChar();
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == '#') {

@@ -134,7 +134,8 @@ void registerScan(convert::HandlerRegistry& r) {
     std::vector<std::string> inputs = state;
     for (size_t j = 0; j < scanIn; ++j) {
       std::string at = inDirs[j] ? length + " - 1 - " + t : t;  // direction 1 walks from the end
-      inputs.push_back(inAxes[j] == 0 ? xs[j] + "[" + at + "]" : "T.select(" + xs[j] + ", " + pyInt(inAxes[j]) + ", " + at + ")");
+      inputs.push_back(inAxes[j] == 0 ? xs[j] + "[" + at + "]"
+                                      : "T.select(" + xs[j] + ", " + pyInt(inAxes[j]) + ", " + at + ")");
     }
     auto outs = p.body(*body, inputs);
     endScanStep(p, outs, state, lists);

@@ -12,21 +12,25 @@ namespace {
 // writing code that fails at run time.
 void checkElementTypes(PyNode& p) {
   auto check = [&p](ir::DataType t) {
-    if (t == ir::DataType::UInt16 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64 || t == ir::DataType::String)
-      p.unsupported(std::string(ir::dataTypeName(t)) + " tensors: " + (p.oneflow() ? "OneFlow" : "PyTorch 1.13") + " has none");
+    if (t == ir::DataType::UInt16 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64 ||
+        t == ir::DataType::String)
+      p.unsupported(std::string(ir::dataTypeName(t)) + " tensors: " + (p.oneflow() ? "OneFlow" : "PyTorch 1.13") +
+                    " has none");
   };
   for (size_t i = 0; i < p.inputCount(); ++i) check(p.dtype(i));
   for (size_t i = 0; i < p.outputCount(); ++i) check(p.outDtype(i));
 }
 
-void add(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description, PyHandler fn) {
+void add(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description,
+         PyHandler fn) {
   addPy(r, op, since, description, [fn = std::move(fn)](PyNode& p) {
     checkElementTypes(p);
     fn(p);
   });
 }
 
-void unary(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& call, bool oneflowHasIt = true) {
+void unary(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& call,
+           bool oneflowHasIt = true) {
   add(r, op, since, call + "(x)", [call, oneflowHasIt, op](PyNode& p) {
     if (!oneflowHasIt && p.oneflow()) p.unsupported(op + ": OneFlow 0.8-1.0 have no " + call);
     p.assign(call + "(" + p.in(0) + ")");
@@ -39,7 +43,8 @@ void binaryOperator(convert::HandlerRegistry& r, const std::string& op, int64_t 
     if (p.attrInt("broadcast", 1) == 0 && p.opset < 7) p.unsupported("legacy broadcast attribute");
     if (p.hasAttr("axis")) p.unsupported("legacy broadcast axis attribute (opset < 7)");
     std::string a = p.operand(0, 1), b = p.operand(1, 0);
-    if (a.find_first_not_of("-0123456789.e") == std::string::npos && b.find_first_not_of("-0123456789.e") == std::string::npos)
+    if (a.find_first_not_of("-0123456789.e") == std::string::npos &&
+        b.find_first_not_of("-0123456789.e") == std::string::npos)
       b = p.in(1);  // two Python numbers would not make a tensor
     p.assign(a + " " + sym + " " + b);
   });
@@ -65,21 +70,46 @@ void softmaxLike(convert::HandlerRegistry& r, const std::string& op, const std::
     std::string x = p.in(0);
     p.assign(call + "(" + x + ".flatten(" + std::to_string(axis) + "), dim=-1).reshape(" + x + ".shape)");
   });
-  add(r, op, 13, call + "(x, dim=axis)", [call](PyNode& p) {
-    p.assign(call + "(" + p.in(0) + ", dim=" + std::to_string(p.attrInt("axis", -1)) + ")");
-  });
+  add(r, op, 13, call + "(x, dim=axis)",
+      [call](PyNode& p) { p.assign(call + "(" + p.in(0) + ", dim=" + std::to_string(p.attrInt("axis", -1)) + ")"); });
 }
 
 void registerMath(convert::HandlerRegistry& r) {
-  struct U { const char* op; int64_t since; const char* call; };
-  for (const U& u : {U{"Abs", 1, "T.abs"}, U{"Neg", 1, "T.neg"}, U{"Exp", 1, "T.exp"}, U{"Log", 1, "T.log"},
-                     U{"Sqrt", 1, "T.sqrt"}, U{"Reciprocal", 1, "T.reciprocal"}, U{"Floor", 1, "T.floor"}, U{"Ceil", 1, "T.ceil"},
-                     U{"Sin", 7, "T.sin"}, U{"Cos", 7, "T.cos"}, U{"Tan", 7, "T.tan"}, U{"Asin", 7, "T.asin"},
-                     U{"Acos", 7, "T.acos"}, U{"Atan", 7, "T.atan"}, U{"Sinh", 9, "T.sinh"}, U{"Cosh", 9, "T.cosh"},
-                     U{"Asinh", 9, "T.asinh"}, U{"Acosh", 9, "T.acosh"}, U{"Atanh", 9, "T.atanh"}, U{"Tanh", 1, "T.tanh"},
-                     U{"Sigmoid", 1, "T.sigmoid"}, U{"Erf", 9, "T.erf"}, U{"Sign", 9, "T.sign"}, U{"Round", 11, "T.round"},
-                     U{"Not", 1, "T.logical_not"}, U{"IsNaN", 9, "T.isnan"}, U{"Relu", 1, "F.relu"},
-                     U{"Softsign", 1, "F.softsign"}, U{"Softplus", 1, "F.softplus"}, U{"Mish", 18, "F.mish"},
+  struct U {
+    const char* op;
+    int64_t since;
+    const char* call;
+  };
+  for (const U& u : {U{"Abs", 1, "T.abs"},
+                     U{"Neg", 1, "T.neg"},
+                     U{"Exp", 1, "T.exp"},
+                     U{"Log", 1, "T.log"},
+                     U{"Sqrt", 1, "T.sqrt"},
+                     U{"Reciprocal", 1, "T.reciprocal"},
+                     U{"Floor", 1, "T.floor"},
+                     U{"Ceil", 1, "T.ceil"},
+                     U{"Sin", 7, "T.sin"},
+                     U{"Cos", 7, "T.cos"},
+                     U{"Tan", 7, "T.tan"},
+                     U{"Asin", 7, "T.asin"},
+                     U{"Acos", 7, "T.acos"},
+                     U{"Atan", 7, "T.atan"},
+                     U{"Sinh", 9, "T.sinh"},
+                     U{"Cosh", 9, "T.cosh"},
+                     U{"Asinh", 9, "T.asinh"},
+                     U{"Acosh", 9, "T.acosh"},
+                     U{"Atanh", 9, "T.atanh"},
+                     U{"Tanh", 1, "T.tanh"},
+                     U{"Sigmoid", 1, "T.sigmoid"},
+                     U{"Erf", 9, "T.erf"},
+                     U{"Sign", 9, "T.sign"},
+                     U{"Round", 11, "T.round"},
+                     U{"Not", 1, "T.logical_not"},
+                     U{"IsNaN", 9, "T.isnan"},
+                     U{"Relu", 1, "F.relu"},
+                     U{"Softsign", 1, "F.softsign"},
+                     U{"Softplus", 1, "F.softplus"},
+                     U{"Mish", 18, "F.mish"},
                      U{"HardSwish", 14, "F.hardswish"}})
     unary(r, u.op, u.since, u.call);
 
@@ -112,7 +142,8 @@ void registerMath(convert::HandlerRegistry& r) {
     // OneFlow has no remainder, and its integer floor_divide truncates: move fmod's result to the divisor's sign.
     std::string rem = p.temp("rem");
     p.line(rem + " = T.fmod(" + a + ", " + b + ")");
-    p.assign("T.where((" + rem + " != 0) & ((" + rem + " < 0) != (" + b + " < 0)), " + rem + " + " + b + ", " + rem + ")");
+    p.assign("T.where((" + rem + " != 0) & ((" + rem + " < 0) != (" + b + " < 0)), " + rem + " + " + b + ", " + rem +
+             ")");
   });
   add(r, "BitShift", 11, "a << b / a >> b", [](PyNode& p) {
     if (p.oneflow()) p.unsupported("BitShift: OneFlow has no shift operators");
@@ -120,7 +151,8 @@ void registerMath(convert::HandlerRegistry& r) {
     if (dir != "LEFT" && dir != "RIGHT") p.unsupported("BitShift direction '" + dir + "'");
     p.assign(p.in(0) + (dir == "LEFT" ? " << " : " >> ") + p.in(1));
   });
-  for (auto [op, call] : {std::pair{"BitwiseAnd", "T.bitwise_and"}, {"BitwiseOr", "T.bitwise_or"}, {"BitwiseXor", "T.bitwise_xor"}}) {
+  for (auto [op, call] :
+       {std::pair{"BitwiseAnd", "T.bitwise_and"}, {"BitwiseOr", "T.bitwise_or"}, {"BitwiseXor", "T.bitwise_xor"}}) {
     std::string c = call, o = op;
     add(r, op, 18, c + "(a, b)", [c, o](PyNode& p) {
       if (p.oneflow()) p.unsupported(o + ": OneFlow 0.8 has no bitwise operations");
@@ -136,8 +168,14 @@ void registerMath(convert::HandlerRegistry& r) {
     p.assign("T.linalg.det(" + p.in(0) + ")");
   });
 
-  for (auto [op, call] : {std::pair{"Equal", "T.eq"}, {"Greater", "T.gt"}, {"Less", "T.lt"}, {"GreaterOrEqual", "T.ge"},
-                          {"LessOrEqual", "T.le"}, {"And", "T.logical_and"}, {"Or", "T.logical_or"}, {"Xor", "T.logical_xor"}})
+  for (auto [op, call] : {std::pair{"Equal", "T.eq"},
+                          {"Greater", "T.gt"},
+                          {"Less", "T.lt"},
+                          {"GreaterOrEqual", "T.ge"},
+                          {"LessOrEqual", "T.le"},
+                          {"And", "T.logical_and"},
+                          {"Or", "T.logical_or"},
+                          {"Xor", "T.logical_xor"}})
     binaryCall(r, op, 1, call);
   add(r, "Max", 1, "T.maximum(a, b, ...)", [](PyNode& p) { p.assign(chain(p, "T.maximum")); });
   add(r, "Min", 1, "T.minimum(a, b, ...)", [](PyNode& p) { p.assign(chain(p, "T.minimum")); });
@@ -151,15 +189,17 @@ void registerMath(convert::HandlerRegistry& r) {
     for (size_t i = 1; i < p.inputCount(); ++i) e += " + " + p.in(i);
     p.assign(p.inputCount() == 1 ? e + ".clone()" : "(" + e + ") / " + std::to_string(p.inputCount()));
   });
-  add(r, "Where", 9, "T.where(c, a, b)", [](PyNode& p) { p.assign("T.where(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2) + ")"); });
-  HelperLibrary::instance().add(Helper{"_onnx_expand",
-                                       "def _onnx_expand(x, shape):\n"
-                                       "    # ONNX Expand broadcasts both ways: a 1 in `shape` keeps x's dim, and `shape` may be shorter.\n"
-                                       "    shape = [int(d) for d in shape]\n"
-                                       "    shape = [1] * (x.dim() - len(shape)) + shape\n"
-                                       "    dims = [1] * (len(shape) - x.dim()) + list(x.shape)\n"
-                                       "    return x.expand([d if s == 1 else s for d, s in zip(dims, shape)])\n",
-                                       {}});
+  add(r, "Where", 9, "T.where(c, a, b)",
+      [](PyNode& p) { p.assign("T.where(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2) + ")"); });
+  HelperLibrary::instance().add(
+      Helper{"_onnx_expand",
+             "def _onnx_expand(x, shape):\n"
+             "    # ONNX Expand broadcasts both ways: a 1 in `shape` keeps x's dim, and `shape` may be shorter.\n"
+             "    shape = [int(d) for d in shape]\n"
+             "    shape = [1] * (x.dim() - len(shape)) + shape\n"
+             "    dims = [1] * (len(shape) - x.dim()) + list(x.shape)\n"
+             "    return x.expand([d if s == 1 else s for d, s in zip(dims, shape)])\n",
+             {}});
   add(r, "Expand", 8, "x.expand(shape) with -1 where shape has 1", [](PyNode& p) {
     std::string x = p.in(0);
     auto shape = p.constInts(1);
@@ -200,23 +240,28 @@ void registerActivations(convert::HandlerRegistry& r) {
     p.assign("F.celu(" + p.in(0) + ", alpha=" + pyFloat(p.attrFloat("alpha", 1.f), ir::DataType::Float) + ")");
   });
   add(r, "Selu", 1, "F.selu (default constants) or its formula", [](PyNode& p) {
-    const float alpha = p.attrFloat("alpha", 1.67326319217681884765625f), gamma = p.attrFloat("gamma", 1.05070102214813232421875f);
+    const float alpha = p.attrFloat("alpha", 1.67326319217681884765625f),
+                gamma = p.attrFloat("gamma", 1.05070102214813232421875f);
     std::string x = p.in(0);
-    if (alpha == 1.67326319217681884765625f && gamma == 1.05070102214813232421875f) return p.assign("F.selu(" + x + ")");
-    p.assign(pyFloat(gamma, ir::DataType::Float) + " * T.where(" + x + " > 0, " + x + ", " + pyFloat(alpha, ir::DataType::Float) +
-             " * (T.exp(" + x + ") - 1))");
+    if (alpha == 1.67326319217681884765625f && gamma == 1.05070102214813232421875f)
+      return p.assign("F.selu(" + x + ")");
+    p.assign(pyFloat(gamma, ir::DataType::Float) + " * T.where(" + x + " > 0, " + x + ", " +
+             pyFloat(alpha, ir::DataType::Float) + " * (T.exp(" + x + ") - 1))");
   });
   add(r, "HardSigmoid", 1, "clamp(alpha * x + beta, 0, 1)", [](PyNode& p) {
     const float alpha = p.attrFloat("alpha", 0.2f), beta = p.attrFloat("beta", 0.5f);
     std::string x = p.in(0);
-    p.assign("T.clamp(" + x + " * " + pyFloat(alpha, ir::DataType::Float) + " + " + pyFloat(beta, ir::DataType::Float) + ", 0.0, 1.0)");
+    p.assign("T.clamp(" + x + " * " + pyFloat(alpha, ir::DataType::Float) + " + " + pyFloat(beta, ir::DataType::Float) +
+             ", 0.0, 1.0)");
   });
   add(r, "ThresholdedRelu", 10, "F.threshold(x, threshold=alpha, value=0)", [](PyNode& p) {
-    p.assign("F.threshold(" + p.in(0) + ", threshold=" + pyFloat(p.attrFloat("alpha", 1.f), ir::DataType::Float) + ", value=0.0)");
+    p.assign("F.threshold(" + p.in(0) + ", threshold=" + pyFloat(p.attrFloat("alpha", 1.f), ir::DataType::Float) +
+             ", value=0.0)");
   });
   add(r, "Shrink", 9, "where(x < -lambd, x + bias, where(x > lambd, x - bias, 0))", [](PyNode& p) {
     std::string x = p.in(0);
-    std::string l = pyFloat(p.attrFloat("lambd", 0.5f), ir::DataType::Float), b = pyFloat(p.attrFloat("bias", 0.f), ir::DataType::Float);
+    std::string l = pyFloat(p.attrFloat("lambd", 0.5f), ir::DataType::Float),
+                b = pyFloat(p.attrFloat("bias", 0.f), ir::DataType::Float);
     p.assign("T.where(" + x + " < -" + l + ", " + x + " + " + b + ", T.where(" + x + " > " + l + ", " + x + " - " + b +
              ", T.zeros_like(" + x + ")))");
   });
@@ -230,7 +275,8 @@ void registerActivations(convert::HandlerRegistry& r) {
     if (approx == "none") return p.assign("F.gelu(" + x + ")");
     if (approx != "tanh") p.unsupported("Gelu approximate='" + approx + "'");
     if (!p.oneflow()) return p.assign("F.gelu(" + x + ", approximate='tanh')");
-    p.assign("0.5 * " + x + " * (1.0 + T.tanh(0.7978845608028654 * (" + x + " + 0.044715 * " + x + " * " + x + " * " + x + ")))");
+    p.assign("0.5 * " + x + " * (1.0 + T.tanh(0.7978845608028654 * (" + x + " + 0.044715 * " + x + " * " + x + " * " +
+             x + ")))");
   });
   softmaxLike(r, "Softmax", "F.softmax");
   softmaxLike(r, "LogSoftmax", "F.log_softmax");
@@ -244,7 +290,8 @@ void registerActivations(convert::HandlerRegistry& r) {
     // Before opset 13 the input is seen as 2-D [d0*...*d(axis-1), d(axis)*...].
     std::string flat = p.temp("flat");
     p.line(flat + " = " + x + ".flatten(" + std::to_string(axis) + ")");
-    p.assign("F.one_hot(" + flat + ".argmax(dim=-1), " + flat + ".shape[-1]).reshape(" + x + ".shape).to(" + x + ".dtype)");
+    p.assign("F.one_hot(" + flat + ".argmax(dim=-1), " + flat + ".shape[-1]).reshape(" + x + ".shape).to(" + x +
+             ".dtype)");
   });
   add(r, "Hardmax", 13, "one_hot(argmax) along the axis", [](PyNode& p) {
     std::string x = p.in(0);
@@ -252,7 +299,8 @@ void registerActivations(convert::HandlerRegistry& r) {
     std::string a = std::to_string(axis);
     std::string oneHot = "F.one_hot(" + x + ".argmax(dim=" + a + "), " + x + ".shape[" + a + "])";
     auto rank = p.rank(0);
-    if (!(axis == -1 || (rank && axis == *rank - 1))) oneHot = "T.movedim(" + oneHot + ", -1, " + a + ")";  // one_hot appends the class dim
+    if (!(axis == -1 || (rank && axis == *rank - 1)))
+      oneHot = "T.movedim(" + oneHot + ", -1, " + a + ")";  // one_hot appends the class dim
     p.assign(oneHot + ".to(" + x + ".dtype)");
   });
 }
@@ -302,22 +350,25 @@ void registerCasts(convert::HandlerRegistry& r) {
     }
     p.assign("T.clamp(" + x + (lo.empty() ? "" : ", min=" + lo) + (hi.empty() ? "" : ", max=" + hi) + ")");
   });
-  HelperLibrary::instance().add(Helper{"_onnx_dropout",
-                                       "def _onnx_dropout(x, ratio, training):\n"
-                                       "    # ONNX Dropout with its mask: in training, zero each element with probability `ratio` and\n"
-                                       "    # scale the others by 1 / (1 - ratio); otherwise the input and a mask of ones.\n"
-                                       "    if not training or ratio == 0:\n"
-                                       "        return x, T.ones_like(x, dtype=T.bool)\n"
-                                       "    mask = T.rand(x.shape) >= ratio\n"
-                                       "    return x * mask.to(x.dtype) / (1.0 - ratio), mask\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_dropout",
+             "def _onnx_dropout(x, ratio, training):\n"
+             "    # ONNX Dropout with its mask: in training, zero each element with probability `ratio` and\n"
+             "    # scale the others by 1 / (1 - ratio); otherwise the input and a mask of ones.\n"
+             "    if not training or ratio == 0:\n"
+             "        return x, T.ones_like(x, dtype=T.bool)\n"
+             "    mask = T.rand(x.shape) >= ratio\n"
+             "    return x * mask.to(x.dtype) / (1.0 - ratio), mask\n",
+             {}});
   add(r, "Dropout", 1, "identity in inference (mask of ones); F.dropout in training", [](PyNode& p) {
     // training_mode and ratio are inputs from opset 12, possibly computed at run time.
     std::string training = "False", ratio = "0.5";
     if (p.opset >= 12) {
       if (p.has(2)) {
-        if (auto t = p.constInts(2)) training = pyBool(!t->empty() && (*t)[0] != 0);
-        else training = "bool(" + p.in(2) + ")";
+        if (auto t = p.constInts(2))
+          training = pyBool(!t->empty() && (*t)[0] != 0);
+        else
+          training = "bool(" + p.in(2) + ")";
       }
       if (p.has(1)) ratio = p.scalarLiteral(1).value_or("float(" + p.in(1) + ")");
     } else {
@@ -332,7 +383,8 @@ void registerCasts(convert::HandlerRegistry& r) {
       return;
     }
     // The random draws are PyTorch's or OneFlow's own: the seed attribute cannot reproduce another runtime's.
-    if (p.outUsed(1)) return p.line(p.outTuple() + " = " + p.helper("_onnx_dropout") + "(" + x + ", " + ratio + ", " + training + ")");
+    if (p.outUsed(1))
+      return p.line(p.outTuple() + " = " + p.helper("_onnx_dropout") + "(" + x + ", " + ratio + ", " + training + ")");
     p.assign("F.dropout(" + x + ", p=" + ratio + ", training=" + training + ")");
   });
 }

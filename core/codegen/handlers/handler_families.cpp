@@ -2,8 +2,8 @@
 
 namespace fb::codegen {
 
-void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description, PyHandler fn,
-           const std::string& domain) {
+void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description,
+           PyHandler fn, const std::string& domain) {
   convert::HandlerInfo info;
   info.domain = domain;
   info.opType = op;

@@ -15,8 +15,14 @@ using PyHandler = std::function<void(PyNode&)>;
 // Integer element types, where ONNX's arithmetic (truncating division, kept types) differs from PyTorch's.
 inline bool isInteger(ir::DataType t) {
   switch (t) {
-    case ir::DataType::Int8: case ir::DataType::Int16: case ir::DataType::Int32: case ir::DataType::Int64:
-    case ir::DataType::UInt8: case ir::DataType::UInt16: case ir::DataType::UInt32: case ir::DataType::UInt64:
+    case ir::DataType::Int8:
+    case ir::DataType::Int16:
+    case ir::DataType::Int32:
+    case ir::DataType::Int64:
+    case ir::DataType::UInt8:
+    case ir::DataType::UInt16:
+    case ir::DataType::UInt32:
+    case ir::DataType::UInt64:
       return true;
     default:
       return false;
@@ -25,14 +31,15 @@ inline bool isInteger(ir::DataType t) {
 
 // Registers `fn` for ONNX op `op` from since-version `since`: a model importing opset N gets the handler with
 // the highest since <= N.
-void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description, PyHandler fn,
-           const std::string& domain = "");
+void addPy(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& description,
+           PyHandler fn, const std::string& domain = "");
 
 void registerElementwiseCode(convert::HandlerRegistry& r);  // elementwise.cpp: math, comparisons, activations, Cast
-void registerNeuralCode(convert::HandlerRegistry& r);       // neural.cpp: Conv, pooling, normalization, Gemm/MatMul, RNNs, Resize
-void registerTensorCode(convert::HandlerRegistry& r);       // tensor.cpp: shape ops, indexing, constants
-void registerReductionCode(convert::HandlerRegistry& r);    // reduce.cpp: Reduce*, ArgMax/ArgMin
-void registerLossCode(convert::HandlerRegistry& r);         // losses.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
+void registerNeuralCode(
+    convert::HandlerRegistry& r);  // neural.cpp: Conv, pooling, normalization, Gemm/MatMul, RNNs, Resize
+void registerTensorCode(convert::HandlerRegistry& r);     // tensor.cpp: shape ops, indexing, constants
+void registerReductionCode(convert::HandlerRegistry& r);  // reduce.cpp: Reduce*, ArgMax/ArgMin
+void registerLossCode(convert::HandlerRegistry& r);  // losses.cpp: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void registerControlFlowCode(convert::HandlerRegistry& r);  // control_flow.cpp: If, Loop, Scan
 void registerResizeCode(convert::HandlerRegistry& r);       // resize.cpp: Resize, Upsample
 void registerRecurrentCode(convert::HandlerRegistry& r);    // recurrent.cpp: RNN, GRU, LSTM

@@ -9,25 +9,26 @@ namespace fb::codegen {
 namespace {
 
 void registerHelpers() {
-  HelperLibrary::instance().add(Helper{"_onnx_nll_loss",
-                                       "def _onnx_nll_loss(x, target, weight=None, ignore_index=None, reduction='mean'):\n"
-                                       "    # ONNX NegativeLogLikelihoodLoss: -x[n, target[n, d...], d...] * weight[target]; a target equal\n"
-                                       "    # to ignore_index weighs 0, and 'mean' divides by the sum of the weights that apply.\n"
-                                       "    target = target.long()\n"
-                                       "    keep = None if ignore_index is None else target != ignore_index\n"
-                                       "    if keep is not None:\n"
-                                       "        target = T.where(keep, target, T.zeros_like(target))\n"
-                                       "    loss = -T.gather(x, 1, target.unsqueeze(1)).squeeze(1)\n"
-                                       "    w = T.ones_like(loss) if weight is None else weight[target]\n"
-                                       "    if keep is not None:\n"
-                                       "        w = T.where(keep, w, T.zeros_like(w))\n"
-                                       "    loss = loss * w\n"
-                                       "    if reduction == 'sum':\n"
-                                       "        return loss.sum()\n"
-                                       "    if reduction == 'mean':\n"
-                                       "        return loss.sum() / w.sum()\n"
-                                       "    return loss\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_nll_loss",
+             "def _onnx_nll_loss(x, target, weight=None, ignore_index=None, reduction='mean'):\n"
+             "    # ONNX NegativeLogLikelihoodLoss: -x[n, target[n, d...], d...] * weight[target]; a target equal\n"
+             "    # to ignore_index weighs 0, and 'mean' divides by the sum of the weights that apply.\n"
+             "    target = target.long()\n"
+             "    keep = None if ignore_index is None else target != ignore_index\n"
+             "    if keep is not None:\n"
+             "        target = T.where(keep, target, T.zeros_like(target))\n"
+             "    loss = -T.gather(x, 1, target.unsqueeze(1)).squeeze(1)\n"
+             "    w = T.ones_like(loss) if weight is None else weight[target]\n"
+             "    if keep is not None:\n"
+             "        w = T.where(keep, w, T.zeros_like(w))\n"
+             "    loss = loss * w\n"
+             "    if reduction == 'sum':\n"
+             "        return loss.sum()\n"
+             "    if reduction == 'mean':\n"
+             "        return loss.sum() / w.sum()\n"
+             "    return loss\n",
+             {}});
 }
 
 // The keyword arguments both F.nll_loss and the helper take, defaults omitted: weight, ignore_index, reduction.

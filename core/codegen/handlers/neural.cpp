@@ -62,7 +62,8 @@ Window window(PyNode& p, int64_t n, std::vector<int64_t> kernel) {
   std::string autoPad = p.attrString("auto_pad", "NOTSET");
   auto pads = p.attrInts("pads");
   if (pads.empty()) pads.assign(2 * n, 0);
-  if (static_cast<int64_t>(pads.size()) != 2 * n) p.unsupported("pads has " + std::to_string(pads.size()) + " values for " + std::to_string(n) + " spatial dims");
+  if (static_cast<int64_t>(pads.size()) != 2 * n)
+    p.unsupported("pads has " + std::to_string(pads.size()) + " values for " + std::to_string(n) + " spatial dims");
   if (autoPad == "VALID") pads.assign(2 * n, 0);
   w.begin.assign(pads.begin(), pads.begin() + n);
   w.end.assign(pads.begin() + n, pads.end());
@@ -82,8 +83,9 @@ std::string prepad(PyNode& p, const std::string& x, Window& w, const std::string
   if (w.samePads) {
     std::string fn = p.helper("_onnx_same_pads");
     std::string padded = p.temp(x + "_padded");
-    p.line(padded + " = F.pad(" + x + ", " + fn + "(" + x + ".shape[2:], " + pyIntList(w.kernel) + ", " + pyIntList(w.strides) + ", " +
-           pyIntList(w.dilations) + ", " + pyBool(w.sameUpper) + ")" + (fill.empty() ? "" : ", value=" + fill) + ")");
+    p.line(padded + " = F.pad(" + x + ", " + fn + "(" + x + ".shape[2:], " + pyIntList(w.kernel) + ", " +
+           pyIntList(w.strides) + ", " + pyIntList(w.dilations) + ", " + pyBool(w.sameUpper) + ")" +
+           (fill.empty() ? "" : ", value=" + fill) + ")");
     w.begin.assign(n, 0);
     w.end.assign(n, 0);
     return padded;
@@ -103,13 +105,18 @@ std::string prepad(PyNode& p, const std::string& x, Window& w, const std::string
 
 }  // namespace
 
-std::string convExpression(PyNode& p, const std::string& input, size_t weightIndex, const std::string& weight, const std::string& bias) {
+std::string convExpression(PyNode& p, const std::string& input, size_t weightIndex, const std::string& weight,
+                           const std::string& bias) {
   int64_t n = 0;
   std::vector<int64_t> kernel = p.attrInts("kernel_shape");
-  if (!kernel.empty()) n = static_cast<int64_t>(kernel.size());
-  else if (const ir::Tensor* w = p.constant(weightIndex)) kernel.assign(w->dims.begin() + 2, w->dims.end());
-  else if (auto s = p.shape(weightIndex); s && s->size() >= 3) kernel.assign(s->begin() + 2, s->end());
-  else p.unsupported("kernel_shape is not given and the weight's shape is unknown");
+  if (!kernel.empty())
+    n = static_cast<int64_t>(kernel.size());
+  else if (const ir::Tensor* w = p.constant(weightIndex))
+    kernel.assign(w->dims.begin() + 2, w->dims.end());
+  else if (auto s = p.shape(weightIndex); s && s->size() >= 3)
+    kernel.assign(s->begin() + 2, s->end());
+  else
+    p.unsupported("kernel_shape is not given and the weight's shape is unknown");
   n = static_cast<int64_t>(kernel.size());
   if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D convolution");
   Window w = window(p, n, kernel);
@@ -125,50 +132,56 @@ std::string convExpression(PyNode& p, const std::string& input, size_t weightInd
 namespace {
 
 void registerConv(convert::HandlerRegistry& r) {
-  addPy(r, "Conv", 1, "F.conv1d/2d/3d (explicit F.pad for asymmetric or SAME pads)", [](PyNode& p) {
-    p.assign(convExpression(p, p.in(0), 1, arg(p, 1), p.has(2) ? arg(p, 2) : ""));
-  });
-  addPy(r, "ConvTranspose", 1, "F.conv_transpose1d/2d/3d (_onnx_conv_transpose for output_shape, SAME or uneven pads)", [](PyNode& p) {
-    const int64_t n = spatialRank(p, true);
-    if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D transposed convolution");
-    auto fill = [&](std::vector<int64_t> v, int64_t size, int64_t def) {
-      if (v.empty()) v.assign(size, def);
-      if (static_cast<int64_t>(v.size()) != size) p.unsupported("an attribute has " + std::to_string(v.size()) + " values for " + std::to_string(n) + " spatial dims");
-      return v;
-    };
-    const auto strides = fill(p.attrInts("strides"), n, 1), dilations = fill(p.attrInts("dilations"), n, 1);
-    const auto outputPadding = fill(p.attrInts("output_padding"), n, 0);
-    auto pads = fill(p.attrInts("pads"), 2 * n, 0);
-    const auto outputShape = p.attrInts("output_shape");
-    std::string autoPad = p.attrString("auto_pad", "NOTSET");
-    if (autoPad == "VALID") pads.assign(2 * n, 0), autoPad = "NOTSET";
-    if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") p.unsupported("auto_pad '" + autoPad + "'");
-    const int64_t group = p.attrInt("group", 1);
-    std::string x = p.in(0), w = arg(p, 1), b = p.has(2) ? arg(p, 2) : "None";
-    bool direct = autoPad == "NOTSET" && outputShape.empty();
-    for (int64_t i = 0; i < n && direct; ++i)
-      direct = pads[i] == pads[n + i] && pads[i] >= 0 && outputPadding[i] < std::max(strides[i], dilations[i]);
-    if (direct) {
-      std::string call = "F.conv_transpose" + std::to_string(n) + "d(" + x + ", " + w + (p.has(2) ? ", " + b : "");
-      std::vector<int64_t> begin(pads.begin(), pads.begin() + n);
-      if (!allEqual(strides, 1)) call += ", stride=" + ints(strides);
-      if (!allEqual(begin, 0)) call += ", padding=" + ints(begin);
-      if (!allEqual(outputPadding, 0)) call += ", output_padding=" + ints(outputPadding);
-      if (group != 1) call += ", groups=" + std::to_string(group);
-      if (!allEqual(dilations, 1)) call += ", dilation=" + ints(dilations);
-      return p.assign(call + ")");
-    }
-    std::string call = p.helper("_onnx_conv_transpose") + "(" + x + ", " + w + ", " + b + ", " + pyIntList(strides) + ", " +
-                       pyIntList(dilations) + ", " + std::to_string(group) + ", " + pyIntList(outputPadding) + ", " + pyIntList(pads);
-    if (!outputShape.empty()) {
-      std::vector<int64_t> spatial = outputShape;
-      if (static_cast<int64_t>(spatial.size()) == n + 2) spatial.erase(spatial.begin(), spatial.begin() + 2);
-      if (static_cast<int64_t>(spatial.size()) != n) p.unsupported("output_shape has " + std::to_string(outputShape.size()) + " values");
-      call += ", output_shape=" + pyIntList(spatial);
-    }
-    if (autoPad != "NOTSET") call += ", auto_pad=" + pyStringLiteral(autoPad);
-    p.assign(call + ")");
-  });
+  addPy(r, "Conv", 1, "F.conv1d/2d/3d (explicit F.pad for asymmetric or SAME pads)",
+        [](PyNode& p) { p.assign(convExpression(p, p.in(0), 1, arg(p, 1), p.has(2) ? arg(p, 2) : "")); });
+  addPy(r, "ConvTranspose", 1, "F.conv_transpose1d/2d/3d (_onnx_conv_transpose for output_shape, SAME or uneven pads)",
+        [](PyNode& p) {
+          const int64_t n = spatialRank(p, true);
+          if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D transposed convolution");
+          auto fill = [&](std::vector<int64_t> v, int64_t size, int64_t def) {
+            if (v.empty()) v.assign(size, def);
+            if (static_cast<int64_t>(v.size()) != size)
+              p.unsupported("an attribute has " + std::to_string(v.size()) + " values for " + std::to_string(n) +
+                            " spatial dims");
+            return v;
+          };
+          const auto strides = fill(p.attrInts("strides"), n, 1), dilations = fill(p.attrInts("dilations"), n, 1);
+          const auto outputPadding = fill(p.attrInts("output_padding"), n, 0);
+          auto pads = fill(p.attrInts("pads"), 2 * n, 0);
+          const auto outputShape = p.attrInts("output_shape");
+          std::string autoPad = p.attrString("auto_pad", "NOTSET");
+          if (autoPad == "VALID") pads.assign(2 * n, 0), autoPad = "NOTSET";
+          if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+            p.unsupported("auto_pad '" + autoPad + "'");
+          const int64_t group = p.attrInt("group", 1);
+          std::string x = p.in(0), w = arg(p, 1), b = p.has(2) ? arg(p, 2) : "None";
+          bool direct = autoPad == "NOTSET" && outputShape.empty();
+          for (int64_t i = 0; i < n && direct; ++i)
+            direct = pads[i] == pads[n + i] && pads[i] >= 0 && outputPadding[i] < std::max(strides[i], dilations[i]);
+          if (direct) {
+            std::string call =
+                "F.conv_transpose" + std::to_string(n) + "d(" + x + ", " + w + (p.has(2) ? ", " + b : "");
+            std::vector<int64_t> begin(pads.begin(), pads.begin() + n);
+            if (!allEqual(strides, 1)) call += ", stride=" + ints(strides);
+            if (!allEqual(begin, 0)) call += ", padding=" + ints(begin);
+            if (!allEqual(outputPadding, 0)) call += ", output_padding=" + ints(outputPadding);
+            if (group != 1) call += ", groups=" + std::to_string(group);
+            if (!allEqual(dilations, 1)) call += ", dilation=" + ints(dilations);
+            return p.assign(call + ")");
+          }
+          std::string call = p.helper("_onnx_conv_transpose") + "(" + x + ", " + w + ", " + b + ", " +
+                             pyIntList(strides) + ", " + pyIntList(dilations) + ", " + std::to_string(group) + ", " +
+                             pyIntList(outputPadding) + ", " + pyIntList(pads);
+          if (!outputShape.empty()) {
+            std::vector<int64_t> spatial = outputShape;
+            if (static_cast<int64_t>(spatial.size()) == n + 2) spatial.erase(spatial.begin(), spatial.begin() + 2);
+            if (static_cast<int64_t>(spatial.size()) != n)
+              p.unsupported("output_shape has " + std::to_string(outputShape.size()) + " values");
+            call += ", output_shape=" + pyIntList(spatial);
+          }
+          if (autoPad != "NOTSET") call += ", auto_pad=" + pyStringLiteral(autoPad);
+          p.assign(call + ")");
+        });
 }
 
 // Max pooling of integer tensors runs on floats that hold every value exactly (PyTorch has no integer kernels).
@@ -208,10 +221,12 @@ void registerPooling(convert::HandlerRegistry& r) {
     const std::string source = x;
     std::string back = poolableType(p, x);
     if (!fits || w.begin != w.end || w.samePads) {
-      if (indices) p.unsupported("the Indices output with padding PyTorch cannot apply itself (indices would count the padding)");
+      if (indices)
+        p.unsupported("the Indices output with padding PyTorch cannot apply itself (indices would count the padding)");
       x = prepad(p, x, w, "float('-inf')", true);
     }
-    std::string call = "F.max_pool" + std::to_string(n) + "d(" + x + ", " + ints(kernel) + ", stride=" + ints(w.strides);
+    std::string call =
+        "F.max_pool" + std::to_string(n) + "d(" + x + ", " + ints(kernel) + ", stride=" + ints(w.strides);
     if (!allEqual(w.begin, 0)) call += ", padding=" + ints(w.begin);
     if (!allEqual(w.dilations, 1)) call += ", dilation=" + ints(w.dilations);
     if (p.opset >= 10 && p.attrInt("ceil_mode", 0)) call += ", ceil_mode=True";
@@ -223,8 +238,9 @@ void registerPooling(convert::HandlerRegistry& r) {
     if (!back.empty()) p.line(p.out(0) + " = " + p.out(0) + back);
     std::string ones;
     for (int64_t i = 0; i < n; ++i) ones += ", 1";
-    std::string offset = "T.arange(" + source + ".shape[0] * " + source + ".shape[1], device=" + source + ".device).reshape(" + source +
-             ".shape[0], " + source + ".shape[1]" + ones + ") * " + source + "[0, 0].numel()";
+    std::string offset = "T.arange(" + source + ".shape[0] * " + source + ".shape[1], device=" + source +
+                         ".device).reshape(" + source + ".shape[0], " + source + ".shape[1]" + ones + ") * " + source +
+                         "[0, 0].numel()";
     if (storageOrder != 0) {
       std::string h = source + ".shape[2]", wd = source + ".shape[3]";
       p.assignOut(1, plane + " % " + wd + " * " + h + " + " + plane + " // " + wd + " + " + offset);
@@ -232,33 +248,36 @@ void registerPooling(convert::HandlerRegistry& r) {
       p.assignOut(1, plane + " + " + offset);
     }
   });
-  addPy(r, "AveragePool", 1, "F.avg_pool1d/2d/3d (explicit zero padding and a divisor that counts real elements when needed)", [](PyNode& p) {
-    auto kernel = p.attrInts("kernel_shape");
-    const int64_t n = static_cast<int64_t>(kernel.size());
-    if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D average pooling");
-    Window w = window(p, n, kernel);
-    if (!allEqual(w.dilations, 1)) p.unsupported("dilations (PyTorch's average pooling has none)");
-    const bool countPad = p.opset >= 7 && p.attrInt("count_include_pad", 0) != 0;
-    const bool ceil = p.opset >= 10 && p.attrInt("ceil_mode", 0) != 0;
-    bool fits = true;
-    for (int64_t i = 0; i < n; ++i) fits = fits && w.begin[i] * 2 <= kernel[i];
-    std::string x = p.in(0);
-    std::string fn = "F.avg_pool" + std::to_string(n) + "d(";
-    std::string tail = ", " + ints(kernel) + ", stride=" + ints(w.strides);
-    if (ceil) tail += ", ceil_mode=True";
-    if (fits && w.begin == w.end && !w.samePads) {
-      // PyTorch's own padding: with count_include_pad=False it divides by the real elements, like ONNX's default.
-      std::string call = fn + x + tail;
-      if (!allEqual(w.begin, 0)) call += ", padding=" + ints(w.begin) + (countPad ? "" : ", count_include_pad=False");
-      return p.assign(call + ")");
-    }
-    std::string padded = prepad(p, x, w, "", true);
-    if (countPad) return p.assign(fn + padded + tail + ")");
-    // Padding must not count: the window sum divided by the number of real elements under the window.
-    Window again = window(p, n, kernel);
-    std::string mask = prepad(p, "T.ones_like(" + x + "[:1, :1])", again, "", true);
-    p.assign(fn + padded + tail + ") / " + fn + mask + tail + ")");
-  });
+  addPy(r, "AveragePool", 1,
+        "F.avg_pool1d/2d/3d (explicit zero padding and a divisor that counts real elements when needed)",
+        [](PyNode& p) {
+          auto kernel = p.attrInts("kernel_shape");
+          const int64_t n = static_cast<int64_t>(kernel.size());
+          if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D average pooling");
+          Window w = window(p, n, kernel);
+          if (!allEqual(w.dilations, 1)) p.unsupported("dilations (PyTorch's average pooling has none)");
+          const bool countPad = p.opset >= 7 && p.attrInt("count_include_pad", 0) != 0;
+          const bool ceil = p.opset >= 10 && p.attrInt("ceil_mode", 0) != 0;
+          bool fits = true;
+          for (int64_t i = 0; i < n; ++i) fits = fits && w.begin[i] * 2 <= kernel[i];
+          std::string x = p.in(0);
+          std::string fn = "F.avg_pool" + std::to_string(n) + "d(";
+          std::string tail = ", " + ints(kernel) + ", stride=" + ints(w.strides);
+          if (ceil) tail += ", ceil_mode=True";
+          if (fits && w.begin == w.end && !w.samePads) {
+            // PyTorch's own padding: with count_include_pad=False it divides by the real elements, like ONNX's default.
+            std::string call = fn + x + tail;
+            if (!allEqual(w.begin, 0))
+              call += ", padding=" + ints(w.begin) + (countPad ? "" : ", count_include_pad=False");
+            return p.assign(call + ")");
+          }
+          std::string padded = prepad(p, x, w, "", true);
+          if (countPad) return p.assign(fn + padded + tail + ")");
+          // Padding must not count: the window sum divided by the number of real elements under the window.
+          Window again = window(p, n, kernel);
+          std::string mask = prepad(p, "T.ones_like(" + x + "[:1, :1])", again, "", true);
+          p.assign(fn + padded + tail + ") / " + fn + mask + tail + ")");
+        });
   addPy(r, "GlobalAveragePool", 1, "mean over the spatial dims", [](PyNode& p) {
     std::string x = p.in(0);
     auto rank = p.rank(0);
@@ -275,18 +294,21 @@ void registerPooling(convert::HandlerRegistry& r) {
     if (n < 1 || n > 3) p.unsupported(std::to_string(n) + "-D Lp pooling");
     Window w = window(p, n, kernel);
     if (!allEqual(w.dilations, 1)) p.unsupported("dilations (PyTorch's average pooling has none)");
-    const double pw = p.opset >= 2 ? static_cast<double>(p.attrInt("p", 2)) : static_cast<double>(p.attrFloat("p", 2.f));
+    const double pw =
+        p.opset >= 2 ? static_cast<double>(p.attrInt("p", 2)) : static_cast<double>(p.attrFloat("p", 2.f));
     std::string x = p.in(0);
     std::string powered = pw == 2 ? x + " * " + x : x + ".abs().pow(" + pyFloat(pw) + ")";
     std::string padded = prepad(p, "(" + powered + ")", w, "", true);
-    std::string call = "F.avg_pool" + std::to_string(n) + "d(" + padded + ", " + ints(kernel) + ", stride=" + ints(w.strides);
+    std::string call =
+        "F.avg_pool" + std::to_string(n) + "d(" + padded + ", " + ints(kernel) + ", stride=" + ints(w.strides);
     if (p.opset >= 18 && p.attrInt("ceil_mode", 0)) call += ", ceil_mode=True";
     call += ", divisor_override=1)";
     p.assign(pw == 2 ? "T.sqrt(" + call + ")" : call + ".pow(" + pyFloat(1.0 / pw) + ")");
   });
   addPy(r, "GlobalLpPool", 1, "(sum of |x|^p over the spatial dims) ^ (1/p)", [](PyNode& p) {
     std::string x = p.in(0);
-    const double pw = p.opset >= 2 ? static_cast<double>(p.attrInt("p", 2)) : static_cast<double>(p.attrFloat("p", 2.f));
+    const double pw =
+        p.opset >= 2 ? static_cast<double>(p.attrInt("p", 2)) : static_cast<double>(p.attrFloat("p", 2.f));
     std::string dims = spatialDims(p, x);
     if (pw == 2) return p.assign("T.sqrt((" + x + " * " + x + ").sum(dim=" + dims + ", keepdim=True))");
     p.assign(x + ".abs().pow(" + pyFloat(pw) + ").sum(dim=" + dims + ", keepdim=True).pow(" + pyFloat(1.0 / pw) + ")");
@@ -315,7 +337,8 @@ void registerPooling(convert::HandlerRegistry& r) {
     if (!p.has(2)) return p.assign(y);
     std::string out = p.temp("output_shape");
     p.line(out + " = " + p.intList(2));
-    p.assign("F.pad(" + y + ", [v for i in reversed(range(2, len(" + out + "))) for v in (0, " + out + "[i] - " + s + "[i])])");
+    p.assign("F.pad(" + y + ", [v for i in reversed(range(2, len(" + out + "))) for v in (0, " + out + "[i] - " + s +
+             "[i])])");
   });
 }
 
@@ -331,78 +354,84 @@ std::string trailingDims(PyNode& p, const std::string& x, int64_t axis) {
 }
 
 void registerNormalization(convert::HandlerRegistry& r) {
-  addPy(r, "BatchNormalization", 1, "batch norm with running statistics (training_mode: batch statistics)", [](PyNode& p) {
-    if (p.opset < 9 && p.attrInt("spatial", 1) == 0) p.unsupported("spatial=0");
-    const bool training = p.opset >= 14 && p.attrInt("training_mode", 0) != 0;
-    if (!training)
-      for (size_t i = 1; i < p.outputCount(); ++i)
-        if (p.outUsed(i)) p.unsupported("the running/saved statistics outputs outside training_mode");
-    std::string x = p.in(0);
-    std::string eps = pyFloat(p.attrFloat("epsilon", 1e-5f), ir::DataType::Float);
-    std::string scale = arg(p, 1), bias = arg(p, 2), mean = arg(p, 3, false), var = arg(p, 4, false);
-    std::string s = channelShape(p, x);
-    if (training) {
-      // ONNX training_mode: normalise with the batch's mean and (biased) variance; the running statistics outputs
-      // are input * momentum + batch * (1 - momentum).
-      std::string dims = p.rank(0) ? "(0,) + " + spatialDims(p, x) : "(0,) + tuple(range(2, " + x + ".dim()))";
-      if (auto rank = p.rank(0)) {
-        std::vector<int64_t> d{0};
-        for (int64_t i = 2; i < *rank; ++i) d.push_back(i);
-        dims = pyIntTuple(d);
-      }
-      std::string bm = p.temp("batch_mean"), bv = p.temp("batch_var");
-      p.line(bm + " = " + x + ".mean(dim=" + dims + ")");
-      p.line(bv + " = " + x + ".var(dim=" + dims + ", unbiased=False)");
-      p.assign("(" + x + " - " + bm + ".reshape(" + s + ")) / T.sqrt(" + bv + ".reshape(" + s + ") + " + eps + ") * " + scale +
-               ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
-      std::string momentum = pyFloat(p.attrFloat("momentum", 0.9f), ir::DataType::Float);
-      if (p.outUsed(1)) p.assignOut(1, mean + " * " + momentum + " + " + bm + " * (1 - " + momentum + ")");
-      if (p.outUsed(2)) p.assignOut(2, var + " * " + momentum + " + " + bv + " * (1 - " + momentum + ")");
-      return;
-    }
-    if (!p.oneflow())
-      return p.assign("F.batch_norm(" + x + ", " + mean + ", " + var + ", " + scale + ", " + bias + ", eps=" + eps + ")");
-    // F.batch_norm is not in OneFlow 0.8: the same formula, written out.
-    p.assign("(" + x + " - " + mean + ".reshape(" + s + ")) / T.sqrt(" + var + ".reshape(" + s + ") + " + eps + ") * " + scale +
-             ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
-  });
+  addPy(r, "BatchNormalization", 1, "batch norm with running statistics (training_mode: batch statistics)",
+        [](PyNode& p) {
+          if (p.opset < 9 && p.attrInt("spatial", 1) == 0) p.unsupported("spatial=0");
+          const bool training = p.opset >= 14 && p.attrInt("training_mode", 0) != 0;
+          if (!training)
+            for (size_t i = 1; i < p.outputCount(); ++i)
+              if (p.outUsed(i)) p.unsupported("the running/saved statistics outputs outside training_mode");
+          std::string x = p.in(0);
+          std::string eps = pyFloat(p.attrFloat("epsilon", 1e-5f), ir::DataType::Float);
+          std::string scale = arg(p, 1), bias = arg(p, 2), mean = arg(p, 3, false), var = arg(p, 4, false);
+          std::string s = channelShape(p, x);
+          if (training) {
+            // ONNX training_mode: normalise with the batch's mean and (biased) variance; the running statistics outputs
+            // are input * momentum + batch * (1 - momentum).
+            std::string dims = p.rank(0) ? "(0,) + " + spatialDims(p, x) : "(0,) + tuple(range(2, " + x + ".dim()))";
+            if (auto rank = p.rank(0)) {
+              std::vector<int64_t> d{0};
+              for (int64_t i = 2; i < *rank; ++i) d.push_back(i);
+              dims = pyIntTuple(d);
+            }
+            std::string bm = p.temp("batch_mean"), bv = p.temp("batch_var");
+            p.line(bm + " = " + x + ".mean(dim=" + dims + ")");
+            p.line(bv + " = " + x + ".var(dim=" + dims + ", unbiased=False)");
+            p.assign("(" + x + " - " + bm + ".reshape(" + s + ")) / T.sqrt(" + bv + ".reshape(" + s + ") + " + eps +
+                     ") * " + scale + ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
+            std::string momentum = pyFloat(p.attrFloat("momentum", 0.9f), ir::DataType::Float);
+            if (p.outUsed(1)) p.assignOut(1, mean + " * " + momentum + " + " + bm + " * (1 - " + momentum + ")");
+            if (p.outUsed(2)) p.assignOut(2, var + " * " + momentum + " + " + bv + " * (1 - " + momentum + ")");
+            return;
+          }
+          if (!p.oneflow())
+            return p.assign("F.batch_norm(" + x + ", " + mean + ", " + var + ", " + scale + ", " + bias +
+                            ", eps=" + eps + ")");
+          // F.batch_norm is not in OneFlow 0.8: the same formula, written out.
+          p.assign("(" + x + " - " + mean + ".reshape(" + s + ")) / T.sqrt(" + var + ".reshape(" + s + ") + " + eps +
+                   ") * " + scale + ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
+        });
   addPy(r, "InstanceNormalization", 1, "F.instance_norm (OneFlow: mean/variance over the spatial dims)", [](PyNode& p) {
     std::string x = p.in(0);
     std::string eps = pyFloat(p.attrFloat("epsilon", 1e-5f), ir::DataType::Float);
     std::string scale = arg(p, 1), bias = arg(p, 2);
-    if (!p.oneflow()) return p.assign("F.instance_norm(" + x + ", weight=" + scale + ", bias=" + bias + ", eps=" + eps + ")");
+    if (!p.oneflow())
+      return p.assign("F.instance_norm(" + x + ", weight=" + scale + ", bias=" + bias + ", eps=" + eps + ")");
     std::string dims = spatialDims(p, x), s = channelShape(p, x);
     std::string mean = p.temp("mean");
     p.line(mean + " = " + x + ".mean(dim=" + dims + ", keepdim=True)");
-    p.assign("(" + x + " - " + mean + ") / T.sqrt(" + x + ".var(dim=" + dims + ", unbiased=False, keepdim=True) + " + eps + ") * " +
-             scale + ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
+    p.assign("(" + x + " - " + mean + ") / T.sqrt(" + x + ".var(dim=" + dims + ", unbiased=False, keepdim=True) + " +
+             eps + ") * " + scale + ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
   });
-  addPy(r, "LayerNormalization", 17, "F.layer_norm over the dims from axis on (explicit when Mean/InvStdDev are used)", [](PyNode& p) {
-    std::string x = p.in(0);
-    int64_t axis = p.attrInt("axis", -1);
-    std::string eps = pyFloat(p.attrFloat("epsilon", 1e-5f), ir::DataType::Float);
-    const int64_t stash = p.attrInt("stash_type", 1);
-    const ir::DataType t = p.dtype(0);
-    if (stash != 1 && !(stash == 11 && t == ir::DataType::Double)) p.unsupported("stash_type " + std::to_string(stash));
-    std::string scale = arg(p, 1), bias = p.has(2) ? arg(p, 2) : "None";
-    if (!p.outUsed(1) && !p.outUsed(2) && (t == ir::DataType::Float || t == ir::DataType::Double)) {
-      std::string shape = axis == -1 ? "(" + x + ".shape[-1],)" : "tuple(" + x + ".shape[" + std::to_string(axis) + ":])";
-      return p.assign("F.layer_norm(" + x + ", " + shape + ", " + scale + ", " + bias + ", eps=" + eps + ")");
-    }
-    // Mean and InvStdDev are outputs (or the statistics are stashed as float32): ONNX's formula written out.
-    std::string dims = trailingDims(p, x, axis);
-    std::string xs = x;
-    if (t != ir::DataType::Float && t != ir::DataType::Double) xs = x + ".float()";
-    std::string mean = p.outUsed(1) ? p.out(1) : p.temp("mean");
-    std::string inv = p.outUsed(2) ? p.out(2) : p.temp("inv_std_dev");
-    p.line(mean + " = " + xs + ".mean(dim=" + dims + ", keepdim=True)");
-    p.line(inv + " = T.rsqrt(" + xs + ".var(dim=" + dims + ", unbiased=False, keepdim=True) + " + eps + ")");
-    std::string y = "(" + xs + " - " + mean + ") * " + inv;
-    if (xs != x) y = "(" + y + ").to(" + x + ".dtype)";
-    y += " * " + scale;
-    if (bias != "None") y += " + " + bias;
-    p.assign(y);
-  });
+  addPy(r, "LayerNormalization", 17, "F.layer_norm over the dims from axis on (explicit when Mean/InvStdDev are used)",
+        [](PyNode& p) {
+          std::string x = p.in(0);
+          int64_t axis = p.attrInt("axis", -1);
+          std::string eps = pyFloat(p.attrFloat("epsilon", 1e-5f), ir::DataType::Float);
+          const int64_t stash = p.attrInt("stash_type", 1);
+          const ir::DataType t = p.dtype(0);
+          if (stash != 1 && !(stash == 11 && t == ir::DataType::Double))
+            p.unsupported("stash_type " + std::to_string(stash));
+          std::string scale = arg(p, 1), bias = p.has(2) ? arg(p, 2) : "None";
+          if (!p.outUsed(1) && !p.outUsed(2) && (t == ir::DataType::Float || t == ir::DataType::Double)) {
+            std::string shape =
+                axis == -1 ? "(" + x + ".shape[-1],)" : "tuple(" + x + ".shape[" + std::to_string(axis) + ":])";
+            return p.assign("F.layer_norm(" + x + ", " + shape + ", " + scale + ", " + bias + ", eps=" + eps + ")");
+          }
+          // Mean and InvStdDev are outputs (or the statistics are stashed as float32): ONNX's formula written out.
+          std::string dims = trailingDims(p, x, axis);
+          std::string xs = x;
+          if (t != ir::DataType::Float && t != ir::DataType::Double) xs = x + ".float()";
+          std::string mean = p.outUsed(1) ? p.out(1) : p.temp("mean");
+          std::string inv = p.outUsed(2) ? p.out(2) : p.temp("inv_std_dev");
+          p.line(mean + " = " + xs + ".mean(dim=" + dims + ", keepdim=True)");
+          p.line(inv + " = T.rsqrt(" + xs + ".var(dim=" + dims + ", unbiased=False, keepdim=True) + " + eps + ")");
+          std::string y = "(" + xs + " - " + mean + ") * " + inv;
+          if (xs != x) y = "(" + y + ").to(" + x + ".dtype)";
+          y += " * " + scale;
+          if (bias != "None") y += " + " + bias;
+          p.assign(y);
+        });
   auto groupNorm = [](bool perChannel) {
     return [perChannel](PyNode& p) {
       std::string x = p.in(0);
@@ -417,38 +446,45 @@ void registerNormalization(convert::HandlerRegistry& r) {
         scale += ".repeat_interleave(" + x + ".shape[1] // " + g + ")";
         bias += ".repeat_interleave(" + x + ".shape[1] // " + g + ")";
       }
-      if (!p.oneflow()) return p.assign("F.group_norm(" + x + ", " + g + ", " + scale + ", " + bias + ", eps=" + eps + ")");
+      if (!p.oneflow())
+        return p.assign("F.group_norm(" + x + ", " + g + ", " + scale + ", " + bias + ", eps=" + eps + ")");
       std::string grouped = p.temp("grouped"), mean = p.temp("mean");
       std::string s = channelShape(p, x);
       p.line(grouped + " = " + x + ".reshape(" + x + ".shape[0], " + g + ", -1)");
       p.line(mean + " = " + grouped + ".mean(dim=-1, keepdim=True)");
-      p.assign("((" + grouped + " - " + mean + ") / T.sqrt(" + grouped + ".var(dim=-1, unbiased=False, keepdim=True) + " + eps +
-               ")).reshape(" + x + ".shape) * " + scale + ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
+      p.assign("((" + grouped + " - " + mean + ") / T.sqrt(" + grouped +
+               ".var(dim=-1, unbiased=False, keepdim=True) + " + eps + ")).reshape(" + x + ".shape) * " + scale +
+               ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
     };
   };
   addPy(r, "GroupNormalization", 18, "F.group_norm, per-group scale repeated per channel", groupNorm(false));
   addPy(r, "GroupNormalization", 21, "F.group_norm", groupNorm(true));
-  addPy(r, "LRN", 1, "F.local_response_norm for odd sizes (same window); else the window sum written out", [](PyNode& p) {
-    std::string x = p.in(0);
-    const int64_t size = p.attrInt("size", 0);
-    if (size < 1) p.unsupported("size " + std::to_string(size));
-    std::string alpha = pyFloat(p.attrFloat("alpha", 1e-4f), ir::DataType::Float);
-    std::string beta = pyFloat(p.attrFloat("beta", 0.75f), ir::DataType::Float);
-    std::string bias = pyFloat(p.attrFloat("bias", 1.f), ir::DataType::Float);
-    // PyTorch's window is [c - size // 2, c + (size - 1) // 2], ONNX's [c - (size - 1) // 2, c + size // 2]: equal for odd sizes.
-    if (!p.oneflow() && size % 2 == 1)
-      return p.assign("F.local_response_norm(" + x + ", " + std::to_string(size) + ", alpha=" + alpha + ", beta=" + beta + ", k=" + bias + ")");
-    p.assign(p.helper("_onnx_lrn") + "(" + x + ", " + std::to_string(size) + ", " + alpha + ", " + beta + ", " + bias + ")");
-  });
-  addPy(r, "MeanVarianceNormalization", 9, "(x - mean) / (sqrt(E[x^2] - mean^2) + 1e-9), ONNX's function body", [](PyNode& p) {
-    std::string x = p.in(0);
-    std::vector<int64_t> axes = p.hasAttr("axes") ? p.attrInts("axes") : std::vector<int64_t>{0, 2, 3};
-    std::string dims = axes.size() == 1 ? std::to_string(axes[0]) : pyIntTuple(axes);
-    std::string mean = p.temp("mean");
-    p.line(mean + " = " + x + ".mean(dim=" + dims + ", keepdim=True)");
-    p.assign("(" + x + " - " + mean + ") / (T.sqrt((" + x + " * " + x + ").mean(dim=" + dims + ", keepdim=True) - " + mean + " * " +
-             mean + ") + 1e-9)");
-  });
+  addPy(r, "LRN", 1, "F.local_response_norm for odd sizes (same window); else the window sum written out",
+        [](PyNode& p) {
+          std::string x = p.in(0);
+          const int64_t size = p.attrInt("size", 0);
+          if (size < 1) p.unsupported("size " + std::to_string(size));
+          std::string alpha = pyFloat(p.attrFloat("alpha", 1e-4f), ir::DataType::Float);
+          std::string beta = pyFloat(p.attrFloat("beta", 0.75f), ir::DataType::Float);
+          std::string bias = pyFloat(p.attrFloat("bias", 1.f), ir::DataType::Float);
+          // PyTorch's window is [c - size // 2, c + (size - 1) // 2], ONNX's [c - (size - 1) // 2, c + size // 2]:
+          // equal for odd sizes.
+          if (!p.oneflow() && size % 2 == 1)
+            return p.assign("F.local_response_norm(" + x + ", " + std::to_string(size) + ", alpha=" + alpha +
+                            ", beta=" + beta + ", k=" + bias + ")");
+          p.assign(p.helper("_onnx_lrn") + "(" + x + ", " + std::to_string(size) + ", " + alpha + ", " + beta + ", " +
+                   bias + ")");
+        });
+  addPy(r, "MeanVarianceNormalization", 9, "(x - mean) / (sqrt(E[x^2] - mean^2) + 1e-9), ONNX's function body",
+        [](PyNode& p) {
+          std::string x = p.in(0);
+          std::vector<int64_t> axes = p.hasAttr("axes") ? p.attrInts("axes") : std::vector<int64_t>{0, 2, 3};
+          std::string dims = axes.size() == 1 ? std::to_string(axes[0]) : pyIntTuple(axes);
+          std::string mean = p.temp("mean");
+          p.line(mean + " = " + x + ".mean(dim=" + dims + ", keepdim=True)");
+          p.assign("(" + x + " - " + mean + ") / (T.sqrt((" + x + " * " + x + ").mean(dim=" + dims +
+                   ", keepdim=True) - " + mean + " * " + mean + ") + 1e-9)");
+        });
   addPy(r, "LpNormalization", 1, "x / ||x||_p along axis", [](PyNode& p) {
     std::string x = p.in(0);
     const int64_t axis = p.attrInt("axis", -1), pw = p.attrInt("p", 2);
@@ -488,8 +524,8 @@ void registerRearrange(convert::HandlerRegistry& r) {
     std::string n = p.temp("n"), c = p.temp("c"), h = p.temp("h"), w = p.temp("w");
     p.line(n + ", " + c + ", " + h + ", " + w + " = " + x + ".shape");
     p.assign(x + ".reshape(" + n + ", " + c + ", " + h + " // " + bs + ", " + bs + ", " + w + " // " + bs + ", " + bs +
-             ").permute(0, 3, 5, 1, 2, 4).reshape(" + n + ", " + c + " * " + std::to_string(b * b) + ", " + h + " // " + bs + ", " + w +
-             " // " + bs + ")");
+             ").permute(0, 3, 5, 1, 2, 4).reshape(" + n + ", " + c + " * " + std::to_string(b * b) + ", " + h + " // " +
+             bs + ", " + w + " // " + bs + ")");
   });
   addPy(r, "DepthToSpace", 1, "reshape + permute (DCR or CRD)", [](PyNode& p) {
     const int64_t b = p.attrInt("blocksize", 0);
@@ -499,11 +535,12 @@ void registerRearrange(convert::HandlerRegistry& r) {
     std::string n = p.temp("n"), c = p.temp("c"), h = p.temp("h"), w = p.temp("w");
     p.line(n + ", " + c + ", " + h + ", " + w + " = " + x + ".shape");
     const bool crd = p.opset >= 11 && p.attrString("mode", "DCR") == "CRD";
-    std::string split = crd ? n + ", " + c + " // " + std::to_string(b * b) + ", " + bs + ", " + bs + ", " + h + ", " + w
-                            : n + ", " + bs + ", " + bs + ", " + c + " // " + std::to_string(b * b) + ", " + h + ", " + w;
+    std::string split =
+        crd ? n + ", " + c + " // " + std::to_string(b * b) + ", " + bs + ", " + bs + ", " + h + ", " + w
+            : n + ", " + bs + ", " + bs + ", " + c + " // " + std::to_string(b * b) + ", " + h + ", " + w;
     std::string perm = crd ? "0, 1, 4, 2, 5, 3" : "0, 3, 4, 1, 5, 2";
-    p.assign(x + ".reshape(" + split + ").permute(" + perm + ").reshape(" + n + ", " + c + " // " + std::to_string(b * b) + ", " + h +
-             " * " + bs + ", " + w + " * " + bs + ")");
+    p.assign(x + ".reshape(" + split + ").permute(" + perm + ").reshape(" + n + ", " + c + " // " +
+             std::to_string(b * b) + ", " + h + " * " + bs + ", " + w + " * " + bs + ")");
   });
 }
 
@@ -525,11 +562,14 @@ void registerDetection(convert::HandlerRegistry& r) {
       const std::string mode = p.attrString("mode", "avg");
       if (mode != "avg") p.unsupported("mode '" + mode + "' (runtimes differ on how max mode weighs the samples)");
       const std::string ctm = v16 ? p.attrString("coordinate_transformation_mode", "half_pixel") : "output_half_pixel";
-      if (ctm != "half_pixel" && ctm != "output_half_pixel") p.unsupported("coordinate_transformation_mode '" + ctm + "'");
+      if (ctm != "half_pixel" && ctm != "output_half_pixel")
+        p.unsupported("coordinate_transformation_mode '" + ctm + "'");
       std::string call = p.helper("_onnx_roi_align") + "(" + p.in(0) + ", " + p.in(1) + ", " + p.in(2);
-      call += ", out_h=" + std::to_string(p.attrInt("output_height", 1)) + ", out_w=" + std::to_string(p.attrInt("output_width", 1));
+      call += ", out_h=" + std::to_string(p.attrInt("output_height", 1)) +
+              ", out_w=" + std::to_string(p.attrInt("output_width", 1));
       if (int64_t sr = p.attrInt("sampling_ratio", 0); sr != 0) call += ", sampling_ratio=" + std::to_string(sr);
-      if (float ss = p.attrFloat("spatial_scale", 1.f); ss != 1.f) call += ", spatial_scale=" + pyFloat(ss, ir::DataType::Float);
+      if (float ss = p.attrFloat("spatial_scale", 1.f); ss != 1.f)
+        call += ", spatial_scale=" + pyFloat(ss, ir::DataType::Float);
       if (ctm == "output_half_pixel") call += ", half_pixel=False";
       p.assign(call + ")");
     };
@@ -543,10 +583,12 @@ void registerDetection(convert::HandlerRegistry& r) {
       if (mode == "cubic") mode = "bicubic";
       if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") p.unsupported("mode '" + mode + "'");
       const std::string padding = p.attrString("padding_mode", "zeros");
-      if (padding != "zeros" && padding != "border" && padding != "reflection") p.unsupported("padding_mode '" + padding + "'");
+      if (padding != "zeros" && padding != "border" && padding != "reflection")
+        p.unsupported("padding_mode '" + padding + "'");
       auto rank = p.rank(0);
       if (!rank || (*rank != 4 && !(*rank == 5 && mode != "bicubic"))) p.unsupported("grid sampling of this rank");
-      std::string call = "F.grid_sample(" + p.in(0) + ", " + p.in(1) + ", mode=" + pyStringLiteral(mode) + ", padding_mode=" + pyStringLiteral(padding);
+      std::string call = "F.grid_sample(" + p.in(0) + ", " + p.in(1) + ", mode=" + pyStringLiteral(mode) +
+                         ", padding_mode=" + pyStringLiteral(padding);
       call += ", align_corners=" + pyBool(p.attrInt("align_corners", 0) != 0);
       p.assign(call + ")");
     };
@@ -554,7 +596,7 @@ void registerDetection(convert::HandlerRegistry& r) {
   addPy(r, "GridSample", 16, "F.grid_sample", gridSample(false));
   addPy(r, "GridSample", 20, "F.grid_sample", gridSample(true));
   addPy(r, "Einsum", 12, "T.einsum", [](PyNode& p) {
-    std::string call = "T.einsum(" + pyStringLiteral(p.attrString("equation", "")) ;
+    std::string call = "T.einsum(" + pyStringLiteral(p.attrString("equation", ""));
     for (size_t i = 0; i < p.inputCount(); ++i) call += ", " + p.in(i);
     p.assign(call + ")");
   });
@@ -573,7 +615,9 @@ void registerNeuralCode(convert::HandlerRegistry& r) {
                                        "        pads += [small, large] if upper else [large, small]\n"
                                        "    return pads\n",
                                        {}});
-  HelperLibrary::instance().add(Helper{"_onnx_conv_transpose", R"PY(def _onnx_conv_transpose(x, w, b, strides, dilations, group, output_padding, pads=None, output_shape=None, auto_pad='NOTSET'):
+  HelperLibrary::instance().add(Helper{
+      "_onnx_conv_transpose",
+      R"PY(def _onnx_conv_transpose(x, w, b, strides, dilations, group, output_padding, pads=None, output_shape=None, auto_pad='NOTSET'):
     # ONNX ConvTranspose: the full transposed convolution, then ONNX's pads cut from each end of each spatial axis
     # (a negative pad adds zeros); output_shape / SAME_* give the pads from the input size. The bias comes last so
     # that added positions get it too.
@@ -601,8 +645,10 @@ void registerNeuralCode(convert::HandlerRegistry& r) {
     if b is not None:
         y = y + b.reshape([1, -1] + [1] * n)
     return y
-)PY", {}});
-  HelperLibrary::instance().add(Helper{"_onnx_lrn", R"PY(def _onnx_lrn(x, size, alpha, beta, bias):
+)PY",
+      {}});
+  HelperLibrary::instance().add(Helper{"_onnx_lrn",
+                                       R"PY(def _onnx_lrn(x, size, alpha, beta, bias):
     # ONNX LRN: x / (bias + alpha / size * sum of squares over channels [c - (size - 1) // 2, c + size // 2]) ** beta.
     squares = F.pad((x * x).transpose(1, -1), [(size - 1) // 2, size // 2])
     channels = x.shape[1]
@@ -610,8 +656,11 @@ void registerNeuralCode(convert::HandlerRegistry& r) {
     for k in range(1, size):
         total = total + squares.narrow(-1, k, channels)
     return x / (bias + alpha / size * total.transpose(1, -1)).pow(beta)
-)PY", {}});
-  HelperLibrary::instance().add(Helper{"_onnx_roi_align", R"PY(def _onnx_roi_align(x, rois, batch_indices, out_h=1, out_w=1, sampling_ratio=0, spatial_scale=1.0, mode='avg', half_pixel=True):
+)PY",
+                                       {}});
+  HelperLibrary::instance().add(Helper{
+      "_onnx_roi_align",
+      R"PY(def _onnx_roi_align(x, rois, batch_indices, out_h=1, out_w=1, sampling_ratio=0, spatial_scale=1.0, mode='avg', half_pixel=True):
     # ONNX RoiAlign (ONNX Runtime's algorithm): each output bin averages (or takes the max of) a grid of bilinear
     # samples; the grid is sampling_ratio per side or, when 0, ceil(roi size / output size); samples more than one
     # pixel outside the image count as 0.
@@ -664,8 +713,11 @@ void registerNeuralCode(convert::HandlerRegistry& r) {
     if not outs:
         return x.new_zeros(0, x.shape[1], out_h, out_w)
     return T.stack(outs).to(x.dtype)
-)PY", {}});
-  HelperLibrary::instance().add(Helper{"_onnx_nms", R"PY(def _onnx_nms(boxes, scores, max_per_class=0, iou_threshold=0.0, score_threshold=None, center_point_box=0):
+)PY",
+      {}});
+  HelperLibrary::instance().add(Helper{
+      "_onnx_nms",
+      R"PY(def _onnx_nms(boxes, scores, max_per_class=0, iou_threshold=0.0, score_threshold=None, center_point_box=0):
     # ONNX NonMaxSuppression, greedy per batch and class: highest score first (ties: lower index), a box is dropped
     # when its IoU with a kept box is above iou_threshold. Rows of the result: [batch, class, box].
     selected = []
@@ -699,7 +751,8 @@ void registerNeuralCode(convert::HandlerRegistry& r) {
                     kept.append(i)
             selected += [[b, c, i] for i in kept]
     return T.tensor(selected, dtype=T.int64, device=boxes.device).reshape(-1, 3)
-)PY", {}});
+)PY",
+      {}});
   registerConv(r);
   registerPooling(r);
   registerNormalization(r);

@@ -53,14 +53,18 @@ std::string inputOrWeight(PyNode& p, size_t i, bool trainable = true) {
 
 void emitRecurrent(PyNode& p, const std::string& kind, int64_t since) {
   const std::string direction = p.attrString("direction", "forward");
-  if (direction != "forward" && direction != "reverse" && direction != "bidirectional") p.unsupported("direction '" + direction + "'");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional")
+    p.unsupported("direction '" + direction + "'");
   const int directions = direction == "bidirectional" ? 2 : 1;
   std::vector<std::string> names;
   if (const ir::Attribute* a = p.attr("activations")) names = a->strings;
   if (names.empty()) {
-    if (kind == "RNN") names = {"Tanh"};
-    else if (kind == "GRU") names = {"Sigmoid", "Tanh"};
-    else names = {"Sigmoid", "Tanh", "Tanh"};
+    if (kind == "RNN")
+      names = {"Tanh"};
+    else if (kind == "GRU")
+      names = {"Sigmoid", "Tanh"};
+    else
+      names = {"Sigmoid", "Tanh", "Tanh"};
     if (directions == 2) names.insert(names.end(), names.begin(), names.end());
   }
   const size_t perDirection = kind == "RNN" ? 1 : kind == "GRU" ? 2 : 3;
@@ -73,8 +77,8 @@ void emitRecurrent(PyNode& p, const std::string& kind, int64_t since) {
   acts += "]";
   const int64_t layout = since >= 14 ? p.attrInt("layout", 0) : 0;
 
-  std::string call = p.helper("_onnx_recurrent") + "(" + pyStringLiteral(kind) + ", " + p.in(0) + ", " + inputOrWeight(p, 1) + ", " +
-                     inputOrWeight(p, 2);
+  std::string call = p.helper("_onnx_recurrent") + "(" + pyStringLiteral(kind) + ", " + p.in(0) + ", " +
+                     inputOrWeight(p, 1) + ", " + inputOrWeight(p, 2);
   auto optional = [&](size_t i, const std::string& kw, bool trainable) {
     if (p.has(i)) call += ", " + kw + "=" + inputOrWeight(p, i, trainable);
   };
@@ -99,7 +103,9 @@ void emitRecurrent(PyNode& p, const std::string& kind, int64_t since) {
 }  // namespace
 
 void registerRecurrentCode(convert::HandlerRegistry& r) {
-  HelperLibrary::instance().add(Helper{"_onnx_recurrent", R"PY(def _onnx_recurrent(kind, x, w, r, b=None, lens=None, h0=None, c0=None, peep=None, direction='forward', acts=None,
+  HelperLibrary::instance().add(Helper{
+      "_onnx_recurrent",
+      R"PY(def _onnx_recurrent(kind, x, w, r, b=None, lens=None, h0=None, c0=None, peep=None, direction='forward', acts=None,
                     clip=None, linear_before_reset=False, input_forget=False, layout=0):
     # ONNX RNN / GRU / LSTM written out step by step in ONNX's own gate order (RNN: i; GRU: z, r, h; LSTM: i, o, f, c),
     # so W, R, B and P keep their ONNX shapes. Steps at or past a batch entry's sequence length leave its state as it
@@ -164,11 +170,14 @@ void registerRecurrentCode(convert::HandlerRegistry& r) {
     if layout:
         y, y_h, y_c = y.permute(2, 0, 1, 3), y_h.transpose(0, 1), y_c.transpose(0, 1)
     return y, y_h, y_c
-)PY", {}});
+)PY",
+      {}});
   for (const char* kind : {"RNN", "GRU", "LSTM"}) {
     const std::string k = kind;
-    addPy(r, k, 7, "explicit time-step loop in ONNX's gate order (_onnx_recurrent)", [k](PyNode& p) { emitRecurrent(p, k, 7); });
-    addPy(r, k, 14, "explicit time-step loop in ONNX's gate order (_onnx_recurrent), layout", [k](PyNode& p) { emitRecurrent(p, k, 14); });
+    addPy(r, k, 7, "explicit time-step loop in ONNX's gate order (_onnx_recurrent)",
+          [k](PyNode& p) { emitRecurrent(p, k, 7); });
+    addPy(r, k, 14, "explicit time-step loop in ONNX's gate order (_onnx_recurrent), layout",
+          [k](PyNode& p) { emitRecurrent(p, k, 14); });
   }
 }
 

@@ -15,8 +15,8 @@ struct ReduceDims {
   bool all = true;
   std::vector<int64_t> axes;
   bool keep = true;
-  std::string runtimeAxes;  // the axes input when it is computed at run time: a 1-D int64 tensor
-  bool noopIfEmpty = false; // ... and noop_with_empty_axes is set
+  std::string runtimeAxes;   // the axes input when it is computed at run time: a 1-D int64 tensor
+  bool noopIfEmpty = false;  // ... and noop_with_empty_axes is set
 };
 
 // The dims of the node, or nullopt when it is a no-op (noop_with_empty_axes with no axes).
@@ -55,7 +55,8 @@ std::string allDims(PyNode& p, const std::string& x) {
 std::string dimValue(PyNode& p, const std::string& x, const ReduceDims& d) {
   // Axes known only at run time: an empty list means every dim (or no reduction, handled by the caller).
   if (!d.runtimeAxes.empty())
-    return d.noopIfEmpty ? "tuple(" + d.runtimeAxes + ".tolist())" : p.helper("_onnx_reduce_axes") + "(" + x + ", " + d.runtimeAxes + ")";
+    return d.noopIfEmpty ? "tuple(" + d.runtimeAxes + ".tolist())"
+                         : p.helper("_onnx_reduce_axes") + "(" + x + ", " + d.runtimeAxes + ")";
   if (d.all) return allDims(p, x);
   return d.axes.size() == 1 ? std::to_string(d.axes[0]) : pyIntTuple(d.axes);
 }
@@ -99,14 +100,15 @@ void registerHelpers() {
                                        "    axes = tuple(int(a) for a in axes.tolist())\n"
                                        "    return axes if axes else tuple(range(x.dim()))\n",
                                        {}});
-  HelperLibrary::instance().add(Helper{"_onnx_logsumexp",
-                                       "def _onnx_logsumexp(x, dim, keepdim=False):\n"
-                                       "    # log(sum(exp(x))) computed around the maximum so that large values do not overflow.\n"
-                                       "    m = x.amax(dim=dim, keepdim=True)\n"
-                                       "    m = T.where(T.isinf(m), T.zeros_like(m), m)\n"
-                                       "    out = (x - m).exp().sum(dim=dim, keepdim=True).log() + m\n"
-                                       "    return out if keepdim else out.squeeze(dim)\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_logsumexp",
+             "def _onnx_logsumexp(x, dim, keepdim=False):\n"
+             "    # log(sum(exp(x))) computed around the maximum so that large values do not overflow.\n"
+             "    m = x.amax(dim=dim, keepdim=True)\n"
+             "    m = T.where(T.isinf(m), T.zeros_like(m), m)\n"
+             "    out = (x - m).exp().sum(dim=dim, keepdim=True).log() + m\n"
+             "    return out if keepdim else out.squeeze(dim)\n",
+             {}});
 }
 
 enum class Kind { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare };
@@ -120,15 +122,24 @@ struct Reduction {
 
 std::string reduceExpr(PyNode& p, Kind kind, const std::string& x, const ReduceDims& d) {
   switch (kind) {
-    case Kind::Sum: return methodCall(p, x, "sum", d);
-    case Kind::Mean: return methodCall(p, x, "mean", d);
-    case Kind::Max: return methodCall(p, x, "amax", d);
-    case Kind::Min: return methodCall(p, x, "amin", d);
-    case Kind::Prod: return prodCall(p, x, d);
-    case Kind::L1: return methodCall(p, x + ".abs()", "sum", d);
-    case Kind::L2: return methodCall(p, "T.square(" + x + ")", "sum", d) + ".sqrt()";
-    case Kind::LogSum: return methodCall(p, x, "sum", d) + ".log()";
-    case Kind::SumSquare: return methodCall(p, "T.square(" + x + ")", "sum", d);
+    case Kind::Sum:
+      return methodCall(p, x, "sum", d);
+    case Kind::Mean:
+      return methodCall(p, x, "mean", d);
+    case Kind::Max:
+      return methodCall(p, x, "amax", d);
+    case Kind::Min:
+      return methodCall(p, x, "amin", d);
+    case Kind::Prod:
+      return prodCall(p, x, d);
+    case Kind::L1:
+      return methodCall(p, x + ".abs()", "sum", d);
+    case Kind::L2:
+      return methodCall(p, "T.square(" + x + ")", "sum", d) + ".sqrt()";
+    case Kind::LogSum:
+      return methodCall(p, x, "sum", d) + ".log()";
+    case Kind::SumSquare:
+      return methodCall(p, "T.square(" + x + ")", "sum", d);
     case Kind::LogSumExp: {
       std::string dims = dimValue(p, x, d);
       if (p.oneflow())  // OneFlow 0.8 has no logsumexp
@@ -140,16 +151,17 @@ std::string reduceExpr(PyNode& p, Kind kind, const std::string& x, const ReduceD
 }
 
 void registerReduceOps(convert::HandlerRegistry& r) {
-  for (const Reduction& red : {Reduction{"ReduceSum", Kind::Sum, 13, "x.sum(dim=axes, keepdim=keepdims)"},
-                               Reduction{"ReduceMean", Kind::Mean, 18, "x.mean(dim=axes, keepdim=keepdims)"},
-                               Reduction{"ReduceMax", Kind::Max, 18, "x.amax(dim=axes, keepdim=keepdims)"},
-                               Reduction{"ReduceMin", Kind::Min, 18, "x.amin(dim=axes, keepdim=keepdims)"},
-                               Reduction{"ReduceProd", Kind::Prod, 18, "x.prod(dim=axis, keepdim=keepdims) per axis"},
-                               Reduction{"ReduceL1", Kind::L1, 18, "x.abs().sum(dim=axes, keepdim=keepdims)"},
-                               Reduction{"ReduceL2", Kind::L2, 18, "T.square(x).sum(dim=axes, keepdim=keepdims).sqrt()"},
-                               Reduction{"ReduceLogSum", Kind::LogSum, 18, "x.sum(dim=axes, keepdim=keepdims).log()"},
-                               Reduction{"ReduceLogSumExp", Kind::LogSumExp, 18, "T.logsumexp(x, dim=axes, keepdim=keepdims)"},
-                               Reduction{"ReduceSumSquare", Kind::SumSquare, 18, "T.square(x).sum(dim=axes, keepdim=keepdims)"}}) {
+  for (const Reduction& red :
+       {Reduction{"ReduceSum", Kind::Sum, 13, "x.sum(dim=axes, keepdim=keepdims)"},
+        Reduction{"ReduceMean", Kind::Mean, 18, "x.mean(dim=axes, keepdim=keepdims)"},
+        Reduction{"ReduceMax", Kind::Max, 18, "x.amax(dim=axes, keepdim=keepdims)"},
+        Reduction{"ReduceMin", Kind::Min, 18, "x.amin(dim=axes, keepdim=keepdims)"},
+        Reduction{"ReduceProd", Kind::Prod, 18, "x.prod(dim=axis, keepdim=keepdims) per axis"},
+        Reduction{"ReduceL1", Kind::L1, 18, "x.abs().sum(dim=axes, keepdim=keepdims)"},
+        Reduction{"ReduceL2", Kind::L2, 18, "T.square(x).sum(dim=axes, keepdim=keepdims).sqrt()"},
+        Reduction{"ReduceLogSum", Kind::LogSum, 18, "x.sum(dim=axes, keepdim=keepdims).log()"},
+        Reduction{"ReduceLogSumExp", Kind::LogSumExp, 18, "T.logsumexp(x, dim=axes, keepdim=keepdims)"},
+        Reduction{"ReduceSumSquare", Kind::SumSquare, 18, "T.square(x).sum(dim=axes, keepdim=keepdims)"}}) {
     const Kind kind = red.kind;
     const int64_t since = red.axesInputSince;
     auto fn = [kind, since](PyNode& p) {
@@ -163,8 +175,10 @@ void registerReduceOps(convert::HandlerRegistry& r) {
       std::string e = reduceExpr(p, kind, x, *d);
       // PyTorch sums and multiplies integers in int64 (and bools into int64); ONNX keeps the input's type.
       const bool widens = kind == Kind::Sum || kind == Kind::Prod || kind == Kind::L1 || kind == Kind::SumSquare;
-      if (widens && (t == ir::DataType::Bool || (integer && t != ir::DataType::Int64))) e += ".to(" + p.dtypeExpr(t) + ")";
-      else if (widens && t == ir::DataType::Undefined) e += ".to(" + x + ".dtype)";
+      if (widens && (t == ir::DataType::Bool || (integer && t != ir::DataType::Int64)))
+        e += ".to(" + p.dtypeExpr(t) + ")";
+      else if (widens && t == ir::DataType::Undefined)
+        e += ".to(" + x + ".dtype)";
       if (d->noopIfEmpty) e = x + " if " + d->runtimeAxes + ".numel() == 0 else " + e;
       p.assign(e);
     };
@@ -183,7 +197,8 @@ void registerArgReductions(convert::HandlerRegistry& r) {
       const std::string args = "(dim=" + std::to_string(axis) + (keep ? ", keepdim=True" : "") + ")";
       if (p.opset >= 12 && p.attrInt("select_last_index", 0) != 0) {
         // Ties go to the first index in PyTorch and OneFlow; the first in the flipped tensor is the last one.
-        return p.assign(x + ".shape[" + std::to_string(axis) + "] - 1 - " + x + ".flip(" + std::to_string(axis) + ")." + m + args);
+        return p.assign(x + ".shape[" + std::to_string(axis) + "] - 1 - " + x + ".flip(" + std::to_string(axis) + ")." +
+                        m + args);
       }
       p.assign(x + "." + m + args);
     });

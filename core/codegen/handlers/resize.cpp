@@ -67,10 +67,14 @@ bool tryInterpolate(PyNode& p, const ResizeSpec& r) {
     // align_corners with scales is not the same: ONNX divides by scale * in - 1, not by the output length - 1.
     if (r.ctm != "half_pixel") return false;
     std::string mode;
-    if (r.mode == "linear") mode = n == 3 ? "linear" : n == 4 ? "bilinear" : "trilinear";
-    else if (r.mode == "cubic" && n == 4 && r.cubicA == -0.75) mode = "bicubic";  // both libraries use A = -0.75
-    else return false;
-    call = "F.interpolate(" + p.in(0) + ", scale_factor=" + floatTuple(spatial) + ", mode='" + mode + "', align_corners=False)";
+    if (r.mode == "linear")
+      mode = n == 3 ? "linear" : n == 4 ? "bilinear" : "trilinear";
+    else if (r.mode == "cubic" && n == 4 && r.cubicA == -0.75)
+      mode = "bicubic";  // both libraries use A = -0.75
+    else
+      return false;
+    call = "F.interpolate(" + p.in(0) + ", scale_factor=" + floatTuple(spatial) + ", mode='" + mode +
+           "', align_corners=False)";
   }
   p.assign(call);
   return true;
@@ -78,12 +82,13 @@ bool tryInterpolate(PyNode& p, const ResizeSpec& r) {
 
 void emitResize(PyNode& p, ResizeSpec& r) {
   if (r.mode != "nearest" && r.mode != "linear" && r.mode != "cubic") p.unsupported("mode '" + r.mode + "'");
-  static const char* ctms[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize",
-                               "tf_half_pixel_for_nn", "half_pixel_symmetric"};
+  static const char* ctms[] = {"half_pixel",         "pytorch_half_pixel",   "align_corners",       "asymmetric",
+                               "tf_crop_and_resize", "tf_half_pixel_for_nn", "half_pixel_symmetric"};
   bool known = false;
   for (const char* c : ctms) known = known || r.ctm == c;
   if (!known) p.unsupported("coordinate_transformation_mode '" + r.ctm + "'");
-  if (r.nearest != "round_prefer_floor" && r.nearest != "round_prefer_ceil" && r.nearest != "floor" && r.nearest != "ceil")
+  if (r.nearest != "round_prefer_floor" && r.nearest != "round_prefer_ceil" && r.nearest != "floor" &&
+      r.nearest != "ceil")
     p.unsupported("nearest_mode '" + r.nearest + "'");
   if (r.policy != "stretch" && r.policy != "not_larger" && r.policy != "not_smaller")
     p.unsupported("keep_aspect_ratio_policy '" + r.policy + "'");
@@ -92,7 +97,8 @@ void emitResize(PyNode& p, ResizeSpec& r) {
   const ir::DataType t = p.dtype(0);
   if (r.mode != "nearest" && t != ir::DataType::Float && t != ir::DataType::Double && t != ir::DataType::Float16 &&
       t != ir::DataType::Undefined)
-    p.unsupported(r.mode + " resize of " + std::string(ir::dataTypeName(t)) + " values (ONNX runtimes round integers differently)");
+    p.unsupported(r.mode + " resize of " + std::string(ir::dataTypeName(t)) +
+                  " values (ONNX runtimes round integers differently)");
   if (tryInterpolate(p, r)) return;
   std::string x = p.in(0);
   std::string axes = r.axes ? pyIntList(*r.axes) : "list(range(" + x + ".dim()))";
@@ -101,8 +107,8 @@ void emitResize(PyNode& p, ResizeSpec& r) {
     for (auto a : *r.axes) negative = negative || a < 0;
     if (negative) axes = "[a % " + x + ".dim() for a in " + pyIntList(*r.axes) + "]";
   }
-  std::string call = p.helper("_onnx_resize") + "(" + x + ", " + axes + ", " + (r.scales.empty() ? "None" : r.scales) + ", " +
-                     (r.sizes.empty() ? "None" : r.sizes);
+  std::string call = p.helper("_onnx_resize") + "(" + x + ", " + axes + ", " + (r.scales.empty() ? "None" : r.scales) +
+                     ", " + (r.sizes.empty() ? "None" : r.sizes);
   if (r.ctm == "tf_crop_and_resize") {
     if (r.roi.empty()) p.unsupported("tf_crop_and_resize without roi");
     call += ", roi=" + r.roi;
@@ -164,11 +170,15 @@ void emitLegacyResize(PyNode& p, ResizeSpec& r, bool upsample) {
 
 // The Python the generated code calls for Resize and Upsample: ONNX's reference algorithm, axis by axis.
 void addResizeHelpers() {
-  HelperLibrary::instance().add(Helper{"_onnx_f32", R"PY(def _onnx_f32(v):
+  HelperLibrary::instance().add(Helper{"_onnx_f32",
+                                       R"PY(def _onnx_f32(v):
     # The float32 rounding of a Python float (ONNX's reference keeps some scale arithmetic in float32).
     return T.tensor(v, dtype=T.float32).item()
-)PY", {}});
-  HelperLibrary::instance().add(Helper{"_onnx_resize", R"PY(def _onnx_resize(x, axes, scales, sizes, roi=None, mode='nearest', ctm='half_pixel', nearest='round_prefer_floor',
+)PY",
+                                       {}});
+  HelperLibrary::instance().add(Helper{
+      "_onnx_resize",
+      R"PY(def _onnx_resize(x, axes, scales, sizes, roi=None, mode='nearest', ctm='half_pixel', nearest='round_prefer_floor',
                  cubic_a=-0.75, exclude_outside=False, extrapolation=0.0, antialias=False, policy='stretch'):
     # ONNX Resize exactly as ONNX's reference computes it: axis by axis, every output element is a weighted sum
     # of its n nearest input elements along the axis (edge-clamped), coordinates in float64.
@@ -264,7 +274,8 @@ void addResizeHelpers() {
         if outside is not None:
             y = y.masked_fill(outside.reshape(shape), extrapolation)  # outside the crop box: extrapolation_value
     return y.to(dtype)
-)PY", {"_onnx_f32"}});
+)PY",
+      {"_onnx_f32"}});
 }
 
 }  // namespace
@@ -297,7 +308,8 @@ void registerResizeCode(convert::HandlerRegistry& r) {
       ResizeSpec s;
       s.mode = p.attrString("mode", "nearest");
       s.ctm = p.attrString("coordinate_transformation_mode", "half_pixel");
-      if (since >= 13 && s.ctm == "tf_half_pixel_for_nn") p.unsupported("tf_half_pixel_for_nn was removed in Resize-13");
+      if (since >= 13 && s.ctm == "tf_half_pixel_for_nn")
+        p.unsupported("tf_half_pixel_for_nn was removed in Resize-13");
       if (since < 19 && s.ctm == "half_pixel_symmetric") p.unsupported("half_pixel_symmetric needs Resize-19");
       s.nearest = p.attrString("nearest_mode", "round_prefer_floor");
       s.cubicA = p.attrFloat("cubic_coeff_a", -0.75f);

@@ -40,9 +40,8 @@ void registerSequences(convert::HandlerRegistry& r) {
     p.line(out + " = list(" + seq + ")");
     p.line("del " + out + "[" + position(p, 1) + "]");
   });
-  addPy(r, "SequenceLength", 11, "len(seq) as an int64 scalar", [](PyNode& p) {
-    p.assign("T.tensor(len(" + p.in(0) + "), dtype=T.int64)");
-  });
+  addPy(r, "SequenceLength", 11, "len(seq) as an int64 scalar",
+        [](PyNode& p) { p.assign("T.tensor(len(" + p.in(0) + "), dtype=T.int64)"); });
   addPy(r, "SplitToSequence", 11, "list(T.split(...)) / list(x.unbind(axis))", [](PyNode& p) {
     std::string x = p.in(0);
     const int64_t axis = p.attrInt("axis", 0);
@@ -54,8 +53,10 @@ void registerSequences(convert::HandlerRegistry& r) {
     }
     // A scalar split is a chunk size, a 1-D one the list of sizes: tolist() gives an int or a list.
     std::string split;
-    if (auto v = p.constInts(1)) split = p.constant(1)->dims.empty() ? pyInt((*v)[0]) : pyIntList(*v);
-    else split = p.in(1) + ".tolist()";
+    if (auto v = p.constInts(1))
+      split = p.constant(1)->dims.empty() ? pyInt((*v)[0]) : pyIntList(*v);
+    else
+      split = p.in(1) + ".tolist()";
     p.assign("list(T.split(" + x + ", " + split + ", dim=" + dim + "))");
   });
   addPy(r, "ConcatFromSequence", 11, "T.cat(seq) or T.stack(seq) (new_axis)", [](PyNode& p) {
@@ -67,7 +68,8 @@ void registerSequences(convert::HandlerRegistry& r) {
     const ir::Attribute* a = p.attr("body");
     if (!a || a->graphs.empty() || !a->graphs[0]) p.unsupported("no 'body'");
     const ir::Graph& body = *a->graphs[0];
-    if (body.outputs().size() != p.outputCount()) p.unsupported("the body and the node differ in their number of outputs");
+    if (body.outputs().size() != p.outputCount())
+      p.unsupported("the body and the node differ in their number of outputs");
     std::string first = p.in(0);
     std::vector<std::string> outs;
     for (size_t k = 0; k < p.outputCount(); ++k) {
@@ -77,13 +79,16 @@ void registerSequences(convert::HandlerRegistry& r) {
     std::string i = p.temp("i");
     // Arguments first, so that reading them does not write lines inside the loop for the wrong node.
     std::vector<std::pair<std::string, std::optional<bool>>> args;
-    for (size_t k = 0; k < p.inputCount(); ++k) args.push_back({p.in(k), k == 0 ? std::optional<bool>(true) : isSequence(p, k)});
+    for (size_t k = 0; k < p.inputCount(); ++k)
+      args.push_back({p.in(k), k == 0 ? std::optional<bool>(true) : isSequence(p, k)});
     p.line("for " + i + " in range(len(" + first + ")):");
     p.indent();
     std::vector<std::string> inputs;
     for (auto& [e, seq] : args) {
-      if (!seq) inputs.push_back("(" + e + "[" + i + "] if isinstance(" + e + ", list) else " + e + ")");
-      else inputs.push_back(*seq ? e + "[" + i + "]" : e);
+      if (!seq)
+        inputs.push_back("(" + e + "[" + i + "] if isinstance(" + e + ", list) else " + e + ")");
+      else
+        inputs.push_back(*seq ? e + "[" + i + "]" : e);
     }
     auto results = p.body(body, inputs);
     for (size_t k = 0; k < outs.size(); ++k) p.line(outs[k] + ".append(" + results[k] + ")");

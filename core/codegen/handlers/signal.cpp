@@ -29,7 +29,8 @@ void window(PyNode& p, const std::string& a0, const std::string& a1, const std::
 }  // namespace
 
 void registerSignalCode(convert::HandlerRegistry& r) {
-  HelperLibrary::instance().add(Helper{"_onnx_dft", R"PY(def _onnx_dft(x, length=None, axis=1, inverse=False, onesided=False):
+  HelperLibrary::instance().add(Helper{"_onnx_dft",
+                                       R"PY(def _onnx_dft(x, length=None, axis=1, inverse=False, onesided=False):
     # ONNX DFT as a product with the DFT matrix, in float64: x is [..., 1] (real) or [..., 2] (real, imaginary), the
     # transform runs along `axis` (zero-padded or cut to `length`); the inverse divides by the length; onesided
     # keeps the first length // 2 + 1 frequencies. The result is [..., 2].
@@ -53,8 +54,11 @@ void registerSignalCode(convert::HandlerRegistry& r) {
     if inverse:
         out_re, out_im = out_re / length, out_im / length
     return T.stack([out_re.transpose(a, -1), out_im.transpose(a, -1)], -1).to(x.dtype)
-)PY", {}});
-  HelperLibrary::instance().add(Helper{"_onnx_stft", R"PY(def _onnx_stft(signal, frame_step, window=None, frame_length=None, onesided=True):
+)PY",
+                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_stft",
+             R"PY(def _onnx_stft(signal, frame_step, window=None, frame_length=None, onesided=True):
     # ONNX STFT: frames of frame_length every frame_step samples, each multiplied by the window, then a DFT of
     # the frame. signal is [batch, length, 1 or 2]; the result is [batch, frames, bins, 2].
     if frame_length is None:
@@ -65,10 +69,13 @@ void registerSignalCode(convert::HandlerRegistry& r) {
     if window is not None:
         frames = frames * window.reshape(1, 1, -1, 1).to(frames.dtype)
     return _onnx_dft(frames, frame_length, axis=2, onesided=onesided)
-)PY", {"_onnx_dft"}});
+)PY",
+             {"_onnx_dft"}});
   addPy(r, "HannWindow", 17, "0.5 - 0.5 cos(2 pi n / N)", [](PyNode& p) { window(p, "0.5", "0.5", ""); });
-  addPy(r, "HammingWindow", 17, "25/46 - 21/46 cos(2 pi n / N)", [](PyNode& p) { window(p, "(25 / 46)", "(21 / 46)", ""); });
-  addPy(r, "BlackmanWindow", 17, "0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)", [](PyNode& p) { window(p, "0.42", "0.5", "0.08"); });
+  addPy(r, "HammingWindow", 17, "25/46 - 21/46 cos(2 pi n / N)",
+        [](PyNode& p) { window(p, "(25 / 46)", "(21 / 46)", ""); });
+  addPy(r, "BlackmanWindow", 17, "0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)",
+        [](PyNode& p) { window(p, "0.42", "0.5", "0.08"); });
   auto dft = [](bool v20) {
     return [v20](PyNode& p) {
       std::string call = p.helper("_onnx_dft") + "(" + p.in(0);

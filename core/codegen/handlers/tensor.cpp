@@ -34,7 +34,8 @@ std::string numberScalar(PyNode& p, size_t i) {
 
 void registerConstants(convert::HandlerRegistry& r) {
   addPy(r, "Constant", 1, "a buffer (or a literal) where it is used", [](PyNode& p) {
-    if (!p.mb.constantTensor(p.node.output(0))) p.unsupported("Constant of a kind other than a dense tensor or numbers");
+    if (!p.mb.constantTensor(p.node.output(0)))
+      p.unsupported("Constant of a kind other than a dense tensor or numbers");
     p.note("constant: a buffer or literal where it is used");
   });
   addPy(r, "Shape", 1, "the shape as an int64 tensor", [](PyNode& p) {
@@ -46,9 +47,8 @@ void registerConstants(convert::HandlerRegistry& r) {
     }
     p.assign("T.tensor(" + x + ".shape" + range + ", dtype=T.int64)");
   });
-  addPy(r, "Size", 1, "the element count as an int64 scalar", [](PyNode& p) {
-    p.assign("T.tensor(" + p.in(0) + ".numel(), dtype=T.int64)");
-  });
+  addPy(r, "Size", 1, "the element count as an int64 scalar",
+        [](PyNode& p) { p.assign("T.tensor(" + p.in(0) + ".numel(), dtype=T.int64)"); });
   addPy(r, "ConstantOfShape", 9, "T.full(shape, value, dtype)", [](PyNode& p) {
     // `value` is a one-element tensor; absent it is float32 0.
     ir::DataType t = ir::DataType::Float;
@@ -57,10 +57,14 @@ void registerConstants(convert::HandlerRegistry& r) {
       const ir::Tensor& v = a->tensors[0];
       if (v.numElements() != 1) p.unsupported("value is not a one-element tensor");
       t = v.dtype;
-      if (t == ir::DataType::Bool) value = pyBool(v.asInt64()[0] != 0);
-      else if (ir::isFloatingPoint(t)) value = pyFloat(v.asDouble()[0], t == ir::DataType::Double ? t : ir::DataType::Float);
-      else if (t == ir::DataType::String) p.unsupported("string tensors");
-      else value = pyInt(v.asInt64()[0]);
+      if (t == ir::DataType::Bool)
+        value = pyBool(v.asInt64()[0] != 0);
+      else if (ir::isFloatingPoint(t))
+        value = pyFloat(v.asDouble()[0], t == ir::DataType::Double ? t : ir::DataType::Float);
+      else if (t == ir::DataType::String)
+        p.unsupported("string tensors");
+      else
+        value = pyInt(v.asInt64()[0]);
     }
     p.assign("T.full(" + p.intList(0) + ", " + value + ", dtype=" + p.dtypeExpr(t) + ")");
   });
@@ -72,18 +76,20 @@ void registerConstants(convert::HandlerRegistry& r) {
     int64_t k = p.attrInt("k", 0);
     if (k == 0) return p.assign("T.eye(" + x + ".shape[0], " + x + ".shape[1], dtype=" + dt + ")");
     // Ones kept only on diagonal k: the upper triangle from k intersected with the lower one up to k.
-    p.assign("T.ones(" + x + ".shape[0], " + x + ".shape[1], dtype=" + dt + ").triu(" + pyInt(k) + ").tril(" + pyInt(k) + ")");
+    p.assign("T.ones(" + x + ".shape[0], " + x + ".shape[1], dtype=" + dt + ").triu(" + pyInt(k) + ").tril(" +
+             pyInt(k) + ")");
   });
   // Random generators are refused rather than written with T.rand*: ONNX's `seed` cannot be honoured (the
   // libraries' generators draw other numbers), so the converted model could not reproduce the source's values
   // and no test could check more than shapes.
-  for (const char* op : {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Bernoulli", "Multinomial"})
-    addPy(r, op, 1, "refused: random", [](PyNode& p) {
-      p.unsupported("random numbers: the source's draws (and its seed) cannot be reproduced");
-    });
+  for (const char* op :
+       {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Bernoulli", "Multinomial"})
+    addPy(r, op, 1, "refused: random",
+          [](PyNode& p) { p.unsupported("random numbers: the source's draws (and its seed) cannot be reproduced"); });
   // ONNX string tensors have no PyTorch/OneFlow counterpart.
   for (const char* op : {"StringNormalizer", "RegexFullMatch", "StringConcat", "StringSplit"})
-    addPy(r, op, 1, "refused: string tensors", [](PyNode& p) { p.unsupported("tensors of strings do not exist in PyTorch or OneFlow"); });
+    addPy(r, op, 1, "refused: string tensors",
+          [](PyNode& p) { p.unsupported("tensors of strings do not exist in PyTorch or OneFlow"); });
   addPy(r, "TfIdfVectorizer", 9, "refused", [](PyNode& p) {
     if (p.dtype(0) == ir::DataType::String) p.unsupported("tensors of strings do not exist in PyTorch or OneFlow");
     p.unsupported("n-gram counting over integer tokens is not written yet");
@@ -109,7 +115,9 @@ void registerReshaping(convert::HandlerRegistry& r) {
     std::string x = p.in(0);
     const bool allowzero = p.opset >= 14 && p.attrInt("allowzero", 0) != 0;
     auto shape = p.constInts(1);
-    if (!shape) return p.assign(p.helper("_onnx_reshape") + "(" + x + ", " + p.in(1) + ".tolist()" + (allowzero ? ", True" : "") + ")");
+    if (!shape)
+      return p.assign(p.helper("_onnx_reshape") + "(" + x + ", " + p.in(1) + ".tolist()" + (allowzero ? ", True" : "") +
+                      ")");
     std::string args;
     for (size_t i = 0; i < shape->size(); ++i) {
       int64_t d = (*shape)[i];
@@ -145,21 +153,23 @@ void registerReshaping(convert::HandlerRegistry& r) {
     for (size_t i = 0; i < perm.size(); ++i) args += (i ? ", " : "") + std::to_string(perm[i]);
     p.assign(x + ".permute(" + args + ")");
   });
-  HelperLibrary::instance().add(Helper{"_onnx_unsqueeze",
-                                       "def _onnx_unsqueeze(x, axes):\n"
-                                       "    # ONNX Unsqueeze: negative axes count in the output's rank; insert in ascending order.\n"
-                                       "    rank = x.dim() + len(axes)\n"
-                                       "    for axis in sorted(int(a) % rank for a in axes):\n"
-                                       "        x = x.unsqueeze(axis)\n"
-                                       "    return x\n",
-                                       {}});
-  HelperLibrary::instance().add(Helper{"_onnx_squeeze",
-                                       "def _onnx_squeeze(x, axes):\n"
-                                       "    # ONNX Squeeze: negative axes count from the end; remove in descending order.\n"
-                                       "    for axis in sorted((int(a) % x.dim() for a in axes), reverse=True):\n"
-                                       "        x = x.squeeze(axis)\n"
-                                       "    return x\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_unsqueeze",
+             "def _onnx_unsqueeze(x, axes):\n"
+             "    # ONNX Unsqueeze: negative axes count in the output's rank; insert in ascending order.\n"
+             "    rank = x.dim() + len(axes)\n"
+             "    for axis in sorted(int(a) % rank for a in axes):\n"
+             "        x = x.unsqueeze(axis)\n"
+             "    return x\n",
+             {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_squeeze",
+             "def _onnx_squeeze(x, axes):\n"
+             "    # ONNX Squeeze: negative axes count from the end; remove in descending order.\n"
+             "    for axis in sorted((int(a) % x.dim() for a in axes), reverse=True):\n"
+             "        x = x.squeeze(axis)\n"
+             "    return x\n",
+             {}});
   addPy(r, "Unsqueeze", 1, "x.unsqueeze(a) per axis, in ascending order", [](PyNode& p) {
     if (p.opset >= 13 && p.has(1) && !p.constInts(1))
       return p.assign(p.helper("_onnx_unsqueeze") + "(" + p.in(0) + ", " + p.in(1) + ".tolist())");
@@ -206,14 +216,15 @@ void registerReshaping(convert::HandlerRegistry& r) {
 }
 
 void registerIndexing(convert::HandlerRegistry& r) {
-  HelperLibrary::instance().add(Helper{"_onnx_gather",
-                                       "def _onnx_gather(x, indices, axis):\n"
-                                       "    # ONNX Gather: negative indices count from the end; indices' dims replace dim `axis`.\n"
-                                       "    axis = axis % x.dim()\n"
-                                       "    idx = T.where(indices < 0, indices + x.shape[axis], indices).long()\n"
-                                       "    out = T.index_select(x, axis, idx.reshape(-1))\n"
-                                       "    return out.reshape(tuple(x.shape[:axis]) + tuple(indices.shape) + tuple(x.shape[axis + 1:]))\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_gather",
+             "def _onnx_gather(x, indices, axis):\n"
+             "    # ONNX Gather: negative indices count from the end; indices' dims replace dim `axis`.\n"
+             "    axis = axis % x.dim()\n"
+             "    idx = T.where(indices < 0, indices + x.shape[axis], indices).long()\n"
+             "    out = T.index_select(x, axis, idx.reshape(-1))\n"
+             "    return out.reshape(tuple(x.shape[:axis]) + tuple(indices.shape) + tuple(x.shape[axis + 1:]))\n",
+             {}});
   addPy(r, "Gather", 1, "x[..., i] for a constant index, else index_select", [](PyNode& p) {
     std::string x = p.in(0);
     int64_t axis = p.attrInt("axis", 0);
@@ -226,26 +237,27 @@ void registerIndexing(convert::HandlerRegistry& r) {
     p.assign(p.helper("_onnx_gather") + "(" + x + ", " + p.in(1) + ", " + std::to_string(axis) + ")");
   });
 
-  HelperLibrary::instance().add(Helper{"_onnx_slice",
-                                       "def _onnx_slice(x, starts, ends, axes=None, steps=None):\n"
-                                       "    # ONNX Slice: bounds are clamped to each dim; a negative step walks backwards.\n"
-                                       "    starts, ends = [int(v) for v in starts], [int(v) for v in ends]\n"
-                                       "    axes = list(range(len(starts))) if axes is None else [int(a) % x.dim() for a in axes]\n"
-                                       "    steps = [1] * len(starts) if steps is None else [int(s) for s in steps]\n"
-                                       "    for start, end, axis, step in zip(starts, ends, axes, steps):\n"
-                                       "        dim = x.shape[axis]\n"
-                                       "        start = start + dim if start < 0 else start\n"
-                                       "        end = end + dim if end < 0 else end\n"
-                                       "        index = [slice(None)] * x.dim()\n"
-                                       "        if step > 0:\n"
-                                       "            index[axis] = slice(min(max(start, 0), dim), min(max(end, 0), dim), step)\n"
-                                       "            x = x[tuple(index)]\n"
-                                       "        else:\n"
-                                       "            start, end = min(max(start, -1), dim - 1), min(max(end, -1), dim - 1)\n"
-                                       "            index[axis] = slice(dim - 1 - start, dim - 1 - end, -step)\n"
-                                       "            x = x.flip(axis)[tuple(index)]\n"
-                                       "    return x\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_slice",
+             "def _onnx_slice(x, starts, ends, axes=None, steps=None):\n"
+             "    # ONNX Slice: bounds are clamped to each dim; a negative step walks backwards.\n"
+             "    starts, ends = [int(v) for v in starts], [int(v) for v in ends]\n"
+             "    axes = list(range(len(starts))) if axes is None else [int(a) % x.dim() for a in axes]\n"
+             "    steps = [1] * len(starts) if steps is None else [int(s) for s in steps]\n"
+             "    for start, end, axis, step in zip(starts, ends, axes, steps):\n"
+             "        dim = x.shape[axis]\n"
+             "        start = start + dim if start < 0 else start\n"
+             "        end = end + dim if end < 0 else end\n"
+             "        index = [slice(None)] * x.dim()\n"
+             "        if step > 0:\n"
+             "            index[axis] = slice(min(max(start, 0), dim), min(max(end, 0), dim), step)\n"
+             "            x = x[tuple(index)]\n"
+             "        else:\n"
+             "            start, end = min(max(start, -1), dim - 1), min(max(end, -1), dim - 1)\n"
+             "            index[axis] = slice(dim - 1 - start, dim - 1 - end, -step)\n"
+             "            x = x.flip(axis)[tuple(index)]\n"
+             "    return x\n",
+             {}});
   addPy(r, "Slice", 1, "Python slicing (constant bounds) or _onnx_slice", [](PyNode& p) {
     std::string x = p.in(0);
     std::optional<std::vector<int64_t>> starts, ends, axes, steps;
@@ -318,7 +330,8 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
       const std::string n = pyInt(static_cast<int64_t>(p.outputCount()));
       if (p.opset >= 18) {
         if (!p.hasAttr("num_outputs")) p.unsupported("neither split nor num_outputs");
-        if (p.attrInt("num_outputs", 0) != static_cast<int64_t>(p.outputCount())) p.unsupported("num_outputs differs from the outputs");
+        if (p.attrInt("num_outputs", 0) != static_cast<int64_t>(p.outputCount()))
+          p.unsupported("num_outputs differs from the outputs");
         // Chunks of ceil(dim / n); the last one is smaller when the dim does not divide evenly.
         sizes = "-(" + x + ".shape[" + dim + "] // -" + n + ")";
       } else {
@@ -335,19 +348,20 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
     p.assign(std::string(upper ? "T.triu(" : "T.tril(") + p.in(0) + (k.empty() || k == "0" ? "" : ", " + k) + ")");
   });
 
-  HelperLibrary::instance().add(Helper{"_onnx_cumsum",
-                                       "def _onnx_cumsum(x, axis, exclusive=False, reverse=False):\n"
-                                       "    # ONNX CumSum: `exclusive` leaves each element out of its own sum, `reverse` sums from the end.\n"
-                                       "    if reverse:\n"
-                                       "        x = x.flip(axis)\n"
-                                       "    out = T.cumsum(x, dim=axis, dtype=x.dtype)\n"
-                                       "    if exclusive:\n"
-                                       "        first = T.zeros_like(out.narrow(axis, 0, 1))\n"
-                                       "        out = T.cat([first, out.narrow(axis, 0, out.shape[axis] - 1)], dim=axis)\n"
-                                       "    if reverse:\n"
-                                       "        out = out.flip(axis)\n"
-                                       "    return out\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_cumsum",
+             "def _onnx_cumsum(x, axis, exclusive=False, reverse=False):\n"
+             "    # ONNX CumSum: `exclusive` leaves each element out of its own sum, `reverse` sums from the end.\n"
+             "    if reverse:\n"
+             "        x = x.flip(axis)\n"
+             "    out = T.cumsum(x, dim=axis, dtype=x.dtype)\n"
+             "    if exclusive:\n"
+             "        first = T.zeros_like(out.narrow(axis, 0, 1))\n"
+             "        out = T.cat([first, out.narrow(axis, 0, out.shape[axis] - 1)], dim=axis)\n"
+             "    if reverse:\n"
+             "        out = out.flip(axis)\n"
+             "    return out\n",
+             {}});
   addPy(r, "CumSum", 11, "T.cumsum(x, dim=axis) in x's type", [](PyNode& p) {
     std::string x = p.in(0);
     std::string axis = intScalar(p, 1);
@@ -361,44 +375,46 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
     p.assign("T.cumsum(" + x + ", dim=" + axis + (keeps ? "" : ", dtype=" + x + ".dtype") + ")");
   });
 
-  HelperLibrary::instance().add(Helper{"_onnx_pad",
-                                       "def _onnx_pad(x, pads, mode='constant', value=0, axes=None):\n"
-                                       "    # ONNX Pad: pads = [begin of each axis..., end of each axis...]; negative pads crop.\n"
-                                       "    axes = list(range(x.dim())) if axes is None else [int(a) % x.dim() for a in axes]\n"
-                                       "    pads = [int(v) for v in pads]\n"
-                                       "    for i, axis in enumerate(axes):\n"
-                                       "        begin, end = pads[i], pads[i + len(axes)]\n"
-                                       "        dim = x.shape[axis]\n"
-                                       "        if begin < 0 or end < 0:\n"
-                                       "            x = x.narrow(axis, max(-begin, 0), dim - max(-begin, 0) - max(-end, 0))\n"
-                                       "            begin, end, dim = max(begin, 0), max(end, 0), x.shape[axis]\n"
-                                       "        if begin == 0 and end == 0:\n"
-                                       "            continue\n"
-                                       "        if mode == 'constant':\n"
-                                       "            shape = list(x.shape)\n"
-                                       "            parts = []\n"
-                                       "            for n in (begin, end):\n"
-                                       "                shape[axis] = n\n"
-                                       "                parts.append(T.full(shape, value, dtype=x.dtype))\n"
-                                       "            x = T.cat([parts[0], x, parts[1]], dim=axis)\n"
-                                       "            continue\n"
-                                       "        # Source position of every output position along the axis.\n"
-                                       "        index = T.arange(-begin, dim + end)\n"
-                                       "        if mode == 'edge':\n"
-                                       "            index = index.clamp(0, dim - 1)\n"
-                                       "        elif mode == 'wrap':\n"
-                                       "            index = index % dim\n"
-                                       "        else:  # reflect: mirror without repeating the border\n"
-                                       "            period = 2 * (dim - 1)\n"
-                                       "            index = index.abs() % period if period > 0 else index * 0\n"
-                                       "            index = T.where(index >= dim, period - index, index)\n"
-                                       "        x = T.index_select(x, axis, index)\n"
-                                       "    return x\n",
-                                       {}});
+  HelperLibrary::instance().add(
+      Helper{"_onnx_pad",
+             "def _onnx_pad(x, pads, mode='constant', value=0, axes=None):\n"
+             "    # ONNX Pad: pads = [begin of each axis..., end of each axis...]; negative pads crop.\n"
+             "    axes = list(range(x.dim())) if axes is None else [int(a) % x.dim() for a in axes]\n"
+             "    pads = [int(v) for v in pads]\n"
+             "    for i, axis in enumerate(axes):\n"
+             "        begin, end = pads[i], pads[i + len(axes)]\n"
+             "        dim = x.shape[axis]\n"
+             "        if begin < 0 or end < 0:\n"
+             "            x = x.narrow(axis, max(-begin, 0), dim - max(-begin, 0) - max(-end, 0))\n"
+             "            begin, end, dim = max(begin, 0), max(end, 0), x.shape[axis]\n"
+             "        if begin == 0 and end == 0:\n"
+             "            continue\n"
+             "        if mode == 'constant':\n"
+             "            shape = list(x.shape)\n"
+             "            parts = []\n"
+             "            for n in (begin, end):\n"
+             "                shape[axis] = n\n"
+             "                parts.append(T.full(shape, value, dtype=x.dtype))\n"
+             "            x = T.cat([parts[0], x, parts[1]], dim=axis)\n"
+             "            continue\n"
+             "        # Source position of every output position along the axis.\n"
+             "        index = T.arange(-begin, dim + end)\n"
+             "        if mode == 'edge':\n"
+             "            index = index.clamp(0, dim - 1)\n"
+             "        elif mode == 'wrap':\n"
+             "            index = index % dim\n"
+             "        else:  # reflect: mirror without repeating the border\n"
+             "            period = 2 * (dim - 1)\n"
+             "            index = index.abs() % period if period > 0 else index * 0\n"
+             "            index = T.where(index >= dim, period - index, index)\n"
+             "        x = T.index_select(x, axis, index)\n"
+             "    return x\n",
+             {}});
   addPy(r, "Pad", 2, "F.pad (constant) or _onnx_pad (reflect, edge, wrap)", [](PyNode& p) {
     std::string x = p.in(0);
     const std::string mode = p.attrString("mode", "constant");
-    if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap") p.unsupported("mode '" + mode + "'");
+    if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+      p.unsupported("mode '" + mode + "'");
     std::optional<std::vector<int64_t>> pads, axes;
     std::string padsExpr, valueExpr, axesExpr;
     if (p.opset < 11) {
@@ -417,7 +433,8 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
     }
     const bool zeroValue = valueExpr.empty() || valueExpr == "0" || valueExpr == "0.0";
     // Constant padding with known pads, all >= 0, over all axes: one F.pad call (last axis first).
-    bool simple = mode == "constant" && pads && axesExpr.empty() && p.rank(0) && static_cast<int64_t>(pads->size()) == 2 * *p.rank(0);
+    bool simple = mode == "constant" && pads && axesExpr.empty() && p.rank(0) &&
+                  static_cast<int64_t>(pads->size()) == 2 * *p.rank(0);
     if (simple)
       for (auto v : *pads) simple = simple && v >= 0;
     if (simple) {

@@ -15,7 +15,8 @@ ir::Value* c(OneflowOp& op, double v) { return op.scalarOf(op.dtype(x0(op)), v);
 
 void hardswish(OneflowOp& op) {
   if (op.opset() >= 14) return op.finish(op.emit("HardSwish", {x0(op)}));
-  ir::Value* hs = op.emit("HardSigmoid", {x0(op)}, {Attribute::makeFloat("alpha", 1.f / 6), Attribute::makeFloat("beta", 0.5f)});
+  ir::Value* hs =
+      op.emit("HardSigmoid", {x0(op)}, {Attribute::makeFloat("alpha", 1.f / 6), Attribute::makeFloat("beta", 0.5f)});
   op.finish(op.emit("Mul", {x0(op), hs}));
 }
 
@@ -106,7 +107,8 @@ void registerActivationOps() {
   add("clip_by_scalar", 7, "-> Clip(min, max)", [](OneflowOp& op) { clipByScalar(op, true, true); });
   add("clip_by_scalar_min", 7, "-> Clip(min)", [](OneflowOp& op) { clipByScalar(op, true, false); });
   add("clip_by_scalar_max", 7, "-> Clip(max)", [](OneflowOp& op) { clipByScalar(op, false, true); });
-  add("fused_bias_add_scale_mask_softmax_dropout", 9, "-> Add/Mul/Where/Softmax/Mul", fusedBiasAddScaleMaskSoftmaxDropout);
+  add("fused_bias_add_scale_mask_softmax_dropout", 9, "-> Add/Mul/Where/Softmax/Mul",
+      fusedBiasAddScaleMaskSoftmaxDropout);
   add("relu", 7, "-> Relu", [](OneflowOp& op) { op.finish(op.emit("Relu", {x0(op)})); });
   for (const char* name : {"sigmoid", "sigmoid_v2"})
     add(name, 7, "-> Sigmoid", [](OneflowOp& op) { op.finish(op.emit("Sigmoid", {x0(op)})); });
@@ -122,12 +124,14 @@ void registerActivationOps() {
   add("hardswish", 7, "-> HardSigmoid + Mul", hardswish);
   add("hardswish", 14, "-> HardSwish", hardswish);
   add("hardsigmoid", 7, "-> HardSigmoid(alpha=1/6, beta=0.5)", [](OneflowOp& op) {
-    op.finish(op.emit("HardSigmoid", {x0(op)}, {Attribute::makeFloat("alpha", 1.f / 6), Attribute::makeFloat("beta", 0.5f)}));
+    op.finish(
+        op.emit("HardSigmoid", {x0(op)}, {Attribute::makeFloat("alpha", 1.f / 6), Attribute::makeFloat("beta", 0.5f)}));
   });
-  add("hardtanh", 7, "-> Clip(min_val, max_val), bounds at every opset", [](OneflowOp& op) {
-    op.finish(op.clip(x0(op), op.f("min_val", -1.0), op.f("max_val", 1.0)));
+  add("hardtanh", 7, "-> Clip(min_val, max_val), bounds at every opset",
+      [](OneflowOp& op) { op.finish(op.clip(x0(op), op.f("min_val", -1.0), op.f("max_val", 1.0))); });
+  add("silu", 7, "-> Sigmoid + Mul", [](OneflowOp& op) {
+    op.finish(op.emit("Mul", {x0(op), op.emit("Sigmoid", {x0(op)})}));
   });
-  add("silu", 7, "-> Sigmoid + Mul", [](OneflowOp& op) { op.finish(op.emit("Mul", {x0(op), op.emit("Sigmoid", {x0(op)})})); });
   add("mish", 7, "-> Softplus + Tanh + Mul", [](OneflowOp& op) {
     op.finish(op.emit("Mul", {x0(op), op.emit("Tanh", {op.emit("Softplus", {x0(op)})})}));
   });

@@ -16,13 +16,21 @@ ir::Tensor filled(const std::string& name, DataType dt, const std::vector<int64_
 
 ir::Tensor filledTensor(const std::string& name, DataType dt, const std::vector<int64_t>& dims, double v) {
   switch (dt) {
-    case DataType::Double: return filled<double>(name, dt, dims, v);
-    case DataType::Int64: return filled<int64_t>(name, dt, dims, v);
-    case DataType::Int32: return filled<int32_t>(name, dt, dims, v);
-    case DataType::Int8: return filled<int8_t>(name, dt, dims, v);
-    case DataType::UInt8: case DataType::Bool: return filled<uint8_t>(name, dt, dims, v);
-    case DataType::Float: return filled<float>(name, dt, dims, v);
-    default: throw std::runtime_error("cannot fill a tensor of type " + std::string(ir::dataTypeName(dt)));
+    case DataType::Double:
+      return filled<double>(name, dt, dims, v);
+    case DataType::Int64:
+      return filled<int64_t>(name, dt, dims, v);
+    case DataType::Int32:
+      return filled<int32_t>(name, dt, dims, v);
+    case DataType::Int8:
+      return filled<int8_t>(name, dt, dims, v);
+    case DataType::UInt8:
+    case DataType::Bool:
+      return filled<uint8_t>(name, dt, dims, v);
+    case DataType::Float:
+      return filled<float>(name, dt, dims, v);
+    default:
+      throw std::runtime_error("cannot fill a tensor of type " + std::string(ir::dataTypeName(dt)));
   }
 }
 

@@ -18,7 +18,8 @@ void convert(OneflowOp& op, int spatial) {
   auto dilations = op.ints("dilation_rate");
   const int64_t groups = op.i("groups", 1);
   op.ignore({"filters", "tuning_cache"});  // filters = weight dim 0; tuning_cache is a cuDNN hint
-  if (static_cast<int>(kernel.size()) != spatial) throw std::runtime_error("kernel_size must have " + std::to_string(spatial) + " values");
+  if (static_cast<int>(kernel.size()) != spatial)
+    throw std::runtime_error("kernel_size must have " + std::to_string(spatial) + " values");
   std::vector<int64_t> onnxPads(pads);
   onnxPads.insert(onnxPads.end(), pads.begin(), pads.end());  // OneFlow pads symmetrically: begin == end
 
@@ -32,11 +33,12 @@ void convert(OneflowOp& op, int spatial) {
   }
   std::vector<ir::Value*> ins{x, w};
   if (bias) ins.push_back(bias);
-  ir::Value* y = op.emit("Conv", ins,
-                         {ir::Attribute::makeInts("kernel_shape", kernel), ir::Attribute::makeInts("pads", onnxPads),
-                          ir::Attribute::makeInts("strides", strides.empty() ? std::vector<int64_t>(spatial, 1) : strides),
-                          ir::Attribute::makeInts("dilations", dilations.empty() ? std::vector<int64_t>(spatial, 1) : dilations),
-                          ir::Attribute::makeInt("group", groups)});
+  ir::Value* y =
+      op.emit("Conv", ins,
+              {ir::Attribute::makeInts("kernel_shape", kernel), ir::Attribute::makeInts("pads", onnxPads),
+               ir::Attribute::makeInts("strides", strides.empty() ? std::vector<int64_t>(spatial, 1) : strides),
+               ir::Attribute::makeInts("dilations", dilations.empty() ? std::vector<int64_t>(spatial, 1) : dilations),
+               ir::Attribute::makeInt("group", groups)});
   if (channelsLast) y = op.emit("Transpose", {y}, {ir::Attribute::makeInts("perm", toLast)});
   if (addTo) y = op.emit("Add", {y, addTo});
   op.finish(y);

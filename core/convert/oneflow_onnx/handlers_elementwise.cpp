@@ -97,18 +97,27 @@ void scalarCompare(const char* name, const char* onnx) {
 }  // namespace
 
 void registerElementwiseOps() {
-  for (auto [n, o] : {std::pair{"abs", "Abs"}, {"ceil", "Ceil"}, {"exp", "Exp"}, {"floor", "Floor"}, {"log", "Log"},
-                      {"neg", "Neg"}, {"sqrt", "Sqrt"}, {"reciprocal", "Reciprocal"}})
+  for (auto [n, o] : {std::pair{"abs", "Abs"},
+                      {"ceil", "Ceil"},
+                      {"exp", "Exp"},
+                      {"floor", "Floor"},
+                      {"log", "Log"},
+                      {"neg", "Neg"},
+                      {"sqrt", "Sqrt"},
+                      {"reciprocal", "Reciprocal"}})
     unary(n, o, 7);
-  for (auto [n, o] : {std::pair{"acos", "Acos"}, {"asin", "Asin"}, {"atan", "Atan"}, {"cos", "Cos"}, {"sin", "Sin"}, {"tan", "Tan"}})
+  for (auto [n, o] :
+       {std::pair{"acos", "Acos"}, {"asin", "Asin"}, {"atan", "Atan"}, {"cos", "Cos"}, {"sin", "Sin"}, {"tan", "Tan"}})
     unary(n, o, 7);
-  for (auto [n, o] : {std::pair{"acosh", "Acosh"}, {"asinh", "Asinh"}, {"atanh", "Atanh"}, {"cosh", "Cosh"}, {"sinh", "Sinh"}})
+  for (auto [n, o] :
+       {std::pair{"acosh", "Acosh"}, {"asinh", "Asinh"}, {"atanh", "Atanh"}, {"cosh", "Cosh"}, {"sinh", "Sinh"}})
     unary(n, o, 9);
   unary("erf", "Erf", 9);
   unary("sign", "Sign", 9);
   unary("round", "Round", 11);
   add("square", 7, "-> Mul(x, x)", [](OneflowOp& op) { op.finish(op.emit("Mul", {a0(op), a0(op)})); });
-  add("rsqrt", 7, "-> Sqrt + Reciprocal", [](OneflowOp& op) { op.finish(op.emit("Reciprocal", {op.emit("Sqrt", {a0(op)})})); });
+  add("rsqrt", 7, "-> Sqrt + Reciprocal",
+      [](OneflowOp& op) { op.finish(op.emit("Reciprocal", {op.emit("Sqrt", {a0(op)})})); });
   add("squared_difference", 7, "-> Sub + Mul", [](OneflowOp& op) {
     ir::Value* d = op.emit("Sub", {a0(op), a1(op)});
     op.finish(op.emit("Mul", {d, d}));
@@ -137,7 +146,8 @@ void registerElementwiseOps() {
   compare("broadcast_less", "Less", false, 9);
   compare("broadcast_greater_equal", "Less", true, 9);
   compare("broadcast_less_equal", "Greater", true, 9);
-  add("logical_not", 7, "-> Not (Cast to bool first)", [](OneflowOp& op) { op.finish(op.emit("Not", {asBool(op, a0(op))})); });
+  add("logical_not", 7, "-> Not (Cast to bool first)",
+      [](OneflowOp& op) { op.finish(op.emit("Not", {asBool(op, a0(op))})); });
   add("broadcast_logical_and", 7, "-> And", [](OneflowOp& op) {
     op.finish(op.emit("And", {asBool(op, a0(op)), asBool(op, a1(op))}));
   });

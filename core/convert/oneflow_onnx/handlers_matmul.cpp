@@ -66,8 +66,9 @@ void fusedSelfAttention(OneflowOp& op) {
   auto part = [&](int64_t k) {
     if (op.opset() >= 10)
       return op.emit("Slice", {r, op.i64s({k * headSize}), op.i64s({(k + 1) * headSize}), op.i64s({3})});
-    return op.emit("Slice", {r}, {Attribute::makeInts("starts", {k * headSize}), Attribute::makeInts("ends", {(k + 1) * headSize}),
-                                  Attribute::makeInts("axes", {3})});
+    return op.emit("Slice", {r},
+                   {Attribute::makeInts("starts", {k * headSize}), Attribute::makeInts("ends", {(k + 1) * headSize}),
+                    Attribute::makeInts("axes", {3})});
   };
   ir::Value* q = part(0);
   ir::Value* k = part(1);
@@ -84,7 +85,8 @@ void registerMatmulOps() {
     add(name, 7, "-> [Transpose] + MatMul [+ Mul alpha]", matmul);
   add("fused_matmul_bias", 7, "-> Transpose + MatMul + Add", fusedMatmulBias);
   add("cublas_fused_mlp", 7, "-> per layer Transpose + MatMul + Add + Relu", cublasFusedMlp);
-  add("fused_self_attention_query_mul_key_and_value", 7, "-> Reshape + Transpose + 3 Slice + MatMul", fusedSelfAttention);
+  add("fused_self_attention_query_mul_key_and_value", 7, "-> Reshape + Transpose + 3 Slice + MatMul",
+      fusedSelfAttention);
 }
 
 }  // namespace fb::convert::oneflow

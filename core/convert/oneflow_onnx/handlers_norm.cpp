@@ -19,7 +19,8 @@ void batchNorm(OneflowOp& op) {
   const int64_t axis = op.i("axis", 1);
   auto r = op.rank(x);
   if (axis != 1 && !(r && axis == *r - 1 && *r == 4) && !(r && axis == 1 - *r))
-    throw std::runtime_error("normalization over axis " + std::to_string(axis) + " is not supported (only the channel axis 1)");
+    throw std::runtime_error("normalization over axis " + std::to_string(axis) +
+                             " is not supported (only the channel axis 1)");
   const bool lastAxis = axis != 1 && axis != 1 - r.value_or(0);
   op.ignore({"momentum"});  // only updates the moving statistics in training
   if (lastAxis) x = op.emit("Transpose", {x}, {Attribute::makeInts("perm", {0, 3, 1, 2})});
@@ -81,8 +82,10 @@ void rmsNorm(OneflowOp& op) {
   auto r = op.rank(x);
   if (!r) throw std::runtime_error("rms norm needs the input rank");
   int64_t normDims = 1;
-  if (op.has("normalized_shape")) normDims = static_cast<int64_t>(op.ints("normalized_shape").size());
-  else if (auto wd = op.dims(weight)) normDims = static_cast<int64_t>(wd->size());
+  if (op.has("normalized_shape"))
+    normDims = static_cast<int64_t>(op.ints("normalized_shape").size());
+  else if (auto wd = op.dims(weight))
+    normDims = static_cast<int64_t>(wd->size());
   const double eps = op.f("epsilon", 1e-6);
   auto axes = axesFrom(*r - normDims, *r);
   ir::Value* ms = op.reduce("ReduceMean", op.emit("Mul", {x, x}), axes, true);

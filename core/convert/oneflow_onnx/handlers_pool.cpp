@@ -59,8 +59,10 @@ void pool(OneflowOp& op, bool isMax) {
     }
     ceil = false;
   }
-  if (autoPad.empty()) attrs.push_back(Attribute::makeInts("pads", {begin[0], begin[1], end[0], end[1]}));
-  else attrs.push_back(Attribute::makeString("auto_pad", autoPad));
+  if (autoPad.empty())
+    attrs.push_back(Attribute::makeInts("pads", {begin[0], begin[1], end[0], end[1]}));
+  else
+    attrs.push_back(Attribute::makeString("auto_pad", autoPad));
   if (ceil) attrs.push_back(Attribute::makeInt("ceil_mode", 1));
   if (dilated) attrs.push_back(Attribute::makeInts("dilations", dil));
   if (!isMax) {
@@ -91,7 +93,8 @@ void adaptiveAvg(OneflowOp& op) {
                                std::to_string(outSize[k]));
     kernel.push_back((*d)[k + 2] / outSize[k]);
   }
-  op.finish(op.emit("AveragePool", {x}, {Attribute::makeInts("kernel_shape", kernel), Attribute::makeInts("strides", kernel)}));
+  op.finish(op.emit("AveragePool", {x},
+                    {Attribute::makeInts("kernel_shape", kernel), Attribute::makeInts("strides", kernel)}));
 }
 
 }  // namespace

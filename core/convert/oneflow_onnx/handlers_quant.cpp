@@ -21,7 +21,8 @@ QuantParams params(OneflowOp& op) {
   if (const auto f = op.str("quantization_formula", "google"); f != "google")
     throw std::runtime_error("quantization_formula '" + f + "' is not supported (only 'google')");
   const auto scheme = op.str("quantization_scheme", "symmetric");
-  if (scheme != "symmetric" && scheme != "affine") throw std::runtime_error("unknown quantization_scheme '" + scheme + "'");
+  if (scheme != "symmetric" && scheme != "affine")
+    throw std::runtime_error("unknown quantization_scheme '" + scheme + "'");
   p.symmetric = scheme == "symmetric";
   p.bits = op.i("quantization_bit", 8);
   if (p.bits != 8) throw std::runtime_error("only 8-bit quantization has an ONNX counterpart");
@@ -55,8 +56,10 @@ void minMaxObserver(OneflowOp& op) {
     ir::Value* s = op.reduce(reduce, v, axes, false);
     return op.emit("Reshape", {s, op.i64s({-1})});  // OneFlow's per-layer scale has shape [1]
   };
-  if (p.symmetric) finishObserver(op, p, stat("ReduceMax", op.emit("Abs", {x})), nullptr);
-  else finishObserver(op, p, stat("ReduceMax", x), stat("ReduceMin", x));
+  if (p.symmetric)
+    finishObserver(op, p, stat("ReduceMax", op.emit("Abs", {x})), nullptr);
+  else
+    finishObserver(op, p, stat("ReduceMax", x), stat("ReduceMin", x));
 }
 
 void movingAverageObserver(OneflowOp& op) {
@@ -70,8 +73,9 @@ void fakeQuantization(OneflowOp& op) {
   const QuantParams p = params(op);
   ir::Value* x = op.requireIn("in");
   ir::Value* scale = op.requireIn("scale");
-  ir::Value* zp = op.emit("Cast", {op.requireIn("zero_point")},
-                          {Attribute::makeInt("to", static_cast<int64_t>(p.symmetric ? DataType::Int8 : DataType::UInt8))});
+  ir::Value* zp =
+      op.emit("Cast", {op.requireIn("zero_point")},
+              {Attribute::makeInt("to", static_cast<int64_t>(p.symmetric ? DataType::Int8 : DataType::UInt8))});
   auto sd = op.dims(scale);
   const bool perTensor = sd && (sd->empty() || (sd->size() == 1 && (*sd)[0] == 1));
   std::vector<Attribute> attrs;
@@ -90,7 +94,8 @@ void fakeQuantization(OneflowOp& op) {
 
 void registerQuantOps() {
   add("min_max_observer", 10, "-> ReduceMax/ReduceMin/Div (scale, zero point)", minMaxObserver);
-  add("moving_average_min_max_observer", 10, "-> Div/Sub (scale, zero point from the moving statistics)", movingAverageObserver);
+  add("moving_average_min_max_observer", 10, "-> Div/Sub (scale, zero point from the moving statistics)",
+      movingAverageObserver);
   add("fake_quantization", 10, "-> QuantizeLinear + DequantizeLinear", fakeQuantization);
 }
 

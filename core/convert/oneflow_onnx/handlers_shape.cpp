@@ -29,7 +29,8 @@ void flatten(OneflowOp& op) {
   if (end < 0) end += *r;
   if (start < 0 || end >= *r || start > end)
     throw std::runtime_error("start_dim " + std::to_string(op.i("start_dim", 0)) + " and end_dim " +
-                             std::to_string(op.i("end_dim", -1)) + " do not fit an input of rank " + std::to_string(*r));
+                             std::to_string(op.i("end_dim", -1)) + " do not fit an input of rank " +
+                             std::to_string(*r));
   if (start == 1 && end == *r - 1) return op.finish(op.emit("Flatten", {x}, {Attribute::makeInt("axis", 1)}));
   std::vector<int64_t> shape;
   if (end == *r - 1) {  // copy the leading dims (0) and merge the rest (-1): no static shape needed
@@ -101,11 +102,11 @@ ir::Value* slice(OneflowOp& op, ir::Value* x, std::vector<int64_t> starts, std::
                  std::vector<int64_t> axes, std::vector<int64_t> steps) {
   bool unitSteps = true;
   for (auto s : steps) unitSteps &= s == 1;
-  if (op.opset() >= 10)
-    return op.emit("Slice", {x, op.i64s(starts), op.i64s(ends), op.i64s(axes), op.i64s(steps)});
+  if (op.opset() >= 10) return op.emit("Slice", {x, op.i64s(starts), op.i64s(ends), op.i64s(axes), op.i64s(steps)});
   if (!unitSteps) throw Unsupported("a slice step other than 1 needs opset 10");
-  return op.emit("Slice", {x}, {Attribute::makeInts("starts", starts), Attribute::makeInts("ends", ends),
-                                Attribute::makeInts("axes", axes)});
+  return op.emit(
+      "Slice", {x},
+      {Attribute::makeInts("starts", starts), Attribute::makeInts("ends", ends), Attribute::makeInts("axes", axes)});
 }
 
 void sliceOp(OneflowOp& op) {
@@ -142,7 +143,8 @@ void pad(OneflowOp& op) {
   const double value = isFloat ? op.f("floating_constant_value") : static_cast<double>(op.i("integral_constant_value"));
   op.ignore({"floating_constant_value", "integral_constant_value"});
   if (op.opset() < 11)
-    return op.finish(op.emit("Pad", {x}, {Attribute::makeInts("pads", pads), Attribute::makeFloat("value", static_cast<float>(value))}));
+    return op.finish(op.emit(
+        "Pad", {x}, {Attribute::makeInts("pads", pads), Attribute::makeFloat("value", static_cast<float>(value))}));
   op.finish(op.emit("Pad", {x, op.i64s(pads), op.scalarOf(dt, value)}));
 }
 
@@ -161,16 +163,20 @@ void upsampleNearest(OneflowOp& op) {
   if (hs <= 0 || ws <= 0) throw std::runtime_error("no scale and no output_size");
   std::vector<float> scales{1.f, 1.f, static_cast<float>(hs), static_cast<float>(ws)};
   if (op.opset() < 9)
-    return op.finish(op.emit("Upsample", {x}, {Attribute::makeString("mode", "nearest"), Attribute::makeFloats("scales", scales)}));
-  if (op.opset() == 9) return op.finish(op.emit("Upsample", {x, op.f32s(scales)}, {Attribute::makeString("mode", "nearest")}));
-  if (op.opset() == 10) return op.finish(op.emit("Resize", {x, op.f32s(scales)}, {Attribute::makeString("mode", "nearest")}));
+    return op.finish(
+        op.emit("Upsample", {x}, {Attribute::makeString("mode", "nearest"), Attribute::makeFloats("scales", scales)}));
+  if (op.opset() == 9)
+    return op.finish(op.emit("Upsample", {x, op.f32s(scales)}, {Attribute::makeString("mode", "nearest")}));
+  if (op.opset() == 10)
+    return op.finish(op.emit("Resize", {x, op.f32s(scales)}, {Attribute::makeString("mode", "nearest")}));
   std::vector<Attribute> attrs{Attribute::makeString("mode", "nearest"),
                                Attribute::makeString("coordinate_transformation_mode", "asymmetric"),
                                Attribute::makeString("nearest_mode", "floor")};
   ir::Value* roi = op.opset() >= 13 ? nullptr : op.f32s({});
   if (!outSize.empty()) {
     auto d = *op.dims(x);
-    op.finish(op.emit("Resize", {x, roi ? roi : op.f32s({}), op.f32s({}), op.i64s({d[0], d[1], outSize[0], outSize[1]})},
+    op.finish(op.emit("Resize",
+                      {x, roi ? roi : op.f32s({}), op.f32s({}), op.i64s({d[0], d[1], outSize[0], outSize[1]})},
                       std::move(attrs)));
     return;
   }
@@ -178,7 +184,8 @@ void upsampleNearest(OneflowOp& op) {
 }
 
 void gather(OneflowOp& op) {
-  op.finish(op.emit("Gather", {op.requireIn("in"), op.requireIn("indices")}, {Attribute::makeInt("axis", op.i("axis", 0))}));
+  op.finish(
+      op.emit("Gather", {op.requireIn("in"), op.requireIn("indices")}, {Attribute::makeInt("axis", op.i("axis", 0))}));
 }
 
 void gatherNd(OneflowOp& op) {
@@ -196,14 +203,14 @@ void where(OneflowOp& op) {
 }  // namespace
 
 void registerShapeOps() {
-  add("reshape", 5, "-> Reshape (allowzero at opset 14 when needed)", [](OneflowOp& op) { reshapeTo(op, a0(op), op.ints("shape")); });
+  add("reshape", 5, "-> Reshape (allowzero at opset 14 when needed)",
+      [](OneflowOp& op) { reshapeTo(op, a0(op), op.ints("shape")); });
   add("flatten", 5, "-> Flatten(axis=1) or Reshape keeping start_dim/end_dim", flatten);
   add("squeeze", 7, "-> Squeeze (axes as an input from opset 13)", squeeze);
   add("expand_dims", 7, "-> Unsqueeze (axes as an input from opset 13)", expandDims);
   add("expand", 8, "-> Expand", expand);
-  add("transpose", 7, "-> Transpose", [](OneflowOp& op) {
-    op.finish(op.emit("Transpose", {a0(op)}, {Attribute::makeInts("perm", op.ints("perm"))}));
-  });
+  add("transpose", 7, "-> Transpose",
+      [](OneflowOp& op) { op.finish(op.emit("Transpose", {a0(op)}, {Attribute::makeInts("perm", op.ints("perm"))})); });
   for (const char* name : {"concat", "cat"}) add(name, 7, "-> Concat", concat);
   add("slice", 7, "-> Slice (steps need opset 10)", sliceOp);
   add("narrow", 7, "-> Slice", narrow);

@@ -31,7 +31,8 @@ ir::Value* OneflowOp::in(const std::string& arg, size_t index) const { return by
 
 ir::Value* OneflowOp::requireIn(const std::string& arg, size_t index) const {
   ir::Value* v = in(arg, index);
-  if (!v) throw std::runtime_error("input '" + arg + "'" + (index ? "[" + std::to_string(index) + "]" : "") + " is missing");
+  if (!v)
+    throw std::runtime_error("input '" + arg + "'" + (index ? "[" + std::to_string(index) + "]" : "") + " is missing");
   return v;
 }
 
@@ -128,12 +129,19 @@ ir::Value* OneflowOp::scalarOf(ir::DataType dt, double value, bool scalar) {
     return ctx_.graph.addInitializer(ir::Tensor::fromValues(name, dt, dimsV, std::vector<T>{static_cast<T>(value)}));
   };
   switch (dt) {
-    case ir::DataType::Double: return make(double{});
-    case ir::DataType::Int64: return make(int64_t{});
-    case ir::DataType::Int32: return make(int32_t{});
-    case ir::DataType::Int8: return make(int8_t{});
-    case ir::DataType::UInt8: case ir::DataType::Bool: return make(uint8_t{});
-    default: return make(float{});
+    case ir::DataType::Double:
+      return make(double{});
+    case ir::DataType::Int64:
+      return make(int64_t{});
+    case ir::DataType::Int32:
+      return make(int32_t{});
+    case ir::DataType::Int8:
+      return make(int8_t{});
+    case ir::DataType::UInt8:
+    case ir::DataType::Bool:
+      return make(uint8_t{});
+    default:
+      return make(float{});
   }
 }
 
@@ -143,7 +151,8 @@ ir::Value* OneflowOp::unsqueeze(ir::Value* x, const std::vector<int64_t>& axes) 
 }
 
 ir::Value* OneflowOp::squeeze(ir::Value* x, const std::vector<int64_t>& axes) {
-  if (opset() >= 13) return emit("Squeeze", axes.empty() ? std::vector<ir::Value*>{x} : std::vector<ir::Value*>{x, i64s(axes)});
+  if (opset() >= 13)
+    return emit("Squeeze", axes.empty() ? std::vector<ir::Value*>{x} : std::vector<ir::Value*>{x, i64s(axes)});
   if (axes.empty()) return emit("Squeeze", {x});
   return emit("Squeeze", {x}, {ir::Attribute::makeInts("axes", axes)});
 }
@@ -186,8 +195,10 @@ void OneflowOp::finish(const std::vector<std::pair<std::string, ir::Value*>>& pr
       if (names && names->strings[k] == arg) ++index;
     ir::Value* with = nullptr;
     for (const auto& [a, v] : produced)
-      if (a == arg && index == 0) with = v;
-      else if (a == arg + "_" + std::to_string(index)) with = v;
+      if (a == arg && index == 0)
+        with = v;
+      else if (a == arg + "_" + std::to_string(index))
+        with = v;
     if (!with) {
       if (!orig->uses().empty() || orig->isGraphOutput())
         throw std::runtime_error("output '" + arg + "' is used, and the conversion does not produce it");

@@ -79,7 +79,6 @@ class OneflowOp {
 };
 
 // Registers a handler for OneFlow op `opType` valid from target opset `since`.
-void add(const std::string& opType, int64_t since, const std::string& description,
-         std::function<void(OneflowOp&)> fn);
+void add(const std::string& opType, int64_t since, const std::string& description, std::function<void(OneflowOp&)> fn);
 
 }  // namespace fb::convert::oneflow

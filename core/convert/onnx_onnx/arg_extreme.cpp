@@ -12,7 +12,8 @@ namespace {
 void lastViaReversal(ir::Node& n, HandlerContext& ctx) {
   if (n.attrInt("select_last_index", 0) == 0) return compatibleVersionStep(n, ctx);
   auto shape = ctx.staticShape(n.input(0));
-  if (!shape || shape->empty()) throw Unsupported(n.opType + ": select_last_index=1 needs the input's shape below opset 12");
+  if (!shape || shape->empty())
+    throw Unsupported(n.opType + ": select_last_index=1 needs the input's shape below opset 12");
   const int64_t rank = static_cast<int64_t>(shape->size());
   int64_t axis = n.attrInt("axis", 0);
   if (axis < -rank || axis >= rank) throw std::runtime_error(n.opType + ": axis outside the rank");

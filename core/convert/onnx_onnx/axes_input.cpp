@@ -72,8 +72,10 @@ void attributeToInput(ir::Node& n, HandlerContext& ctx) {
   n.removeAttr(s.attr);
   ir::Value* c = ctx.constantInt64(n.name.empty() ? n.opType + "_" + s.attr : n.name + "_" + s.attr, values);
   while (n.inputs().size() < s.input) n.addInput(nullptr);
-  if (n.inputs().size() == s.input) n.addInput(c);
-  else n.setInput(s.input, c);
+  if (n.inputs().size() == s.input)
+    n.addInput(c);
+  else
+    n.setInput(s.input, c);
 }
 
 }  // namespace

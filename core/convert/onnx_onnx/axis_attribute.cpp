@@ -30,9 +30,9 @@ void spellAxis(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerAxisAttributeAdapters(HandlerRegistry& r) {
-  for (const char* op : {"Concat", "Gather", "Flatten", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
-                         "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin",
-                         "Compress", "CumSum", "GatherElements"})
+  for (const char* op : {"Concat", "Gather", "Flatten", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
+                         "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax",
+                         "ArgMin", "Compress", "CumSum", "GatherElements"})
     add(r, op, 1, "negative axis made non-negative below opset 11, then the compatible version step", spellAxis);
 }
 

@@ -21,9 +21,11 @@ void trainingWrittenOut(ir::Node& n, HandlerContext& ctx) {
                       " X (element type unknown) needs opset 14");
   for (size_t i = 1; i < 5; ++i)
     if (ctx.elemType(n.input(i)) != t)
-      throw Unsupported("BatchNormalization: training_mode=1 with scale/B/mean/var of another type than X needs opset 15");
+      throw Unsupported(
+          "BatchNormalization: training_mode=1 with scale/B/mean/var of another type than X needs opset 15");
   auto rank = ctx.rank(n.input(0));
-  if (!rank || *rank < 2) throw Unsupported("BatchNormalization: training_mode=1 below 14 needs X's rank (at least 2) to be known");
+  if (!rank || *rank < 2)
+    throw Unsupported("BatchNormalization: training_mode=1 below 14 needs X's rank (at least 2) to be known");
   ctx.note = "training_mode=1 written out: batch statistics by ReduceMean, running statistics by momentum";
   if (!ctx.commit()) return;
 

@@ -16,7 +16,8 @@ void inputsToAttributes(ir::Node& n, HandlerContext& ctx) {
   if (n.input(1)) lo = requireConstantScalar(n, 1, ctx, "min");
   if (n.input(2)) hi = requireConstantScalar(n, 2, ctx, "max");
   ir::DataType t = ctx.elemType(n.input(0));
-  if (t != ir::DataType::Undefined && t != ir::DataType::Float && t != ir::DataType::Double && t != ir::DataType::Float16)
+  if (t != ir::DataType::Undefined && t != ir::DataType::Float && t != ir::DataType::Double &&
+      t != ir::DataType::Float16)
     throw Unsupported("Clip on " + std::string(ir::dataTypeName(t)) + " needs opset 12");
   ctx.note = "min/max inputs -> attributes";
   if (!ctx.commit()) return;

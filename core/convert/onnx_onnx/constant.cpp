@@ -13,7 +13,8 @@ bool floatingOnly(ir::DataType t) {
 
 // Constant-1 only holds floating-point tensors; an initializer holds any type at every opset.
 void toInitializer(ir::Node& n, HandlerContext& ctx, ir::Tensor t) {
-  ctx.note = std::string(ir::dataTypeName(t.dtype)) + " Constant -> initializer (Constant before opset 9 is float only)";
+  ctx.note =
+      std::string(ir::dataTypeName(t.dtype)) + " Constant -> initializer (Constant before opset 9 is float only)";
   if (!ctx.commit()) return;
   ir::Value* out = n.output(0);
   t.name = out->name();
@@ -22,7 +23,8 @@ void toInitializer(ir::Node& n, HandlerContext& ctx, ir::Tensor t) {
 }
 
 void toValueTensor(ir::Node& n, HandlerContext& ctx) {
-  if (const auto* a = n.attr("value"); a && !a->tensors.empty() && ctx.targetOpset < 9 && !floatingOnly(a->tensors[0].dtype))
+  if (const auto* a = n.attr("value");
+      a && !a->tensors.empty() && ctx.targetOpset < 9 && !floatingOnly(a->tensors[0].dtype))
     return toInitializer(n, ctx, a->tensors[0]);
   if (n.hasAttr("value")) return compatibleVersionStep(n, ctx);
   if (n.hasAttr("sparse_value")) throw Unsupported("Constant: sparse_value needs opset 11 (use a dense initializer)");
@@ -32,10 +34,14 @@ void toValueTensor(ir::Node& n, HandlerContext& ctx) {
   if (!ctx.commit()) return;
   std::string name = n.output(0) ? n.output(0)->name() : "constant";
   ir::Tensor t;
-  if (const auto* a = n.attr("value_float")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {}, std::vector<float>{a->f});
-  else if (const auto* a = n.attr("value_floats")) t = ir::Tensor::fromValues(name, ir::DataType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats.vec());
-  else if (const auto* a = n.attr("value_int")) t = ir::Tensor::fromValues(name, ir::DataType::Int64, {}, std::vector<int64_t>{a->i});
-  else if (const auto* a = n.attr("value_ints")) t = ir::Tensor::fromValues(name, ir::DataType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints);
+  if (const auto* a = n.attr("value_float"))
+    t = ir::Tensor::fromValues(name, ir::DataType::Float, {}, std::vector<float>{a->f});
+  else if (const auto* a = n.attr("value_floats"))
+    t = ir::Tensor::fromValues(name, ir::DataType::Float, {static_cast<int64_t>(a->floats.size())}, a->floats.vec());
+  else if (const auto* a = n.attr("value_int"))
+    t = ir::Tensor::fromValues(name, ir::DataType::Int64, {}, std::vector<int64_t>{a->i});
+  else if (const auto* a = n.attr("value_ints"))
+    t = ir::Tensor::fromValues(name, ir::DataType::Int64, {static_cast<int64_t>(a->ints.size())}, a->ints);
   if (ctx.targetOpset < 9 && !floatingOnly(t.dtype)) {
     ctx.changed = false;
     return toInitializer(n, ctx, std::move(t));
@@ -47,7 +53,9 @@ void toValueTensor(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerConstantAdapters(HandlerRegistry& r) {
-  add(r, "Constant", 1, "opsets 1-11: value_float(s)/value_int(s) -> value tensor; non-float values -> initializer below 9", toValueTensor);
+  add(r, "Constant", 1,
+      "opsets 1-11: value_float(s)/value_int(s) -> value tensor; non-float values -> initializer below 9",
+      toValueTensor);
 }
 
 }  // namespace fb::convert::onnx_onnx

@@ -13,13 +13,17 @@ void filledTensor(ir::Node& n, HandlerContext& ctx) {
   for (auto d : *dims) {
     if (d < 0) throw std::runtime_error("ConstantOfShape: negative dimension");
     count *= d;
-    if (count > (int64_t{1} << 24)) throw Unsupported("ConstantOfShape: the tensor is too large to store as a constant");
+    if (count > (int64_t{1} << 24))
+      throw Unsupported("ConstantOfShape: the tensor is too large to store as a constant");
   }
   ir::Tensor fill;
-  if (const ir::Attribute* v = n.attr("value"); v && !v->tensors.empty()) fill = v->tensors[0];
-  else fill = ir::Tensor::fromValues("value", ir::DataType::Float, {1}, std::vector<float>{0.f});
+  if (const ir::Attribute* v = n.attr("value"); v && !v->tensors.empty())
+    fill = v->tensors[0];
+  else
+    fill = ir::Tensor::fromValues("value", ir::DataType::Float, {1}, std::vector<float>{0.f});
   auto one = fill.bytes();
-  if (fill.dtype == ir::DataType::String || one.empty()) throw Unsupported("ConstantOfShape: value of this type is not materialized");
+  if (fill.dtype == ir::DataType::String || one.empty())
+    throw Unsupported("ConstantOfShape: value of this type is not materialized");
   ctx.note = "shape known: the " + std::to_string(count) + " values as an initializer";
   if (!ctx.commit()) return;
   std::string bytes;
@@ -40,7 +44,8 @@ void filledTensor(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerConstantOfShapeAdapters(HandlerRegistry& r) {
-  add(r, "ConstantOfShape", 7, "opsets 7-8: a shape known while converting -> the filled tensor as a Constant", filledTensor);
+  add(r, "ConstantOfShape", 7, "opsets 7-8: a shape known while converting -> the filled tensor as a Constant",
+      filledTensor);
   add(r, "ConstantOfShape", 9, "opset 9+: the op itself, compatible version step", compatibleVersionStep);
 }
 

@@ -19,7 +19,8 @@ void runningSums(ir::Node& n, HandlerContext& ctx) {
   if (axis < -rank || axis >= rank) throw std::runtime_error("CumSum: axis outside the rank");
   if (axis < 0) axis += rank;
   const int64_t len = (*shape)[static_cast<size_t>(axis)];
-  if (len < 1 || len > kMaxUnrolled) throw Unsupported("CumSum: the axis is longer than " + std::to_string(kMaxUnrolled) + " (unrolled)");
+  if (len < 1 || len > kMaxUnrolled)
+    throw Unsupported("CumSum: the axis is longer than " + std::to_string(kMaxUnrolled) + " (unrolled)");
   ir::DataType t = ctx.elemType(n.input(0));
   if (t == ir::DataType::Undefined) throw Unsupported("CumSum: the element type is unknown");
   const bool exclusive = n.attrInt("exclusive", 0) != 0, reverse = n.attrInt("reverse", 0) != 0;
@@ -32,8 +33,10 @@ void runningSums(ir::Node& n, HandlerContext& ctx) {
   auto slice = [&](int64_t j) {
     ir::Value* out = ctx.newValue(base + "_slice" + std::to_string(j));
     if (ctx.targetOpset >= 10) {
-      ctx.insertNode(n, "Slice", {x, ctx.constantInt64(base + "_s", {j}), ctx.constantInt64(base + "_e", {j + 1}),
-                                  ctx.constantInt64(base + "_a", {axis})}, {out});
+      ctx.insertNode(n, "Slice",
+                     {x, ctx.constantInt64(base + "_s", {j}), ctx.constantInt64(base + "_e", {j + 1}),
+                      ctx.constantInt64(base + "_a", {axis})},
+                     {out});
     } else {
       ir::Node* s = ctx.insertNode(n, "Slice", {x}, {out});
       s->setAttr(ir::Attribute::makeInts("starts", {j}));

@@ -99,7 +99,8 @@ void rangeOfConstants(ir::Node& n, HandlerContext& ctx) {
     throw Unsupported("Range with inputs computed at run time does not exist before opset 11");
   if (delta->front() == 0) throw Unsupported("Range: delta is 0");
   ir::DataType t = ctx.elemType(n.input(0));
-  int64_t count = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit->front() - start->front()) / delta->front())));
+  int64_t count =
+      std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit->front() - start->front()) / delta->front())));
   ctx.note = "constant inputs: the " + std::to_string(count) + " values as a Constant";
   if (!ctx.commit()) return;
   std::string name = ctx.graph.uniqueName(baseName(n) + "_values");
@@ -107,16 +108,30 @@ void rangeOfConstants(ir::Node& n, HandlerContext& ctx) {
   auto fill = [&](auto zero) {
     using T = decltype(zero);
     std::vector<T> v(static_cast<size_t>(count));
-    for (int64_t i = 0; i < count; ++i) v[static_cast<size_t>(i)] = static_cast<T>(start->front() + static_cast<double>(i) * delta->front());
+    for (int64_t i = 0; i < count; ++i)
+      v[static_cast<size_t>(i)] = static_cast<T>(start->front() + static_cast<double>(i) * delta->front());
     return ir::Tensor::fromValues(name, t, {count}, v);
   };
   switch (t) {
-    case ir::DataType::Float: tensor = fill(float{}); break;
-    case ir::DataType::Double: tensor = fill(double{}); break;
-    case ir::DataType::Int32: tensor = fill(int32_t{}); break;
-    case ir::DataType::Int16: tensor = fill(int16_t{}); break;
-    case ir::DataType::Int64: case ir::DataType::Undefined: t = ir::DataType::Int64; tensor = fill(int64_t{}); break;
-    default: throw std::runtime_error("Range on " + std::string(ir::dataTypeName(t)));
+    case ir::DataType::Float:
+      tensor = fill(float{});
+      break;
+    case ir::DataType::Double:
+      tensor = fill(double{});
+      break;
+    case ir::DataType::Int32:
+      tensor = fill(int32_t{});
+      break;
+    case ir::DataType::Int16:
+      tensor = fill(int16_t{});
+      break;
+    case ir::DataType::Int64:
+    case ir::DataType::Undefined:
+      t = ir::DataType::Int64;
+      tensor = fill(int64_t{});
+      break;
+    default:
+      throw std::runtime_error("Range on " + std::string(ir::dataTypeName(t)));
   }
   ir::Value* y = n.output(0);
   ctx.graph.setOutput(&n, 0, ctx.newValue(baseName(n) + "_replaced"));
@@ -142,7 +157,8 @@ void erfPolynomial(ir::Node& n, HandlerContext& ctx) {
   ir::Value* y = n.output(0);
   ctx.graph.setOutput(&n, 0, ctx.newValue(b + "_replaced"));
   ir::Value* ax = op("Abs", {x}, "abs");
-  ir::Value* tt = op("Div", {c("one", 1.0), op("Add", {c("one_b", 1.0), op("Mul", {ax, c("p", 0.3275911)}, "px")}, "den")}, "t");
+  ir::Value* tt =
+      op("Div", {c("one", 1.0), op("Add", {c("one_b", 1.0), op("Mul", {ax, c("p", 0.3275911)}, "px")}, "den")}, "t");
   // Horner: t*(a1 + t*(a2 + t*(a3 + t*(a4 + t*a5))))
   ir::Value* poly = op("Mul", {tt, c("a5", 1.061405429)}, "h5");
   poly = op("Mul", {tt, op("Add", {poly, c("a4", -1.453152027)}, "s4")}, "h4");
@@ -153,9 +169,11 @@ void erfPolynomial(ir::Node& n, HandlerContext& ctx) {
   ir::Value* mag = op("Sub", {c("one_c", 1.0), op("Mul", {poly, gauss}, "tail")}, "magnitude");
   // sign(x) as (x > 0) - (x < 0): Sign itself only exists from opset 9.
   ir::Value* pos = ctx.newValue(b + "_pos");
-  ctx.insertNode(n, "Cast", {op("Greater", {x, c("zero", 0.0)}, "gt")}, {pos})->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(t)));
+  ctx.insertNode(n, "Cast", {op("Greater", {x, c("zero", 0.0)}, "gt")}, {pos})
+      ->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(t)));
   ir::Value* neg = ctx.newValue(b + "_neg");
-  ctx.insertNode(n, "Cast", {op("Less", {x, c("zero_b", 0.0)}, "lt")}, {neg})->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(t)));
+  ctx.insertNode(n, "Cast", {op("Less", {x, c("zero_b", 0.0)}, "lt")}, {neg})
+      ->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(t)));
   op("Mul", {mag, op("Sub", {pos, neg}, "sign")}, "y", y);
   ctx.removeReplaced(n);
 }

@@ -15,17 +15,20 @@ void crdToReshapes(ir::Node& n, HandlerContext& ctx) {
   std::optional<std::vector<int64_t>> chw;
   const ir::Value* x = n.input(0);
   const ir::TypeInfo* ti = nullptr;
-  if (x->type.isTensor() && x->type.shape) ti = &x->type;
-  else if (const ir::TypeInfo* t = ctx.inferredType(x); t && t->shape) ti = t;
-  if (ti && ti->shape->size() == 4 && (*ti->shape)[1].isValue() && (*ti->shape)[2].isValue() && (*ti->shape)[3].isValue())
+  if (x->type.isTensor() && x->type.shape)
+    ti = &x->type;
+  else if (const ir::TypeInfo* t = ctx.inferredType(x); t && t->shape)
+    ti = t;
+  if (ti && ti->shape->size() == 4 && (*ti->shape)[1].isValue() && (*ti->shape)[2].isValue() &&
+      (*ti->shape)[3].isValue())
     chw = std::vector<int64_t>{(*ti->shape)[1].value, (*ti->shape)[2].value, (*ti->shape)[3].value};
   if (!chw) {
     throw Unsupported("DepthToSpace: mode=CRD needs known channel and spatial dims before opset 11");
   }
   // b * b must not overflow: a blocksize beyond the channel count cannot divide it anyway.
   if (b <= 0 || b > (*chw)[0] || (*chw)[0] % (b * b) != 0)
-    throw std::runtime_error("DepthToSpace: " + std::to_string((*chw)[0]) + " channels are not divisible by blocksize^2 (blocksize " +
-                             std::to_string(b) + ")");
+    throw std::runtime_error("DepthToSpace: " + std::to_string((*chw)[0]) +
+                             " channels are not divisible by blocksize^2 (blocksize " + std::to_string(b) + ")");
   ctx.note = "CRD mode -> Reshape/Transpose/Reshape";
   if (!ctx.commit()) return;
   int64_t c = (*chw)[0] / (b * b), h = (*chw)[1], w = (*chw)[2];

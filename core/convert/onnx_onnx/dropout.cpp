@@ -22,7 +22,8 @@ void maskAsConstantTrue(ir::Node& n, HandlerContext& ctx) {
   ctx.insertNode(n, "Shape", {n.input(0)}, {shape});
   ctx.graph.setOutput(&n, 1, nullptr);
   ir::Node* fill = ctx.insertNode(n, "ConstantOfShape", {shape}, {mask});
-  fill->setAttr(ir::Attribute::makeTensor("value", ir::Tensor::fromValues("value", ir::DataType::Bool, {1}, std::vector<uint8_t>{1})));
+  fill->setAttr(ir::Attribute::makeTensor(
+      "value", ir::Tensor::fromValues("value", ir::DataType::Bool, {1}, std::vector<uint8_t>{1})));
 }
 
 void inputsToAttribute(ir::Node& n, HandlerContext& ctx) {
@@ -41,12 +42,15 @@ void inputsToAttribute(ir::Node& n, HandlerContext& ctx) {
   std::optional<double> ratio;
   if (n.input(1)) {
     auto r = ctx.constantDoubles(n.input(1));
-    if (r && r->size() == 1) ratio = r->front();
-    else if (training) requireConstantScalar(n, 1, ctx, "ratio");
+    if (r && r->size() == 1)
+      ratio = r->front();
+    else if (training)
+      requireConstantScalar(n, 1, ctx, "ratio");
   }
   // Training with ratio 0 drops nothing: output = input, mask all true, exactly what inference gives.
   if (training && !(ratio && *ratio == 0.0))
-    throw Unsupported("Dropout: training_mode is true with a ratio other than 0; opsets before 12 have no training mode");
+    throw Unsupported(
+        "Dropout: training_mode is true with a ratio other than 0; opsets before 12 have no training mode");
   const bool maskUsed = isUsed(n.output(1));
   if (maskUsed && ctx.targetOpset < 9)
     throw Unsupported("Dropout: the mask output (all true in inference) needs ConstantOfShape, opset 9");
@@ -77,7 +81,8 @@ void attributeToInput(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerDropoutAdapters(HandlerRegistry& r) {
-  add(r, "Dropout", 7, "opsets 7-11: constant ratio input -> attribute; training_mode must be false", inputsToAttribute);
+  add(r, "Dropout", 7, "opsets 7-11: constant ratio input -> attribute; training_mode must be false",
+      inputsToAttribute);
   add(r, "Dropout", 12, "opset 12+: ratio attribute -> input", attributeToInput);
 }
 

@@ -115,8 +115,10 @@ class Writer {
     std::vector<int64_t> axes;
     Labels kept;
     for (size_t i = 0; i < o.labels.size(); ++i) {
-      if (std::count(gone.begin(), gone.end(), o.labels[i])) axes.push_back(static_cast<int64_t>(i));
-      else kept.push_back(o.labels[i]);
+      if (std::count(gone.begin(), gone.end(), o.labels[i]))
+        axes.push_back(static_cast<int64_t>(i));
+      else
+        kept.push_back(o.labels[i]);
     }
     o.v = node("ReduceSum", {o.v});
     lastNode_->setAttr(ir::Attribute::makeInts("axes", axes));
@@ -145,13 +147,17 @@ class Writer {
 void writtenOut(ir::Node& n, HandlerContext& ctx) {
   if (ctx.targetOpset >= 12) return compatibleVersionStep(n, ctx);
   std::string eq;
-  for (char c : n.attrString("equation", "")) if (c != ' ') eq += c;
+  for (char c : n.attrString("equation", ""))
+    if (c != ' ') eq += c;
   std::vector<ir::Value*> ins;
   for (ir::Value* v : n.inputs()) ins.push_back(v);
-  if (ins.empty() || ins.size() > 2) throw Unsupported("Einsum: " + std::to_string(ins.size()) + " operands below opset 12 (one or two are written out)");
+  if (ins.empty() || ins.size() > 2)
+    throw Unsupported("Einsum: " + std::to_string(ins.size()) +
+                      " operands below opset 12 (one or two are written out)");
   const ir::DataType t = ctx.elemType(ins[0]);
   if (t != ir::DataType::Float && t != ir::DataType::Double && t != ir::DataType::Float16)
-    throw Unsupported("Einsum on " + std::string(ir::dataTypeName(t)) + " needs opset 12 (below, MatMul is written for floating types only)");
+    throw Unsupported("Einsum on " + std::string(ir::dataTypeName(t)) +
+                      " needs opset 12 (below, MatMul is written for floating types only)");
   const size_t arrow = eq.find("->");
   std::string lhs = eq.substr(0, arrow);
   std::vector<Term> terms;
@@ -161,7 +167,9 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (terms.size() != ins.size()) throw std::runtime_error("Einsum: the equation has " + std::to_string(terms.size()) + " terms for " + std::to_string(ins.size()) + " inputs");
+  if (terms.size() != ins.size())
+    throw std::runtime_error("Einsum: the equation has " + std::to_string(terms.size()) + " terms for " +
+                             std::to_string(ins.size()) + " inputs");
   std::vector<std::vector<int64_t>> shapes;
   for (ir::Value* v : ins) {
     auto s = v ? ctx.staticShape(v) : std::nullopt;
@@ -171,7 +179,8 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
   int64_t ellipsisRank = 0;
   for (size_t i = 0; i < terms.size(); ++i) {
     int64_t extra = static_cast<int64_t>(shapes[i].size()) - static_cast<int64_t>(terms[i].explicitCount);
-    if (extra < 0 || (extra > 0 && !terms[i].hasEllipsis)) throw std::runtime_error("Einsum: term " + std::to_string(i) + " does not match its input's rank");
+    if (extra < 0 || (extra > 0 && !terms[i].hasEllipsis))
+      throw std::runtime_error("Einsum: term " + std::to_string(i) + " does not match its input's rank");
     ellipsisRank = std::max(ellipsisRank, extra);
   }
   std::map<int, int64_t> size;
@@ -183,8 +192,8 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
     for (size_t a = 0; a < ls.size(); ++a) {
       auto [it, fresh] = size.emplace(ls[a], shapes[i][a]);
       if (!fresh && it->second != shapes[i][a])
-        throw Unsupported("Einsum: a label of size " + std::to_string(it->second) + " meets size " + std::to_string(shapes[i][a]) +
-                          " (broadcasting) below opset 12");
+        throw Unsupported("Einsum: a label of size " + std::to_string(it->second) + " meets size " +
+                          std::to_string(shapes[i][a]) + " (broadcasting) below opset 12");
       ++count[ls[a]];
     }
     ops.push_back({ins[i], ls});
@@ -261,7 +270,8 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerEinsumAdapters(HandlerRegistry& r) {
-  add(r, "Einsum", 7, "opsets 7-11: one or two operands with static shapes written out (diagonal, ReduceSum, MatMul, Transpose)",
+  add(r, "Einsum", 7,
+      "opsets 7-11: one or two operands with static shapes written out (diagonal, ReduceSum, MatMul, Transpose)",
       writtenOut);
   add(r, "Einsum", 12, "opset 12+: compatible version step", compatibleVersionStep);
 }

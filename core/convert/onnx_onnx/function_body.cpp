@@ -22,9 +22,18 @@ namespace {
 void exportAttribute(const ir::Attribute& a, onnx::AttributeProto& p) {
   p.set_name(a.name);
   switch (a.type) {
-    case ir::AttrType::Int: p.set_type(onnx::AttributeProto::INT); p.set_i(a.i); break;
-    case ir::AttrType::Float: p.set_type(onnx::AttributeProto::FLOAT); p.set_f(a.f); break;
-    case ir::AttrType::String: p.set_type(onnx::AttributeProto::STRING); p.set_s(a.s); break;
+    case ir::AttrType::Int:
+      p.set_type(onnx::AttributeProto::INT);
+      p.set_i(a.i);
+      break;
+    case ir::AttrType::Float:
+      p.set_type(onnx::AttributeProto::FLOAT);
+      p.set_f(a.f);
+      break;
+    case ir::AttrType::String:
+      p.set_type(onnx::AttributeProto::STRING);
+      p.set_s(a.s);
+      break;
     case ir::AttrType::Ints:
       p.set_type(onnx::AttributeProto::INTS);
       for (auto v : a.ints) p.add_ints(v);
@@ -41,7 +50,8 @@ void exportAttribute(const ir::Attribute& a, onnx::AttributeProto& p) {
       p.set_type(onnx::AttributeProto::TENSOR);
       onnxfmt::exportTensor(a.tensors.at(0), *p.mutable_t());
       break;
-    default: throw Unsupported("attribute '" + a.name + "' of a kind function bodies are not instantiated with");
+    default:
+      throw Unsupported("attribute '" + a.name + "' of a kind function bodies are not instantiated with");
   }
 }
 
@@ -51,8 +61,10 @@ onnx::TypeProto knownType(const ir::Value* v, const HandlerContext& ctx) {
   ir::DataType t = ctx.elemType(v);
   if (t == ir::DataType::Undefined) return tp;
   std::optional<ir::Shape> shape;
-  if (v->type.isTensor() && v->type.shape) shape = v->type.shape;
-  else if (const ir::TypeInfo* inferred = ctx.inferredType(v); inferred && inferred->shape) shape = inferred->shape;
+  if (v->type.isTensor() && v->type.shape)
+    shape = v->type.shape;
+  else if (const ir::TypeInfo* inferred = ctx.inferredType(v); inferred && inferred->shape)
+    shape = inferred->shape;
   onnxfmt::exportType(ir::TypeInfo::tensor(t, shape), tp);
   return tp;
 }
@@ -113,8 +125,8 @@ void renameCaptured(onnx::GraphProto& g, const std::function<std::string(const s
 // `schema` is null for a model-local function: an attribute its caller leaves out is left out of the body.
 // `opsets` are the body's opset imports; `functions` the model-local functions its nodes may call.
 std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionProto& f, const onnx::OpSchema* schema,
-                                       const std::vector<ir::OpsetImport>& opsets, const std::vector<ir::Function>& functions,
-                                       const HandlerContext& ctx) {
+                                       const std::vector<ir::OpsetImport>& opsets,
+                                       const std::vector<ir::Function>& functions, const HandlerContext& ctx) {
   std::map<std::string, std::string> names;  // formal -> actual ("" when an optional input is left out)
   for (int i = 0; i < f.input_size(); ++i) {
     const ir::Value* v = n.input(static_cast<size_t>(i));
@@ -166,8 +178,10 @@ std::unique_ptr<ir::Model> instantiate(const ir::Node& n, const onnx::FunctionPr
       }
       // A reference to the caller's attribute: its value, or the schema's default when it leaves it out.
       std::optional<ir::Attribute> value;
-      if (const ir::Attribute* own = n.attr(a.ref_attr_name())) value = *own;
-      else if (schema) value = schema::schemaDefault(*schema, a.ref_attr_name());
+      if (const ir::Attribute* own = n.attr(a.ref_attr_name()))
+        value = *own;
+      else if (schema)
+        value = schema::schemaDefault(*schema, a.ref_attr_name());
       if (!value) continue;
       value->name = a.name();
       exportAttribute(*value, *np.add_attribute());
@@ -211,7 +225,8 @@ void splice(ir::Node& n, ir::Model& body, HandlerContext& ctx) {
     if (!v) return nullptr;
     if (auto it = map.find(v); it != map.end()) return it->second;
     ir::Value* r = nullptr;
-    if (auto it = border.find(v->name()); it != border.end()) r = it->second;
+    if (auto it = border.find(v->name()); it != border.end())
+      r = it->second;
     else if (const ir::Tensor* t = v->initializer()) {
       ir::Tensor copy = *t;
       copy.name = ctx.graph.uniqueName(v->name());
@@ -259,7 +274,8 @@ bool expandFunctionBody(ir::Node& n, HandlerContext& ctx) {
   return expandBody(n, ctx, *f, bodyOpset(*f, *schema), schema);
 }
 
-bool expandBody(ir::Node& n, HandlerContext& ctx, const onnx::FunctionProto& f, int64_t opset, const onnx::OpSchema* schema) {
+bool expandBody(ir::Node& n, HandlerContext& ctx, const onnx::FunctionProto& f, int64_t opset,
+                const onnx::OpSchema* schema) {
   std::unique_ptr<ir::Model> body = instantiate(n, f, schema, {{"", opset}}, {}, ctx);
   std::unique_ptr<ir::Model> converted = convertBody(*body, ctx);
   ctx.note = "expanded function body (" + std::to_string(converted->graph().nodeCount()) + " nodes at opset " +
@@ -289,8 +305,10 @@ bool expandLocalFunction(ir::Node& n, HandlerContext& ctx) {
   } nest(called);
   onnx::FunctionProto f;
   onnxfmt::exportFunction(*fn, f);
-  if (n.inputs().size() > static_cast<size_t>(f.input_size()) || n.outputs().size() > static_cast<size_t>(f.output_size()))
-    throw Unsupported("the call passes more inputs or outputs than model-local function " + n.qualifiedOp() + " declares");
+  if (n.inputs().size() > static_cast<size_t>(f.input_size()) ||
+      n.outputs().size() > static_cast<size_t>(f.output_size()))
+    throw Unsupported("the call passes more inputs or outputs than model-local function " + n.qualifiedOp() +
+                      " declares");
   // The body's own opset imports: its default-domain nodes are converted from the version it was written
   // for, which need not be the model's.
   std::vector<ir::OpsetImport> opsets = fn->opsets;
@@ -307,7 +325,8 @@ bool expandLocalFunction(ir::Node& n, HandlerContext& ctx) {
   std::unique_ptr<ir::Model> body = instantiate(n, f, nullptr, opsets, ctx.model.functions, ctx);
   std::unique_ptr<ir::Model> converted = convertBody(*body, ctx);
   ctx.note = "expanded function body of model-local function " + n.qualifiedOp() + " (" +
-             std::to_string(converted->graph().nodeCount()) + " nodes at opset " + std::to_string(ctx.targetOpset) + ")";
+             std::to_string(converted->graph().nodeCount()) + " nodes at opset " + std::to_string(ctx.targetOpset) +
+             ")";
   if (!ctx.commit()) return true;
   splice(n, *converted, ctx);
   return true;
@@ -339,8 +358,10 @@ void dropUncalledFunctions(ir::Model& m) {
   std::set<std::string> droppedDomains;
   std::vector<ir::Function> kept;
   for (auto& f : m.functions) {
-    if (called.count({f.domain, f.name})) kept.push_back(std::move(f));
-    else droppedDomains.insert(f.domain);
+    if (called.count({f.domain, f.name}))
+      kept.push_back(std::move(f));
+    else
+      droppedDomains.insert(f.domain);
   }
   m.functions = std::move(kept);
   std::set<std::string> usedDomains;

@@ -25,7 +25,8 @@ void asFlatGather(ir::Node& n, HandlerContext& ctx) {
   if (!ctx.commit()) return;
 
   std::vector<int64_t> stride(static_cast<size_t>(rank), 1);
-  for (int64_t d = rank - 2; d >= 0; --d) stride[static_cast<size_t>(d)] = stride[static_cast<size_t>(d + 1)] * (*dataShape)[static_cast<size_t>(d + 1)];
+  for (int64_t d = rank - 2; d >= 0; --d)
+    stride[static_cast<size_t>(d)] = stride[static_cast<size_t>(d + 1)] * (*dataShape)[static_cast<size_t>(d + 1)];
   int64_t count = 1;
   for (auto d : *indexShape) count *= d;
   std::vector<int64_t> base(static_cast<size_t>(count));
@@ -45,7 +46,8 @@ void asFlatGather(ir::Node& n, HandlerContext& ctx) {
   ctx.graph.setOutput(&n, 0, ctx.newValue(b + "_replaced"));
   if (it != ir::DataType::Int64) {
     ir::Value* wide = ctx.newValue(b + "_idx64");
-    ctx.insertNode(n, "Cast", {idx}, {wide})->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64)));
+    ctx.insertNode(n, "Cast", {idx}, {wide})
+        ->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64)));
     idx = wide;
   }
   if (!nonNegative) {
@@ -63,9 +65,11 @@ void asFlatGather(ir::Node& n, HandlerContext& ctx) {
     idx = norm;
   }
   ir::Value* scaled = ctx.newValue(b + "_scaled");
-  ctx.insertNode(n, "Mul", {idx, ctx.constantInt64(b + "_stride", {stride[static_cast<size_t>(axis)]}, true)}, {scaled});
+  ctx.insertNode(n, "Mul", {idx, ctx.constantInt64(b + "_stride", {stride[static_cast<size_t>(axis)]}, true)},
+                 {scaled});
   ir::Value* flatIdx = ctx.newValue(b + "_offsets");
-  ir::Value* baseV = ctx.graph.addInitializer(ir::Tensor::fromValues(ctx.graph.uniqueName(b + "_base"), ir::DataType::Int64, *indexShape, base));
+  ir::Value* baseV = ctx.graph.addInitializer(
+      ir::Tensor::fromValues(ctx.graph.uniqueName(b + "_base"), ir::DataType::Int64, *indexShape, base));
   ctx.insertNode(n, "Add", {scaled, baseV}, {flatIdx});
   ir::Value* flat = ctx.newValue(b + "_flat");
   ctx.insertNode(n, "Reshape", {data, ctx.constantInt64(b + "_flat_shape", {-1})}, {flat});
@@ -76,7 +80,8 @@ void asFlatGather(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerGatherElementsAdapters(HandlerRegistry& r) {
-  add(r, "GatherElements", 7, "opsets 7-10: Gather on the flattened data at offsets computed from static shapes", asFlatGather);
+  add(r, "GatherElements", 7, "opsets 7-10: Gather on the flattened data at offsets computed from static shapes",
+      asFlatGather);
   add(r, "GatherElements", 11, "opset 11+: the op itself, compatible version step", compatibleVersionStep);
 }
 

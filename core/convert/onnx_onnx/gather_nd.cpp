@@ -20,11 +20,14 @@ void flatGather(ir::Node& n, HandlerContext& ctx) {
   if (ctx.targetOpset >= 12 || (ctx.targetOpset >= 11 && batchDims == 0)) return compatibleVersionStep(n, ctx);
   auto d = ctx.staticShape(n.input(0));
   auto ix = ctx.staticShape(n.input(1));
-  if (!d || !ix) throw Unsupported("GatherND below opset " + std::string(batchDims ? "12 with batch_dims" : "11") + " needs static shapes of data and indices");
+  if (!d || !ix)
+    throw Unsupported("GatherND below opset " + std::string(batchDims ? "12 with batch_dims" : "11") +
+                      " needs static shapes of data and indices");
   const size_t b = static_cast<size_t>(batchDims), q = ix->size(), r = d->size();
   if (q < 1 || b >= q || b >= r) throw std::runtime_error("GatherND: batch_dims does not fit the ranks");
   const size_t k = static_cast<size_t>(ix->back());
-  if (k < 1 || b + k > r) throw Unsupported("GatherND: index tuples of length " + std::to_string(k) + " are not written out below opset 11");
+  if (k < 1 || b + k > r)
+    throw Unsupported("GatherND: index tuples of length " + std::to_string(k) + " are not written out below opset 11");
   for (size_t i = 0; i < b; ++i)
     if ((*d)[i] != (*ix)[i]) throw std::runtime_error("GatherND: batch dims of data and indices differ");
   ctx.note = "one Gather on data flattened over " + std::to_string(b + k) + " dims (static shapes)";
@@ -54,7 +57,8 @@ void flatGather(ir::Node& n, HandlerContext& ctx) {
     for (size_t i = 0; i < offsets.size(); ++i) offsets[i] = static_cast<int64_t>(i) * block;
     std::vector<int64_t> shape(d->begin(), d->begin() + static_cast<long>(b));
     shape.resize(q - 1, 1);
-    ir::Value* off = op("Reshape", {ctx.constantInt64(base + "_batch_offsets", offsets), ctx.constantInt64(base + "_offset_shape", shape)});
+    ir::Value* off = op("Reshape", {ctx.constantInt64(base + "_batch_offsets", offsets),
+                                    ctx.constantInt64(base + "_offset_shape", shape)});
     flat = op("Add", {flat, off});
   }
   std::vector<int64_t> dataShape{product(*d, 0, b + k)};
@@ -69,7 +73,8 @@ void flatGather(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerGatherNDAdapters(HandlerRegistry& r) {
-  add(r, "GatherND", 7, "opsets 7-11: static shapes -> one Gather on flattened data (batch_dims below 12, the op below 11)", flatGather);
+  add(r, "GatherND", 7,
+      "opsets 7-11: static shapes -> one Gather on flattened data (batch_dims below 12, the op below 11)", flatGather);
   add(r, "GatherND", 12, "opset 12+: compatible version step", compatibleVersionStep);
 }
 

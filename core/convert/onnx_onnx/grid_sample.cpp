@@ -16,10 +16,12 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
   const std::string mode = n.attrString("mode", "bilinear");
   const std::string padding = n.attrString("padding_mode", "zeros");
   const bool align = n.attrInt("align_corners", 0) != 0;
-  if (mode != "bilinear" && mode != "nearest") throw Unsupported("GridSample: mode=\"" + mode + "\" is not written out below opset 16");
+  if (mode != "bilinear" && mode != "nearest")
+    throw Unsupported("GridSample: mode=\"" + mode + "\" is not written out below opset 16");
   if (padding != "zeros" && padding != "border")
     throw Unsupported("GridSample: padding_mode=\"" + padding + "\" is not written out below opset 16");
-  if (mode == "nearest" && ctx.targetOpset < 11) throw Unsupported("GridSample: mode=\"nearest\" rounds half to even, which needs Round (opset 11)");
+  if (mode == "nearest" && ctx.targetOpset < 11)
+    throw Unsupported("GridSample: mode=\"nearest\" rounds half to even, which needs Round (opset 11)");
   if (ctx.elemType(n.input(0)) != ir::DataType::Float || ctx.elemType(n.input(1)) != ir::DataType::Float)
     throw Unsupported("GridSample below opset 16 is written out for float X and grid only");
   auto xs = ctx.staticShape(n.input(0));
@@ -28,7 +30,8 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
   if (xs->size() != 4 || gs->size() != 4 || (*gs)[3] != 2 || (*gs)[0] != (*xs)[0])
     throw Unsupported("GridSample below opset 16 is written out for 4-D X only");
   const int64_t N = (*xs)[0], C = (*xs)[1], H = (*xs)[2], W = (*xs)[3], Ho = (*gs)[1], Wo = (*gs)[2];
-  if (N * H * W >= (int64_t{1} << 24)) throw Unsupported("GridSample: X has too many pixels for exact float positions below opset 16");
+  if (N * H * W >= (int64_t{1} << 24))
+    throw Unsupported("GridSample: X has too many pixels for exact float positions below opset 16");
   ctx.note = "mode=" + mode + ", padding_mode=" + padding + " written out with Gather (static shapes)";
   if (!ctx.commit()) return;
 
@@ -61,15 +64,17 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
     ir::Value* g = attrOp("Gather", {n.input(1), ctx.constantInt64(base + "_component", {component}, true)},
                           ir::Attribute::makeInt("axis", 3));
     ir::Value* shifted = op("Add", {g, f(1.0f)});
-    ir::Value* c = align ? op("Mul", {op("Div", {shifted, f(2.0f)}), f(static_cast<float>(size - 1))})
-                         : op("Div", {op("Sub", {op("Mul", {shifted, f(static_cast<float>(size))}), f(1.0f)}), f(2.0f)});
+    ir::Value* c = align
+                       ? op("Mul", {op("Div", {shifted, f(2.0f)}), f(static_cast<float>(size - 1))})
+                       : op("Div", {op("Sub", {op("Mul", {shifted, f(static_cast<float>(size))}), f(1.0f)}), f(2.0f)});
     return padding == "border" ? clamp(c, 0.0f, static_cast<float>(size - 1)) : c;
   };
   ir::Value* x = unnormalize(0, W);
   ir::Value* y = unnormalize(1, H);
   std::vector<float> offsets(static_cast<size_t>(N));
   for (int64_t i = 0; i < N; ++i) offsets[static_cast<size_t>(i)] = static_cast<float>(i * H * W);
-  ir::Value* batch = op("Reshape", {ctx.constantFloat(base + "_batch", offsets), ctx.constantInt64(base + "_batch_shape", {N, 1, 1})});
+  ir::Value* batch =
+      op("Reshape", {ctx.constantFloat(base + "_batch", offsets), ctx.constantInt64(base + "_batch_shape", {N, 1, 1})});
   auto inside = [&](ir::Value* c, int64_t size) {
     return op("And", {op("Greater", {c, f(-0.5f)}), op("Less", {c, f(static_cast<float>(size) - 0.5f)})});
   };
@@ -78,9 +83,10 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
     ir::Value* mask = attrOp("Cast", {op("And", {inside(cx, W), inside(cy, H)})},
                              ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Float)));
     ir::Value* w = weight ? op("Mul", {weight, mask}) : mask;
-    ir::Value* pos = op("Add", {op("Add", {op("Mul", {clamp(cy, 0.0f, static_cast<float>(H - 1)), f(static_cast<float>(W))}),
-                                           clamp(cx, 0.0f, static_cast<float>(W - 1))}),
-                                batch});
+    ir::Value* pos =
+        op("Add", {op("Add", {op("Mul", {clamp(cy, 0.0f, static_cast<float>(H - 1)), f(static_cast<float>(W))}),
+                              clamp(cx, 0.0f, static_cast<float>(W - 1))}),
+                   batch});
     ir::Value* idx = attrOp("Cast", {pos}, ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64)));
     ir::Value* v = attrOp("Gather", {xflat, idx}, ir::Attribute::makeInt("axis", 0));
     return op("Mul", {v, op("Reshape", {w, ctx.constantInt64(base + "_weight_shape", {N, Ho, Wo, 1})})});
@@ -112,8 +118,8 @@ void writtenOut(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerGridSampleAdapters(HandlerRegistry& r) {
-  add(r, "GridSample", 7, "opsets 7-15: bilinear/nearest, zeros/border padding, 4-D static shapes written out with Gather",
-      writtenOut);
+  add(r, "GridSample", 7,
+      "opsets 7-15: bilinear/nearest, zeros/border padding, 4-D static shapes written out with Gather", writtenOut);
   add(r, "GridSample", 16, "opset 16+: compatible version step", compatibleVersionStep);
 }
 

@@ -15,7 +15,8 @@ void pairwiseSelect(ir::Node& n, HandlerContext& ctx) {
   ir::DataType t = ctx.elemType(n.input(0));
   if (t == ir::DataType::Double && ctx.targetOpset < 8)
     throw Unsupported(n.opType + ": ONNX Runtime has no double kernel for " + n.opType + "-6 (double from opset 8)");
-  if (t == ir::DataType::Undefined || ir::isFloatingPoint(t) || ctx.targetOpset >= 12) return compatibleVersionStep(n, ctx);
+  if (t == ir::DataType::Undefined || ir::isFloatingPoint(t) || ctx.targetOpset >= 12)
+    return compatibleVersionStep(n, ctx);
   std::vector<ir::Value*> ins;
   for (ir::Value* v : n.inputs())
     if (v) ins.push_back(v);
@@ -25,18 +26,24 @@ void pairwiseSelect(ir::Node& n, HandlerContext& ctx) {
   const bool old = ctx.targetOpset < 9;
   if (old) {
     if (t == ir::DataType::Int64 || t == ir::DataType::UInt64)
-      throw Unsupported(n.opType + ": 64-bit integers need integer Greater/Less (opset 9); double does not hold them exactly");
+      throw Unsupported(n.opType +
+                        ": 64-bit integers need integer Greater/Less (opset 9); double does not hold them exactly");
     if (ins.size() != 2) throw Unsupported(n.opType + ": more than two integer operands below opset 9");
     if (auto why = whyNoSelect(ctx, ins[0], ins[0], ins[1])) throw Unsupported(n.opType + ": " + *why);
   }
   // ONNX Runtime's Where-9 covers uint8, int32 and int64; other integers are selected in a wider type that
   // holds every value exactly, and cast back.
   ir::DataType work = t;
-  if (t == ir::DataType::Int8 || t == ir::DataType::Int16 || t == ir::DataType::UInt16) work = ir::DataType::Int32;
-  else if (t == ir::DataType::UInt32) work = ir::DataType::Int64;
+  if (t == ir::DataType::Int8 || t == ir::DataType::Int16 || t == ir::DataType::UInt16)
+    work = ir::DataType::Int32;
+  else if (t == ir::DataType::UInt32)
+    work = ir::DataType::Int64;
   else if (t == ir::DataType::UInt64)
-    throw Unsupported(n.opType + ": uint64 operands need opset 12 (ONNX Runtime's Where-9 has no uint64 kernel and no wider type holds them)");
-  ctx.note = std::string(ir::dataTypeName(t)) + " operands: pairwise Where(" + (n.opType == "Max" ? "Greater" : "Less") + ")" +
+    throw Unsupported(
+        n.opType +
+        ": uint64 operands need opset 12 (ONNX Runtime's Where-9 has no uint64 kernel and no wider type holds them)");
+  ctx.note = std::string(ir::dataTypeName(t)) + " operands: pairwise Where(" +
+             (n.opType == "Max" ? "Greater" : "Less") + ")" +
              (work != t ? " in " + std::string(ir::dataTypeName(work)) : "");
   if (!ctx.commit()) return;
   std::string base = n.name.empty() ? n.opType : n.name;
@@ -87,7 +94,8 @@ void pairwiseSelect(ir::Node& n, HandlerContext& ctx) {
 
 void registerMinMaxAdapters(HandlerRegistry& r) {
   for (const char* op : {"Max", "Min"}) {
-    add(r, op, 7, "opsets 9-11: integer operands via pairwise Greater/Less + Where; double refused at 7", pairwiseSelect);
+    add(r, op, 7, "opsets 9-11: integer operands via pairwise Greater/Less + Where; double refused at 7",
+        pairwiseSelect);
     add(r, op, 12, "opset 12+: compatible version step", compatibleVersionStep);
   }
 }

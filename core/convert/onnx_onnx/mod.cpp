@@ -12,7 +12,8 @@ namespace fb::convert::onnx_onnx {
 namespace {
 
 bool isUnsigned(ir::DataType t) {
-  return t == ir::DataType::UInt8 || t == ir::DataType::UInt16 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64;
+  return t == ir::DataType::UInt8 || t == ir::DataType::UInt16 || t == ir::DataType::UInt32 ||
+         t == ir::DataType::UInt64;
 }
 bool isSmallInt(ir::DataType t) {
   return t == ir::DataType::UInt8 || t == ir::DataType::Int8 || t == ir::DataType::UInt16 || t == ir::DataType::Int16;
@@ -24,7 +25,8 @@ void fromDefinition(ir::Node& n, HandlerContext& ctx) {
   const bool fmod = n.attrInt("fmod", 0) != 0;
   if (!fmod && ir::isFloatingPoint(t)) throw std::runtime_error("Mod: fmod=0 on floating point is invalid");
   const bool old = ctx.targetOpset < 9;
-  if (old && fmod && t == ir::DataType::Float16) throw Unsupported("Mod: float16 below opset 9 is not rewritten (no Sign)");
+  if (old && fmod && t == ir::DataType::Float16)
+    throw Unsupported("Mod: float16 below opset 9 is not rewritten (no Sign)");
   std::optional<std::vector<int64_t>> outShape;
   if (old && !fmod && !isUnsigned(t)) {
     auto sa = ctx.staticShape(n.input(0)), sb = ctx.staticShape(n.input(1));
@@ -32,7 +34,8 @@ void fromDefinition(ir::Node& n, HandlerContext& ctx) {
     size_t rank = std::max(sa->size(), sb->size());
     outShape = std::vector<int64_t>(rank, 1);
     for (const auto* s : {&*sa, &*sb})
-      for (size_t i = 0; i < s->size(); ++i) (*outShape)[rank - s->size() + i] = std::max((*outShape)[rank - s->size() + i], (*s)[i]);
+      for (size_t i = 0; i < s->size(); ++i)
+        (*outShape)[rank - s->size() + i] = std::max((*outShape)[rank - s->size() + i], (*s)[i]);
   }
   ctx.note = fmod ? "a - b * trunc(a / b)" : "truncated remainder, moved by b where the signs differ";
   if (!ctx.commit()) return;
@@ -73,8 +76,11 @@ void fromDefinition(ir::Node& n, HandlerContext& ctx) {
     auto forCompare = [&](ir::Value* v, const char* name) { return old ? cast(v, ir::DataType::Double, name) : v; };
     ir::Value* zero = scalarLike(ctx, base + "_zero", cmpType, 0);
     ir::Value* rc = forCompare(r, "r_double");
-    ir::Value* differ = op("Xor", {op("Less", {rc, zero}, "r_negative"), op("Less", {forCompare(b, "b_double"), zero}, "b_negative")}, "signs_differ");
-    ir::Value* nonzero = op("Not", {op("Equal", {r, scalarLike(ctx, base + "_int_zero", w, 0)}, "r_zero")}, "r_nonzero");
+    ir::Value* differ =
+        op("Xor", {op("Less", {rc, zero}, "r_negative"), op("Less", {forCompare(b, "b_double"), zero}, "b_negative")},
+           "signs_differ");
+    ir::Value* nonzero =
+        op("Not", {op("Equal", {r, scalarLike(ctx, base + "_int_zero", w, 0)}, "r_zero")}, "r_nonzero");
     ir::Value* move = op("And", {differ, nonzero}, "move");
     ir::Value* moved = op("Add", {r, b}, "moved");
     ir::Value* fixed = ctx.newValue(base + "_python_remainder");
@@ -86,8 +92,10 @@ void fromDefinition(ir::Node& n, HandlerContext& ctx) {
     emitSelect(n, ctx, move, moved, r, fixed);
     r = fixed;
   }
-  if (widen) cast(r, t, "result", y);
-  else op("Identity", {r}, "result", y);
+  if (widen)
+    cast(r, t, "result", y);
+  else
+    op("Identity", {r}, "result", y);
   ctx.removeReplaced(n);
 }
 

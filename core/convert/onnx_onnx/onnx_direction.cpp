@@ -23,7 +23,8 @@ int64_t OnnxRetargeting::defaultTargetOpset(const ir::Model& source) const {
 }
 
 std::optional<std::string> OnnxRetargeting::keepAsIs(const ir::Model& model, const ir::Node& n) const {
-  if (n.isDefaultDomain() || handlers().lowestVersion(n.domain, n.opType) || localFunction(model, n)) return std::nullopt;
+  if (n.isDefaultDomain() || handlers().lowestVersion(n.domain, n.opType) || localFunction(model, n))
+    return std::nullopt;
   return "custom domain '" + n.domain.str() + "': passed through as it is";
 }
 

@@ -19,7 +19,7 @@ class OnnxRetargeting final : public Direction {
  public:
   explicit OnnxRetargeting(const HandlerRegistry& adapters);
 
-  int64_t maxTargetOpset() const override;                           // kMaxOpset
+  int64_t maxTargetOpset() const override;                             // kMaxOpset
   int64_t defaultTargetOpset(const ir::Model& source) const override;  // the source's own opset, within 7..26
   std::optional<std::string> keepAsIs(const ir::Model& model, const ir::Node& node) const override;
   std::vector<std::string> sourceWarnings(const ir::Node& node, int64_t sourceOpset) const override;

@@ -21,7 +21,8 @@ void col2ImTo17(ir::Node& n, HandlerContext& ctx) {
     return v;
   };
   auto dil = attrOr("dilations", 1, sp), str = attrOr("strides", 1, sp), pads = attrOr("pads", 0, 2 * sp);
-  if (dil.size() != sp || str.size() != sp || pads.size() != 2 * sp) throw Unsupported("Col2Im: attribute lengths do not match");
+  if (dil.size() != sp || str.size() != sp || pads.size() != 2 * sp)
+    throw Unsupported("Col2Im: attribute lengths do not match");
   // Values from the file: keep the arithmetic below (products, a divisor) in range.
   constexpr int64_t kLimit = int64_t(1) << 24;
   for (size_t i = 0; i < sp; ++i)
@@ -53,14 +54,17 @@ void col2ImTo17(ir::Node& n, HandlerContext& ctx) {
     for (int64_t pos = 0; pos < k; ++pos) w.add_float_data(pos == ch % k ? 1.0f : 0.0f);
   std::vector<int64_t> grid{0, c * k};
   grid.insert(grid.end(), perAxis.begin(), perAxis.end());
-  std::string attrs = "group = " + std::to_string(c) + ", kernel_shape = " + intList(*block) + ", dilations = " +
-                      intList(dil) + ", strides = " + intList(str) + ", pads = " + intList(pads);
-  replaceByBody17(n, ctx, {"input", "image_shape", "block_shape"}, {"output"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("grid", grid);
-    b.Add("blocks = Reshape(input, grid)");
-    b.Const("one_hot", w);
-    b.Add(("output = ConvTranspose <" + attrs + "> (blocks, one_hot)").c_str());
-  }, "Col2Im written as Reshape + ConvTranspose with a one-hot kernel");
+  std::string attrs = "group = " + std::to_string(c) + ", kernel_shape = " + intList(*block) +
+                      ", dilations = " + intList(dil) + ", strides = " + intList(str) + ", pads = " + intList(pads);
+  replaceByBody17(
+      n, ctx, {"input", "image_shape", "block_shape"}, {"output"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("grid", grid);
+        b.Add("blocks = Reshape(input, grid)");
+        b.Const("one_hot", w);
+        b.Add(("output = ConvTranspose <" + attrs + "> (blocks, one_hot)").c_str());
+      },
+      "Col2Im written as Reshape + ConvTranspose with a one-hot kernel");
 }
 
 }  // namespace fb::convert::onnx_onnx

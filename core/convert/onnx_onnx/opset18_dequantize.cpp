@@ -32,7 +32,8 @@ bool foldConstantDequantize(ir::Node& n, HandlerContext& ctx) {
   if (!perTensor && (axis < 0 || axis >= rank))
     throw Unsupported("DequantizeLinear: axis " + std::to_string(axis) + " is out of range");
   if (block != 0) {
-    if (static_cast<int64_t>(scale->dims.size()) != rank) throw Unsupported("DequantizeLinear: blocked scale of another rank");
+    if (static_cast<int64_t>(scale->dims.size()) != rank)
+      throw Unsupported("DequantizeLinear: blocked scale of another rank");
     for (int64_t d = 0; d < rank; ++d) {
       int64_t want = d == axis ? (x->dims[d] + block - 1) / block : x->dims[d];
       if (scale->dims[d] != want) throw Unsupported("DequantizeLinear: blocked scale shape does not match the data");
@@ -73,7 +74,8 @@ bool foldConstantDequantize(ir::Node& n, HandlerContext& ctx) {
   }
   std::vector<std::string> ins{"x", "x_scale"};
   if (n.input(2)) ins.push_back("x_zero_point");
-  replaceByBody17(n, ctx, ins, {"y"}, [&](onnx::FunctionBuilder& b) { b.Const("y", y); }, "DequantizeLinear folded");
+  replaceByBody17(
+      n, ctx, ins, {"y"}, [&](onnx::FunctionBuilder& b) { b.Const("y", y); }, "DequantizeLinear folded");
   ctx.note = std::string(ir::dataTypeName(x->dtype)) + " weight dequantized to float" +
              (block ? " (blocks of " + std::to_string(block) + ")" : "") + ": (x - zero_point) * scale, exact";
   return true;

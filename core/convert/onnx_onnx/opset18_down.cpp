@@ -27,10 +27,17 @@ std::string at(const ir::Node& n, int64_t since) { return n.opType + "-" + std::
 std::string attrText(const ir::Attribute& a) {
   std::ostringstream s;
   switch (a.type) {
-    case ir::AttrType::Int: s << a.i; break;
-    case ir::AttrType::Float: s << a.f; break;
-    case ir::AttrType::String: s << a.s; break;
-    default: return "<list>";
+    case ir::AttrType::Int:
+      s << a.i;
+      break;
+    case ir::AttrType::Float:
+      s << a.f;
+      break;
+    case ir::AttrType::String:
+      s << a.s;
+      break;
+    default:
+      return "<list>";
   }
   return s.str();
 }
@@ -83,7 +90,8 @@ void reduceAxes(ir::Node& n, HandlerContext& ctx) {
   std::optional<std::vector<int64_t>> axes;
   if (n.input(1)) axes = requireConstantInts(n, 1, ctx, "axes");
   if (n.attrInt("noop_with_empty_axes", 0) != 0 && (!axes || axes->empty()))
-    throw Unsupported(n.opType + "-18: noop_with_empty_axes=1 with empty axes (identity) has no equivalent at opset 17");
+    throw Unsupported(n.opType +
+                      "-18: noop_with_empty_axes=1 with empty axes (identity) has no equivalent at opset 17");
   ctx.note = axes ? "axes input -> attribute" : "no axes: reduce all, as before";
   if (!ctx.commit()) return;
   if (n.input(1)) ctx.dropInput(n, 1);
@@ -102,7 +110,8 @@ void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   // Only the split dimension needs to be static (a symbolic batch dimension elsewhere is fine).
   const ir::TypeInfo* known = n.input(0) && n.input(0)->type.shape ? &n.input(0)->type : ctx.inferredType(n.input(0));
   int64_t axis = n.attrInt("axis", 0);
-  if (!known || !known->shape) throw Unsupported("Split-18 num_outputs: the input's rank is unknown, so the sizes are unknown");
+  if (!known || !known->shape)
+    throw Unsupported("Split-18 num_outputs: the input's rank is unknown, so the sizes are unknown");
   int64_t rank = static_cast<int64_t>(known->shape->size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) throw Unsupported("Split-18: axis out of range");
@@ -120,8 +129,10 @@ void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   if (!ctx.commit()) return;
   n.removeAttr("num_outputs");
   ir::Value* c = ctx.constantInt64(baseName(n) + "_split", sizes);
-  if (n.inputs().size() < 2) n.addInput(c);
-  else n.setInput(1, c);
+  if (n.inputs().size() < 2)
+    n.addInput(c);
+  else
+    n.setInput(1, c);
 }
 
 // A scalar constant of the input's floating type (float or double), for the activation bodies below.
@@ -135,7 +146,8 @@ onnx::TensorProto scalarOf(const ir::Node& n, const HandlerContext& ctx, double 
     c.set_data_type(onnx::TensorProto::FLOAT);
     c.add_float_data(static_cast<float>(value));
   } else {
-    throw Unsupported(n.opType + " on " + std::string(ir::dataTypeName(t)) + " is not decomposed (float and double only)");
+    throw Unsupported(n.opType + " on " + std::string(ir::dataTypeName(t)) +
+                      " is not decomposed (float and double only)");
   }
   return c;
 }
@@ -143,27 +155,33 @@ onnx::TensorProto scalarOf(const ir::Node& n, const HandlerContext& ctx, double 
 // Mish (18, 22): x * tanh(softplus(x)).
 void mish(ir::Node& n, HandlerContext& ctx) {
   scalarOf(n, ctx, 0.0);  // type check
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [](onnx::FunctionBuilder& b) {
-    b.Add("sp = Softplus(X)");
-    b.Add("th = Tanh(sp)");
-    b.Add("Y = Mul(X, th)");
-  }, "decomposed into x * Tanh(Softplus(x))");
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [](onnx::FunctionBuilder& b) {
+        b.Add("sp = Softplus(X)");
+        b.Add("th = Tanh(sp)");
+        b.Add("Y = Mul(X, th)");
+      },
+      "decomposed into x * Tanh(Softplus(x))");
 }
 
 // Swish (24): x * sigmoid(alpha * x).
 void swish(ir::Node& n, HandlerContext& ctx) {
   const float alpha = n.attrFloat("alpha", 1.0f);
   auto alphaC = scalarOf(n, ctx, alpha);
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    std::string in = "X";
-    if (alpha != 1.0f) {
-      b.Const("alpha", alphaC);
-      b.Add("scaled = Mul(X, alpha)");
-      in = "scaled";
-    }
-    b.Add(("s = Sigmoid(" + in + ")").c_str());
-    b.Add("Y = Mul(X, s)");
-  }, "decomposed into x * Sigmoid(alpha * x)");
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        std::string in = "X";
+        if (alpha != 1.0f) {
+          b.Const("alpha", alphaC);
+          b.Add("scaled = Mul(X, alpha)");
+          in = "scaled";
+        }
+        b.Add(("s = Sigmoid(" + in + ")").c_str());
+        b.Add("Y = Mul(X, s)");
+      },
+      "decomposed into x * Sigmoid(alpha * x)");
 }
 
 // Gelu (20): approximate=none: 0.5 x (1 + erf(x / sqrt 2)); tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
@@ -172,27 +190,30 @@ void gelu(ir::Node& n, HandlerContext& ctx) {
   if (approx != "none" && approx != "tanh") throw Unsupported("Gelu-20: unknown approximate='" + approx + "'");
   auto half = scalarOf(n, ctx, 0.5), one = scalarOf(n, ctx, 1.0), rsqrt2 = scalarOf(n, ctx, 1.0 / std::sqrt(2.0)),
        c = scalarOf(n, ctx, 0.044715), k = scalarOf(n, ctx, std::sqrt(2.0 / M_PI));
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("half", half);
-    b.Const("one", one);
-    if (approx == "none") {
-      b.Const("rsqrt2", rsqrt2);
-      b.Add("scaled = Mul(X, rsqrt2)");
-      b.Add("inner = Erf(scaled)");
-    } else {
-      b.Const("c", c);
-      b.Const("k", k);
-      b.Add("x2 = Mul(X, X)");
-      b.Add("x3 = Mul(x2, X)");
-      b.Add("cx3 = Mul(x3, c)");
-      b.Add("sum = Add(X, cx3)");
-      b.Add("arg = Mul(sum, k)");
-      b.Add("inner = Tanh(arg)");
-    }
-    b.Add("onep = Add(inner, one)");
-    b.Add("halfx = Mul(X, half)");
-    b.Add("Y = Mul(halfx, onep)");
-  }, "decomposed into 0.5 * x * (1 + " + std::string(approx == "none" ? "Erf(x / sqrt(2))" : "Tanh(...)") + ")");
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("half", half);
+        b.Const("one", one);
+        if (approx == "none") {
+          b.Const("rsqrt2", rsqrt2);
+          b.Add("scaled = Mul(X, rsqrt2)");
+          b.Add("inner = Erf(scaled)");
+        } else {
+          b.Const("c", c);
+          b.Const("k", k);
+          b.Add("x2 = Mul(X, X)");
+          b.Add("x3 = Mul(x2, X)");
+          b.Add("cx3 = Mul(x3, c)");
+          b.Add("sum = Add(X, cx3)");
+          b.Add("arg = Mul(sum, k)");
+          b.Add("inner = Tanh(arg)");
+        }
+        b.Add("onep = Add(inner, one)");
+        b.Add("halfx = Mul(X, half)");
+        b.Add("Y = Mul(halfx, onep)");
+      },
+      "decomposed into 0.5 * x * (1 + " + std::string(approx == "none" ? "Erf(x / sqrt(2))" : "Tanh(...)") + ")");
 }
 
 // Cast/CastLike (19+): saturate only matters for float8 targets, which are unsupported anyway (outputs).
@@ -205,7 +226,8 @@ void castSaturate(ir::Node& n, HandlerContext& ctx) {
 }
 
 // Attributes a version after 17 added; held at their default they mean what opset 17 meant.
-void addedAttributesAtDefault(ir::Node& n, HandlerContext& ctx, const schema::opsets_18_26::SchemaFact& fact, const std::vector<std::string>& names) {
+void addedAttributesAtDefault(ir::Node& n, HandlerContext& ctx, const schema::opsets_18_26::SchemaFact& fact,
+                              const std::vector<std::string>& names) {
   std::vector<std::string> drop;
   for (const auto& name : names)
     if (const auto* a = n.attr(name)) {
@@ -235,7 +257,8 @@ void poolDilations(ir::Node& n, HandlerContext& ctx) {
       if (v != 1) {
         if (n.opType == "AveragePool") return averagePoolDilatedTo17(n, ctx);
         if (n.opType == "LpPool") return lpPoolDilatedTo17(n, ctx);
-        throw Unsupported(at(n, fact->since) + ": dilations other than 1 have no opset-17 form (the pooling windows skip inputs)");
+        throw Unsupported(at(n, fact->since) +
+                          ": dilations other than 1 have no opset-17 form (the pooling windows skip inputs)");
       }
     ctx.note = "dilations of 1 dropped";
     if (ctx.commit()) n.removeAttr("dilations");
@@ -247,7 +270,8 @@ void poolDilations(ir::Node& n, HandlerContext& ctx) {
 void quantization(ir::Node& n, HandlerContext& ctx) {
   const schema::opsets_18_26::SchemaFact* fact = schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset);
   if (n.attrInt("block_size", 0) != 0)
-    throw Unsupported(at(n, fact->since) + ": blocked quantization (block_size=" + std::to_string(n.attrInt("block_size", 0)) +
+    throw Unsupported(at(n, fact->since) +
+                      ": blocked quantization (block_size=" + std::to_string(n.attrInt("block_size", 0)) +
                       ") has no opset-17 form (opset 17 has per-tensor and per-axis scales only)");
   ir::DataType scaleType = ctx.elemType(n.input(1));
   if (scaleType != ir::DataType::Undefined && scaleType != ir::DataType::Float)
@@ -262,7 +286,8 @@ void quantization(ir::Node& n, HandlerContext& ctx) {
         ir::DataType zp = n.input(2) ? ctx.elemType(n.input(2)) : ir::DataType::UInt8;
         same = a->i == 0 || a->i == static_cast<int64_t>(zp);
       }
-      if (!same) throw Unsupported(at(n, fact->since) + ": " + name + "=" + std::to_string(a->i) + " has no opset-17 form");
+      if (!same)
+        throw Unsupported(at(n, fact->since) + ": " + name + "=" + std::to_string(a->i) + " has no opset-17 form");
       drop.push_back(name);
     }
   if (n.opType == "QuantizeLinear" && n.hasAttr("saturate")) drop.push_back("saturate");  // only for float8 outputs
@@ -337,7 +362,8 @@ bool stepDownTo17(ir::Node& n, HandlerContext& ctx) {
     ir::DataType zt = zp ? (zp->initializer() ? zp->initializer()->dtype : ctx.elemType(zp)) : ir::DataType::Undefined;
     ir::DataType od = static_cast<ir::DataType>(n.attrInt("output_dtype", 0));
     if (ir::isNarrowType(zt) || ir::isNarrowType(od))
-      throw Unsupported(at(n, fact->since) + ": quantizes to " + std::string(ir::dataTypeName(ir::isNarrowType(zt) ? zt : od)) +
+      throw Unsupported(at(n, fact->since) + ": quantizes to " +
+                        std::string(ir::dataTypeName(ir::isNarrowType(zt) ? zt : od)) +
                         ", a type opset 17 does not have");
   }
   widenNarrowInputs(n, ctx);

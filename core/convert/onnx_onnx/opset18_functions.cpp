@@ -32,38 +32,42 @@ void groupNormalizationTo17(ir::Node& n, HandlerContext& ctx) {
   const double eps = n.attrFloat("epsilon", 1e-5f);
   const bool perChannel = ctx.sourceOpset >= 21;
   auto rank = ctx.rank(n.input(0));
-  if (perChannel && !rank) throw Unsupported("GroupNormalization-21: the input's rank is unknown (scale must broadcast per channel)");
-  replaceByBody17(n, ctx, {"X", "scale", "bias"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("grouped", std::vector<int64_t>{0, groups, -1});
-    b.Add("xg = Reshape(X, grouped)");
-    b.Add("mean = ReduceMean <axes = [2], keepdims = 1> (xg)");
-    b.Add("d = Sub(xg, mean)");
-    b.Add("d2 = Mul(d, d)");
-    b.Add("var = ReduceMean <axes = [2], keepdims = 1> (d2)");
-    b.Add(("eps = Constant <value_float = " + floatText(eps) + "> ()").c_str());
-    b.Add("ve = Add(var, eps)");
-    b.Add("sd = Sqrt(ve)");
-    b.Add("norm = Div(d, sd)");
-    b.Add("xshape = Shape(X)");
-    if (!perChannel) {
-      b.Const("pergroup", std::vector<int64_t>{groups, 1});
-      b.Add("sg = Reshape(scale, pergroup)");
-      b.Add("bg = Reshape(bias, pergroup)");
-      b.Add("scaled = Mul(norm, sg)");
-      b.Add("shifted = Add(scaled, bg)");
-      b.Add("Y = Reshape(shifted, xshape)");
-    } else {
-      std::vector<int64_t> perCh{-1};
-      for (int64_t i = 2; i < *rank; ++i) perCh.push_back(1);
-      b.Const("perchannel", perCh);
-      b.Add("back = Reshape(norm, xshape)");
-      b.Add("sc = Reshape(scale, perchannel)");
-      b.Add("bc = Reshape(bias, perchannel)");
-      b.Add("scaled = Mul(back, sc)");
-      b.Add("Y = Add(scaled, bc)");
-    }
-  }, perChannel ? "GroupNormalization-21 written with opset-17 ops (scale/bias per channel)"
-                : "GroupNormalization-18 written with opset-17 ops (scale/bias per group)");
+  if (perChannel && !rank)
+    throw Unsupported("GroupNormalization-21: the input's rank is unknown (scale must broadcast per channel)");
+  replaceByBody17(
+      n, ctx, {"X", "scale", "bias"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("grouped", std::vector<int64_t>{0, groups, -1});
+        b.Add("xg = Reshape(X, grouped)");
+        b.Add("mean = ReduceMean <axes = [2], keepdims = 1> (xg)");
+        b.Add("d = Sub(xg, mean)");
+        b.Add("d2 = Mul(d, d)");
+        b.Add("var = ReduceMean <axes = [2], keepdims = 1> (d2)");
+        b.Add(("eps = Constant <value_float = " + floatText(eps) + "> ()").c_str());
+        b.Add("ve = Add(var, eps)");
+        b.Add("sd = Sqrt(ve)");
+        b.Add("norm = Div(d, sd)");
+        b.Add("xshape = Shape(X)");
+        if (!perChannel) {
+          b.Const("pergroup", std::vector<int64_t>{groups, 1});
+          b.Add("sg = Reshape(scale, pergroup)");
+          b.Add("bg = Reshape(bias, pergroup)");
+          b.Add("scaled = Mul(norm, sg)");
+          b.Add("shifted = Add(scaled, bg)");
+          b.Add("Y = Reshape(shifted, xshape)");
+        } else {
+          std::vector<int64_t> perCh{-1};
+          for (int64_t i = 2; i < *rank; ++i) perCh.push_back(1);
+          b.Const("perchannel", perCh);
+          b.Add("back = Reshape(norm, xshape)");
+          b.Add("sc = Reshape(scale, perchannel)");
+          b.Add("bc = Reshape(bias, perchannel)");
+          b.Add("scaled = Mul(back, sc)");
+          b.Add("Y = Add(scaled, bc)");
+        }
+      },
+      perChannel ? "GroupNormalization-21 written with opset-17 ops (scale/bias per channel)"
+                 : "GroupNormalization-18 written with opset-17 ops (scale/bias per group)");
 }
 
 // RMSNormalization: x / sqrt(mean(x^2 over axes [axis, rank)) + epsilon) * scale.
@@ -75,19 +79,23 @@ void rmsNormalizationTo17(ir::Node& n, HandlerContext& ctx) {
     axes = {-1};
   } else {
     auto rank = ctx.rank(n.input(0));
-    if (!rank) throw Unsupported("RMSNormalization: axis=" + std::to_string(axis) + " needs the rank, which is unknown");
+    if (!rank)
+      throw Unsupported("RMSNormalization: axis=" + std::to_string(axis) + " needs the rank, which is unknown");
     for (int64_t a = axis < 0 ? axis + *rank : axis; a < *rank; ++a) axes.push_back(a);
   }
   const double eps = n.attrFloat("epsilon", 1e-5f);
-  replaceByBody17(n, ctx, {"X", "scale"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    b.Add("x2 = Mul(X, X)");
-    b.Add(("ms = ReduceMean <axes = " + ints(axes) + ", keepdims = 1> (x2)").c_str());
-    b.Add(("eps = Constant <value_float = " + floatText(eps) + "> ()").c_str());
-    b.Add("me = Add(ms, eps)");
-    b.Add("rms = Sqrt(me)");
-    b.Add("norm = Div(X, rms)");
-    b.Add("Y = Mul(norm, scale)");
-  }, "RMSNormalization written with opset-17 ops");
+  replaceByBody17(
+      n, ctx, {"X", "scale"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Add("x2 = Mul(X, X)");
+        b.Add(("ms = ReduceMean <axes = " + ints(axes) + ", keepdims = 1> (x2)").c_str());
+        b.Add(("eps = Constant <value_float = " + floatText(eps) + "> ()").c_str());
+        b.Add("me = Add(ms, eps)");
+        b.Add("rms = Sqrt(me)");
+        b.Add("norm = Div(X, rms)");
+        b.Add("Y = Mul(norm, scale)");
+      },
+      "RMSNormalization written with opset-17 ops");
 }
 
 // RotaryEmbedding: the first rotary_embedding_dim channels of each head rotate by the position's angle, as
@@ -95,75 +103,81 @@ void rmsNormalizationTo17(ir::Node& n, HandlerContext& ctx) {
 void rotaryEmbeddingTo17(ir::Node& n, HandlerContext& ctx) {
   requireFloat32(n, ctx);
   auto rank = ctx.rank(n.input(0));
-  if (!rank || (*rank != 3 && *rank != 4)) throw Unsupported("RotaryEmbedding: the input's rank must be known (3 or 4)");
+  if (!rank || (*rank != 3 && *rank != 4))
+    throw Unsupported("RotaryEmbedding: the input's rank must be known (3 or 4)");
   const int64_t heads = n.attrInt("num_heads", 0);
   if (*rank == 3 && heads <= 0) throw Unsupported("RotaryEmbedding: a 3-D input needs num_heads");
   const bool interleaved = n.attrInt("interleaved", 0) != 0;
   const int64_t rd = n.attrInt("rotary_embedding_dim", 0);
   const bool positions = n.input(3) != nullptr;
-  replaceByBody17(n, ctx, positions ? std::vector<std::string>{"X", "cos_cache", "sin_cache", "position_ids"}
-                                    : std::vector<std::string>{"X", "cos_cache", "sin_cache"},
-                  {"Y"}, [&](onnx::FunctionBuilder& b) {
-    // x4: (batch, heads, seq, head) for 4-D input, (batch, seq, heads, head) for 3-D; cos/sin broadcast over heads.
-    if (*rank == 3) {
-      b.Const("split_heads", std::vector<int64_t>{0, 0, heads, -1});
-      b.Add("x4 = Reshape(X, split_heads)");
-    } else {
-      b.Add("x4 = Identity(X)");
-    }
-    if (positions) {
-      b.Add("cg = Gather <axis = 0> (cos_cache, position_ids)");
-      b.Add("sg = Gather <axis = 0> (sin_cache, position_ids)");
-    } else {
-      b.Add("cg = Identity(cos_cache)");
-      b.Add("sg = Identity(sin_cache)");
-    }
-    b.Const("head_axis", std::vector<int64_t>{*rank == 3 ? 2 : 1});
-    b.Add("cos = Unsqueeze(cg, head_axis)");
-    b.Add("sin = Unsqueeze(sg, head_axis)");
-    if (rd > 0) {
-      b.Const("rot_start", std::vector<int64_t>{0});
-      b.Const("rot_end", std::vector<int64_t>{rd});
-      b.Const("pass_end", std::vector<int64_t>{INT64_MAX});
-      b.Const("last", std::vector<int64_t>{3});
-      b.Add("xr = Slice(x4, rot_start, rot_end, last)");
-      b.Add("xp = Slice(x4, rot_end, pass_end, last)");
-    } else {
-      b.Add("xr = Identity(x4)");
-    }
-    if (!interleaved) {
-      b.Add("x1, x2 = Split <axis = 3> (xr)");
-    } else {
-      b.Const("pairs", std::vector<int64_t>{0, 0, 0, -1, 2});
-      b.Const("pair_axis", std::vector<int64_t>{4});
-      b.Add("xpairs = Reshape(xr, pairs)");
-      b.Add("p1, p2 = Split <axis = 4> (xpairs)");
-      b.Add("x1 = Squeeze(p1, pair_axis)");
-      b.Add("x2 = Squeeze(p2, pair_axis)");
-    }
-    b.Add("c1 = Mul(cos, x1)");
-    b.Add("s2 = Mul(sin, x2)");
-    b.Add("real = Sub(c1, s2)");
-    b.Add("s1 = Mul(sin, x1)");
-    b.Add("c2 = Mul(cos, x2)");
-    b.Add("imag = Add(s1, c2)");
-    if (!interleaved) {
-      b.Add("rot = Concat <axis = 3> (real, imag)");
-    } else {
-      b.Add("ru = Unsqueeze(real, pair_axis)");
-      b.Add("iu = Unsqueeze(imag, pair_axis)");
-      b.Add("rpairs = Concat <axis = 4> (ru, iu)");
-      b.Const("unpair", std::vector<int64_t>{0, 0, 0, -1});
-      b.Add("rot = Reshape(rpairs, unpair)");
-    }
-    const char* out4 = *rank == 3 ? "y4" : "Y";
-    std::string joined = rd > 0 ? std::string(out4) + " = Concat <axis = 3> (rot, xp)" : std::string(out4) + " = Identity(rot)";
-    b.Add(joined.c_str());
-    if (*rank == 3) {
-      b.Const("merge_heads", std::vector<int64_t>{0, 0, -1});
-      b.Add("Y = Reshape(y4, merge_heads)");
-    }
-  }, std::string("RotaryEmbedding written with opset-17 ops (") + (interleaved ? "interleaved" : "halves") + ")");
+  replaceByBody17(
+      n, ctx,
+      positions ? std::vector<std::string>{"X", "cos_cache", "sin_cache", "position_ids"}
+                : std::vector<std::string>{"X", "cos_cache", "sin_cache"},
+      {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        // x4: (batch, heads, seq, head) for 4-D input, (batch, seq, heads, head) for 3-D; cos/sin broadcast over heads.
+        if (*rank == 3) {
+          b.Const("split_heads", std::vector<int64_t>{0, 0, heads, -1});
+          b.Add("x4 = Reshape(X, split_heads)");
+        } else {
+          b.Add("x4 = Identity(X)");
+        }
+        if (positions) {
+          b.Add("cg = Gather <axis = 0> (cos_cache, position_ids)");
+          b.Add("sg = Gather <axis = 0> (sin_cache, position_ids)");
+        } else {
+          b.Add("cg = Identity(cos_cache)");
+          b.Add("sg = Identity(sin_cache)");
+        }
+        b.Const("head_axis", std::vector<int64_t>{*rank == 3 ? 2 : 1});
+        b.Add("cos = Unsqueeze(cg, head_axis)");
+        b.Add("sin = Unsqueeze(sg, head_axis)");
+        if (rd > 0) {
+          b.Const("rot_start", std::vector<int64_t>{0});
+          b.Const("rot_end", std::vector<int64_t>{rd});
+          b.Const("pass_end", std::vector<int64_t>{INT64_MAX});
+          b.Const("last", std::vector<int64_t>{3});
+          b.Add("xr = Slice(x4, rot_start, rot_end, last)");
+          b.Add("xp = Slice(x4, rot_end, pass_end, last)");
+        } else {
+          b.Add("xr = Identity(x4)");
+        }
+        if (!interleaved) {
+          b.Add("x1, x2 = Split <axis = 3> (xr)");
+        } else {
+          b.Const("pairs", std::vector<int64_t>{0, 0, 0, -1, 2});
+          b.Const("pair_axis", std::vector<int64_t>{4});
+          b.Add("xpairs = Reshape(xr, pairs)");
+          b.Add("p1, p2 = Split <axis = 4> (xpairs)");
+          b.Add("x1 = Squeeze(p1, pair_axis)");
+          b.Add("x2 = Squeeze(p2, pair_axis)");
+        }
+        b.Add("c1 = Mul(cos, x1)");
+        b.Add("s2 = Mul(sin, x2)");
+        b.Add("real = Sub(c1, s2)");
+        b.Add("s1 = Mul(sin, x1)");
+        b.Add("c2 = Mul(cos, x2)");
+        b.Add("imag = Add(s1, c2)");
+        if (!interleaved) {
+          b.Add("rot = Concat <axis = 3> (real, imag)");
+        } else {
+          b.Add("ru = Unsqueeze(real, pair_axis)");
+          b.Add("iu = Unsqueeze(imag, pair_axis)");
+          b.Add("rpairs = Concat <axis = 4> (ru, iu)");
+          b.Const("unpair", std::vector<int64_t>{0, 0, 0, -1});
+          b.Add("rot = Reshape(rpairs, unpair)");
+        }
+        const char* out4 = *rank == 3 ? "y4" : "Y";
+        std::string joined =
+            rd > 0 ? std::string(out4) + " = Concat <axis = 3> (rot, xp)" : std::string(out4) + " = Identity(rot)";
+        b.Add(joined.c_str());
+        if (*rank == 3) {
+          b.Const("merge_heads", std::vector<int64_t>{0, 0, -1});
+          b.Add("Y = Reshape(y4, merge_heads)");
+        }
+      },
+      std::string("RotaryEmbedding written with opset-17 ops (") + (interleaved ? "interleaved" : "halves") + ")");
 }
 
 // AffineGrid: the base grid of normalized coordinates (x along W first; a constant for a constant size) times
@@ -207,13 +221,16 @@ void affineGridTo17(ir::Node& n, HandlerContext& ctx) {
   std::vector<int64_t> outShape{(*size)[0]};
   outShape.insert(outShape.end(), dims.begin(), dims.end());
   outShape.push_back(static_cast<int64_t>(spatial));
-  replaceByBody17(n, ctx, {"theta", "size"}, {"grid"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("base", floatTensor({points, static_cast<int64_t>(spatial + 1)}, base));
-    b.Add("thetaT = Transpose <perm = [0, 2, 1]> (theta)");
-    b.Add("flat = MatMul(base, thetaT)");
-    b.Const("grid_shape", outShape);
-    b.Add("grid = Reshape(flat, grid_shape)");
-  }, "AffineGrid written as a constant base grid times theta");
+  replaceByBody17(
+      n, ctx, {"theta", "size"}, {"grid"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("base", floatTensor({points, static_cast<int64_t>(spatial + 1)}, base));
+        b.Add("thetaT = Transpose <perm = [0, 2, 1]> (theta)");
+        b.Add("flat = MatMul(base, thetaT)");
+        b.Const("grid_shape", outShape);
+        b.Add("grid = Reshape(flat, grid_shape)");
+      },
+      "AffineGrid written as a constant base grid times theta");
 }
 
 // CenterCropPad: per axis, a centered window when the input is larger (Slice), centered zero padding when it
@@ -242,22 +259,26 @@ void centerCropPadTo17(ir::Node& n, HandlerContext& ctx) {
     }
   }
   const bool padding = std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; });
-  replaceByBody17(n, ctx, {"input_data", "shape"}, {"output_data"}, [&](onnx::FunctionBuilder& b) {
-    std::string cur = "input_data";
-    if (!sliceAxes.empty()) {
-      b.Const("starts", starts);
-      b.Const("ends", ends);
-      b.Const("axes", sliceAxes);
-      b.Add((std::string(padding ? "cropped" : "output_data") + " = Slice(input_data, starts, ends, axes)").c_str());
-      cur = "cropped";
-    }
-    if (padding) {
-      b.Const("pads", pads);
-      b.Add(("output_data = Pad(" + cur + ", pads)").c_str());
-    } else if (sliceAxes.empty()) {
-      b.Add("output_data = Identity(input_data)");
-    }
-  }, "CenterCropPad written as Slice/Pad with constant amounts");
+  replaceByBody17(
+      n, ctx, {"input_data", "shape"}, {"output_data"},
+      [&](onnx::FunctionBuilder& b) {
+        std::string cur = "input_data";
+        if (!sliceAxes.empty()) {
+          b.Const("starts", starts);
+          b.Const("ends", ends);
+          b.Const("axes", sliceAxes);
+          b.Add(
+              (std::string(padding ? "cropped" : "output_data") + " = Slice(input_data, starts, ends, axes)").c_str());
+          cur = "cropped";
+        }
+        if (padding) {
+          b.Const("pads", pads);
+          b.Add(("output_data = Pad(" + cur + ", pads)").c_str());
+        } else if (sliceAxes.empty()) {
+          b.Add("output_data = Identity(input_data)");
+        }
+      },
+      "CenterCropPad written as Slice/Pad with constant amounts");
 }
 
 // BitwiseNot: ~x = (all ones) - x, exact for every integer type (two's complement, no overflow).
@@ -266,22 +287,49 @@ void bitwiseNotTo17(ir::Node& n, HandlerContext& ctx) {
   size_t width = 0;
   onnx::TensorProto ones;
   switch (t) {
-    case ir::DataType::Int8: width = 1; ones.set_data_type(onnx::TensorProto::INT8); break;
-    case ir::DataType::UInt8: width = 1; ones.set_data_type(onnx::TensorProto::UINT8); break;
-    case ir::DataType::Int16: width = 2; ones.set_data_type(onnx::TensorProto::INT16); break;
-    case ir::DataType::UInt16: width = 2; ones.set_data_type(onnx::TensorProto::UINT16); break;
-    case ir::DataType::Int32: width = 4; ones.set_data_type(onnx::TensorProto::INT32); break;
-    case ir::DataType::UInt32: width = 4; ones.set_data_type(onnx::TensorProto::UINT32); break;
-    case ir::DataType::Int64: width = 8; ones.set_data_type(onnx::TensorProto::INT64); break;
-    case ir::DataType::UInt64: width = 8; ones.set_data_type(onnx::TensorProto::UINT64); break;
+    case ir::DataType::Int8:
+      width = 1;
+      ones.set_data_type(onnx::TensorProto::INT8);
+      break;
+    case ir::DataType::UInt8:
+      width = 1;
+      ones.set_data_type(onnx::TensorProto::UINT8);
+      break;
+    case ir::DataType::Int16:
+      width = 2;
+      ones.set_data_type(onnx::TensorProto::INT16);
+      break;
+    case ir::DataType::UInt16:
+      width = 2;
+      ones.set_data_type(onnx::TensorProto::UINT16);
+      break;
+    case ir::DataType::Int32:
+      width = 4;
+      ones.set_data_type(onnx::TensorProto::INT32);
+      break;
+    case ir::DataType::UInt32:
+      width = 4;
+      ones.set_data_type(onnx::TensorProto::UINT32);
+      break;
+    case ir::DataType::Int64:
+      width = 8;
+      ones.set_data_type(onnx::TensorProto::INT64);
+      break;
+    case ir::DataType::UInt64:
+      width = 8;
+      ones.set_data_type(onnx::TensorProto::UINT64);
+      break;
     default:
       throw Unsupported("BitwiseNot: the input's integer type is unknown; the all-ones constant needs it");
   }
   ones.set_raw_data(std::string(width, '\xff'));
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("ones", ones);
-    b.Add("Y = Sub(ones, X)");
-  }, "BitwiseNot written as (all ones) - x");
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("ones", ones);
+        b.Add("Y = Sub(ones, X)");
+      },
+      "BitwiseNot written as (all ones) - x");
 }
 
 }  // namespace fb::convert::onnx_onnx

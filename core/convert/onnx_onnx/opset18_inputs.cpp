@@ -17,7 +17,8 @@ std::string baseName(const ir::Node& n) { return n.name.empty() ? n.opType : n.n
 // between 0 and the axis length.
 void padWrap(ir::Node& n, HandlerContext& ctx, const std::vector<int64_t>& pads) {
   auto shape = ctx.staticShape(n.input(0));
-  if (!shape) throw Unsupported("Pad-19 mode='wrap': the input's shape is not static (the wrapped slices need constant bounds)");
+  if (!shape)
+    throw Unsupported("Pad-19 mode='wrap': the input's shape is not static (the wrapped slices need constant bounds)");
   const int64_t rank = static_cast<int64_t>(shape->size());
   if (static_cast<int64_t>(pads.size()) != 2 * rank) throw Unsupported("Pad-19: pads does not hold 2 * rank values");
   for (int64_t a = 0; a < rank; ++a)
@@ -25,35 +26,38 @@ void padWrap(ir::Node& n, HandlerContext& ctx, const std::vector<int64_t>& pads)
       if (p < 0 || p > (*shape)[a])
         throw Unsupported("Pad-19 mode='wrap': amount " + std::to_string(p) + " on axis " + std::to_string(a) +
                           " is outside [0, " + std::to_string((*shape)[a]) + "]; only single wraps are decomposed");
-  replaceByBody17(n, ctx, {"data"}, {"output"}, [&](onnx::FunctionBuilder& b) {
-    std::string cur = "data";
-    int step = 0;
-    for (int64_t a = 0; a < rank; ++a) {
-      const int64_t dim = (*shape)[a], before = pads[a], after = pads[a + rank];
-      if (!before && !after) continue;
-      std::string s = std::to_string(step++);
-      std::vector<std::string> parts;
-      b.Const("axis" + s, std::vector<int64_t>{a});
-      if (before) {
-        b.Const("bs" + s, std::vector<int64_t>{dim - before});
-        b.Const("be" + s, std::vector<int64_t>{dim});
-        b.Add(("tail" + s + " = Slice(" + cur + ", bs" + s + ", be" + s + ", axis" + s + ")").c_str());
-        parts.push_back("tail" + s);
-      }
-      parts.push_back(cur);
-      if (after) {
-        b.Const("as" + s, std::vector<int64_t>{0});
-        b.Const("ae" + s, std::vector<int64_t>{after});
-        b.Add(("head" + s + " = Slice(" + cur + ", as" + s + ", ae" + s + ", axis" + s + ")").c_str());
-        parts.push_back("head" + s);
-      }
-      std::string joined;
-      for (const auto& p : parts) joined += (joined.empty() ? "" : ", ") + p;
-      b.Add(("wrapped" + s + " = Concat <axis = " + std::to_string(a) + "> (" + joined + ")").c_str());
-      cur = "wrapped" + s;
-    }
-    b.Add(("output = Identity(" + cur + ")").c_str());
-  }, "Pad-19 wrap written as Slice/Concat");
+  replaceByBody17(
+      n, ctx, {"data"}, {"output"},
+      [&](onnx::FunctionBuilder& b) {
+        std::string cur = "data";
+        int step = 0;
+        for (int64_t a = 0; a < rank; ++a) {
+          const int64_t dim = (*shape)[a], before = pads[a], after = pads[a + rank];
+          if (!before && !after) continue;
+          std::string s = std::to_string(step++);
+          std::vector<std::string> parts;
+          b.Const("axis" + s, std::vector<int64_t>{a});
+          if (before) {
+            b.Const("bs" + s, std::vector<int64_t>{dim - before});
+            b.Const("be" + s, std::vector<int64_t>{dim});
+            b.Add(("tail" + s + " = Slice(" + cur + ", bs" + s + ", be" + s + ", axis" + s + ")").c_str());
+            parts.push_back("tail" + s);
+          }
+          parts.push_back(cur);
+          if (after) {
+            b.Const("as" + s, std::vector<int64_t>{0});
+            b.Const("ae" + s, std::vector<int64_t>{after});
+            b.Add(("head" + s + " = Slice(" + cur + ", as" + s + ", ae" + s + ", axis" + s + ")").c_str());
+            parts.push_back("head" + s);
+          }
+          std::string joined;
+          for (const auto& p : parts) joined += (joined.empty() ? "" : ", ") + p;
+          b.Add(("wrapped" + s + " = Concat <axis = " + std::to_string(a) + "> (" + joined + ")").c_str());
+          cur = "wrapped" + s;
+        }
+        b.Add(("output = Identity(" + cur + ")").c_str());
+      },
+      "Pad-19 wrap written as Slice/Concat");
 }
 
 }  // namespace
@@ -66,7 +70,8 @@ void padTo17(ir::Node& n, HandlerContext& ctx) {
     auto axes = requireConstantInts(n, 3, ctx, "axes");
     auto pads = requireConstantInts(n, 1, ctx, "pads (with an axes input)");
     auto rank = ctx.rank(n.input(0));
-    if (!rank) throw Unsupported("Pad-18 axes input: the rank is unknown, so pads cannot be spelled out for every axis");
+    if (!rank)
+      throw Unsupported("Pad-18 axes input: the rank is unknown, so pads cannot be spelled out for every axis");
     if (pads.size() != 2 * axes.size()) throw Unsupported("Pad-18: pads does not hold 2 * len(axes) values");
     full = std::vector<int64_t>(2 * static_cast<size_t>(*rank), 0);
     axes = normalizedAxes(axes, rank, "Pad axes");
@@ -107,13 +112,15 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
   std::vector<int64_t> axes = n.attrInts("axes");
   const bool hasAxes = n.hasAttr("axes");
   if (hasAxes) {
-    if (!rank) throw Unsupported("Resize-18 axes: the rank is unknown, so scales/sizes cannot be spelled out for every axis");
+    if (!rank)
+      throw Unsupported("Resize-18 axes: the rank is unknown, so scales/sizes cannot be spelled out for every axis");
     axes = normalizedAxes(axes, rank, "Resize axes");
   } else if (rank) {
     for (int64_t i = 0; i < *rank; ++i) axes.push_back(i);
   }
   if (hasAxes && scalesGiven && !scales) throw Unsupported("Resize-18 axes with scales computed at run time");
-  if (hasAxes && !scalesGiven && n.input(3) && !sizes) throw Unsupported("Resize-18 axes with sizes computed at run time");
+  if (hasAxes && !scalesGiven && n.input(3) && !sizes)
+    throw Unsupported("Resize-18 axes with sizes computed at run time");
   std::optional<std::vector<double>> roi;
   if (n.input(1)) {
     roi = ctx.constantDoubles(n.input(1));
@@ -123,9 +130,11 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
   std::optional<std::vector<double>> used;
   std::string scalesNote;
   if (sizes && sizes->size() != axes.size() && (hasAxes || rank))
-    throw Unsupported("Resize-18: sizes holds " + std::to_string(sizes->size()) + " values for " + std::to_string(axes.size()) + " axes");
+    throw Unsupported("Resize-18: sizes holds " + std::to_string(sizes->size()) + " values for " +
+                      std::to_string(axes.size()) + " axes");
   if (!scalesGiven && sizes && policy != "stretch") {
-    if (!shape || axes.empty()) throw Unsupported("Resize-18 keep_aspect_ratio_policy=" + policy + ": the input's shape is not static");
+    if (!shape || axes.empty())
+      throw Unsupported("Resize-18 keep_aspect_ratio_policy=" + policy + ": the input's shape is not static");
     double s = policy == "not_larger" ? INFINITY : 0.0;
     for (size_t k = 0; k < axes.size(); ++k) {
       double r = static_cast<double>(static_cast<float>((*sizes)[k]) / static_cast<float>((*shape)[axes[k]]));
@@ -153,7 +162,8 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
   }
   if (coord == "half_pixel_symmetric") {
     bool whole = false;
-    if (!scalesGiven && sizes && policy == "stretch") whole = true;  // output = scale * input exactly
+    if (!scalesGiven && sizes && policy == "stretch")
+      whole = true;  // output = scale * input exactly
     else if (scalesGiven && scales && shape) {
       whole = true;
       for (size_t k = 0; k < axes.size() && k < scales->size(); ++k) {
@@ -164,8 +174,9 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
       whole = true;
     }
     if (!whole)
-      throw Unsupported("Resize-19 half_pixel_symmetric with an output size that is not input * scale exactly; "
-                        "opset 17's half_pixel differs then");
+      throw Unsupported(
+          "Resize-19 half_pixel_symmetric with an output size that is not input * scale exactly; "
+          "opset 17's half_pixel differs then");
   }
   const bool anything = hasAxes || n.hasAttr("antialias") || n.hasAttr("keep_aspect_ratio_policy") ||
                         coord == "half_pixel_symmetric" || !scalesNote.empty();
@@ -208,7 +219,8 @@ void resizeTo17(ir::Node& n, HandlerContext& ctx) {
   n.removeAttr("axes");
   n.removeAttr("antialias");
   n.removeAttr("keep_aspect_ratio_policy");
-  if (coord == "half_pixel_symmetric") n.setAttr(ir::Attribute::makeString("coordinate_transformation_mode", "half_pixel"));
+  if (coord == "half_pixel_symmetric")
+    n.setAttr(ir::Attribute::makeString("coordinate_transformation_mode", "half_pixel"));
 }
 
 // DFT-20: axis is the third input (default -2, counted over the rank that includes the complex dimension);
@@ -237,10 +249,12 @@ void dftTo17(ir::Node& n, HandlerContext& ctx) {
 // GridSample-20/22: modes renamed (linear was bilinear, cubic was bicubic) and N-D inputs; opset 16-17 is 4-D.
 void gridSampleTo17(ir::Node& n, HandlerContext& ctx) {
   auto rank = ctx.rank(n.input(0));
-  if (!rank || *rank != 4) throw Unsupported("GridSample-20: only 4-D inputs have an opset-17 form (rank unknown or not 4)");
+  if (!rank || *rank != 4)
+    throw Unsupported("GridSample-20: only 4-D inputs have an opset-17 form (rank unknown or not 4)");
   std::string mode = n.attrString("mode", "linear");
   std::string old = mode == "linear" ? "bilinear" : mode == "cubic" ? "bicubic" : mode;
-  if (old != "bilinear" && old != "bicubic" && old != "nearest") throw Unsupported("GridSample-20: unknown mode '" + mode + "'");
+  if (old != "bilinear" && old != "bicubic" && old != "nearest")
+    throw Unsupported("GridSample-20: unknown mode '" + mode + "'");
   ctx.note = "mode '" + mode + "' -> '" + old + "'";
   if (!ctx.commit()) return;
   n.setAttr(ir::Attribute::makeString("mode", old));
@@ -253,19 +267,22 @@ void optionalTo17(ir::Node& n, HandlerContext& ctx) {
   const bool plain = in && (in->type.isTensor() || in->initializer());
   if (in && !plain) {
     if (in->type.kind == ir::TypeInfo::Kind::Optional) return;
-    throw Unsupported(n.opType + "-18: the input's type is unknown (optional or plain?), so the opset-15 form cannot be chosen");
+    throw Unsupported(n.opType +
+                      "-18: the input's type is unknown (optional or plain?), so the opset-15 form cannot be chosen");
   }
   if (n.opType == "OptionalGetElement") {
-    replaceByBody17(n, ctx, {"input"}, {"output"}, [](onnx::FunctionBuilder& b) { b.Add("output = Identity(input)"); },
-                    "OptionalGetElement on a plain tensor -> Identity");
+    replaceByBody17(
+        n, ctx, {"input"}, {"output"}, [](onnx::FunctionBuilder& b) { b.Add("output = Identity(input)"); },
+        "OptionalGetElement on a plain tensor -> Identity");
     return;
   }
   onnx::TensorProto t;
   t.set_data_type(onnx::TensorProto::BOOL);
   t.add_int32_data(in ? 1 : 0);
-  replaceByBody17(n, ctx, in ? std::vector<std::string>{"input"} : std::vector<std::string>{}, {"output"},
-                  [&](onnx::FunctionBuilder& b) { b.Const("output", t); },
-                  std::string("OptionalHasElement on ") + (in ? "a plain tensor -> true" : "no input -> false"));
+  replaceByBody17(
+      n, ctx, in ? std::vector<std::string>{"input"} : std::vector<std::string>{}, {"output"},
+      [&](onnx::FunctionBuilder& b) { b.Const("output", t); },
+      std::string("OptionalHasElement on ") + (in ? "a plain tensor -> true" : "no input -> false"));
 }
 
 }  // namespace fb::convert::onnx_onnx

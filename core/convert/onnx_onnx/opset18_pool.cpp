@@ -59,10 +59,13 @@ void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   auto kernel = n.attrInts("kernel_shape");
   const int64_t count = kernelWeightCount(n, channels, kernel);
   const DepthwiseConv conv = depthwiseConvFor(n, channels, kernel, count, 1.0f / static_cast<float>(count));
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("mean_weights", conv.weights);
-    b.Add(("Y = Conv <" + conv.attrs + "> (X, mean_weights)").c_str());
-  }, "AveragePool with dilations written as a depthwise Conv of 1/" + std::to_string(count));
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("mean_weights", conv.weights);
+        b.Add(("Y = Conv <" + conv.attrs + "> (X, mean_weights)").c_str());
+      },
+      "AveragePool with dilations written as a depthwise Conv of 1/" + std::to_string(count));
 }
 
 }  // namespace fb::convert::onnx_onnx
@@ -81,15 +84,18 @@ void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx) {
   auto kernel = n.attrInts("kernel_shape");
   const int64_t count = kernelWeightCount(n, channels, kernel);
   const DepthwiseConv conv = depthwiseConvFor(n, channels, kernel, count, 1.0f);
-  replaceByBody17(n, ctx, {"X"}, {"Y"}, [&](onnx::FunctionBuilder& b) {
-    b.Add("ax = Abs(X)");
-    b.Add(("p = Constant <value_float = " + floatText(static_cast<double>(p)) + "> ()").c_str());
-    b.Add(("inv_p = Constant <value_float = " + floatText(1.0 / static_cast<double>(p)) + "> ()").c_str());
-    b.Add("powered = Pow(ax, p)");
-    b.Const("ones", conv.weights);
-    b.Add(("summed = Conv <" + conv.attrs + "> (powered, ones)").c_str());
-    b.Add("Y = Pow(summed, inv_p)");
-  }, "LpPool with dilations written as Abs/Pow + depthwise Conv of ones + Pow(1/p)");
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Add("ax = Abs(X)");
+        b.Add(("p = Constant <value_float = " + floatText(static_cast<double>(p)) + "> ()").c_str());
+        b.Add(("inv_p = Constant <value_float = " + floatText(1.0 / static_cast<double>(p)) + "> ()").c_str());
+        b.Add("powered = Pow(ax, p)");
+        b.Const("ones", conv.weights);
+        b.Add(("summed = Conv <" + conv.attrs + "> (powered, ones)").c_str());
+        b.Add("Y = Pow(summed, inv_p)");
+      },
+      "LpPool with dilations written as Abs/Pow + depthwise Conv of ones + Pow(1/p)");
 }
 
 }  // namespace fb::convert::onnx_onnx

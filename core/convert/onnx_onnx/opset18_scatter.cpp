@@ -43,11 +43,14 @@ void scatterMaxMinTo17(ir::Node& n, HandlerContext& ctx) {
   }
   const std::string op = red == "max" ? "Max" : "Min";
   const std::string axisAttr = nd ? "" : " <axis = " + std::to_string(n.attrInt("axis", 0)) + ">";
-  replaceByBody17(n, ctx, {"data", "indices", "updates"}, {"output"}, [&](onnx::FunctionBuilder& b) {
-    b.Add(("old = " + std::string(nd ? "GatherND" : "GatherElements") + axisAttr + " (data, indices)").c_str());
-    b.Add(("reduced = " + op + "(old, updates)").c_str());
-    b.Add(("output = " + n.opType + axisAttr + " (data, indices, reduced)").c_str());
-  }, n.opType + " reduction='" + red + "' with distinct constant indices -> " + op + " + plain scatter");
+  replaceByBody17(
+      n, ctx, {"data", "indices", "updates"}, {"output"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Add(("old = " + std::string(nd ? "GatherND" : "GatherElements") + axisAttr + " (data, indices)").c_str());
+        b.Add(("reduced = " + op + "(old, updates)").c_str());
+        b.Add(("output = " + n.opType + axisAttr + " (data, indices, reduced)").c_str());
+      },
+      n.opType + " reduction='" + red + "' with distinct constant indices -> " + op + " + plain scatter");
 }
 
 }  // namespace fb::convert::onnx_onnx
@@ -65,7 +68,9 @@ void tensorScatterTo17(ir::Node& n, HandlerContext& ctx) {
   std::vector<int64_t> where(static_cast<size_t>((*cache)[0]), 0);
   if (n.input(2)) {
     auto wi = ctx.constantInts(n.input(2));
-    if (!wi) throw Unsupported("TensorScatter: write_indices are computed at run time; the scatter positions must be constants");
+    if (!wi)
+      throw Unsupported(
+          "TensorScatter: write_indices are computed at run time; the scatter positions must be constants");
     if (wi->size() != where.size()) throw Unsupported("TensorScatter: write_indices does not hold one value per batch");
     where = *wi;
   }
@@ -89,9 +94,11 @@ void tensorScatterTo17(ir::Node& n, HandlerContext& ctx) {
       rest /= (*update)[d];
     }
     int64_t pos = where[at[0]] + at[axis];
-    if (circular) pos %= len;
+    if (circular)
+      pos %= len;
     else if (where[at[0]] < 0 || pos >= len)
-      throw Unsupported("TensorScatter: write_indices[" + std::to_string(at[0]) + "] writes past the cache (linear mode)");
+      throw Unsupported("TensorScatter: write_indices[" + std::to_string(at[0]) +
+                        "] writes past the cache (linear mode)");
     at[axis] = pos;
     indices.insert(indices.end(), at.begin(), at.end());
   }
@@ -102,10 +109,14 @@ void tensorScatterTo17(ir::Node& n, HandlerContext& ctx) {
   for (auto v : indices) t.add_int64_data(v);
   std::vector<std::string> ins{"past_cache", "update"};
   if (n.input(2)) ins.push_back("write_indices");
-  replaceByBody17(n, ctx, ins, {"present_cache"}, [&](onnx::FunctionBuilder& b) {
-    b.Const("positions", t);
-    b.Add("present_cache = ScatterND(past_cache, positions, update)");
-  }, std::string("TensorScatter (") + (circular ? "circular" : "linear") + ") written as ScatterND at constant positions");
+  replaceByBody17(
+      n, ctx, ins, {"present_cache"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Const("positions", t);
+        b.Add("present_cache = ScatterND(past_cache, positions, update)");
+      },
+      std::string("TensorScatter (") + (circular ? "circular" : "linear") +
+          ") written as ScatterND at constant positions");
 }
 
 }  // namespace fb::convert::onnx_onnx

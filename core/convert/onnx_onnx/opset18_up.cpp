@@ -29,8 +29,8 @@ void addNote(HandlerContext& ctx, const std::string& what) { ctx.note += (ctx.no
 bool crosses(int64_t from, int64_t to, int64_t since) { return from < since && since <= to; }
 
 bool isReduceWithAxesInputAt18(const std::string& op) {
-  static const char* ops[] = {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-                              "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare"};
+  static const char* ops[] = {"ReduceL1",   "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+                              "ReduceMean", "ReduceMin", "ReduceProd",   "ReduceSumSquare"};
   return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
 }
 
@@ -63,10 +63,13 @@ void splitNumOutputs(ir::Node& n, HandlerContext& ctx) {
   if (dim && *dim % parts != 0)
     throw Unsupported("Split: dimension " + std::to_string(*dim) + " does not split into " + std::to_string(parts) +
                       " equal parts (the source is invalid)");
-  addNote(ctx, dim ? "equal split -> split sizes input (Split-18)" : "equal split -> num_outputs=" + std::to_string(parts) + " (Split-18)");
+  addNote(ctx, dim ? "equal split -> split sizes input (Split-18)"
+                   : "equal split -> num_outputs=" + std::to_string(parts) + " (Split-18)");
   if (!ctx.commit()) return;
-  if (dim) n.setInput(1, ctx.constantInt64(baseName(n) + "_split", std::vector<int64_t>(size_t(parts), *dim / parts)));
-  else n.setAttr(ir::Attribute::makeInt("num_outputs", parts));
+  if (dim)
+    n.setInput(1, ctx.constantInt64(baseName(n) + "_split", std::vector<int64_t>(size_t(parts), *dim / parts)));
+  else
+    n.setAttr(ir::Attribute::makeInt("num_outputs", parts));
 }
 
 // DFT-20: axis moves to the third input, and its default changes from 1 to -2: write the old value.
@@ -121,7 +124,8 @@ void groupNormPerChannel(ir::Node& n, HandlerContext& ctx) {
     for (int64_t c = 0; c < channels; ++c) wide.push_back(values[k][c / (channels / groups)]);
     std::string name = ctx.graph.uniqueName(baseName(n) + (k == 0 ? "_scale_c" : "_bias_c"));
     ir::Value* v = t == ir::DataType::Float
-                       ? ctx.graph.addInitializer(ir::Tensor::fromValues(name, t, {channels}, std::vector<float>(wide.begin(), wide.end())))
+                       ? ctx.graph.addInitializer(
+                             ir::Tensor::fromValues(name, t, {channels}, std::vector<float>(wide.begin(), wide.end())))
                        : ctx.graph.addInitializer(ir::Tensor::fromValues(name, t, {channels}, wide));
     ir::Value* old = n.input(k + 1);
     n.setInput(k + 1, v);
@@ -146,7 +150,8 @@ void requireTypesAt(const ir::Node& n, const HandlerContext& ctx) {
 }
 
 bool typesOnly(const schema::opsets_18_26::SchemaFact& f) {
-  return f.change == "types only" || f.change.rfind("adds ", 0) == 0 || f.change.find("float8 types") != std::string::npos;
+  return f.change == "types only" || f.change.rfind("adds ", 0) == 0 ||
+         f.change.find("float8 types") != std::string::npos;
 }
 
 }  // namespace
@@ -175,13 +180,15 @@ void stepBetweenNewOpsets(ir::Node& n, HandlerContext& ctx) {
   requireTypesAt(n, ctx);
   if (int64_t first = schema::firstOpsetOf("", n.opType); first > ctx.targetOpset)
     throw Unsupported(n.opType + " is new in opset " + std::to_string(first));
-  const int64_t sv = schema::schemaVersionAt("", n.opType, ctx.sourceOpset), tv = schema::schemaVersionAt("", n.opType, ctx.targetOpset);
+  const int64_t sv = schema::schemaVersionAt("", n.opType, ctx.sourceOpset),
+                tv = schema::schemaVersionAt("", n.opType, ctx.targetOpset);
   if (sv == tv) return;
   // Each version in (target, source] must have changed nothing but types.
   for (const auto& f : schema::opsets_18_26::allSchemaFacts())
     if (f.op == n.opType && f.since > tv && f.since <= sv && !typesOnly(f))
-      throw Unsupported(n.opType + "-" + std::to_string(f.since) + " (" + f.change + ") is not converted down to opset " +
-                        std::to_string(ctx.targetOpset) + "; convert to 17 or below");
+      throw Unsupported(n.opType + "-" + std::to_string(f.since) + " (" + f.change +
+                        ") is not converted down to opset " + std::to_string(ctx.targetOpset) +
+                        "; convert to 17 or below");
 }
 
 }  // namespace fb::convert::onnx_onnx

@@ -64,7 +64,8 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
       throw Unsupported(*why);
   ctx.note = ceil ? "ceil_mode=1 -> extra end padding" : "attributes of opset 10 at their defaults dropped";
   ctx.attributesOnly = !ceil && !throughFloat;
-  if (throughFloat) ctx.note += "; " + std::string(ir::dataTypeName(ctx.elemType(n.input(0)))) + " in float between Casts";
+  if (throughFloat)
+    ctx.note += "; " + std::string(ir::dataTypeName(ctx.elemType(n.input(0)))) + " in float between Casts";
   if (!ctx.commit()) return;
   if (throughFloat) runInFloat(n, ctx);
   n.removeAttr("dilations");
@@ -76,7 +77,9 @@ void toPre10(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerPoolAdapters(HandlerRegistry& r) {
-  add(r, "MaxPool", 1, "opsets 1-9: dilations of 1 dropped, ceil_mode=1 -> end padding (static shapes); 8/16-bit in float below 12", toPre10);
+  add(r, "MaxPool", 1,
+      "opsets 1-9: dilations of 1 dropped, ceil_mode=1 -> end padding (static shapes); 8/16-bit in float below 12",
+      toPre10);
   add(r, "AveragePool", 1, "opsets 1-9: ceil_mode=0 dropped", toPre10);
 }
 

@@ -10,7 +10,8 @@ namespace fb::convert::onnx_onnx {
 namespace {
 
 ir::Value* emptyFloats(HandlerContext& ctx, const std::string& base) {
-  return ctx.graph.addInitializer(ir::Tensor::fromValues(ctx.graph.uniqueName(base), ir::DataType::Float, {0}, std::vector<float>{}));
+  return ctx.graph.addInitializer(
+      ir::Tensor::fromValues(ctx.graph.uniqueName(base), ir::DataType::Float, {0}, std::vector<float>{}));
 }
 
 ir::Value* floats(HandlerContext& ctx, const std::string& base, const std::vector<float>& v) {
@@ -25,7 +26,8 @@ void toAsymmetricResize(ir::Node& n, HandlerContext& ctx) {
   std::string coord = n.attrString("coordinate_transformation_mode", "half_pixel");
   if (mode == "cubic") throw Unsupported("Resize: cubic mode needs opset 11");
   if (coord != "asymmetric")
-    throw Unsupported("Resize: coordinate_transformation_mode=" + coord + " needs opset 11 (older opsets are asymmetric)");
+    throw Unsupported("Resize: coordinate_transformation_mode=" + coord +
+                      " needs opset 11 (older opsets are asymmetric)");
   if (mode == "nearest" && n.attrString("nearest_mode", "round_prefer_floor") != "floor")
     throw Unsupported("Resize: nearest_mode=" + n.attrString("nearest_mode", "round_prefer_floor") +
                       " needs opset 11 (older opsets round down)");
@@ -38,9 +40,11 @@ void toAsymmetricResize(ir::Node& n, HandlerContext& ctx) {
     if (!in || in->size() != sizes.size()) {
       throw Unsupported("Resize: sizes need a static input shape to become scales before opset 11");
     }
-    for (size_t i = 0; i < sizes.size(); ++i) scales.push_back(static_cast<float>(sizes[i]) / static_cast<float>((*in)[i]));
+    for (size_t i = 0; i < sizes.size(); ++i)
+      scales.push_back(static_cast<float>(sizes[i]) / static_cast<float>((*in)[i]));
   } else {
-    throw Unsupported("Resize: scales computed at run time; opset " + std::to_string(ctx.targetOpset) + " needs constants here");
+    throw Unsupported("Resize: scales computed at run time; opset " + std::to_string(ctx.targetOpset) +
+                      " needs constants here");
   }
   const bool upsample = ctx.targetOpset < 10;
   ctx.note = upsample ? "Resize -> Upsample (asymmetric, " + mode + ")" : "Resize-11+ -> Resize-10";
@@ -112,7 +116,8 @@ void upsampleToResize(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerResizeAdapters(HandlerRegistry& r) {
-  add(r, "Resize", 7, "opsets 7-10: asymmetric nearest(floor)/linear Resize -> Upsample (7-9) or Resize-10", toAsymmetricResize);
+  add(r, "Resize", 7, "opsets 7-10: asymmetric nearest(floor)/linear Resize -> Upsample (7-9) or Resize-10",
+      toAsymmetricResize);
   add(r, "Resize", 11, "opset 11+: Resize-10 meaning spelled out; empty roi/scales filled in below 13", toResize11);
   add(r, "Upsample", 10, "opset 10+: Upsample -> Resize with asymmetric coordinates", upsampleToResize);
 }

@@ -23,13 +23,17 @@ void axisZero(HandlerContext& ctx, ir::Node& at, const char* op, ir::Value* in, 
 void unbatchedScan(ir::Node& n, HandlerContext& ctx) {
   if (schema::schemaVersionAt("", "Scan", ctx.sourceOpset) != 8) return compatibleVersionStep(n, ctx);
   if (n.input(0))
-    throw Unsupported("Scan-8 with sequence_lens has no Scan-" + std::to_string(schema::schemaVersionAt("", "Scan", ctx.targetOpset)) +
+    throw Unsupported("Scan-8 with sequence_lens has no Scan-" +
+                      std::to_string(schema::schemaVersionAt("", "Scan", ctx.targetOpset)) +
                       " form (no per-batch sequence lengths after opset 8)");
   for (size_t i = 1; i < n.inputs().size(); ++i) {
     auto dims = ctx.staticShape(n.input(i));
     if (!dims || dims->empty() || (*dims)[0] != 1)
-      throw Unsupported("Scan-8's batch axis must be a static 1 to drop it at opset " + std::to_string(ctx.targetOpset) +
-                        " (input " + std::to_string(i) + (dims ? " has batch " + (dims->empty() ? std::string("?") : std::to_string((*dims)[0])) : " has no static shape") + ")");
+      throw Unsupported("Scan-8's batch axis must be a static 1 to drop it at opset " +
+                        std::to_string(ctx.targetOpset) + " (input " + std::to_string(i) +
+                        (dims ? " has batch " + (dims->empty() ? std::string("?") : std::to_string((*dims)[0]))
+                              : " has no static shape") +
+                        ")");
   }
   ctx.note = "batch axis of 1 squeezed off the inputs and put back on the outputs; directions -> scan_input_directions";
   if (!ctx.commit()) return;

@@ -20,8 +20,10 @@ void shapeThenSlice(ir::Node& n, HandlerContext& ctx) {
   ctx.insertNode(n, "Shape", {n.input(0)}, {whole});
   ctx.graph.setOutput(&n, 0, ctx.newValue(base + "_replaced"));
   if (ctx.targetOpset >= 10) {
-    ctx.insertNode(n, "Slice", {whole, ctx.constantInt64(base + "_start", {start}), ctx.constantInt64(base + "_end", {end}),
-                                ctx.constantInt64(base + "_axes", {0})}, {y});
+    ctx.insertNode(n, "Slice",
+                   {whole, ctx.constantInt64(base + "_start", {start}), ctx.constantInt64(base + "_end", {end}),
+                    ctx.constantInt64(base + "_axes", {0})},
+                   {y});
   } else {
     ir::Node* s = ctx.insertNode(n, "Slice", {whole}, {y});
     s->setAttr(ir::Attribute::makeInts("starts", {start}));

@@ -51,7 +51,8 @@ void attributesToInputs(ir::Node& n, HandlerContext& ctx) {
 }  // namespace
 
 void registerSliceAdapters(HandlerRegistry& r) {
-  add(r, "Slice", 1, "opsets 1-9: constant starts/ends/axes inputs -> attributes (steps of 1 only)", inputsToAttributes);
+  add(r, "Slice", 1, "opsets 1-9: constant starts/ends/axes inputs -> attributes (steps of 1 only)",
+      inputsToAttributes);
   add(r, "Slice", 10, "opset 10+: starts/ends/axes attributes -> inputs", attributesToInputs);
 }
 

@@ -69,7 +69,8 @@ void clipSmallIntThroughFloat(ir::Node& n, HandlerContext& ctx) {
     auto step = [&](Bound& b, const char* attr, const char* op, bool last) {
       ir::Value* out = last ? yf : ctx.newValue(base + "_" + attr);
       if (b.constant) {
-        ctx.insertNode(n, "Clip", {cur}, {out})->setAttr(ir::Attribute::makeFloat(attr, static_cast<float>(*b.constant)));
+        ctx.insertNode(n, "Clip", {cur}, {out})
+            ->setAttr(ir::Attribute::makeFloat(attr, static_cast<float>(*b.constant)));
       } else {
         ir::Value* bf = castNode(n, ctx, b.v, ir::DataType::Float, nullptr, base + "_" + attr + "_float");
         if (ctx.targetOpset < 8) {  // Max-6/Min-6 do not broadcast: bound + 0 * x has x's shape

@@ -16,13 +16,16 @@ void triluAsMask(ir::Node& n, HandlerContext& ctx) {
   if (n.input(1)) {
     auto kv = ctx.constantInts(n.input(1));
     if (kv && kv->size() != 1) throw std::runtime_error("Trilu: k must be a scalar");
-    if (kv) k = kv->front();
-    else runtimeK = true;
+    if (kv)
+      k = kv->front();
+    else
+      runtimeK = true;
   }
   const bool upper = n.attrInt("upper", 1) != 0;
   const int64_t rows = (*shape)[shape->size() - 2], cols = (*shape)[shape->size() - 1];
   ir::DataType t = ctx.elemType(n.input(0));
-  if (t == ir::DataType::Undefined || t == ir::DataType::String) throw Unsupported("Trilu: the element type is unknown");
+  if (t == ir::DataType::Undefined || t == ir::DataType::String)
+    throw Unsupported("Trilu: the element type is unknown");
   if (auto why = whyNoSelect(ctx, n.input(0), n.input(0), n.input(0))) throw Unsupported("Trilu: " + *why);
   ctx.note = std::string(upper ? "upper" : "lower") + " triangle as a constant mask: Where(mask, x, 0)";
   if (!ctx.commit()) return;
@@ -36,26 +39,32 @@ void triluAsMask(ir::Node& n, HandlerContext& ctx) {
     std::vector<int64_t> diagonal(static_cast<size_t>(rows * cols));
     std::vector<double> diagonalD(diagonal.size());
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j) diagonalD[static_cast<size_t>(i * cols + j)] = double(diagonal[static_cast<size_t>(i * cols + j)] = j - i);
+      for (int64_t j = 0; j < cols; ++j)
+        diagonalD[static_cast<size_t>(i * cols + j)] = double(diagonal[static_cast<size_t>(i * cols + j)] = j - i);
     const std::string dName = ctx.graph.uniqueName(base + "_diagonal");
-    ir::Value* d = inDouble ? ctx.graph.addInitializer(ir::Tensor::fromValues(dName, ir::DataType::Double, {rows, cols}, diagonalD))
-                            : ctx.graph.addInitializer(ir::Tensor::fromValues(dName, ir::DataType::Int64, {rows, cols}, diagonal));
+    ir::Value* d =
+        inDouble
+            ? ctx.graph.addInitializer(ir::Tensor::fromValues(dName, ir::DataType::Double, {rows, cols}, diagonalD))
+            : ctx.graph.addInitializer(ir::Tensor::fromValues(dName, ir::DataType::Int64, {rows, cols}, diagonal));
     ir::Value* k = n.input(1);
     if (inDouble) {
       ir::Value* kd = ctx.newValue(base + "_k_double");
-      ctx.insertNode(n, "Cast", {k}, {kd})->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Double)));
+      ctx.insertNode(n, "Cast", {k}, {kd})
+          ->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Double)));
       k = kd;
     }
     ir::Value* outside = ctx.newValue(base + "_outside");
     ctx.insertNode(n, upper ? "Less" : "Greater", {d, k}, {outside});
     m = ctx.newValue(base + "_mask");
-    m->type = ir::TypeInfo::tensor(ir::DataType::Bool, ir::Shape{ir::Dim::of(rows), ir::Dim::of(cols)});  // for the selection below 9
+    m->type = ir::TypeInfo::tensor(ir::DataType::Bool,
+                                   ir::Shape{ir::Dim::of(rows), ir::Dim::of(cols)});  // for the selection below 9
     ctx.insertNode(n, "Not", {outside}, {m});
   } else {
     std::vector<uint8_t> mask(static_cast<size_t>(rows * cols));
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j) mask[static_cast<size_t>(i * cols + j)] = upper ? (j - i >= k) : (j - i <= k);
-    m = ctx.graph.addInitializer(ir::Tensor::fromValues(ctx.graph.uniqueName(base + "_mask"), ir::DataType::Bool, {rows, cols}, mask));
+    m = ctx.graph.addInitializer(
+        ir::Tensor::fromValues(ctx.graph.uniqueName(base + "_mask"), ir::DataType::Bool, {rows, cols}, mask));
   }
   ir::Tensor zero;
   zero.name = ctx.graph.uniqueName(base + "_zero");

@@ -42,8 +42,8 @@ const std::vector<AttributeHistory>& attributeHistories();
 // An op version whose inputs/outputs differ from the previous version's (names, optionality, output types).
 struct SignatureChange {
   enum class Handling {
-    Adapter,   // a dedicated adapter converts across the change (registered on both sides)
-    Checked,   // the compatible version step's schema check refuses what the other side cannot express
+    Adapter,  // a dedicated adapter converts across the change (registered on both sides)
+    Checked,  // the compatible version step's schema check refuses what the other side cannot express
   };
   std::string op;
   int64_t fromVersion = 0;  // since_version of the earlier schema

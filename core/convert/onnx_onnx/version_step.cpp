@@ -11,12 +11,15 @@
 namespace fb::convert::onnx_onnx {
 namespace {
 
-std::string versionName(const ir::Node& n, const onnx::OpSchema& s) { return n.opType + "-" + std::to_string(s.since_version()); }
+std::string versionName(const ir::Node& n, const onnx::OpSchema& s) {
+  return n.opType + "-" + std::to_string(s.since_version());
+}
 
 bool hasAttribute(const onnx::OpSchema& s, const std::string& name) { return s.attributes().count(name) > 0; }
 
 // What the attribute is worth at `schema` for `node`: the node's own value, else the schema's default.
-std::optional<ir::Attribute> effectiveValue(const ir::Node& node, const onnx::OpSchema& schema, const std::string& name) {
+std::optional<ir::Attribute> effectiveValue(const ir::Node& node, const onnx::OpSchema& schema,
+                                            const std::string& name) {
   if (const ir::Attribute* a = node.attr(name)) return *a;
   return schema::schemaDefault(schema, name);
 }
@@ -41,7 +44,8 @@ bool allowzeroIsMoot(const ir::Node& n, const HandlerContext& ctx) {
 }
 
 // Attribute by attribute, what keeps the node's meaning when it moves from `source` to `target`.
-Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const onnx::OpSchema& target, const HandlerContext& ctx) {
+Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const onnx::OpSchema& target,
+                     const HandlerContext& ctx) {
   Edits e;
   std::set<std::string> names;
   for (const auto& [name, _] : source.attributes()) names.insert(name);
@@ -57,17 +61,20 @@ Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const o
       if (inSource) {
         // The default itself changed between the versions: keep the source's by spelling it out.
         auto sourceDefault = schema::schemaDefault(source, name);
-        if (sourceDefault && (!targetDefault || !schema::sameValue(*sourceDefault, *targetDefault))) e.set.push_back(*sourceDefault);
+        if (sourceDefault && (!targetDefault || !schema::sameValue(*sourceDefault, *targetDefault)))
+          e.set.push_back(*sourceDefault);
         continue;
       }
       // New at the target: its default must mean what the source version did without it.
       if (!targetDefault) continue;
       if (!h)
-        throw Unsupported(node.opType + ": no record of how " + versionName(node, source) + " behaves without '" + name + "'");
+        throw Unsupported(node.opType + ": no record of how " + versionName(node, source) + " behaves without '" +
+                          name + "'");
       if (h->meansImplicit(*targetDefault)) continue;
       if (!h->implicit)
         throw Unsupported(node.opType + ": " + versionName(node, source) + " has no '" + name + "', and " +
-                          versionName(node, target) + "'s default " + targetDefault->valueToString() + " means otherwise");
+                          versionName(node, target) + "'s default " + targetDefault->valueToString() +
+                          " means otherwise");
       e.set.push_back(*h->implicit);
       continue;
     }
@@ -76,7 +83,8 @@ Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const o
     auto value = effectiveValue(node, source, name);
     if (!value) continue;
     if (!h)
-      throw Unsupported(node.opType + ": no record of what " + versionName(node, target) + " does in place of '" + name + "'");
+      throw Unsupported(node.opType + ": no record of what " + versionName(node, target) + " does in place of '" +
+                        name + "'");
     if (!h->meansImplicit(*value) && !(name == "allowzero" && allowzeroIsMoot(node, ctx))) {
       std::string origin = own ? "" : " (the default of " + versionName(node, source) + ")";
       throw Unsupported(node.opType + ": " + name + "=" + value->valueToString() + origin + " has no equivalent in " +
@@ -92,8 +100,8 @@ Edits attributeEdits(const ir::Node& node, const onnx::OpSchema& source, const o
 void compatibleVersionStep(ir::Node& node, HandlerContext& ctx) {
   const auto* target = schema::schemaAt(node.domain, node.opType, ctx.targetOpset);
   if (!target)
-    throw Unsupported(node.opType + " does not exist at opset " + std::to_string(ctx.targetOpset) + " (first in opset " +
-                      std::to_string(schema::firstOpsetOf(node.domain, node.opType)) + ")");
+    throw Unsupported(node.opType + " does not exist at opset " + std::to_string(ctx.targetOpset) +
+                      " (first in opset " + std::to_string(schema::firstOpsetOf(node.domain, node.opType)) + ")");
   static const schema::ElemTypes kNone;
   const schema::ElemTypes& types = ctx.elemTypes ? *ctx.elemTypes : kNone;
   const auto* source = schema::schemaAt(node.domain, node.opType, ctx.sourceOpset);

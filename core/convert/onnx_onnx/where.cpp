@@ -15,8 +15,8 @@ namespace fb::convert::onnx_onnx {
 namespace {
 
 bool addable(ir::DataType t) {
-  return t == ir::DataType::Float || t == ir::DataType::Double || t == ir::DataType::Float16 || t == ir::DataType::Int32 ||
-         t == ir::DataType::Int64 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64;
+  return t == ir::DataType::Float || t == ir::DataType::Double || t == ir::DataType::Float16 ||
+         t == ir::DataType::Int32 || t == ir::DataType::Int64 || t == ir::DataType::UInt32 || t == ir::DataType::UInt64;
 }
 
 ir::Value* zeros(HandlerContext& ctx, const std::string& base, ir::DataType t, const std::vector<int64_t>& shape) {
@@ -31,7 +31,8 @@ ir::Value* zeros(HandlerContext& ctx, const std::string& base, ir::DataType t, c
 
 }  // namespace
 
-std::optional<std::string> whyNoSelect(const HandlerContext& ctx, const ir::Value* cond, const ir::Value* x, const ir::Value* y) {
+std::optional<std::string> whyNoSelect(const HandlerContext& ctx, const ir::Value* cond, const ir::Value* x,
+                                       const ir::Value* y) {
   if (ctx.targetOpset >= 9) return std::nullopt;
   auto sc = ctx.staticShape(cond), sx = ctx.staticShape(x), sy = ctx.staticShape(y);
   if (!sc || !sx || !sy) return "Where below opset 9 needs the static shapes of all three inputs";
@@ -71,7 +72,8 @@ void emitSelect(ir::Node& at, HandlerContext& ctx, ir::Value* cond, ir::Value* x
   ir::Value* flat = ctx.newValue(base + "_flat");
   ctx.insertNode(at, "Reshape", {both, ctx.constantInt64(base + "_flat_shape", {-1})}, {flat});
   ir::Value* pick = ctx.newValue(base + "_pick");
-  ctx.insertNode(at, "Cast", {cond}, {pick})->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64)));
+  ctx.insertNode(at, "Cast", {cond}, {pick})
+      ->setAttr(ir::Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64)));
   pick = toShape(pick, ir::DataType::Int64, "condition");
   ir::Value* offset = ctx.newValue(base + "_offset");
   ctx.insertNode(at, "Mul", {pick, ctx.constantInt64(base + "_half", {count}, true)}, {offset});
@@ -87,7 +89,8 @@ void emitSelect(ir::Node& at, HandlerContext& ctx, ir::Value* cond, ir::Value* x
 namespace {
 
 void whereBelow9(ir::Node& n, HandlerContext& ctx) {
-  if (auto why = whyNoSelect(ctx, n.input(0), n.input(1), n.input(2))) throw Unsupported(*why + " (Where exists from opset 9)");
+  if (auto why = whyNoSelect(ctx, n.input(0), n.input(1), n.input(2)))
+    throw Unsupported(*why + " (Where exists from opset 9)");
   ctx.note = "condition picks from the stacked branches with a Gather";
   if (!ctx.commit()) return;
   ir::Value* out = n.output(0);

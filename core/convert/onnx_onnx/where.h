@@ -9,7 +9,8 @@
 namespace fb::convert::onnx_onnx {
 
 // Why `emitSelect` cannot be used at the target, or nullopt when it can.
-std::optional<std::string> whyNoSelect(const HandlerContext& ctx, const ir::Value* cond, const ir::Value* x, const ir::Value* y);
+std::optional<std::string> whyNoSelect(const HandlerContext& ctx, const ir::Value* cond, const ir::Value* x,
+                                       const ir::Value* y);
 // out = cond ? x : y, nodes inserted before `at`.
 void emitSelect(ir::Node& at, HandlerContext& ctx, ir::Value* cond, ir::Value* x, ir::Value* y, ir::Value* out);
 

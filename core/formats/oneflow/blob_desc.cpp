@@ -38,9 +38,18 @@ bool scan(const std::string& data, std::map<int, Field>& out) {
         if (!in.ReadVarint32(&len) || !in.ReadString(&f.bytes, static_cast<int>(len))) return false;
         break;
       }
-      case WFL::WIRETYPE_FIXED32: { uint32_t v; if (!in.ReadLittleEndian32(&v)) return false; break; }
-      case WFL::WIRETYPE_FIXED64: { uint64_t v; if (!in.ReadLittleEndian64(&v)) return false; break; }
-      default: return false;  // groups never occur in OneFlow's protos
+      case WFL::WIRETYPE_FIXED32: {
+        uint32_t v;
+        if (!in.ReadLittleEndian32(&v)) return false;
+        break;
+      }
+      case WFL::WIRETYPE_FIXED64: {
+        uint64_t v;
+        if (!in.ReadLittleEndian64(&v)) return false;
+        break;
+      }
+      default:
+        return false;  // groups never occur in OneFlow's protos
     }
   }
   return in.ConsumedEntireMessage() || in.CurrentPosition() == static_cast<int>(data.size());

@@ -23,18 +23,18 @@ using Kind = Value::Kind;
 namespace {
 
 struct Source {
-  std::string file;                              // for errors: the pickle file
-  std::shared_ptr<const MappedFile> map;         // the pickle's bytes (format C tensors point into it)
-  std::optional<fs::path> folder;                // format B: where `path` strings are resolved
-  std::string containDir;                        // every file opened must resolve inside it (none when empty)
+  std::string file;                       // for errors: the pickle file
+  std::shared_ptr<const MappedFile> map;  // the pickle's bytes (format C tensors point into it)
+  std::optional<fs::path> folder;         // format B: where `path` strings are resolved
+  std::string containDir;                 // every file opened must resolve inside it (none when empty)
 };
 
 // numpy dtype codes as numpy.dtype(code) spells them in a pickle.
 std::optional<ir::DataType> numpyType(const std::string& code) {
   static const std::map<std::string, ir::DataType> types{
-      {"f4", ir::DataType::Float}, {"f8", ir::DataType::Double}, {"f2", ir::DataType::Float16},
-      {"i1", ir::DataType::Int8}, {"i2", ir::DataType::Int16}, {"i4", ir::DataType::Int32},
-      {"i8", ir::DataType::Int64}, {"u1", ir::DataType::UInt8}, {"b1", ir::DataType::Bool},
+      {"f4", ir::DataType::Float},     {"f8", ir::DataType::Double},     {"f2", ir::DataType::Float16},
+      {"i1", ir::DataType::Int8},      {"i2", ir::DataType::Int16},      {"i4", ir::DataType::Int32},
+      {"i8", ir::DataType::Int64},     {"u1", ir::DataType::UInt8},      {"b1", ir::DataType::Bool},
       {"c8", ir::DataType::Complex64}, {"c16", ir::DataType::Complex128}};
   auto it = types.find(code);
   return it == types.end() ? std::nullopt : std::optional(it->second);
@@ -67,7 +67,8 @@ ir::DataType dtypeOf(const Value* v, const Source& src, const std::string& name)
 
 ir::Tensor tensorFromBytes(const Value* bytes, ir::DataType dt, std::vector<int64_t> dims, const Source& src,
                            const std::string& name) {
-  if (!bytes || bytes->kind != Kind::Bytes) throw InputError(src.file, "tensor '" + name + "': the array data is not bytes");
+  if (!bytes || bytes->kind != Kind::Bytes)
+    throw InputError(src.file, "tensor '" + name + "': the array data is not bytes");
   // Checked arithmetic: a [2^32, 2^32] float array "needs" 0 bytes once the product wraps around.
   const auto needed = checkedByteSize(dims, dt);
   if (!needed)
@@ -79,8 +80,8 @@ ir::Tensor tensorFromBytes(const Value* bytes, ir::DataType dt, std::vector<int6
   t.dims = std::move(dims);
   if (bytes->bytes.size() != *needed)
     throw InputError(src.file, "tensor '" + name + "': the array has " + std::to_string(bytes->bytes.size()) +
-                                   " bytes of data, but its shape and " + std::string(ir::dataTypeName(dt)) +
-                                   " need " + std::to_string(*needed));
+                                   " bytes of data, but its shape and " + std::string(ir::dataTypeName(dt)) + " need " +
+                                   std::to_string(*needed));
   const auto* begin = bytes->bytes.data();
   if (begin >= src.map->data() && begin + bytes->bytes.size() <= src.map->data() + src.map->size()) {
     t.setBuffer(ir::makeMappedBuffer(src.map, static_cast<size_t>(begin - src.map->data()), bytes->bytes.size()));
@@ -90,7 +91,9 @@ ir::Tensor tensorFromBytes(const Value* bytes, ir::DataType dt, std::vector<int6
   return t;
 }
 
-bool fortranOrder(const Value* v) { return v && ((v->kind == Kind::Bool && v->boolean) || (v->kind == Kind::String && v->text == "F")); }
+bool fortranOrder(const Value* v) {
+  return v && ((v->kind == Kind::Bool && v->boolean) || (v->kind == Kind::String && v->text == "F"));
+}
 
 // A numpy array as ndarray.__reduce__ (protocol < 5) or _frombuffer (protocol 5) writes it.
 ir::Tensor arrayTensor(const Value* v, const Source& src, const std::string& name) {
@@ -132,8 +135,8 @@ ir::Tensor folderTensor(const std::string& rel, const Source& src, const std::st
   const auto info = readVariableMeta(meta.string(), src.containDir, "tensor '" + name + "': meta");
   auto dt = toIrDataType(info.dataType);
   if (!dt || ir::elementSize(*dt) == 0)
-    throw InputError(meta.string(), "tensor '" + name + "': data type " + oneflowDataTypeName(info.dataType) +
-                                        " is not supported");
+    throw InputError(meta.string(),
+                     "tensor '" + name + "': data type " + oneflowDataTypeName(info.dataType) + " is not supported");
   ir::Tensor t;
   t.name = name;
   t.dtype = *dt;
@@ -168,7 +171,8 @@ ir::Tensor oneflowTensor(const Value* v, const Source& src, const std::string& n
   if (const Value* path = state->find("path")) {
     if (path->kind != Kind::String) throw InputError(src.file, "tensor '" + name + "': its path is not a string");
     if (!src.folder)
-      throw InputError(src.file, "tensor '" + name + "' refers to folder '" + path->text + "', but this is a single-file save");
+      throw InputError(src.file,
+                       "tensor '" + name + "' refers to folder '" + path->text + "', but this is a single-file save");
     return folderTensor(path->text, src, name);
   }
   ir::Tensor t = arrayTensor(state->find("data"), src, name);
@@ -179,13 +183,15 @@ ir::Tensor oneflowTensor(const Value* v, const Source& src, const std::string& n
     auto declared = toIrDataType(static_cast<int>(d->state->integer));
     if (declared != t.dtype)
       throw InputError(src.file, "tensor '" + name + "': the array is " + std::string(ir::dataTypeName(t.dtype)) +
-                                     " but its oneflow dtype is " + oneflowDataTypeName(static_cast<int>(d->state->integer)));
+                                     " but its oneflow dtype is " +
+                                     oneflowDataTypeName(static_cast<int>(d->state->integer)));
   }
   return t;
 }
 
 bool isTensorObject(const Value* v) {
-  return v->kind == Kind::Object && (v->callable->isGlobal("oneflow", "Tensor") || v->callable->isGlobal("oneflow.nn", "Parameter"));
+  return v->kind == Kind::Object &&
+         (v->callable->isGlobal("oneflow", "Tensor") || v->callable->isGlobal("oneflow.nn", "Parameter"));
 }
 
 // The tensors of the saved object, named by their path through dicts and lists. A pickle shares an object by memo
@@ -195,7 +201,7 @@ bool isTensorObject(const Value* v) {
 // path, is charged to a budget, so such a file is refused at once instead of running for hours or taking gigabytes.
 class TensorWalk {
  public:
-  static constexpr int kMaxNesting = 64;                     // dicts/lists around a tensor (the recursion depth)
+  static constexpr int kMaxNesting = 64;  // dicts/lists around a tensor (the recursion depth)
   // Names kept, counted at every level of nesting (a graph.state_dict() counts each tensor twice): 8x the 30,000
   // tensors the pickle decoder is sized for.
   static constexpr size_t kMaxNames = size_t{1} << 18;
@@ -305,9 +311,11 @@ bool isFlowSaveFile(const std::string& path) {
 
 std::map<std::string, ir::Tensor> readFlowSave(const std::string& path, const std::string& containDir) {
   if (isFlowSaveFolder(path))
-    return readPickle((fs::path(path) / "pickled_data").string(), fs::path(path), containDir.empty() ? path : containDir);
+    return readPickle((fs::path(path) / "pickled_data").string(), fs::path(path),
+                      containDir.empty() ? path : containDir);
   std::error_code ec;
-  if (fs::is_directory(path, ec)) throw InputError(path, "no pickled_data in the folder: not a pickle-based oneflow.save");
+  if (fs::is_directory(path, ec))
+    throw InputError(path, "no pickled_data in the folder: not a pickle-based oneflow.save");
   if (!fs::is_regular_file(path, ec)) throw InputError(path, "no such file");
   return readPickle(path, std::nullopt, containDir);
 }

@@ -63,7 +63,8 @@ class Importer {
     if (!topo.ok) throw InputError(src_.path, "the graph has a cycle through op '" + topo.cycleNodes.front() + "'");
     for (auto* v : g_->values()) applyBlobDesc(v);
     model->sourceFiles.push_back(src_.path);
-    if (weights_) model->sourceFiles.insert(model->sourceFiles.end(), weights_->filesRead().begin(), weights_->filesRead().end());
+    if (weights_)
+      model->sourceFiles.insert(model->sourceFiles.end(), weights_->filesRead().begin(), weights_->filesRead().end());
     return model;
   }
 
@@ -86,7 +87,9 @@ class Importer {
     using O = ::oneflow::OperatorConf;
     const std::string lbnOut = op.name() + "/";
     switch (op.op_type_case()) {
-      case O::kUserConf: importUserOp(op); break;
+      case O::kUserConf:
+        importUserOp(op);
+        break;
       case O::kInputConf: {
         auto* v = newOutput(lbnOut + op.input_conf().out(), op.name());
         const auto& bc = op.input_conf().blob_conf();
@@ -104,18 +107,30 @@ class Importer {
         g_->addInitializer(weights_->load(op.name(), name, dims, vc.data_type()));
         break;
       }
-      case O::kOutputConf: marker(op, "output", op.output_conf().in(), lbnOut + op.output_conf().out()); break;
-      case O::kReturnConf: marker(op, "return", op.return_conf().in(), lbnOut + op.return_conf().out()); break;
+      case O::kOutputConf:
+        marker(op, "output", op.output_conf().in(), lbnOut + op.output_conf().out());
+        break;
+      case O::kReturnConf:
+        marker(op, "return", op.return_conf().in(), lbnOut + op.return_conf().out());
+        break;
       case O::kIdentityConf: {
         auto* in = g_->getOrCreateValue(op.identity_conf().in());
         auto* n = g_->addNode("identity", {in}, {newOutput(lbnOut + op.identity_conf().out(), op.name())}, "oneflow");
         n->name = scopedName(op.name());
         break;
       }
-      case O::kDistributeConcatConf: distribute(op, "distribute_concat", op.distribute_concat_conf()); break;
-      case O::kDistributeSplitConf: distribute(op, "distribute_split", op.distribute_split_conf()); break;
-      case O::kDistributeCloneConf: distribute(op, "distribute_clone", op.distribute_clone_conf()); break;
-      case O::kDistributeAddConf: distribute(op, "distribute_add", op.distribute_add_conf()); break;
+      case O::kDistributeConcatConf:
+        distribute(op, "distribute_concat", op.distribute_concat_conf());
+        break;
+      case O::kDistributeSplitConf:
+        distribute(op, "distribute_split", op.distribute_split_conf());
+        break;
+      case O::kDistributeCloneConf:
+        distribute(op, "distribute_clone", op.distribute_clone_conf());
+        break;
+      case O::kDistributeAddConf:
+        distribute(op, "distribute_add", op.distribute_add_conf());
+        break;
       case O::OP_TYPE_NOT_SET:
         // tick, boxing and critical-section ops added by the compiler carry no tensor data for inference.
         ++skippedSystemOps_;
@@ -145,7 +160,8 @@ class Importer {
     }
     auto* n = g_->addNode(type, ins, outs, "oneflow");
     n->name = scopedName(op.name());
-    if (c.has_axis() && std::string_view(type) != "distribute_clone") n->setAttr(ir::Attribute::makeInt("axis", c.axis()));
+    if (c.has_axis() && std::string_view(type) != "distribute_clone")
+      n->setAttr(ir::Attribute::makeInt("axis", c.axis()));
   }
 
   template <typename Map>
@@ -169,7 +185,8 @@ class Importer {
     for (const auto& arg : argOrder(u.input_order(), u.input())) {
       auto it = u.input().find(arg);
       if (it == u.input().end())
-        throw InputError(src_.path, "op '" + op.name() + "' lists input '" + arg + "' in input_order but has no such input");
+        throw InputError(src_.path,
+                         "op '" + op.name() + "' lists input '" + arg + "' in input_order but has no such input");
       for (const auto& lbn : it->second.s()) {
         ins.push_back(g_->getOrCreateValue(lbn));
         inArgs.strings.push_back(arg);
@@ -178,7 +195,8 @@ class Importer {
     for (const auto& arg : argOrder(u.output_order(), u.output())) {
       auto it = u.output().find(arg);
       if (it == u.output().end())
-        throw InputError(src_.path, "op '" + op.name() + "' lists output '" + arg + "' in output_order but has no such output");
+        throw InputError(src_.path,
+                         "op '" + op.name() + "' lists output '" + arg + "' in output_order but has no such output");
       for (const auto& lbn : it->second.s()) {
         auto* v = newOutput(lbn, op.name());
         if (std::find(outs.begin(), outs.end(), v) != outs.end())

@@ -23,8 +23,8 @@ inline constexpr const char* kInputArgsAttr = "_input_args";
 inline constexpr const char* kOutputArgsAttr = "_output_args";
 
 struct JobSource {
-  std::string path;           // the file, for error messages and Model::sourcePath
-  std::string format;         // Model::sourceFormat ("oneflow-job", "oneflow-saved-model")
+  std::string path;    // the file, for error messages and Model::sourcePath
+  std::string format;  // Model::sourceFormat ("oneflow-job", "oneflow-saved-model")
   std::string graphName;
   std::vector<const ::oneflow::OperatorConf*> ops;
   std::map<std::string, BlobDesc> blobs;  // lbn -> logical blob description (empty for SavedModel)

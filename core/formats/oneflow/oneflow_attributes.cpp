@@ -27,17 +27,38 @@ ir::Attribute toIrAttribute(const std::string& name, const ::oneflow::AttrValue&
   ir::Attribute a;
   a.name = name;
   switch (v.value_case()) {
-    case V::kAtInt32: a.type = ir::AttrType::Int; a.i = v.at_int32(); break;
-    case V::kAtInt64: a.type = ir::AttrType::Int; a.i = v.at_int64(); break;
-    case V::kAtBool: a.type = ir::AttrType::Int; a.i = v.at_bool() ? 1 : 0; break;
-    case V::kAtFloat: a.type = ir::AttrType::Float; a.f = v.at_float(); break;
-    case V::kAtDouble: a.type = ir::AttrType::Float; a.f = static_cast<float>(v.at_double()); break;
-    case V::kAtString: a.type = ir::AttrType::String; a.s = v.at_string(); break;
+    case V::kAtInt32:
+      a.type = ir::AttrType::Int;
+      a.i = v.at_int32();
+      break;
+    case V::kAtInt64:
+      a.type = ir::AttrType::Int;
+      a.i = v.at_int64();
+      break;
+    case V::kAtBool:
+      a.type = ir::AttrType::Int;
+      a.i = v.at_bool() ? 1 : 0;
+      break;
+    case V::kAtFloat:
+      a.type = ir::AttrType::Float;
+      a.f = v.at_float();
+      break;
+    case V::kAtDouble:
+      a.type = ir::AttrType::Float;
+      a.f = static_cast<float>(v.at_double());
+      break;
+    case V::kAtString:
+      a.type = ir::AttrType::String;
+      a.s = v.at_string();
+      break;
     case V::kAtShape:
       a.type = ir::AttrType::Ints;
       a.ints.assign(v.at_shape().dim().begin(), v.at_shape().dim().end());
       break;
-    case V::kAtDataType: a.type = ir::AttrType::Int; a.i = onnxDataType(v.at_data_type()); break;
+    case V::kAtDataType:
+      a.type = ir::AttrType::Int;
+      a.i = onnxDataType(v.at_data_type());
+      break;
     case V::kAtListInt32:
       a.type = ir::AttrType::Ints;
       a.ints.assign(v.at_list_int32().val().begin(), v.at_list_int32().val().end());
@@ -77,7 +98,9 @@ ir::Attribute toIrAttribute(const std::string& name, const ::oneflow::AttrValue&
     case V::kAtDevice: {
       a.type = ir::AttrType::String;
       const auto& d = v.at_device();
-      a.s = (d.device_type() == ::oneflow::kCUDA ? "cuda:" : d.device_type() == ::oneflow::kCPU ? "cpu:" : "device:") +
+      a.s = (d.device_type() == ::oneflow::kCUDA  ? "cuda:"
+             : d.device_type() == ::oneflow::kCPU ? "cpu:"
+                                                  : "device:") +
             std::to_string(d.device_id());
       break;
     }
@@ -85,9 +108,16 @@ ir::Attribute toIrAttribute(const std::string& name, const ::oneflow::AttrValue&
       a.type = ir::AttrType::Floats;
       a.floats = {static_cast<float>(v.at_complex_double().real()), static_cast<float>(v.at_complex_double().imag())};
       break;
-    case V::kAtMemoryFormat: a.type = ir::AttrType::Int; a.i = v.at_memory_format(); break;
-    case V::kAtBytes: a.type = ir::AttrType::String; a.s = v.at_bytes(); break;
-    case V::VALUE_NOT_SET: throw std::runtime_error("attribute '" + name + "' has no value");
+    case V::kAtMemoryFormat:
+      a.type = ir::AttrType::Int;
+      a.i = v.at_memory_format();
+      break;
+    case V::kAtBytes:
+      a.type = ir::AttrType::String;
+      a.s = v.at_bytes();
+      break;
+    case V::VALUE_NOT_SET:
+      throw std::runtime_error("attribute '" + name + "' has no value");
   }
   // The descriptor's field name is exactly OneFlow's case name.
   a.docString = std::string(kCasePrefix) + V::descriptor()->FindFieldByNumber(v.value_case())->name();

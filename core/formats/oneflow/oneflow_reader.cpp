@@ -52,9 +52,7 @@ bool parseText(const std::string& text, google::protobuf::Message& m) {
   return parser.ParseFromString(text, &m);
 }
 
-bool parseBinary(const std::string& bytes, google::protobuf::Message& m) {
-  return m.ParsePartialFromString(bytes);
-}
+bool parseBinary(const std::string& bytes, google::protobuf::Message& m) { return m.ParsePartialFromString(bytes); }
 
 template <typename JobT>
 bool isJob(const JobT& j) {
@@ -64,7 +62,8 @@ bool isJob(const JobT& j) {
 // A graph file inside a folder, by the names OneFlow tools and oneflow_dump.py use.
 std::optional<fs::path> graphFileIn(const fs::path& dir) {
   std::error_code ec;
-  for (const char* n : {"job.pb", "job.prototxt", "jobset.pb", "jobset.prototxt", "saved_model.pb", "saved_model.prototxt"})
+  for (const char* n :
+       {"job.pb", "job.prototxt", "jobset.pb", "jobset.prototxt", "saved_model.pb", "saved_model.prototxt"})
     if (fs::is_regular_file(dir / n, ec)) return dir / n;
   if (fs::is_directory(dir / "saved_model", ec)) return graphFileIn(dir / "saved_model");
   // ModelBuilder.Save puts each model version in a numbered subfolder: the highest wins.
@@ -74,7 +73,8 @@ std::optional<fs::path> graphFileIn(const fs::path& dir) {
     if (!e.is_directory() || name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     long version = std::stol(name.substr(0, 15));
     for (const char* n : {"saved_model.pb", "saved_model.prototxt"})
-      if (fs::is_regular_file(e.path() / n, ec) && (!best || version > best->first)) best.emplace(version, e.path() / n);
+      if (fs::is_regular_file(e.path() / n, ec) && (!best || version > best->first))
+        best.emplace(version, e.path() / n);
   }
   if (best) return best->second;
   return std::nullopt;
@@ -94,9 +94,12 @@ JobSource jobSource(const std::string& path, const std::string& jobName, const :
 
 std::string layoutName(BlobDesc::Layout l) {
   switch (l) {
-    case BlobDesc::Layout::V03: return "v0.3";
-    case BlobDesc::Layout::V05: return "v0.5-v0.7";
-    case BlobDesc::Layout::V08: return "v0.8+";
+    case BlobDesc::Layout::V03:
+      return "v0.3";
+    case BlobDesc::Layout::V05:
+      return "v0.5-v0.7";
+    case BlobDesc::Layout::V08:
+      return "v0.8+";
   }
   return "?";
 }
@@ -113,25 +116,30 @@ std::unique_ptr<ir::Model> importAnyJob(const std::string& path, const JobT& job
     src.blobs.emplace(lbn, std::move(*d));
   }
   std::optional<WeightFolder> weights;
-  if (opt.weightDir) weights.emplace(*opt.weightDir);
-  else if (auto dir = findWeightFolder(path)) weights.emplace(*dir, modelFolderOf(path));
+  if (opt.weightDir)
+    weights.emplace(*opt.weightDir);
+  else if (auto dir = findWeightFolder(path))
+    weights.emplace(*dir, modelFolderOf(path));
   return importJob(src, weights ? &*weights : nullptr);
 }
 
 std::unique_ptr<ir::Model> fromJob(const std::string& path, const ::oneflow::Job& job, const ReadOptions& opt) {
-  return importAnyJob(path, job, opt, [](const auto& bytes) { return decodeBlobDesc(bytes); },
-                      "is not a BlobDescProto of any known layout");
+  return importAnyJob(
+      path, job, opt, [](const auto& bytes) { return decodeBlobDesc(bytes); },
+      "is not a BlobDescProto of any known layout");
 }
 
 std::unique_ptr<ir::Model> fromJobText(const std::string& path, const ::oneflow::JobText& job, const ReadOptions& opt) {
-  return importAnyJob(path, job, opt, [](const auto& desc) { return blobDescFromText(desc); }, "has no data_type");
+  return importAnyJob(
+      path, job, opt, [](const auto& desc) { return blobDescFromText(desc); }, "has no data_type");
 }
 
 template <typename JobSetT>
 int pickJob(const std::string& path, const JobSetT& set, const std::string& name) {
   for (int i = 0; i < set.job_size(); ++i)
     if (name.empty() ? set.job(i).net().op_size() > 0 : set.job(i).job_conf().job_name() == name) return i;
-  throw InputError(path, name.empty() ? "the JobSet has no job with ops" : "the JobSet has no job named '" + name + "'");
+  throw InputError(path,
+                   name.empty() ? "the JobSet has no job with ops" : "the JobSet has no job named '" + name + "'");
 }
 
 }  // namespace
@@ -179,7 +187,8 @@ std::unique_ptr<ir::Model> readGraph(const std::string& path, const ReadOptions&
     ::oneflow::JobText job;
     if (parseText(data, job) && isJob(job)) return fromJobText(path, job, opt);
     ::oneflow::JobSetText set;
-    if (parseText(data, set) && set.job_size() > 0) return fromJobText(path, set.job(pickJob(path, set, opt.jobName)), opt);
+    if (parseText(data, set) && set.job_size() > 0)
+      return fromJobText(path, set.job(pickJob(path, set, opt.jobName)), opt);
     throw InputError(path, "not a text OneFlow Job or JobSet");
   }
   ::oneflow::Job job;

@@ -14,7 +14,7 @@ using Kind = Value::Kind;
 
 // The globals oneflow.save's pickles reference (module, qualified name).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kAllowedGlobals{{
-    {"_codecs", "encode"},  // protocol 2's bytes
+    {"_codecs", "encode"},     // protocol 2's bytes
     {"__builtin__", "bytes"},  // protocol 2's b'' (an empty array's data)
     {"builtins", "bytes"},
     {"collections", "OrderedDict"},
@@ -56,24 +56,35 @@ class Decoder {
           break;
         }
         case '.': {  // STOP
-          if (!marks_.empty() || stack_.size() != 1) fail("STOP with " + std::to_string(stack_.size()) + " values on the stack");
+          if (!marks_.empty() || stack_.size() != 1)
+            fail("STOP with " + std::to_string(stack_.size()) + " values on the stack");
           return stack_.back();
         }
         case '(':  // MARK
-          if (marks_.size() >= static_cast<size_t>(Document::kMaxDepth)) fail("MARKs nested deeper than " + std::to_string(Document::kMaxDepth));
+          if (marks_.size() >= static_cast<size_t>(Document::kMaxDepth))
+            fail("MARKs nested deeper than " + std::to_string(Document::kMaxDepth));
           marks_.push_back(stack_.size());
           break;
-        case 'N': push(make(Kind::None)); break;
-        case 0x88: case 0x89: {  // NEWTRUE, NEWFALSE
+        case 'N':
+          push(make(Kind::None));
+          break;
+        case 0x88:
+        case 0x89: {  // NEWTRUE, NEWFALSE
           Value* v = make(Kind::Bool);
           v->boolean = op == 0x88;
           push(v);
           break;
         }
-        case 'J': integer(static_cast<int32_t>(u32())); break;    // BININT
-        case 'K': integer(u8()); break;                            // BININT1
-        case 'M': integer(u16()); break;                           // BININT2
-        case 0x8a: {                                               // LONG1
+        case 'J':
+          integer(static_cast<int32_t>(u32()));
+          break;  // BININT
+        case 'K':
+          integer(u8());
+          break;  // BININT1
+        case 'M':
+          integer(u16());
+          break;      // BININT2
+        case 0x8a: {  // LONG1
           const uint8_t n = u8();
           if (n > 8) fail("LONG1 of " + std::to_string(n) + " bytes (integers past 64 bits are not accepted)");
           auto b = take(n);
@@ -92,22 +103,44 @@ class Decoder {
           push(v);
           break;
         }
-        case 0x8c: string(u8()); break;   // SHORT_BINUNICODE
-        case 'X': string(u32()); break;   // BINUNICODE
-        case 0x8d: string(u64()); break;  // BINUNICODE8
-        case 'C': bytes(u8()); break;     // SHORT_BINBYTES
-        case 'B': bytes(u32()); break;    // BINBYTES
-        case 0x8e: bytes(u64()); break;   // BINBYTES8
-        case 0x96: bytes(u64()); break;   // BYTEARRAY8 (protocol 5, an in-band PickleBuffer of numpy's data)
-        case '}': push(make(Kind::Dict)); break;
-        case ']': push(make(Kind::List)); break;
-        case ')': push(make(Kind::Tuple)); break;
+        case 0x8c:
+          string(u8());
+          break;  // SHORT_BINUNICODE
+        case 'X':
+          string(u32());
+          break;  // BINUNICODE
+        case 0x8d:
+          string(u64());
+          break;  // BINUNICODE8
+        case 'C':
+          bytes(u8());
+          break;  // SHORT_BINBYTES
+        case 'B':
+          bytes(u32());
+          break;  // BINBYTES
+        case 0x8e:
+          bytes(u64());
+          break;  // BINBYTES8
+        case 0x96:
+          bytes(u64());
+          break;  // BYTEARRAY8 (protocol 5, an in-band PickleBuffer of numpy's data)
+        case '}':
+          push(make(Kind::Dict));
+          break;
+        case ']':
+          push(make(Kind::List));
+          break;
+        case ')':
+          push(make(Kind::Tuple));
+          break;
         case 't': {
           auto items = popMark();
           push(container(Kind::Tuple, std::move(items)));
           break;
         }
-        case 0x85: case 0x86: case 0x87: {  // TUPLE1..3
+        case 0x85:
+        case 0x86:
+        case 0x87: {  // TUPLE1..3
           const size_t n = op - 0x84;
           need(n);
           std::vector<const Value*> items(stack_.end() - n, stack_.end());
@@ -174,12 +207,23 @@ class Decoder {
           build(top(), state);
           break;
         }
-        case 'q': memoPut(u8()); break;          // BINPUT
-        case 'r': memoPut(u32()); break;         // LONG_BINPUT
-        case 0x94: memoPut(memo_.size()); break; // MEMOIZE
-        case 'h': memoGet(u8()); break;          // BINGET
-        case 'j': memoGet(u32()); break;         // LONG_BINGET
-        default: fail("opcode " + hexByte(op) + " is not accepted");
+        case 'q':
+          memoPut(u8());
+          break;  // BINPUT
+        case 'r':
+          memoPut(u32());
+          break;  // LONG_BINPUT
+        case 0x94:
+          memoPut(memo_.size());
+          break;  // MEMOIZE
+        case 'h':
+          memoGet(u8());
+          break;  // BINGET
+        case 'j':
+          memoGet(u32());
+          break;  // LONG_BINGET
+        default:
+          fail("opcode " + hexByte(op) + " is not accepted");
       }
     }
   }
@@ -233,7 +277,11 @@ class Decoder {
     const size_t floor = marks_.empty() ? 0 : marks_.back();
     if (stack_.size() < floor + n) fail("stack underflow");
   }
-  const Value* pop() { const Value* v = stack_.back(); stack_.pop_back(); return v; }
+  const Value* pop() {
+    const Value* v = stack_.back();
+    stack_.pop_back();
+    return v;
+  }
   Value* top() { return const_cast<Value*>(stack_.back()); }
   std::vector<const Value*> popMark() {
     if (marks_.empty()) fail("no MARK to pop to");
@@ -314,8 +362,9 @@ class Decoder {
     const bool dtype = callable->isGlobal("numpy", "dtype");
     const bool reconstructor = callable->isGlobal("copyreg", "_reconstructor");
     if (!reconstruct && !frombuffer && !dtype && !reconstructor)
-      fail("REDUCE of '" + (callable->kind == Kind::Global ? callable->module + "." + callable->name
-                                                              : std::string(kindName(callable->kind))) +
+      fail("REDUCE of '" +
+           (callable->kind == Kind::Global ? callable->module + "." + callable->name
+                                           : std::string(kindName(callable->kind))) +
            "' is not accepted");
     if (reconstructor) {  // copyreg._reconstructor(cls, object-base, state): only for the classes NEWOBJ accepts
       if (args->items.empty()) fail("copyreg._reconstructor without a class");
@@ -335,7 +384,8 @@ class Decoder {
       const auto c = static_cast<unsigned char>(text[i]);
       if (c < 0x80) {
         v->owned.push_back(static_cast<char>(c));
-      } else if ((c == 0xc2 || c == 0xc3) && i + 1 < text.size() && (static_cast<unsigned char>(text[i + 1]) >> 6) == 2) {
+      } else if ((c == 0xc2 || c == 0xc3) && i + 1 < text.size() &&
+                 (static_cast<unsigned char>(text[i + 1]) >> 6) == 2) {
         v->owned.push_back(static_cast<char>(((c & 0x1f) << 6) | (static_cast<unsigned char>(text[++i]) & 0x3f)));
       } else {
         fail("_codecs.encode of text outside latin1");
@@ -348,7 +398,8 @@ class Decoder {
     if (args->kind != Kind::Tuple) fail("NEWOBJ with arguments that are not a tuple");
     if (!(cls->isGlobal("oneflow", "Tensor") || cls->isGlobal("oneflow.nn", "Parameter") ||
           cls->isGlobal("oneflow._oneflow_internal", "dtype")))
-      fail("NEWOBJ of '" + (cls->kind == Kind::Global ? cls->module + "." + cls->name : std::string(kindName(cls->kind))) +
+      fail("NEWOBJ of '" +
+           (cls->kind == Kind::Global ? cls->module + "." + cls->name : std::string(kindName(cls->kind))) +
            "' is not accepted");
     return object(cls, args);
   }
@@ -390,17 +441,28 @@ const Value* Value::find(std::string_view key) const {
 
 const char* kindName(Value::Kind k) {
   switch (k) {
-    case Kind::None: return "None";
-    case Kind::Bool: return "bool";
-    case Kind::Int: return "int";
-    case Kind::Float: return "float";
-    case Kind::String: return "str";
-    case Kind::Bytes: return "bytes";
-    case Kind::Tuple: return "tuple";
-    case Kind::List: return "list";
-    case Kind::Dict: return "dict";
-    case Kind::Global: return "global";
-    case Kind::Object: return "object";
+    case Kind::None:
+      return "None";
+    case Kind::Bool:
+      return "bool";
+    case Kind::Int:
+      return "int";
+    case Kind::Float:
+      return "float";
+    case Kind::String:
+      return "str";
+    case Kind::Bytes:
+      return "bytes";
+    case Kind::Tuple:
+      return "tuple";
+    case Kind::List:
+      return "list";
+    case Kind::Dict:
+      return "dict";
+    case Kind::Global:
+      return "global";
+    case Kind::Object:
+      return "object";
   }
   return "?";
 }

@@ -23,18 +23,20 @@ struct Value {
   bool boolean = false;
   int64_t integer = 0;
   double real = 0;
-  std::string text;                                   // String
-  std::span<const std::byte> bytes;                   // Bytes: a view into the decoded input, or into `owned`
-  std::string owned;                                  // Bytes decoded from protocol 2's _codecs.encode(str, 'latin1')
-  std::vector<const Value*> items;                    // Tuple, List
+  std::string text;                  // String
+  std::span<const std::byte> bytes;  // Bytes: a view into the decoded input, or into `owned`
+  std::string owned;                 // Bytes decoded from protocol 2's _codecs.encode(str, 'latin1')
+  std::vector<const Value*> items;   // Tuple, List
   std::vector<std::pair<const Value*, const Value*>> entries;  // Dict, in insertion order (later keys win)
-  std::string module, name;                           // Global
-  const Value* callable = nullptr;                    // Object: the Global that REDUCE/NEWOBJ applied
-  const Value* args = nullptr;                        // Object: its argument tuple
-  const Value* state = nullptr;                       // Object: what BUILD gave it (nullptr when none)
-  int depth = 0;                                      // containers: 1 + the deepest element
+  std::string module, name;                                    // Global
+  const Value* callable = nullptr;                             // Object: the Global that REDUCE/NEWOBJ applied
+  const Value* args = nullptr;                                 // Object: its argument tuple
+  const Value* state = nullptr;                                // Object: what BUILD gave it (nullptr when none)
+  int depth = 0;                                               // containers: 1 + the deepest element
 
-  bool isGlobal(std::string_view m, std::string_view n) const { return kind == Kind::Global && module == m && name == n; }
+  bool isGlobal(std::string_view m, std::string_view n) const {
+    return kind == Kind::Global && module == m && name == n;
+  }
   // The entry of a Dict whose key is the string `key` (the last one when repeated), or nullptr.
   const Value* find(std::string_view key) const;
 };

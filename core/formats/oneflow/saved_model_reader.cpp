@@ -47,7 +47,8 @@ std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::op
     google::protobuf::TextFormat::Parser parser;
     parser.RecordErrorsTo(&errors);
     parser.AllowUnknownField(true);
-    if (!parser.ParseFromString(data, &sm)) throw InputError(path, "not a text OneFlow SavedModel (" + errors.first + ")");
+    if (!parser.ParseFromString(data, &sm))
+      throw InputError(path, "not a text OneFlow SavedModel (" + errors.first + ")");
   }
   if (sm.graphs().empty()) throw InputError(path, "the SavedModel has no graphs");
 
@@ -94,7 +95,9 @@ std::unique_ptr<ir::Model> readSavedModel(const std::string& path, const std::op
     const auto& sig = graph.signatures().at(sigName);
     for (const auto& [name, def] : sig.inputs()) {
       auto* v = model->graph().findValue(def.lbi().op_name() + "/" + def.lbi().blob_name());
-      if (!v) throw InputError(path, "signature input '" + name + "' names '" + def.lbi().op_name() + "', which is not in the graph");
+      if (!v)
+        throw InputError(
+            path, "signature input '" + name + "' names '" + def.lbi().op_name() + "', which is not in the graph");
       if (def.blob_conf().has_shape()) {
         ir::Shape s;
         for (auto d : def.blob_conf().shape().dim()) s.push_back(ir::Dim::of(d));

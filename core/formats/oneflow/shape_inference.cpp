@@ -64,8 +64,8 @@ int64_t pooledSize(int64_t in, int64_t k, int64_t s, int64_t pad, int64_t dil, b
 }
 
 // Spatial NCHW output of conv/pooling.
-std::optional<Dims> windowed(const Dims& x, int64_t channels, const Dims& kernel, const Dims& strides,
-                             const Dims& pads, const Dims& dilations, bool ceil) {
+std::optional<Dims> windowed(const Dims& x, int64_t channels, const Dims& kernel, const Dims& strides, const Dims& pads,
+                             const Dims& dilations, bool ceil) {
   if (x.size() != kernel.size() + 2) return std::nullopt;
   Dims out{x[0], channels};
   for (size_t i = 0; i < kernel.size(); ++i) {
@@ -98,7 +98,8 @@ std::optional<Dims> conv(const ir::Node& n) {
   auto w = dimsOf(arg(n, "weight"));
   if (!x || !w || w->empty()) return std::nullopt;
   Dims k = n.attrInts("kernel_size");
-  return windowed(*x, (*w)[0], k, n.attrInts("strides"), n.attrInts("padding_before"), n.attrInts("dilation_rate"), false);
+  return windowed(*x, (*w)[0], k, n.attrInts("strides"), n.attrInts("padding_before"), n.attrInts("dilation_rate"),
+                  false);
 }
 
 std::optional<Dims> pool(const ir::Node& n) {
@@ -133,9 +134,12 @@ std::optional<Dims> reshape(const ir::Node& n) {
   int64_t unknownAt = -1;
   Dims known;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1 && unknownAt < 0) unknownAt = static_cast<int64_t>(i);
-    else if (shape[i] < 0 || shape[i] > kMaxDim) return std::nullopt;
-    else known.push_back(shape[i]);
+    if (shape[i] == -1 && unknownAt < 0)
+      unknownAt = static_cast<int64_t>(i);
+    else if (shape[i] < 0 || shape[i] > kMaxDim)
+      return std::nullopt;
+    else
+      known.push_back(shape[i]);
   }
   auto k = checkedElementCount(known);
   if (!k) return std::nullopt;
@@ -234,17 +238,47 @@ std::optional<Dims> squeeze(const ir::Node& n) {
 const std::unordered_map<std::string, Rule>& rules() {
   static const std::unordered_map<std::string, Rule> r = [] {
     std::unordered_map<std::string, Rule> m;
-    for (const char* op : {"relu", "sigmoid", "tanh", "hardswish", "hardsigmoid", "hardtanh", "silu", "gelu", "mish",
-                           "elu", "leaky_relu", "prelu", "softmax", "log_softmax", "identity", "output", "return",
-                           "scalar_mul", "scalar_add", "scalar_div", "scalar_pow", "dropout", "layer_norm",
-                           "normalization", "bias_add", "clip_by_scalar", "cast", "abs", "exp", "sqrt", "neg",
-                           "amp_white_identity", "amp_black_identity", "fused_bias_add_gelu"})
+    for (const char* op : {"relu",
+                           "sigmoid",
+                           "tanh",
+                           "hardswish",
+                           "hardsigmoid",
+                           "hardtanh",
+                           "silu",
+                           "gelu",
+                           "mish",
+                           "elu",
+                           "leaky_relu",
+                           "prelu",
+                           "softmax",
+                           "log_softmax",
+                           "identity",
+                           "output",
+                           "return",
+                           "scalar_mul",
+                           "scalar_add",
+                           "scalar_div",
+                           "scalar_pow",
+                           "dropout",
+                           "layer_norm",
+                           "normalization",
+                           "bias_add",
+                           "clip_by_scalar",
+                           "cast",
+                           "abs",
+                           "exp",
+                           "sqrt",
+                           "neg",
+                           "amp_white_identity",
+                           "amp_black_identity",
+                           "fused_bias_add_gelu"})
       m[op] = sameAsFirst;
     for (const char* op : {"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div", "add_n", "multiply",
                            "broadcast_maximum", "broadcast_minimum"})
       m[op] = elementwise;
     m["conv2d"] = m["conv1d"] = conv;
-    for (const char* op : {"max_pool_2d", "avg_pool_2d", "maxpool_2d", "avgpool_2d", "tf_max_pool_2d", "tf_avg_pool_2d"})
+    for (const char* op :
+         {"max_pool_2d", "avg_pool_2d", "maxpool_2d", "avgpool_2d", "tf_max_pool_2d", "tf_avg_pool_2d"})
       m[op] = pool;
     m["matmul"] = m["batch_matmul"] = m["broadcast_matmul"] = matmul;
     m["reshape"] = reshape;

@@ -70,7 +70,8 @@ ir::Tensor WeightFolder::load(const std::string& variableName, const std::string
     throw InputError(dir_, "no weights for variable '" + variableName + "' in the saved object");
   }
   auto folder = variableFolder(variableName);
-  if (!folder) throw InputError(dir_, "no weights for variable '" + variableName + "' (expected " + variableName + "/out)");
+  if (!folder)
+    throw InputError(dir_, "no weights for variable '" + variableName + "' (expected " + variableName + "/out)");
   auto irType = toIrDataType(oneflowDataType);
   if (!irType)
     throw InputError(dir_, "variable '" + variableName + "' has data type " + oneflowDataTypeName(oneflowDataType) +
@@ -83,8 +84,8 @@ ir::Tensor WeightFolder::load(const std::string& variableName, const std::string
     filesRead_.push_back(meta.string());
     if (info.dims != dims || info.dataType != oneflowDataType)
       throw InputError(meta.string(), "variable '" + variableName + "': meta says " + dimsText(info.dims) + " " +
-                                          oneflowDataTypeName(info.dataType) + " but the graph says " +
-                                          dimsText(dims) + " " + oneflowDataTypeName(oneflowDataType));
+                                          oneflowDataTypeName(info.dataType) + " but the graph says " + dimsText(dims) +
+                                          " " + oneflowDataTypeName(oneflowDataType));
   }
 
   ir::Tensor t;
@@ -96,17 +97,20 @@ ir::Tensor WeightFolder::load(const std::string& variableName, const std::string
   filesRead_.push_back(out.string());
   const auto needed = checkedByteSize(dims, *irType);
   if (!needed)
-    throw InputError(out.string(), "variable '" + variableName + "': shape " + dimsText(dims) + " is negative or overflows");
+    throw InputError(out.string(),
+                     "variable '" + variableName + "': shape " + dimsText(dims) + " is negative or overflows");
   if (size != *needed)
-    throw InputError(out.string(), "variable '" + variableName + "': out has " + std::to_string(size) +
-                                       " bytes, but " + dimsText(dims) + " " + oneflowDataTypeName(oneflowDataType) +
-                                       " needs " + std::to_string(*needed));
+    throw InputError(out.string(), "variable '" + variableName + "': out has " + std::to_string(size) + " bytes, but " +
+                                       dimsText(dims) + " " + oneflowDataTypeName(oneflowDataType) + " needs " +
+                                       std::to_string(*needed));
   ir::ExternalRef ref;
   ref.location = out.string();
   ref.length = static_cast<int64_t>(size);
   ref.entries = {{"location", ref.location}};
-  if (size == 0) t.setBytes({});
-  else t.setExternalSource(out.string(), ref, root_);
+  if (size == 0)
+    t.setBytes({});
+  else
+    t.setExternalSource(out.string(), ref, root_);
   return t;
 }
 

@@ -35,8 +35,8 @@ uint64_t SideFileSizes::size(const fs::path& p, const std::string& modelPath, co
     sizes_[key] = f.size();
     return f.size();
   } catch (const InputError& e) {
-    throw InputError(modelPath, "tensor '" + tensorName + "': external data file '" + p.filename().string() + "' " +
-                                    e.what());
+    throw InputError(modelPath,
+                     "tensor '" + tensorName + "': external data file '" + p.filename().string() + "' " + e.what());
   }
 }
 

@@ -30,11 +30,20 @@ size_t offsetAfterField(std::string_view bytes, uint32_t field) {
     const uint64_t tag = varint();
     if ((tag >> 3) > field) return at;
     switch (tag & 7) {
-      case 0: varint(); break;
-      case 1: p += 8; break;
-      case 2: p += varint(); break;
-      case 5: p += 4; break;
-      default: throw std::logic_error("model serializer: unexpected wire type in our own serialization");
+      case 0:
+        varint();
+        break;
+      case 1:
+        p += 8;
+        break;
+      case 2:
+        p += varint();
+        break;
+      case 5:
+        p += 4;
+        break;
+      default:
+        throw std::logic_error("model serializer: unexpected wire type in our own serialization");
     }
   }
   return bytes.size();

@@ -34,7 +34,7 @@ class ModelSerializer {
 
    private:
     struct Piece {
-      size_t begin, end;  // in bytes_
+      size_t begin, end;               // in bytes_
       std::span<const std::byte> raw;  // written after them
     };
     std::string bytes_;

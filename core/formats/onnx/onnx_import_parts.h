@@ -27,7 +27,8 @@ struct ImportContext {
 };
 
 // The bytes a tensor's dims and data type call for; fails for negative dims, unknown types and sizes that overflow.
-uint64_t neededBytes(std::string_view name, int32_t dataType, const std::vector<int64_t>& dims, const ImportContext& ctx);
+uint64_t neededBytes(std::string_view name, int32_t dataType, const std::vector<int64_t>& dims,
+                     const ImportContext& ctx);
 
 ir::Tensor importTensorIn(onnx::TensorProto& tp, ImportContext* ctx);
 // An initializer whose raw_data the caller holds (`data`): the header from `tp`, the size checked.
@@ -51,6 +52,7 @@ std::string nodeLabel(std::string_view name, std::string_view opType, int index)
 // Everything of a model except its main graph from `proto` (metadata, opsets, functions), the main graph from
 // `mainGraph`, then the checks over the whole model (references, cycles).
 using MainGraphFn = std::function<std::shared_ptr<ir::Graph>(ImportContext&)>;
-std::unique_ptr<ir::Model> assembleModel(onnx::ModelProto& proto, const ImportOptions& opts, const MainGraphFn& mainGraph);
+std::unique_ptr<ir::Model> assembleModel(onnx::ModelProto& proto, const ImportOptions& opts,
+                                         const MainGraphFn& mainGraph);
 
 }  // namespace fb::onnxfmt::detail

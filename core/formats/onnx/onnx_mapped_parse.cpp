@@ -22,13 +22,42 @@ using detail::ImportContext;
 
 // Field numbers from onnx.proto (onnx 1.12).
 constexpr uint32_t kModelGraph = 7;
-enum GraphField : uint32_t { kGraphNode = 1, kGraphInitializer = 5, kGraphInput = 11, kGraphOutput = 12, kGraphValueInfo = 13 };
-enum NodeField : uint32_t { kNodeInput = 1, kNodeOutput = 2, kNodeName = 3, kNodeOpType = 4, kNodeAttribute = 5,
-                            kNodeDocString = 6, kNodeDomain = 7 };
-enum AttrField : uint32_t { kAttrName = 1, kAttrF = 2, kAttrI = 3, kAttrS = 4, kAttrFloats = 7, kAttrInts = 8,
-                            kAttrStrings = 9, kAttrDocString = 13, kAttrType = 20, kAttrRefAttrName = 21 };
-enum TensorField : uint32_t { kTensorDims = 1, kTensorDataType = 2, kTensorName = 8, kTensorRawData = 9,
-                              kTensorDocString = 12, kTensorDataLocation = 14 };
+enum GraphField : uint32_t {
+  kGraphNode = 1,
+  kGraphInitializer = 5,
+  kGraphInput = 11,
+  kGraphOutput = 12,
+  kGraphValueInfo = 13
+};
+enum NodeField : uint32_t {
+  kNodeInput = 1,
+  kNodeOutput = 2,
+  kNodeName = 3,
+  kNodeOpType = 4,
+  kNodeAttribute = 5,
+  kNodeDocString = 6,
+  kNodeDomain = 7
+};
+enum AttrField : uint32_t {
+  kAttrName = 1,
+  kAttrF = 2,
+  kAttrI = 3,
+  kAttrS = 4,
+  kAttrFloats = 7,
+  kAttrInts = 8,
+  kAttrStrings = 9,
+  kAttrDocString = 13,
+  kAttrType = 20,
+  kAttrRefAttrName = 21
+};
+enum TensorField : uint32_t {
+  kTensorDims = 1,
+  kTensorDataType = 2,
+  kTensorName = 8,
+  kTensorRawData = 9,
+  kTensorDocString = 12,
+  kTensorDataLocation = 14
+};
 constexpr uint32_t kWireVarint = 0, kWireFixed64 = 1, kWireBytes = 2, kWireFixed32 = 5;
 constexpr uint64_t kLastAttributeType = 14;  // TYPE_PROTOS: 0..14 are all AttributeType values
 // protobuf's default nesting limit, counted from the ModelProto as the ordinary reader's parse counts it.
@@ -147,7 +176,8 @@ std::string_view rawField(const Field& f) {
 
 // One message parsed by protobuf, as deep in the model as the ordinary parse would meet it.
 void parsePart(google::protobuf::MessageLite& m, std::string_view bytes, int depth) {
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
   in.SetRecursionLimit(kProtobufNesting - depth);
   if (bytes.size() > static_cast<size_t>(INT32_MAX) || !m.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     throw NotWellFormed{};
@@ -197,15 +227,28 @@ class GraphDecoder {
       if (!c.next(f)) throw NotWellFormed{};
       std::vector<std::string_view>* list = nullptr;
       if (f.wireType == kWireBytes) switch (f.number) {
-          case kGraphNode: list = &nodes; break;
-          case kGraphInitializer: list = &initializers; break;
-          case kGraphInput: list = &inputs; break;
-          case kGraphOutput: list = &outputs; break;
-          case kGraphValueInfo: list = &valueInfos; break;
-          default: break;
+          case kGraphNode:
+            list = &nodes;
+            break;
+          case kGraphInitializer:
+            list = &initializers;
+            break;
+          case kGraphInput:
+            list = &inputs;
+            break;
+          case kGraphOutput:
+            list = &outputs;
+            break;
+          case kGraphValueInfo:
+            list = &valueInfos;
+            break;
+          default:
+            break;
         }
-      if (list) list->push_back(f.bytes);
-      else rest.append(rawField(f));
+      if (list)
+        list->push_back(f.bytes);
+      else
+        rest.append(rawField(f));
     }
     releasePages(bytes.data(), bytes.data() + bytes.size());
     onnx::GraphProto header;
@@ -408,14 +451,29 @@ class GraphDecoder {
       if (!c.next(f)) throw NotWellFormed{};
       if (f.wireType != kWireBytes) return false;
       switch (f.number) {
-        case kNodeInput: inNames_.push_back(f.bytes); break;
-        case kNodeOutput: outNames_.push_back(f.bytes); break;
-        case kNodeName: name = f.bytes; break;
-        case kNodeOpType: opType = f.bytes; break;
-        case kNodeAttribute: attrs_.push_back(f.bytes); break;
-        case kNodeDocString: doc = f.bytes; break;
-        case kNodeDomain: domain = f.bytes; break;
-        default: return false;
+        case kNodeInput:
+          inNames_.push_back(f.bytes);
+          break;
+        case kNodeOutput:
+          outNames_.push_back(f.bytes);
+          break;
+        case kNodeName:
+          name = f.bytes;
+          break;
+        case kNodeOpType:
+          opType = f.bytes;
+          break;
+        case kNodeAttribute:
+          attrs_.push_back(f.bytes);
+          break;
+        case kNodeDocString:
+          doc = f.bytes;
+          break;
+        case kNodeDomain:
+          domain = f.bytes;
+          break;
+        default:
+          return false;
       }
     }
     Graph& g = *graph_;
@@ -485,9 +543,8 @@ std::unique_ptr<ir::Model> readMappedModel(const std::string& path, const Import
     parsePart(proto, modelRest, 0);
     if (proto.opset_import_size() == 0 && proto.ir_version() >= 3)
       throw InputError(path, "not a valid ONNX model: no opset_import");
-    return detail::assembleModel(proto, opts, [&](ImportContext& ctx) {
-      return GraphDecoder(ctx, file).decode(graphBytes);
-    });
+    return detail::assembleModel(proto, opts,
+                                 [&](ImportContext& ctx) { return GraphDecoder(ctx, file).decode(graphBytes); });
   } catch (const NotWellFormed&) {
     return nullptr;
   }

@@ -34,42 +34,74 @@ void exportTypedData(const Tensor& t, onnx::TensorProto& tp) {
   auto b = t.bytes();
   switch (t.dtype) {
     case DataType::Float:
-    case DataType::Complex64: unpackTo<float>(b, tp.mutable_float_data()); break;
-    case DataType::Int32: unpackTo<int32_t>(b, tp.mutable_int32_data()); break;
-    case DataType::Int16: unpackTo<int16_t>(b, tp.mutable_int32_data()); break;
-    case DataType::Int8: unpackTo<int8_t>(b, tp.mutable_int32_data()); break;
+    case DataType::Complex64:
+      unpackTo<float>(b, tp.mutable_float_data());
+      break;
+    case DataType::Int32:
+      unpackTo<int32_t>(b, tp.mutable_int32_data());
+      break;
+    case DataType::Int16:
+      unpackTo<int16_t>(b, tp.mutable_int32_data());
+      break;
+    case DataType::Int8:
+      unpackTo<int8_t>(b, tp.mutable_int32_data());
+      break;
     case DataType::UInt16:
     case DataType::Float16:
-    case DataType::BFloat16: unpackTo<uint16_t>(b, tp.mutable_int32_data()); break;
+    case DataType::BFloat16:
+      unpackTo<uint16_t>(b, tp.mutable_int32_data());
+      break;
     // Types after onnx 1.12: one int32 per byte of the packed form (a float8 element, two 4-bit or four 2-bit ones).
-    case kFloat8E4M3FN: case kFloat8E4M3FNUZ: case kFloat8E5M2:
-    case kFloat8E5M2FNUZ: case kUInt4: case kInt4: case kFloat4E2M1:
-    case kFloat8E8M0: case kUInt2: case kInt2:
+    case kFloat8E4M3FN:
+    case kFloat8E4M3FNUZ:
+    case kFloat8E5M2:
+    case kFloat8E5M2FNUZ:
+    case kUInt4:
+    case kInt4:
+    case kFloat4E2M1:
+    case kFloat8E8M0:
+    case kUInt2:
+    case kInt2:
     case DataType::UInt8:
-    case DataType::Bool: unpackTo<uint8_t>(b, tp.mutable_int32_data()); break;
-    case DataType::Int64: unpackTo<int64_t>(b, tp.mutable_int64_data()); break;
+    case DataType::Bool:
+      unpackTo<uint8_t>(b, tp.mutable_int32_data());
+      break;
+    case DataType::Int64:
+      unpackTo<int64_t>(b, tp.mutable_int64_data());
+      break;
     case DataType::Double:
-    case DataType::Complex128: unpackTo<double>(b, tp.mutable_double_data()); break;
-    case DataType::UInt32: unpackTo<uint32_t>(b, tp.mutable_uint64_data()); break;
-    case DataType::UInt64: unpackTo<uint64_t>(b, tp.mutable_uint64_data()); break;
+    case DataType::Complex128:
+      unpackTo<double>(b, tp.mutable_double_data());
+      break;
+    case DataType::UInt32:
+      unpackTo<uint32_t>(b, tp.mutable_uint64_data());
+      break;
+    case DataType::UInt64:
+      unpackTo<uint64_t>(b, tp.mutable_uint64_data());
+      break;
     case DataType::String:
       for (const auto& s : t.strings) tp.add_string_data(s);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
 void exportShape(const Shape& s, onnx::TensorShapeProto& sp) {
   for (const auto& d : s) {
     auto* dp = sp.add_dim();
-    if (d.kind == Dim::Kind::Value) dp->set_dim_value(d.value);
-    else if (d.kind == Dim::Kind::Param) dp->set_dim_param(d.param);
+    if (d.kind == Dim::Kind::Value)
+      dp->set_dim_value(d.value);
+    else if (d.kind == Dim::Kind::Param)
+      dp->set_dim_param(d.param);
     if (!d.denotation.empty()) dp->set_denotation(d.denotation);
   }
 }
 
 void exportGraphFields(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext, bool nodesAndInitializers);
-void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext) { exportGraphFields(g, gp, ext, true); }
+void exportGraph(const Graph& g, onnx::GraphProto& gp, const ExternalizeFn& ext) {
+  exportGraphFields(g, gp, ext, true);
+}
 
 void exportSparse(const SparseTensor& st, onnx::SparseTensorProto& sp, const ExternalizeFn& ext) {
   exportTensor(st.values, *sp.mutable_values(), ext);
@@ -84,9 +116,15 @@ void exportAttribute(const Attribute& a, onnx::AttributeProto& ap, const Externa
   ap.set_type(static_cast<onnx::AttributeProto::AttributeType>(a.type));
   restoreUnknownFields(a.unknownFields, ap);
   switch (a.type) {
-    case AttrType::Float: ap.set_f(a.f); break;
-    case AttrType::Int: ap.set_i(a.i); break;
-    case AttrType::String: ap.set_s(a.s); break;
+    case AttrType::Float:
+      ap.set_f(a.f);
+      break;
+    case AttrType::Int:
+      ap.set_i(a.i);
+      break;
+    case AttrType::String:
+      ap.set_s(a.s);
+      break;
     case AttrType::Tensor:
       if (!a.tensors.empty()) exportTensor(a.tensors[0], *ap.mutable_t(), ext);
       break;
@@ -99,14 +137,29 @@ void exportAttribute(const Attribute& a, onnx::AttributeProto& ap, const Externa
     case AttrType::TypeProto:
       if (!a.typeProtos.empty()) exportType(a.typeProtos[0], *ap.mutable_tp());
       break;
-    case AttrType::Floats: for (float f : a.floats) ap.add_floats(f); break;
-    case AttrType::Ints: for (auto i : a.ints) ap.add_ints(i); break;
-    case AttrType::Strings: for (const auto& s : a.strings) ap.add_strings(s); break;
-    case AttrType::Tensors: for (const auto& t : a.tensors) exportTensor(t, *ap.add_tensors(), ext); break;
-    case AttrType::Graphs: for (const auto& g : a.graphs) exportGraph(*g, *ap.add_graphs(), ext); break;
-    case AttrType::SparseTensors: for (const auto& s : a.sparseTensors) exportSparse(s, *ap.add_sparse_tensors(), ext); break;
-    case AttrType::TypeProtos: for (const auto& t : a.typeProtos) exportType(t, *ap.add_type_protos()); break;
-    default: break;
+    case AttrType::Floats:
+      for (float f : a.floats) ap.add_floats(f);
+      break;
+    case AttrType::Ints:
+      for (auto i : a.ints) ap.add_ints(i);
+      break;
+    case AttrType::Strings:
+      for (const auto& s : a.strings) ap.add_strings(s);
+      break;
+    case AttrType::Tensors:
+      for (const auto& t : a.tensors) exportTensor(t, *ap.add_tensors(), ext);
+      break;
+    case AttrType::Graphs:
+      for (const auto& g : a.graphs) exportGraph(*g, *ap.add_graphs(), ext);
+      break;
+    case AttrType::SparseTensors:
+      for (const auto& s : a.sparseTensors) exportSparse(s, *ap.add_sparse_tensors(), ext);
+      break;
+    case AttrType::TypeProtos:
+      for (const auto& t : a.typeProtos) exportType(t, *ap.add_type_protos());
+      break;
+    default:
+      break;
   }
 }
 
@@ -184,7 +237,8 @@ void exportType(const TypeInfo& t, onnx::TypeProto& tp) {
       if (t.inner) exportType(*t.inner, *m->mutable_value_type());
       break;
     }
-    case TypeInfo::Kind::None: break;
+    case TypeInfo::Kind::None:
+      break;
   }
 }
 

@@ -47,29 +47,58 @@ std::string packAs(const Src& field) {
 void importTypedData(onnx::TensorProto& tp, Tensor& t) {
   switch (t.dtype) {
     case DataType::Float:
-    case DataType::Complex64: t.setBytes(packAs<decltype(tp.float_data()), float>(tp.float_data())); break;
-    case DataType::Int32: t.setBytes(packAs<decltype(tp.int32_data()), int32_t>(tp.int32_data())); break;
-    case DataType::Int16: t.setBytes(packAs<decltype(tp.int32_data()), int16_t>(tp.int32_data())); break;
-    case DataType::Int8: t.setBytes(packAs<decltype(tp.int32_data()), int8_t>(tp.int32_data())); break;
+    case DataType::Complex64:
+      t.setBytes(packAs<decltype(tp.float_data()), float>(tp.float_data()));
+      break;
+    case DataType::Int32:
+      t.setBytes(packAs<decltype(tp.int32_data()), int32_t>(tp.int32_data()));
+      break;
+    case DataType::Int16:
+      t.setBytes(packAs<decltype(tp.int32_data()), int16_t>(tp.int32_data()));
+      break;
+    case DataType::Int8:
+      t.setBytes(packAs<decltype(tp.int32_data()), int8_t>(tp.int32_data()));
+      break;
     case DataType::UInt16:
     case DataType::Float16:
-    case DataType::BFloat16: t.setBytes(packAs<decltype(tp.int32_data()), uint16_t>(tp.int32_data())); break;
+    case DataType::BFloat16:
+      t.setBytes(packAs<decltype(tp.int32_data()), uint16_t>(tp.int32_data()));
+      break;
     // Types after onnx 1.12: one int32 per byte of the packed form (a float8 element, two 4-bit or four 2-bit ones).
-    case kFloat8E4M3FN: case kFloat8E4M3FNUZ: case kFloat8E5M2:
-    case kFloat8E5M2FNUZ: case kUInt4: case kInt4: case kFloat4E2M1:
-    case kFloat8E8M0: case kUInt2: case kInt2:
+    case kFloat8E4M3FN:
+    case kFloat8E4M3FNUZ:
+    case kFloat8E5M2:
+    case kFloat8E5M2FNUZ:
+    case kUInt4:
+    case kInt4:
+    case kFloat4E2M1:
+    case kFloat8E8M0:
+    case kUInt2:
+    case kInt2:
     case DataType::UInt8:
-    case DataType::Bool: t.setBytes(packAs<decltype(tp.int32_data()), uint8_t>(tp.int32_data())); break;
-    case DataType::Int64: t.setBytes(packAs<decltype(tp.int64_data()), int64_t>(tp.int64_data())); break;
+    case DataType::Bool:
+      t.setBytes(packAs<decltype(tp.int32_data()), uint8_t>(tp.int32_data()));
+      break;
+    case DataType::Int64:
+      t.setBytes(packAs<decltype(tp.int64_data()), int64_t>(tp.int64_data()));
+      break;
     case DataType::Double:
-    case DataType::Complex128: t.setBytes(packAs<decltype(tp.double_data()), double>(tp.double_data())); break;
-    case DataType::UInt32: t.setBytes(packAs<decltype(tp.uint64_data()), uint32_t>(tp.uint64_data())); break;
-    case DataType::UInt64: t.setBytes(packAs<decltype(tp.uint64_data()), uint64_t>(tp.uint64_data())); break;
+    case DataType::Complex128:
+      t.setBytes(packAs<decltype(tp.double_data()), double>(tp.double_data()));
+      break;
+    case DataType::UInt32:
+      t.setBytes(packAs<decltype(tp.uint64_data()), uint32_t>(tp.uint64_data()));
+      break;
+    case DataType::UInt64:
+      t.setBytes(packAs<decltype(tp.uint64_data()), uint64_t>(tp.uint64_data()));
+      break;
     case DataType::String:
       t.strings.assign(tp.string_data().begin(), tp.string_data().end());
       t.setBytes({});
       break;
-    default: t.setBytes({}); break;
+    default:
+      t.setBytes({});
+      break;
   }
   t.storage = Tensor::Storage::Typed;
 }
@@ -132,15 +161,19 @@ Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
       ref.entries.emplace_back(e.key(), e.value());
       try {
         size_t used = 0;
-        if (e.key() == "location") ref.location = e.value();
-        else if (e.key() == "offset") ref.offset = std::stoll(e.value(), &used);
-        else if (e.key() == "length") ref.length = std::stoll(e.value(), &used), hasLength = true;
+        if (e.key() == "location")
+          ref.location = e.value();
+        else if (e.key() == "offset")
+          ref.offset = std::stoll(e.value(), &used);
+        else if (e.key() == "length")
+          ref.length = std::stoll(e.value(), &used), hasLength = true;
         if ((e.key() == "offset" || e.key() == "length") && used != e.value().size()) throw std::invalid_argument("");
       } catch (const std::exception&) {
         ctx->fail("tensor '" + tp.name() + "': external data " + e.key() + " '" + e.value() + "' is not a number");
       }
     }
-    if (ref.offset < 0) ctx->fail("tensor '" + tp.name() + "': external data offset " + std::to_string(ref.offset) + " is negative");
+    if (ref.offset < 0)
+      ctx->fail("tensor '" + tp.name() + "': external data offset " + std::to_string(ref.offset) + " is negative");
     if (hasLength && ref.length < 0)
       ctx->fail("tensor '" + tp.name() + "': external data length " + std::to_string(ref.length) + " is negative");
     fs::path path = resolveExternalLocation(ctx->opts.modelDir, ref.location, ctx->opts.modelPath);
@@ -153,8 +186,8 @@ Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
                 ref.location + "' (" + std::to_string(size) + " bytes)");
     const uint64_t want = hasLength ? static_cast<uint64_t>(ref.length) : size - offset;
     if (!isString && want != needed)
-      ctx->fail("tensor '" + tp.name() + "': external data holds " + std::to_string(want) + " bytes, shape and type need " +
-                std::to_string(needed));
+      ctx->fail("tensor '" + tp.name() + "': external data holds " + std::to_string(want) +
+                " bytes, shape and type need " + std::to_string(needed));
     t.setExternalSource(path.string(), std::move(ref), ctx->opts.modelDir.empty() ? "." : ctx->opts.modelDir);
     ctx->sourceFiles.insert(path.string());
     return t;
@@ -173,8 +206,8 @@ Tensor importTensorIn(onnx::TensorProto& tp, Context* ctx) {
     const size_t perValue = elementSize(t.dtype);
     if (ctx && !isString && t.bytes().size() != needed)
       ctx->fail("tensor '" + tp.name() + "' holds " +
-                (perValue ? std::to_string(t.bytes().size() / perValue) + " values, shape " + dimsText(t.dims) + " needs " +
-                                std::to_string(needed / perValue)
+                (perValue ? std::to_string(t.bytes().size() / perValue) + " values, shape " + dimsText(t.dims) +
+                                " needs " + std::to_string(needed / perValue)
                           : std::to_string(t.bytes().size()) + " bytes, shape " + dimsText(t.dims) + " needs " +
                                 std::to_string(needed)));
     if (ctx && isString && t.strings.size() != *checkedElementCount(t.dims))
@@ -194,8 +227,10 @@ Shape importShape(const onnx::TensorShapeProto& sp) {
   s.reserve(sp.dim_size());
   for (const auto& d : sp.dim()) {
     Dim dim;
-    if (d.has_dim_value()) dim = Dim::of(d.dim_value());
-    else if (d.has_dim_param()) dim = Dim::named(d.dim_param());
+    if (d.has_dim_value())
+      dim = Dim::of(d.dim_value());
+    else if (d.has_dim_param())
+      dim = Dim::named(d.dim_param());
     dim.denotation = d.denotation();
     s.push_back(std::move(dim));
   }
@@ -252,11 +287,13 @@ std::string nodeLabel(std::string_view name, std::string_view opType, int index)
                       : "'" + std::string(name) + "' (" + std::string(opType) + ")";
 }
 
-void failOutputTwice(const Context& ctx, std::string_view name, std::string_view opType, int index, const std::string& out) {
+void failOutputTwice(const Context& ctx, std::string_view name, std::string_view opType, int index,
+                     const std::string& out) {
   ctx.fail("node " + nodeLabel(name, opType, index) + " lists output '" + out + "' twice");
 }
 
-void failDefinedTwice(const Context& ctx, std::string_view name, std::string_view opType, int index, const std::string& out) {
+void failDefinedTwice(const Context& ctx, std::string_view name, std::string_view opType, int index,
+                      const std::string& out) {
   ctx.fail("value '" + out + "' is defined twice (again as an output of node " + nodeLabel(name, opType, index) + ")");
 }
 
@@ -272,7 +309,8 @@ void importNode(onnx::NodeProto& np, Context& ctx, Graph& g, int index) {
     }
     Value* v = g.getOrCreateValue(out);
     if (std::find(outs.begin(), outs.end(), v) != outs.end()) failOutputTwice(ctx, np.name(), np.op_type(), index, out);
-    if (v->producer() || v->isGraphInput() || v->initializer()) failDefinedTwice(ctx, np.name(), np.op_type(), index, out);
+    if (v->producer() || v->isGraphInput() || v->initializer())
+      failDefinedTwice(ctx, np.name(), np.op_type(), index, out);
     outs.push_back(v);
   }
   Node* n = g.addNode(std::move(*np.mutable_op_type()), ins, outs,
@@ -305,7 +343,8 @@ void importQuantizationAnnotations(const onnx::GraphProto& gp, Graph& g) {
   for (const auto& qa : gp.quantization_annotation()) {
     TensorAnnotation ta;
     ta.tensorName = qa.tensor_name();
-    for (const auto& e : qa.quant_parameter_tensor_names()) ta.quantParameterTensorNames.emplace_back(e.key(), e.value());
+    for (const auto& e : qa.quant_parameter_tensor_names())
+      ta.quantParameterTensorNames.emplace_back(e.key(), e.value());
     g.quantizationAnnotations.push_back(std::move(ta));
   }
 }
@@ -328,8 +367,8 @@ std::shared_ptr<Graph> importGraph(onnx::GraphProto& gp, Context& ctx, Graph* pa
   }
   for (int k = 0; k < gp.initializer_size(); ++k) {
     onnx::TensorProto& tp = *gp.mutable_initializer(k);
-    const Buffer* mapped = initializerData && k < static_cast<int>(initializerData->size())
-                               ? (*initializerData)[k].get() : nullptr;
+    const Buffer* mapped =
+        initializerData && k < static_cast<int>(initializerData->size()) ? (*initializerData)[k].get() : nullptr;
     if (mapped && !tp.has_raw_data() && tp.data_location() != onnx::TensorProto::EXTERNAL) {
       g->addInitializer(detail::importTensorWithData(tp, (*initializerData)[k], ctx));
       continue;
@@ -407,7 +446,8 @@ ir::TypeInfo importType(const onnx::TypeProto& tp) {
       t.elemType = static_cast<DataType>(tp.map_type().key_type());
       if (tp.map_type().has_value_type()) t.inner = importType(tp.map_type().value_type());
       break;
-    default: break;
+    default:
+      break;
   }
   return t;
 }

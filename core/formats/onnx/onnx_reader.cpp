@@ -91,7 +91,15 @@ bool looksLikeOnnx(const std::string& path) {
   }
   // A ModelProto starts with one of its field tags: ir_version (0x08), producer_name (0x12), ..., graph (0x3a).
   switch (b[0]) {
-    case 0x08: case 0x12: case 0x1a: case 0x22: case 0x28: case 0x32: case 0x3a: case 0x42: case 0x72:
+    case 0x08:
+    case 0x12:
+    case 0x1a:
+    case 0x22:
+    case 0x28:
+    case 0x32:
+    case 0x3a:
+    case 0x42:
+    case 0x72:
       return true;
     default:
       return false;

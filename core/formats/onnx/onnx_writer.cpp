@@ -97,9 +97,8 @@ WriteResult writeOnnxFile(const Model& m, const std::string& path, const WriteOp
       uint64_t pad = (64 - sideOffset % 64) % 64;
       side->write(zeros, pad);
       sideOffset += pad;
-      ref.entries = {{"location", location},
-                     {"offset", std::to_string(sideOffset)},
-                     {"length", std::to_string(bytes.size())}};
+      ref.entries = {
+          {"location", location}, {"offset", std::to_string(sideOffset)}, {"length", std::to_string(bytes.size())}};
       side->write(bytes.data(), bytes.size());
       sideOffset += bytes.size();
       return true;

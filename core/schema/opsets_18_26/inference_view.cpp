@@ -35,7 +35,8 @@ void collectConsts(const onnx::GraphProto& g, Consts& c) {
   for (const auto& n : g.node())
     if (n.op_type() == "Constant" && n.domain().empty() && n.output_size() == 1)
       for (const auto& a : n.attribute())
-        if (a.name() == "value" && a.has_t() && a.t().data_type() == onnx::TensorProto::INT64) c[n.output(0)] = intsOf(a.t());
+        if (a.name() == "value" && a.has_t() && a.t().data_type() == onnx::TensorProto::INT64)
+          c[n.output(0)] = intsOf(a.t());
 }
 
 const onnx::AttributeProto* findAttr(const onnx::NodeProto& n, const std::string& name) {

@@ -46,8 +46,10 @@ std::optional<Dims> reduce(const ir::Node& n, const Dims& in, const ValuesOf& va
   }
   Dims out;
   for (size_t i = 0; i < in.size(); ++i)
-    if (!reduced[i]) out.push_back(in[i]);
-    else if (keep) out.push_back(1);
+    if (!reduced[i])
+      out.push_back(in[i]);
+    else if (keep)
+      out.push_back(1);
   return out;
 }
 
@@ -184,13 +186,15 @@ std::optional<Dims> pool(const ir::Node& n, const Dims& in) {
     const int64_t x = in[i + 2];
     int64_t window = 0;
     if (k[i] <= 0 || d[i] <= 0 || s[i] <= 0 || __builtin_mul_overflow(k[i] - 1, d[i], &window) || x < 0 ||
-        window > (int64_t(1) << 40) || x > (int64_t(1) << 40) || p[i] < 0 || p[i + sp] < 0 || p[i] > (int64_t(1) << 40) ||
-        p[i + sp] > (int64_t(1) << 40))
+        window > (int64_t(1) << 40) || x > (int64_t(1) << 40) || p[i] < 0 || p[i + sp] < 0 ||
+        p[i] > (int64_t(1) << 40) || p[i + sp] > (int64_t(1) << 40))
       return std::nullopt;  // values from the file: not a pool
     ++window;
     int64_t o;
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") o = (x + s[i] - 1) / s[i];
-    else if (autoPad == "VALID") o = x >= window ? (x - window) / s[i] + 1 : 0;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+      o = (x + s[i] - 1) / s[i];
+    else if (autoPad == "VALID")
+      o = x >= window ? (x - window) / s[i] + 1 : 0;
     else {
       const int64_t span = x + p[i] + p[i + sp] - window;
       if (span < 0) return std::nullopt;
@@ -233,7 +237,9 @@ Shapes attention(const ir::Node& n, const DimsOf& dimsOf) {
   Shapes out(n.outputs().size());
   auto q = dimsOf(n.input(0)), k = dimsOf(n.input(1)), v = dimsOf(n.input(2));
   if (!q || !k || !v || q->size() != k->size() || q->size() != v->size()) return out;
-  auto sane = [](const Dims& d) { return std::all_of(d.begin(), d.end(), [](int64_t x) { return x >= 0 && x < (int64_t(1) << 31); }); };
+  auto sane = [](const Dims& d) {
+    return std::all_of(d.begin(), d.end(), [](int64_t x) { return x >= 0 && x < (int64_t(1) << 31); });
+  };
   if (!sane(*q) || !sane(*k) || !sane(*v)) return out;  // values from the file: keep the arithmetic below in range
   const int64_t past = [&]() -> int64_t {
     auto pk = n.input(4) ? dimsOf(n.input(4)) : std::nullopt;
@@ -267,7 +273,7 @@ bool isOneOf(const std::string& op, std::initializer_list<const char*> ops) {
 }  // namespace
 
 std::vector<std::optional<Dims>> staticOutputShapes(const ir::Node& n, int64_t opset, const DimsOf& dimsOf,
-                                                      const ValuesOf& valuesOf) {
+                                                    const ValuesOf& valuesOf) {
   if (!n.isDefaultDomain() || !schemaFact(n.opType, opset) || n.inputs().empty()) return {};
   const std::string& op = n.opType;
   Shapes out(n.outputs().size());
@@ -284,11 +290,46 @@ std::vector<std::optional<Dims>> staticOutputShapes(const ir::Node& n, int64_t o
   }
   if (!in0 || in0->size() > 64) return out;
   const Dims& in = *in0;
-  if (isOneOf(op, {"Mish", "Gelu", "Swish", "GroupNormalization", "RMSNormalization", "RotaryEmbedding", "BitwiseNot",
-                   "CumProd", "Cast", "CastLike", "QuantizeLinear", "DequantizeLinear", "ScatterElements", "ScatterND",
-                   "TensorScatter", "OptionalGetElement", "Identity", "IsInf", "IsNaN", "Dropout", "Elu", "Selu",
-                   "HardSigmoid", "HardSwish", "Softplus", "Softsign", "ThresholdedRelu", "Round", "Acos", "Acosh",
-                   "Asin", "Asinh", "Atan", "Atanh", "Cos", "Cosh", "Sin", "Sinh", "Tan", "LpNormalization",
+  if (isOneOf(op, {"Mish",
+                   "Gelu",
+                   "Swish",
+                   "GroupNormalization",
+                   "RMSNormalization",
+                   "RotaryEmbedding",
+                   "BitwiseNot",
+                   "CumProd",
+                   "Cast",
+                   "CastLike",
+                   "QuantizeLinear",
+                   "DequantizeLinear",
+                   "ScatterElements",
+                   "ScatterND",
+                   "TensorScatter",
+                   "OptionalGetElement",
+                   "Identity",
+                   "IsInf",
+                   "IsNaN",
+                   "Dropout",
+                   "Elu",
+                   "Selu",
+                   "HardSigmoid",
+                   "HardSwish",
+                   "Softplus",
+                   "Softsign",
+                   "ThresholdedRelu",
+                   "Round",
+                   "Acos",
+                   "Acosh",
+                   "Asin",
+                   "Asinh",
+                   "Atan",
+                   "Atanh",
+                   "Cos",
+                   "Cosh",
+                   "Sin",
+                   "Sinh",
+                   "Tan",
+                   "LpNormalization",
                    "InstanceNormalization"})) {
     out[0] = in;
     if (op == "Dropout" && out.size() > 1) out[1] = in;

@@ -16,7 +16,7 @@ namespace fb::schema::opsets_18_26 {
 // One entry per output of `n` (a default-domain node of a model at `opset` > 17); nullopt where the shape is
 // not known from what dimsOf/valuesOf say. Empty when the op version is not one of those above.
 std::vector<std::optional<Dims>> staticOutputShapes(const ir::Node& n, int64_t opset, const DimsOf& dimsOf,
-                                                      const ValuesOf& valuesOf);
+                                                    const ValuesOf& valuesOf);
 
 // The element type of output `i` of `n` from its inputs' types and attributes (Cast's `to`, Q/DQ's
 // output_dtype or zero point/scale, bool outputs...); Undefined when it does not follow.

@@ -21,19 +21,52 @@ namespace {
 // libonnx's schema of the same op).
 const std::map<std::string, ir::AttrType>& newAttributeKinds() {
   using K = ir::AttrType;
-  static const std::map<std::string, K> m{
-      {"noop_with_empty_axes", K::Int}, {"num_outputs", K::Int}, {"antialias", K::Int}, {"axes", K::Ints},
-      {"keep_aspect_ratio_policy", K::String}, {"ceil_mode", K::Int}, {"dilations", K::Ints}, {"saturate", K::Int},
-      {"round_mode", K::String}, {"block_size", K::Int}, {"output_dtype", K::Int}, {"precision", K::Int},
-      {"stash_type", K::Int}, {"num_groups", K::Int}, {"epsilon", K::Float}, {"approximate", K::String},
-      {"alpha", K::Float}, {"align_corners", K::Int}, {"is_causal", K::Int}, {"kv_num_heads", K::Int},
-      {"q_num_heads", K::Int}, {"qk_matmul_output_mode", K::Int}, {"scale", K::Float}, {"softcap", K::Float},
-      {"softmax_precision", K::Int}, {"left_window_size", K::Int}, {"right_window_size", K::Int},
-      {"interleaved", K::Int}, {"num_heads", K::Int}, {"rotary_embedding_dim", K::Int}, {"axis", K::Int},
-      {"mode", K::String}, {"to", K::Int}, {"exclusive", K::Int}, {"reverse", K::Int}, {"pixel_format", K::String},
-      {"pattern", K::String}, {"delimiter", K::String}, {"maxsplit", K::Int}, {"group", K::Int},
-      {"offset_group", K::Int}, {"kernel_shape", K::Ints}, {"pads", K::Ints}, {"strides", K::Ints},
-      {"inverse", K::Int}, {"onesided", K::Int}};
+  static const std::map<std::string, K> m{{"noop_with_empty_axes", K::Int},
+                                          {"num_outputs", K::Int},
+                                          {"antialias", K::Int},
+                                          {"axes", K::Ints},
+                                          {"keep_aspect_ratio_policy", K::String},
+                                          {"ceil_mode", K::Int},
+                                          {"dilations", K::Ints},
+                                          {"saturate", K::Int},
+                                          {"round_mode", K::String},
+                                          {"block_size", K::Int},
+                                          {"output_dtype", K::Int},
+                                          {"precision", K::Int},
+                                          {"stash_type", K::Int},
+                                          {"num_groups", K::Int},
+                                          {"epsilon", K::Float},
+                                          {"approximate", K::String},
+                                          {"alpha", K::Float},
+                                          {"align_corners", K::Int},
+                                          {"is_causal", K::Int},
+                                          {"kv_num_heads", K::Int},
+                                          {"q_num_heads", K::Int},
+                                          {"qk_matmul_output_mode", K::Int},
+                                          {"scale", K::Float},
+                                          {"softcap", K::Float},
+                                          {"softmax_precision", K::Int},
+                                          {"left_window_size", K::Int},
+                                          {"right_window_size", K::Int},
+                                          {"interleaved", K::Int},
+                                          {"num_heads", K::Int},
+                                          {"rotary_embedding_dim", K::Int},
+                                          {"axis", K::Int},
+                                          {"mode", K::String},
+                                          {"to", K::Int},
+                                          {"exclusive", K::Int},
+                                          {"reverse", K::Int},
+                                          {"pixel_format", K::String},
+                                          {"pattern", K::String},
+                                          {"delimiter", K::String},
+                                          {"maxsplit", K::Int},
+                                          {"group", K::Int},
+                                          {"offset_group", K::Int},
+                                          {"kernel_shape", K::Ints},
+                                          {"pads", K::Ints},
+                                          {"strides", K::Ints},
+                                          {"inverse", K::Int},
+                                          {"onesided", K::Int}};
   return m;
 }
 
@@ -61,14 +94,15 @@ size_t presentCount(const std::vector<ir::Value*>& vs) {
 
 std::string typeName(ir::DataType t) { return std::string(ir::dataTypeName(t)); }
 
-// Element types against the version's type constraints (opsets_18_26/type_constraints): each known input and output type
-// within its variable's types, and the positions that share a variable of one type.
+// Element types against the version's type constraints (opsets_18_26/type_constraints): each known input and output
+// type within its variable's types, and the positions that share a variable of one type.
 std::optional<std::string> typeMismatch(const ir::Node& node, const SchemaFact& f, const ElemTypes& types) {
   const TypeSignature* sig = typeSignature(f.op, f.since);
   if (!sig) return std::nullopt;
   const std::string where = node.opType + "-" + std::to_string(f.since);
   std::map<std::string, std::pair<ir::DataType, std::string>> bound;
-  auto check = [&](const ir::Value* v, const TypeSignature::Formal* formal, const char* kind, size_t i) -> std::optional<std::string> {
+  auto check = [&](const ir::Value* v, const TypeSignature::Formal* formal, const char* kind,
+                   size_t i) -> std::optional<std::string> {
     if (!v || !formal) return std::nullopt;
     auto t = typeOf(v, types);
     if (!t) return std::nullopt;
@@ -80,8 +114,8 @@ std::optional<std::string> typeMismatch(const ir::Node& node, const SchemaFact& 
     if (formal->heterogeneous) return std::nullopt;
     auto [it, fresh] = bound.emplace(formal->typeVar, std::make_pair(*t, what));
     if (!fresh && it->second.first != *t)
-      return where + ": " + what + " is " + typeName(*t) + " but " + it->second.second + " is " + typeName(it->second.first) +
-             " (both " + formal->typeVar + ")";
+      return where + ": " + what + " is " + typeName(*t) + " but " + it->second.second + " is " +
+             typeName(it->second.first) + " (both " + formal->typeVar + ")";
     return std::nullopt;
   };
   for (size_t i = 0; i < node.inputs().size(); ++i)
@@ -95,16 +129,16 @@ std::optional<std::string> factMismatch(const ir::Node& node, const SchemaFact& 
   const std::string where = node.opType + "-" + std::to_string(f.since);
   const size_t nIn = presentCount(node.inputs()), nOut = presentCount(node.outputs());
   if (nIn < size_t(f.minInputs) || nIn > size_t(f.maxInputs))
-    return where + " takes " + std::to_string(f.minInputs) + ".." + std::to_string(f.maxInputs) + " inputs, the node has " +
-           std::to_string(nIn);
+    return where + " takes " + std::to_string(f.minInputs) + ".." + std::to_string(f.maxInputs) +
+           " inputs, the node has " + std::to_string(nIn);
   if (nOut < size_t(f.minOutputs) || nOut > size_t(f.maxOutputs))
-    return where + " has " + std::to_string(f.minOutputs) + ".." + std::to_string(f.maxOutputs) + " outputs, the node has " +
-           std::to_string(nOut);
+    return where + " has " + std::to_string(f.minOutputs) + ".." + std::to_string(f.maxOutputs) +
+           " outputs, the node has " + std::to_string(nOut);
   for (const auto& a : node.attributes) {
     if (!attributeDefault(f, a.name)) return where + " has no attribute '" + a.name + "'";
     if (auto kind = expectedKind(node.opType, a.name); kind && *kind != a.type)
-      return where + ": attribute '" + a.name + "' is " + std::string(ir::attrTypeName(a.type)) + ", the schema wants " +
-             std::string(ir::attrTypeName(*kind));
+      return where + ": attribute '" + a.name + "' is " + std::string(ir::attrTypeName(a.type)) +
+             ", the schema wants " + std::string(ir::attrTypeName(*kind));
   }
   return typeMismatch(node, f, types);
 }
@@ -126,7 +160,8 @@ void propagateTypes18(const ir::Node& n, const SchemaFact& f, ElemTypes& types) 
     const auto* formal = sig ? sig->outputAt(i) : nullptr;
     if (formal && formal->heterogeneous) continue;  // If/Loop/Scan values: their bodies decide
     if (formal) {
-      if (auto it = bound.find(formal->typeVar); it != bound.end()) t = it->second;
+      if (auto it = bound.find(formal->typeVar); it != bound.end())
+        t = it->second;
       else if (auto a = sig->allowed.find(formal->typeVar); a != sig->allowed.end() && a->second.size() == 1)
         t = *a->second.begin();
     }
@@ -149,12 +184,15 @@ void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r, ElemType
     for (const ir::Graph* sub : n->subgraphs()) checkGraph(*sub, m, r, types);
     for (const ir::Value* v : n->inputs())
       if (auto t = typeOf(v, kNone); t && ir::minIrVersionFor(*t) > ir)
-        report(*n, "'" + v->name() + "' is " + std::string(ir::dataTypeName(*t)) + ", which IR " + std::to_string(ir) + " lacks");
+        report(*n, "'" + v->name() + "' is " + std::string(ir::dataTypeName(*t)) + ", which IR " + std::to_string(ir) +
+                       " lacks");
     if (!n->isDefaultDomain()) continue;
     if (auto why = structuralMismatch(*n, opset, types)) report(*n, *why);
     // Types flow on, so that values without a declared type are checked too.
-    if (const SchemaFact* f = schemaFact(n->opType, opset)) propagateTypes18(*n, *f, types);
-    else propagateElemTypes(*n, schemaAt("", n->opType, std::min(opset, kLibonnxMaxOpset)), types);
+    if (const SchemaFact* f = schemaFact(n->opType, opset))
+      propagateTypes18(*n, *f, types);
+    else
+      propagateElemTypes(*n, schemaAt("", n->opType, std::min(opset, kLibonnxMaxOpset)), types);
   }
 }
 
@@ -163,7 +201,8 @@ void checkGraph(const ir::Graph& g, const ir::Model& m, CheckResult& r, ElemType
 std::optional<std::string> structuralMismatch(const ir::Node& node, int64_t opset, const ElemTypes& types) {
   if (const SchemaFact* f = schemaFact(node.opType, opset)) return factMismatch(node, *f, types);
   if (int64_t first = firstOpset(node.opType); first > opset)
-    return node.opType + " does not exist at opset " + std::to_string(opset) + " (first in opset " + std::to_string(first) + ")";
+    return node.opType + " does not exist at opset " + std::to_string(opset) + " (first in opset " +
+           std::to_string(first) + ")";
   const auto* s = schemaAt("", node.opType, std::min(opset, kLibonnxMaxOpset));
   if (!s) return node.opType + " is not an operator of opset " + std::to_string(opset);
   return schemaMismatch(node, *s, types);
@@ -173,8 +212,8 @@ CheckResult checkStructure(const ir::Model& m) {
   CheckResult r;
   const int64_t opset = m.opsetVersion("");
   if (m.irVersion < irVersionForOpset(opset))
-    r.messages.push_back({"", "IR version " + std::to_string(m.irVersion) + " is older than opset " + std::to_string(opset) +
-                                  " needs (" + std::to_string(irVersionForOpset(opset)) + ")"}),
+    r.messages.push_back({"", "IR version " + std::to_string(m.irVersion) + " is older than opset " +
+                                  std::to_string(opset) + " needs (" + std::to_string(irVersionForOpset(opset)) + ")"}),
         r.ok = false;
   ElemTypes types;
   checkGraph(m.graph(), m, r, types);

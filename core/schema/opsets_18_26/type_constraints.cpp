@@ -111,7 +111,8 @@ std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t si
     if (since >= 23) q.insert(ir::kFloat4E2M1);
     if (since >= 25) q = q + Types{ir::kInt2, ir::kUInt2};
     if (since < 23)
-      return io({in("x", "T1"), in("y_scale", "T1"), in("y_zero_point", "T2")}, {in("y", "T2")}, {{"T1", x}, {"T2", q}});
+      return io({in("x", "T1"), in("y_scale", "T1"), in("y_zero_point", "T2")}, {in("y", "T2")},
+                {{"T1", x}, {"T2", q}});
     Types scale = x;
     if (since >= 24) scale.insert(ir::kFloat8E8M0);
     return io({in("x", "T1"), in("y_scale", "T2"), in("y_zero_point", "T3")}, {in("y", "T3")},
@@ -124,7 +125,8 @@ std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t si
     if (since >= 25) q = q + Types{ir::kInt2, ir::kUInt2};
     const Types f{D::Float, D::Float16, D::BFloat16};
     if (since < 23)
-      return io({in("x", "T1"), in("x_scale", "T2"), in("x_zero_point", "T1")}, {in("y", "T2")}, {{"T1", q}, {"T2", f}});
+      return io({in("x", "T1"), in("x_scale", "T2"), in("x_zero_point", "T1")}, {in("y", "T2")},
+                {{"T1", q}, {"T2", f}});
     Types scale = f;
     if (since >= 24) scale.insert(ir::kFloat8E8M0);
     return io({in("x", "T1"), in("x_scale", "T2"), in("x_zero_point", "T1")}, {in("y", "T3")},
@@ -156,15 +158,14 @@ std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t si
   if (op == "Gelu" || op == "Swish") return io({in("X", "T")}, {in("Y", "T")}, {{"T", kFloats}});
   if (op == "ImageDecoder")
     return io({in("encoded_stream", "T1")}, {in("image", "T2")}, {{"T1", {D::UInt8}}, {"T2", {D::UInt8}}});
-  if (op == "RegexFullMatch")
-    return io({in("X", "T1")}, {in("Y", "T2")}, {{"T1", {D::String}}, {"T2", {D::Bool}}});
+  if (op == "RegexFullMatch") return io({in("X", "T1")}, {in("Y", "T2")}, {{"T1", {D::String}}, {"T2", {D::Bool}}});
   if (op == "StringConcat") return io({in("X", "T"), in("Y", "T")}, {in("Z", "T")}, {{"T", {D::String}}});
   if (op == "StringSplit")
     return io({in("X", "T1")}, {in("Y", "T2"), in("Z", "T3")},
               {{"T1", {D::String}}, {"T2", {D::String}}, {"T3", kInt64}});
   if (op == "Attention") {
-    std::vector<TypeSignature::Formal> ins{in("Q", "T1"), in("K", "T1"), in("V", "T2"), in("attn_mask", "U"),
-                                           in("past_key", "T1"), in("past_value", "T2")};
+    std::vector<TypeSignature::Formal> ins{in("Q", "T1"),        in("K", "T1"),        in("V", "T2"),
+                                           in("attn_mask", "U"), in("past_key", "T1"), in("past_value", "T2")};
     if (since >= 24) ins.push_back(in("nonpad_kv_seqlen", "tensor(int64)"));
     return io(ins, {in("Y", "T1"), in("present_key", "T1"), in("present_value", "T2"), in("qk_matmul_output", "T1")},
               {{"T1", kFloats}, {"T2", kFloats}, {"U", kFloats + kInts + Types{D::Bool}}});
@@ -175,8 +176,8 @@ std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t si
     return io({in("X", "T"), in("cos_cache", "T"), in("sin_cache", "T"), in("position_ids", "M")}, {in("Y", "T")},
               {{"T", {D::Float, D::Float16, D::BFloat16}}, {"M", kInt64}});
   if (op == "TensorScatter")
-    return io({in("past_cache", "T"), in("update", "T"), in("write_indices", "tensor(int64)")}, {in("present_cache", "T")},
-              {{"T", all}});
+    return io({in("past_cache", "T"), in("update", "T"), in("write_indices", "tensor(int64)")},
+              {in("present_cache", "T")}, {{"T", all}});
   if (op == "BitCast") {
     Types noString = all;
     noString.erase(D::String);
@@ -191,7 +192,8 @@ std::optional<TypeSignature> explicitSignature(const std::string& op, int64_t si
 // What a version after 17 added to the previous version's constraints.
 void applyChanges(TypeSignature& sig, const SchemaFact& f) {
   const std::string& op = f.op;
-  const bool typesSweep = f.change == "types only" || (op == "Pad" && f.since >= 21) || op == "Cast" || op == "CastLike";
+  const bool typesSweep =
+      f.change == "types only" || (op == "Pad" && f.since >= 21) || op == "Cast" || op == "CastLike";
   if (typesSweep) {
     // The "any type" variables gain the types of the IR version that came with the opset.
     Types add;

@@ -29,9 +29,10 @@ QString runDump(const QString& out, const QStringList& extra = {}) {
   auto env = QProcessEnvironment::systemEnvironment();
   env.insert("PYTHONPATH", src + "/tests/oneflow/fake_oneflow");
   p.setProcessEnvironment(env);
-  p.start("/usr/bin/python3", QStringList{src + "/packaging/oneflow_dump.py", "--script",
-                                          src + "/tests/oneflow/dump_example_model.py", "--factory", "build",
-                                          "--input-shape", "1,3,20,20", "--out", out} + extra);
+  p.start("/usr/bin/python3",
+          QStringList{src + "/packaging/oneflow_dump.py", "--script", src + "/tests/oneflow/dump_example_model.py",
+                      "--factory", "build", "--input-shape", "1,3,20,20", "--out", out} +
+              extra);
   if (!p.waitForFinished(120000)) return "timed out";
   return p.exitCode() == 0 ? QString() : QString::fromUtf8(p.readAllStandardError()) + " (failed)";
 }

@@ -25,17 +25,28 @@ const QString kSource = QStringLiteral(FB_SOURCE_DIR);
 
 int oneflowType(ir::DataType t) {
   switch (t) {
-    case ir::DataType::Float: return 2;
-    case ir::DataType::Double: return 3;
-    case ir::DataType::Int8: return 4;
-    case ir::DataType::Int32: return 5;
-    case ir::DataType::Int64: return 6;
-    case ir::DataType::UInt8: return 7;
-    case ir::DataType::Float16: return 9;
-    case ir::DataType::Bool: return 12;
-    case ir::DataType::Int16: return 17;
-    case ir::DataType::Complex64: return 20;
-    default: return -1;
+    case ir::DataType::Float:
+      return 2;
+    case ir::DataType::Double:
+      return 3;
+    case ir::DataType::Int8:
+      return 4;
+    case ir::DataType::Int32:
+      return 5;
+    case ir::DataType::Int64:
+      return 6;
+    case ir::DataType::UInt8:
+      return 7;
+    case ir::DataType::Float16:
+      return 9;
+    case ir::DataType::Bool:
+      return 12;
+    case ir::DataType::Int16:
+      return 17;
+    case ir::DataType::Complex64:
+      return 20;
+    default:
+      return -1;
   }
 }
 
@@ -133,7 +144,8 @@ for name in ["c_p2.of", "c_p4.of", "c_p5.of", "b_p2", "b_p4", "b_p5"]:
     for k in ref:
         assert got[k].dtype == ref[k].dtype and got[k].shape == ref[k].shape and flow.equal(got[k], ref[k]), (name, k)
 print("same:", len(ref))
-)", files});
+)",
+                               files});
   QVERIFY(p.waitForFinished(120000));
   const QString out = QString::fromUtf8(p.readAll());
   QVERIFY2(p.exitCode() == 0 && out.contains("same: "), qPrintable(out));
@@ -191,8 +203,8 @@ void OneflowFlowSave::jobWithPickledWeightsInspectsAndConverts() {
     const QString out = dir_ + "/small_net_" + layout;
     QDir().mkpath(out);
     QVERIFY(QFile::copy(fixture + "/job.pb", out + "/job.pb"));
-    QStringList args{kSource + "/tests/weights/make_flow_save_files.py", "--from-folder", fixture + "/weights",
-                     "--c", out + "/weights.of"};
+    QStringList args{kSource + "/tests/weights/make_flow_save_files.py", "--from-folder", fixture + "/weights", "--c",
+                     out + "/weights.of"};
     if (layout == "b") args << "--b" << out + "/weights";
     const QString err = runPython(args);
     QVERIFY2(err.isEmpty(), qPrintable(err));

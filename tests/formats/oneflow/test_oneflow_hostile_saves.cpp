@@ -95,7 +95,7 @@ const std::string kMeta4 = "shape {\n  dim: 4\n}\ndata_type: kFloat\n";
 // What a read did, run in a child process: refused (InputError), accepted, or killed.
 struct Outcome {
   bool refused = false, accepted = false;
-  int signal = 0;        // the child died of it (SIGALRM: out of time; SIGKILL/SIGSEGV: out of memory)
+  int signal = 0;  // the child died of it (SIGALRM: out of time; SIGKILL/SIGSEGV: out of memory)
   std::string file, message;
   qint64 ms = 0;
   QString text() const {
@@ -246,9 +246,15 @@ class OneflowHostileSaves : public QObject {
     writeFile(dir_ / "secret" / "job.pb", "not a job");
     fs::create_directories(folder);
     fs::create_symlink(dir_ / "secret" / "job.pb", folder / "job.pb");
-    expectRefused(bounded([&] { oneflow::readOneflow(folder.string()); return std::string(); }), folder / "job.pb",
-                  "resolves outside the model's folder");
-    const auto direct = bounded([&] { oneflow::readOneflow((folder / "job.pb").string()); return std::string(); });
+    expectRefused(bounded([&] {
+                    oneflow::readOneflow(folder.string());
+                    return std::string();
+                  }),
+                  folder / "job.pb", "resolves outside the model's folder");
+    const auto direct = bounded([&] {
+      oneflow::readOneflow((folder / "job.pb").string());
+      return std::string();
+    });
     QVERIFY2(direct.refused && direct.message.find("outside") == std::string::npos, qPrintable(direct.text()));
   }
 
@@ -277,8 +283,8 @@ class OneflowHostileSaves : public QObject {
 
     // What a real save shares is kept under every name: a tied weight, a sub-dict saved twice.
     const fs::path tied = dir_ / "tied.of";
-    writeFile(tied, envelope("}(" + str("enc") + "}(" + str("w") + floatArrayTensor({4}, kFourFloats) + put(1) +
-                             "u" + put(2) + str("dec") + get(1) + str("copy") + get(2) + "u"));
+    writeFile(tied, envelope("}(" + str("enc") + "}(" + str("w") + floatArrayTensor({4}, kFourFloats) + put(1) + "u" +
+                             put(2) + str("dec") + get(1) + str("copy") + get(2) + "u"));
     const auto shared = bounded([&] { return describe(oneflow::readFlowSave(tied.string())); });
     QVERIFY2(shared.accepted, qPrintable(shared.text()));
     QCOMPARE(shared.message, "copy.w=" + kFourFloats + ";dec=" + kFourFloats + ";enc.w=" + kFourFloats + ";");
@@ -307,14 +313,17 @@ class OneflowHostileSaves : public QObject {
 
     const fs::path pickled = dir_ / "sparse_pickled_data";
     writeSparse(pickled / "pickled_data", uint64_t{300} << 20);
-    expectRefused(bounded([&] { return describe(oneflow::readFlowSave(pickled.string())); }),
-                  pickled / "pickled_data", "more than a format B pickled_data file can hold", 2000);
+    expectRefused(bounded([&] { return describe(oneflow::readFlowSave(pickled.string())); }), pickled / "pickled_data",
+                  "more than a format B pickled_data file can hold", 2000);
 
     for (const char* graph : {"job.pb", "saved_model.pb"}) {
       const fs::path folder = dir_ / (std::string("sparse_") + graph);
       writeSparse(folder / graph, threeGiB);
-      expectRefused(bounded([&] { oneflow::readOneflow(folder.string()); return std::string(); }), folder / graph,
-                    "3221225472 bytes, more than a OneFlow graph file can hold", 2000);
+      expectRefused(bounded([&] {
+                      oneflow::readOneflow(folder.string());
+                      return std::string();
+                    }),
+                    folder / graph, "3221225472 bytes, more than a OneFlow graph file can hold", 2000);
     }
   }
 

@@ -160,7 +160,8 @@ QString diff(const Value& v, const QJsonObject& e, const QString& path) {
     if (static_cast<qsizetype>(v.items.size()) != items.size())
       return mismatch(QString("%1 items instead of %2").arg(v.items.size()).arg(items.size()));
     for (qsizetype i = 0; i < items.size(); ++i)
-      if (QString d = diff(*v.items[static_cast<size_t>(i)], items[i].toObject(), path + QString("[%1]").arg(i)); !d.isEmpty())
+      if (QString d = diff(*v.items[static_cast<size_t>(i)], items[i].toObject(), path + QString("[%1]").arg(i));
+          !d.isEmpty())
         return d;
   }
   if (k == "dict") {
@@ -258,11 +259,12 @@ class TestOneflowPickle : public QObject {
   // above, or by hand below (the 8-byte lengths Python writes only past 4 GiB).
   void everyAcceptedOpcodeIsExercised() {
     const std::set<QString> accepted{
-        "PROTO", "FRAME", "STOP", "MARK", "NONE", "NEWTRUE", "NEWFALSE", "BININT", "BININT1", "BININT2", "LONG1",
-        "BINFLOAT", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "SHORT_BINBYTES", "BINBYTES", "BINBYTES8",
-        "BYTEARRAY8", "EMPTY_DICT", "EMPTY_LIST", "EMPTY_TUPLE", "TUPLE", "TUPLE1", "TUPLE2", "TUPLE3", "APPEND",
-        "APPENDS", "SETITEM", "SETITEMS", "GLOBAL", "STACK_GLOBAL", "REDUCE", "NEWOBJ", "BUILD", "BINPUT",
-        "LONG_BINPUT", "MEMOIZE", "BINGET", "LONG_BINGET"};
+        "PROTO",       "FRAME",          "STOP",     "MARK",         "NONE",       "NEWTRUE",          "NEWFALSE",
+        "BININT",      "BININT1",        "BININT2",  "LONG1",        "BINFLOAT",   "SHORT_BINUNICODE", "BINUNICODE",
+        "BINUNICODE8", "SHORT_BINBYTES", "BINBYTES", "BINBYTES8",    "BYTEARRAY8", "EMPTY_DICT",       "EMPTY_LIST",
+        "EMPTY_TUPLE", "TUPLE",          "TUPLE1",   "TUPLE2",       "TUPLE3",     "APPEND",           "APPENDS",
+        "SETITEM",     "SETITEMS",       "GLOBAL",   "STACK_GLOBAL", "REDUCE",     "NEWOBJ",           "BUILD",
+        "BINPUT",      "LONG_BINPUT",    "MEMOIZE",  "BINGET",       "LONG_BINGET"};
     std::set<QString> seen{"BINUNICODE8", "BINBYTES8"};  // handMadeEightByteLengths
     for (const auto& item : index_) {
       const QJsonObject e = item.toObject();
@@ -277,7 +279,8 @@ class TestOneflowPickle : public QObject {
 
   void handMadeEightByteLengths() {
     // BINUNICODE8 'aé' (3 UTF-8 bytes), then BINBYTES8 of two bytes, in a TUPLE2.
-    const std::string data = std::string("\x80\x04\x8d", 3) + u64(3) + "a\xc3\xa9" + "\x8e" + u64(2) + "\x01\xfe" + "\x86.";
+    const std::string data =
+        std::string("\x80\x04\x8d", 3) + u64(3) + "a\xc3\xa9" + "\x8e" + u64(2) + "\x01\xfe" + "\x86.";
     const Document doc = oneflow::pickle::decode(bytesOf(data), "t.pkl");
     const Value& root = doc.root();
     QCOMPARE(root.kind, Kind::Tuple);
@@ -285,7 +288,8 @@ class TestOneflowPickle : public QObject {
     QCOMPARE(root.items[0]->text, std::string("a\xc3\xa9"));
     QCOMPARE(hex(root.items[1]->bytes), QString("01fe"));
     // Byte strings are views into the input, not copies.
-    QCOMPARE(static_cast<const void*>(root.items[1]->bytes.data()), static_cast<const void*>(data.data() + 3 + 8 + 3 + 1 + 8));
+    QCOMPARE(static_cast<const void*>(root.items[1]->bytes.data()),
+             static_cast<const void*>(data.data() + 3 + 8 + 3 + 1 + 8));
   }
 
   // Memo: BINGET/LONG_BINGET give the very value stored, so shared objects stay shared (and cycles stay finite).
@@ -298,7 +302,7 @@ class TestOneflowPickle : public QObject {
       QCOMPARE(shared->items.size(), size_t{4});
       QVERIFY(shared->items[0] == shared->items[1]);  // the same list twice
       QVERIFY(shared->items[2] != shared->items[3]);  // two lists ...
-      for (size_t i = 0; i < 300; ++i)                 // ... of the same 300 strings
+      for (size_t i = 0; i < 300; ++i)                // ... of the same 300 strings
         QVERIFY(shared->items[2]->items[i] == shared->items[3]->items[i]);
       const QByteArray cycle = readFile(entry("cycle", p).value("file").toString());
       const Document c = oneflow::pickle::decode(bytesOf(cycle), "t.pkl");
@@ -356,7 +360,9 @@ class TestOneflowPickle : public QObject {
       auto expect = [&](const char* name, const char* op, const std::string& reason) {
         auto [got, where] = refusal(name, op);
         const std::string want = "pickle: " + reason + " " + where;
-        QVERIFY2(got == want, qPrintable(QString("protocol %1 %2: '%3' instead of '%4'").arg(p).arg(name)
+        QVERIFY2(got == want, qPrintable(QString("protocol %1 %2: '%3' instead of '%4'")
+                                             .arg(p)
+                                             .arg(name)
                                              .arg(QString::fromStdString(got), QString::fromStdString(want))));
       };
       // os.system: GLOBAL below protocol 4, STACK_GLOBAL from 4 on.
@@ -390,34 +396,49 @@ class TestOneflowPickle : public QObject {
     row("protocol 6", "\x80\x06N.", "protocol 6 (only 2-5 are accepted) at offset 0");
     row("BININT without operand", P2 + "J", "the pickle is truncated at offset 2");
     row("BININT cut short", P2 + "J\x01\x02", "a length of 4 bytes runs past the end of the file (2 left) at offset 2");
-    row("BINUNICODE past the end", P2 + "X" + u32(5) + "ab", "a length of 5 bytes runs past the end of the file (2 left) at offset 2");
+    row("BINUNICODE past the end", P2 + "X" + u32(5) + "ab",
+        "a length of 5 bytes runs past the end of the file (2 left) at offset 2");
     row("BINUNICODE8 of 2^63 bytes", P2 + "\x8d" + u64(uint64_t{1} << 63) + "x.",
         "a length of 9223372036854775808 bytes runs past the end of the file (2 left) at offset 2");
-    row("BINBYTES8 past the end", P2 + "\x8e" + u64(100) + "x.", "a length of 100 bytes runs past the end of the file (2 left) at offset 2");
-    row("FRAME past the end", std::string("\x80\x04\x95", 3) + u64(10) + "N.", "FRAME of 10 bytes runs past the end at offset 2");
+    row("BINBYTES8 past the end", P2 + "\x8e" + u64(100) + "x.",
+        "a length of 100 bytes runs past the end of the file (2 left) at offset 2");
+    row("FRAME past the end", std::string("\x80\x04\x95", 3) + u64(10) + "N.",
+        "FRAME of 10 bytes runs past the end at offset 2");
     row("unknown opcode 0xff", P2 + "\xff", "opcode 0xff is not accepted at offset 2");
     row("protocol-0 INT", P2 + "I1\n.", "opcode 0x49 is not accepted at offset 2");
     row("persistent id (text)", P2 + "P0\n.", "opcode 0x50 is not accepted at offset 2");
     row("out-of-band buffer", std::string("\x80\x05\x97.", 4), "opcode 0x97 is not accepted at offset 2");
     row("GLOBAL off the allow-list", P2 + "cbuiltins\neval\n.", "global 'builtins.eval' is not allowed at offset 2");
-    row("GLOBAL of a near name", P2 + "ccollections\nOrderedDicts\n.", "global 'collections.OrderedDicts' is not allowed at offset 2");
-    row("GLOBAL without newline", P2 + "c" + std::string(300, 'a'), "GLOBAL without a newline in its first 256 bytes at offset 2");
+    row("GLOBAL of a near name", P2 + "ccollections\nOrderedDicts\n.",
+        "global 'collections.OrderedDicts' is not allowed at offset 2");
+    row("GLOBAL without newline", P2 + "c" + std::string(300, 'a'),
+        "GLOBAL without a newline in its first 256 bytes at offset 2");
     row("STACK_GLOBAL off the allow-list", P2 + shortStr("os") + shortStr("system") + "\x93.",
         "global 'os.system' is not allowed at offset 14");
     row("STACK_GLOBAL on non-strings", P2 + "K\x01K\x02\x93.", "STACK_GLOBAL on non-strings at offset 6");
-    row("REDUCE of an allowed class NEWOBJ-only", P2 + "coneflow\nTensor\n)R.", "REDUCE of 'oneflow.Tensor' is not accepted at offset 19");
+    row("REDUCE of an allowed class NEWOBJ-only", P2 + "coneflow\nTensor\n)R.",
+        "REDUCE of 'oneflow.Tensor' is not accepted at offset 19");
     row("REDUCE without a tuple", P2 + "cnumpy\ndtype\nNR.", "REDUCE with arguments that are not a tuple at offset 16");
-    row("NEWOBJ of OrderedDict", P2 + "ccollections\nOrderedDict\n)\x81.", "NEWOBJ of 'collections.OrderedDict' is not accepted at offset 28");
+    row("NEWOBJ of OrderedDict", P2 + "ccollections\nOrderedDict\n)\x81.",
+        "NEWOBJ of 'collections.OrderedDict' is not accepted at offset 28");
     row("bytes() with arguments", P2 + "c__builtin__\nbytes\nK\x01\x85R.", "bytes() with arguments at offset 24");
-    row("OrderedDict with arguments", P2 + "ccollections\nOrderedDict\nK\x01\x85R.", "REDUCE of OrderedDict with arguments at offset 30");
-    row("_codecs.encode outside latin1", P2 + "c_codecs\nencode\n" + shortStr("\xe4\xb8\xad") + shortStr("latin1") + "\x86R.",
+    row("OrderedDict with arguments", P2 + "ccollections\nOrderedDict\nK\x01\x85R.",
+        "REDUCE of OrderedDict with arguments at offset 30");
+    row("_codecs.encode outside latin1",
+        P2 + "c_codecs\nencode\n" + shortStr("\xe4\xb8\xad") + shortStr("latin1") + "\x86R.",
         "_codecs.encode of text outside latin1 at offset 32");
     row("_codecs.encode utf-8", P2 + "c_codecs\nencode\n" + shortStr("a") + shortStr("utf-8") + "\x86R.",
         "_codecs.encode other than (str, 'latin1') at offset 29");
-    row("APPEND to a dict", P2 + "}K\x01" "a.", "APPEND to a dict at offset 5");
+    row("APPEND to a dict",
+        P2 + "}K\x01"
+             "a.",
+        "APPEND to a dict at offset 5");
     row("SETITEM on a list", P2 + "]K\x01K\x02s.", "SETITEM on a list at offset 7");
     row("SETITEMS odd", P2 + "}(K\x01u.", "SETITEMS with an odd number of values at offset 6");
-    row("APPENDS without MARK", P2 + "]K\x01" "e.", "no MARK to pop to at offset 5");
+    row("APPENDS without MARK",
+        P2 + "]K\x01"
+             "e.",
+        "no MARK to pop to at offset 5");
     row("APPEND underflow", P2 + "]a.", "stack underflow at offset 3");
     row("TUPLE3 across a MARK", P2 + "K\x01(K\x02K\x03\x87.", "stack underflow at offset 9");
     row("STOP with two values", P2 + "NN.", "STOP with 2 values on the stack at offset 4");
@@ -427,8 +448,10 @@ class TestOneflowPickle : public QObject {
     row("memo reference to nothing", P2 + "h\x05.", "memo reference 5 to nothing at offset 2");
     row("LONG_BINGET to nothing", P2 + "N\x94j" + u32(1) + ".", "memo reference 1 to nothing at offset 4");
     row("memo store on an empty stack", P2 + std::string("q\x00.", 3), "memo store with an empty stack at offset 2");
-    row("memo index past the input", P2 + "Nr" + u32(0xffffffffu) + ".", "memo index 4294967295 out of range at offset 3");
-    row("LONG1 of 9 bytes", P2 + "\x8a\x09" + std::string(9, '\x01') + ".", "LONG1 of 9 bytes (integers past 64 bits are not accepted) at offset 2");
+    row("memo index past the input", P2 + "Nr" + u32(0xffffffffu) + ".",
+        "memo index 4294967295 out of range at offset 3");
+    row("LONG1 of 9 bytes", P2 + "\x8a\x09" + std::string(9, '\x01') + ".",
+        "LONG1 of 9 bytes (integers past 64 bits are not accepted) at offset 2");
   }
   void handMadeRefusals() {
     QFETCH(QByteArray, data);
@@ -447,18 +470,23 @@ class TestOneflowPickle : public QObject {
     root(std::string("J\x00\x00\x00\x80", 5), [](const Value& v) { QCOMPARE(v.integer, int64_t{-2147483647} - 1); });
     root("M\xff\xff", [](const Value& v) { QCOMPARE(v.integer, int64_t{65535}); });  // BININT2 is unsigned
     root("K\xff", [](const Value& v) { QCOMPARE(v.integer, int64_t{255}); });        // BININT1 too
-    root(std::string("\x8a\x00", 2), [](const Value& v) { QCOMPARE(v.integer, int64_t{0}); });       // LONG1 of no bytes is 0
+    root(std::string("\x8a\x00", 2),
+         [](const Value& v) { QCOMPARE(v.integer, int64_t{0}); });                   // LONG1 of no bytes is 0
     root("\x8a\x01\xff", [](const Value& v) { QCOMPARE(v.integer, int64_t{-1}); });  // two's complement, little-endian
     root(std::string("\x8a\x02\x00\x80", 4), [](const Value& v) { QCOMPARE(v.integer, int64_t{-32768}); });
     root(std::string("\x8a\x02\xff\x00", 4), [](const Value& v) { QCOMPARE(v.integer, int64_t{255}); });
-    root(std::string("\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x80", 10), [](const Value& v) { QCOMPARE(v.integer, INT64_MIN); });
-    root(std::string("G\x3f\xf8\x00\x00\x00\x00\x00\x00", 9), [](const Value& v) { QCOMPARE(v.real, 1.5); });  // big-endian
+    root(std::string("\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x80", 10),
+         [](const Value& v) { QCOMPARE(v.integer, INT64_MIN); });
+    root(std::string("G\x3f\xf8\x00\x00\x00\x00\x00\x00", 9),
+         [](const Value& v) { QCOMPARE(v.real, 1.5); });  // big-endian
     root(std::string("G\xc0\x00\x00\x00\x00\x00\x00\x00", 9), [](const Value& v) { QCOMPARE(v.real, -2.0); });
     // Protocol 2's bytes: _codecs.encode(text, 'latin1') over every byte value, written as UTF-8 text.
     std::string text;
     for (int b = 0; b < 256; ++b) {
-      if (b < 0x80) text += static_cast<char>(b);
-      else text += std::string{static_cast<char>(0xc0 | (b >> 6)), static_cast<char>(0x80 | (b & 0x3f))};
+      if (b < 0x80)
+        text += static_cast<char>(b);
+      else
+        text += std::string{static_cast<char>(0xc0 | (b >> 6)), static_cast<char>(0x80 | (b & 0x3f))};
     }
     root("c_codecs\nencode\nX" + u32(static_cast<uint32_t>(text.size())) + text + shortStr("latin1") + "\x86R",
          [](const Value& v) {
@@ -490,7 +518,8 @@ class TestOneflowPickle : public QObject {
     for (int i = 0; i < 101; ++i) dicts += "}K\x01";
     dicts += "N";
     dicts += std::string(101, 's') + ".";
-    QCOMPARE(errorOf(dicts), std::string("pickle: values nested deeper than 100 at offset ") + std::to_string(2 + 101 * 3 + 1 + 100));
+    QCOMPARE(errorOf(dicts),
+             std::string("pickle: values nested deeper than 100 at offset ") + std::to_string(2 + 101 * 3 + 1 + 100));
     const std::string marks = P2 + std::string(101, '(');
     QCOMPARE(errorOf(marks), std::string("pickle: MARKs nested deeper than 100 at offset 102"));
     QCOMPARE(errorOf(P2 + std::string(100, '(') + std::string(99, 't') + "t."), std::string("no error"));
@@ -501,7 +530,7 @@ class TestOneflowPickle : public QObject {
     const size_t n = Document::kMaxValues;
     QCOMPARE(n, size_t{1} << 20);
     std::string data = P2 + "(" + std::string(n - 1, 'N') + "l.";  // n - 1 Nones and the list: exactly n values
-    data[2 + 1 + n - 1] = 't';  // a tuple, as 'l' (LIST) is protocol 0
+    data[2 + 1 + n - 1] = 't';                                     // a tuple, as 'l' (LIST) is protocol 0
     QCOMPARE(errorOf(data), std::string("no error"));
     std::string over = P2 + std::string(n + 1, 'N');
     QCOMPARE(errorOf(over), "pickle: more than " + std::to_string(n) + " values at offset " + std::to_string(2 + n));
@@ -515,7 +544,8 @@ class TestOneflowPickle : public QObject {
       QVERIFY(data.size() > 1000);
       for (qsizetype len = 0; len < data.size(); len += (len < 200 || data.size() - len < 200) ? 1 : 37) {
         const std::string e = errorOf(bytesOf(data.left(len)));
-        QVERIFY2(e.rfind("pickle: ", 0) == 0, qPrintable(QString("prefix %1 of protocol %2: %3").arg(len).arg(p).arg(QString::fromStdString(e))));
+        QVERIFY2(e.rfind("pickle: ", 0) == 0,
+                 qPrintable(QString("prefix %1 of protocol %2: %3").arg(len).arg(p).arg(QString::fromStdString(e))));
         ++prefixes;
       }
     }

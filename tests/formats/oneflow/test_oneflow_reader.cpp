@@ -138,10 +138,14 @@ void OneflowReader::resnetJobAsRecorded() {
 void OneflowReader::formatsAgree_data() {
   QTest::addColumn<QString>("name");
   QTest::addColumn<QString>("layout");
-  QTest::newRow("text") << "small_net_text" << "v0.8+";
-  QTest::newRow("jobset") << "small_net_jobset" << "v0.8+";
-  QTest::newRow("blob v0.5") << "small_net_blob_v05" << "v0.5-v0.7";
-  QTest::newRow("blob v0.3, return ops, op-keyed weights") << "small_net_blob_v03" << "v0.3";
+  QTest::newRow("text") << "small_net_text"
+                        << "v0.8+";
+  QTest::newRow("jobset") << "small_net_jobset"
+                          << "v0.8+";
+  QTest::newRow("blob v0.5") << "small_net_blob_v05"
+                             << "v0.5-v0.7";
+  QTest::newRow("blob v0.3, return ops, op-keyed weights") << "small_net_blob_v03"
+                                                           << "v0.3";
 }
 
 void OneflowReader::formatsAgree() {
@@ -173,7 +177,8 @@ void OneflowReader::savedModelShapesInferred() {
     const auto* w = model->graph().findValue(v->name());
     QVERIFY2(w, v->name().c_str());
     if (v->name().find("/indice_") != std::string::npos) continue;  // pooling indices are never read
-    QVERIFY2(w->type == v->type, qPrintable(QString::fromStdString(v->name() + ": " + w->type.toString() + " vs " + v->type.toString())));
+    QVERIFY2(w->type == v->type,
+             qPrintable(QString::fromStdString(v->name() + ": " + w->type.toString() + " vs " + v->type.toString())));
     ++compared;
   }
   QVERIFY(compared > 15);
@@ -199,14 +204,22 @@ void OneflowReader::unknownFieldsSkipped() {
 void OneflowReader::damagedInputs_data() {
   QTest::addColumn<QString>("damage");
   QTest::addColumn<QString>("expected");
-  QTest::newRow("missing weight") << "rm-weight" << "no weights for variable 'model.conv.weight'";
-  QTest::newRow("short weight file") << "truncate-weight" << "variable 'model.conv.weight': out has";
-  QTest::newRow("meta disagrees") << "bad-meta" << "variable 'model.conv.weight': meta says";
-  QTest::newRow("no snapshot_done") << "rm-snapshot" << "no snapshot_done";
-  QTest::newRow("truncated job") << "truncate-job" << "not a OneFlow Job";
-  QTest::newRow("empty job") << "empty-job" << "the file is empty";
-  QTest::newRow("garbage text job") << "garbage-text" << "not a text OneFlow Job";
-  QTest::newRow("undefined input lbn") << "dangling-lbn" << "which no op of the graph produces";
+  QTest::newRow("missing weight") << "rm-weight"
+                                  << "no weights for variable 'model.conv.weight'";
+  QTest::newRow("short weight file") << "truncate-weight"
+                                     << "variable 'model.conv.weight': out has";
+  QTest::newRow("meta disagrees") << "bad-meta"
+                                  << "variable 'model.conv.weight': meta says";
+  QTest::newRow("no snapshot_done") << "rm-snapshot"
+                                    << "no snapshot_done";
+  QTest::newRow("truncated job") << "truncate-job"
+                                 << "not a OneFlow Job";
+  QTest::newRow("empty job") << "empty-job"
+                             << "the file is empty";
+  QTest::newRow("garbage text job") << "garbage-text"
+                                    << "not a text OneFlow Job";
+  QTest::newRow("undefined input lbn") << "dangling-lbn"
+                                       << "which no op of the graph produces";
 }
 
 void OneflowReader::damagedInputs() {
@@ -246,7 +259,8 @@ void OneflowReader::cliErrorIsOneLine() {
   auto r = test::runCli({"inspect", QString::fromStdString(dir)});
   QCOMPARE(r.exitCode, 2);
   const QString err = QString::fromUtf8(r.err).trimmed();
-  QVERIFY2(!err.contains('\n') && err.contains("model.fc.bias") && err.contains(QString::fromStdString(dir)), qPrintable(err));
+  QVERIFY2(!err.contains('\n') && err.contains("model.fc.bias") && err.contains(QString::fromStdString(dir)),
+           qPrintable(err));
   QVERIFY(r.out.isEmpty());
   auto ok = test::runCli({"inspect", of::fixture("small_net")});
   QCOMPARE(ok.exitCode, 0);

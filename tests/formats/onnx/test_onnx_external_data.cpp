@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 
-
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_reader.h"
 #include "formats/onnx/onnx_writer.h"

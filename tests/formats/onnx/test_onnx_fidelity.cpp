@@ -4,7 +4,6 @@
 
 #include <fstream>
 
-
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
 #include "formats/onnx/onnx_reader.h"
@@ -17,7 +16,8 @@ using namespace fb;
 
 namespace {
 
-onnx::ValueInfoProto* tensorVi(onnx::ValueInfoProto* vi, const std::string& name, int elem, std::vector<std::string> dims) {
+onnx::ValueInfoProto* tensorVi(onnx::ValueInfoProto* vi, const std::string& name, int elem,
+                               std::vector<std::string> dims) {
   vi->set_name(name);
   auto* tt = vi->mutable_type()->mutable_tensor_type();
   tt->set_elem_type(elem);
@@ -25,8 +25,10 @@ onnx::ValueInfoProto* tensorVi(onnx::ValueInfoProto* vi, const std::string& name
   for (const auto& d : dims) {
     auto* dim = sh->add_dim();
     if (d == "?") continue;
-    if (std::isdigit(static_cast<unsigned char>(d[0]))) dim->set_dim_value(std::stoll(d));
-    else dim->set_dim_param(d);
+    if (std::isdigit(static_cast<unsigned char>(d[0])))
+      dim->set_dim_value(std::stoll(d));
+    else
+      dim->set_dim_param(d);
   }
   return vi;
 }

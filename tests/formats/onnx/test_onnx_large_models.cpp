@@ -25,7 +25,8 @@ uint64_t fingerprint(std::span<const std::byte> b) {
   uint64_t h = 1469598103934665603ull;
   const size_t step = 4093;  // sample every ~4 KB plus the last bytes
   for (size_t i = 0; i < b.size(); i += step) h = (h ^ static_cast<uint64_t>(b[i])) * 1099511628211ull;
-  for (size_t i = b.size() > 64 ? b.size() - 64 : 0; i < b.size(); ++i) h = (h ^ static_cast<uint64_t>(b[i])) * 1099511628211ull;
+  for (size_t i = b.size() > 64 ? b.size() - 64 : 0; i < b.size(); ++i)
+    h = (h ^ static_cast<uint64_t>(b[i])) * 1099511628211ull;
   return h;
 }
 }  // namespace

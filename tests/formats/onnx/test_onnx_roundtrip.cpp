@@ -1,7 +1,6 @@
 // Read -> write without changes gives a ModelProto equal to the original, field by field.
 #include <QtTest>
 
-
 #include "formats/onnx/onnx_reader.h"
 #include "formats/onnx/onnx_writer.h"
 #include "support/helpers.h"

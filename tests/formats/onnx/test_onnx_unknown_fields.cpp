@@ -42,7 +42,9 @@ std::string fixed64(uint32_t field, uint64_t v) {
   for (int k = 0; k < 8; ++k) out += char((v >> (8 * k)) & 0xff);
   return out;
 }
-std::string entry(const std::string& k, const std::string& v) { return len(1, k) + len(2, v); }  // StringStringEntryProto
+std::string entry(const std::string& k, const std::string& v) {
+  return len(1, k) + len(2, v);
+}  // StringStringEntryProto
 std::string floatBits(float f) {
   std::string out(4, '\0');
   std::memcpy(out.data(), &f, 4);
@@ -89,8 +91,8 @@ std::string buildModel(Expected& e) {
   // FunctionProto: attribute_proto = 11, value_info = 12, overload = 13, metadata_props = 14; its node has an
   // overload too.
   e.functionNode = len(8, "v2");
-  e.function = len(11, len(1, "beta") + fixed32(2, 0x3f800000) + vInt(20, 1)) + len(12, len(1, "a")) +
-               len(13, "v2") + len(14, entry("author", "test"));
+  e.function = len(11, len(1, "beta") + fixed32(2, 0x3f800000) + vInt(20, 1)) + len(12, len(1, "a")) + len(13, "v2") +
+               len(14, entry("author", "test"));
   std::string fnNode = len(1, "a") + len(2, "b") + len(4, "Identity") + e.functionNode;
   std::string function = len(1, "MyFn") + len(4, "a") + len(5, "b") + len(7, fnNode) + len(9, vInt(2, 21)) +
                          len(10, "custom") + e.function;
@@ -118,8 +120,10 @@ void compareUnknown(const onnx::ModelProto& out, const Expected& e) {
   QCOMPARE(unknownOf(g), e.graph);
   QCOMPARE(g.node_size(), 3);
   for (const auto& n : g.node()) {
-    if (n.op_type() == "Add") QCOMPARE(unknownOf(n), e.node);
-    else QCOMPARE(unknownOf(n), std::string());
+    if (n.op_type() == "Add")
+      QCOMPARE(unknownOf(n), e.node);
+    else
+      QCOMPARE(unknownOf(n), std::string());
     if (n.op_type() == "LeakyRelu") {
       QCOMPARE(n.attribute_size(), 1);
       QCOMPARE(unknownOf(n.attribute(0)), e.attribute);

@@ -25,7 +25,7 @@ namespace {
 
 struct Outcome {
   bool ok = false;
-  std::string text;  // the written-back model, or the error
+  std::string text;                        // the written-back model, or the error
   std::vector<std::string> sourceFiles{};  // none for a failure
 };
 
@@ -77,11 +77,14 @@ void compareReaders(const std::string& path, bool valid) {
     QFAIL(qPrintable(QString::fromStdString(path) + ": the wire decoder did not take this file"));
   }
   Outcome proto = viaProtobuf(path);
-  if (valid) QVERIFY2(wire.ok && proto.ok, qPrintable(QString::fromStdString(path + ": " + wire.text + " / " + proto.text)));
-  QVERIFY2(wire.ok == proto.ok, qPrintable(QString::fromStdString(path + ": wire " + (wire.ok ? "read it" : wire.text) +
-                                                                  ", protobuf " + (proto.ok ? "read it" : proto.text))));
-  QVERIFY2(wire.text == proto.text, qPrintable(QString::fromStdString(path + ": the two readers differ" +
-                                                                      (wire.ok ? "" : ": " + wire.text + " / " + proto.text))));
+  if (valid)
+    QVERIFY2(wire.ok && proto.ok, qPrintable(QString::fromStdString(path + ": " + wire.text + " / " + proto.text)));
+  QVERIFY2(wire.ok == proto.ok,
+           qPrintable(QString::fromStdString(path + ": wire " + (wire.ok ? "read it" : wire.text) + ", protobuf " +
+                                             (proto.ok ? "read it" : proto.text))));
+  QVERIFY2(wire.text == proto.text,
+           qPrintable(QString::fromStdString(path + ": the two readers differ" +
+                                             (wire.ok ? "" : ": " + wire.text + " / " + proto.text))));
   QCOMPARE(wire.sourceFiles, proto.sourceFiles);
   // readOnnxFile (what the app and the CLI call) gives the same.
   if (wire.ok) QCOMPARE(written(*onnxfmt::readOnnxFile(path)).text, wire.text);
@@ -145,18 +148,18 @@ onnx::ModelProto oddBytesModel() {
   floatVi(g->add_input(), "x", {1, 4});
   floatVi(g->add_output(), "y", {1, 4});
   floatVi(g->add_value_info(), "h", {1, 4});
-  auto* small = rawTensor(g, "small", {4});                                   // inline raw data: copied
-  auto* big = rawTensor(g, "big", {4, 300});                                  // large raw data: stays in the map
+  auto* small = rawTensor(g, "small", {4});   // inline raw data: copied
+  auto* big = rawTensor(g, "big", {4, 300});  // large raw data: stays in the map
   big->set_doc_string("weights");
-  big->set_data_location(onnx::TensorProto::DEFAULT);                         // written out explicitly
-  auto* unknownTensor = rawTensor(g, "unknown_tensor", {4, 300});             // protobuf's parse, data in the map
+  big->set_data_location(onnx::TensorProto::DEFAULT);              // written out explicitly
+  auto* unknownTensor = rawTensor(g, "unknown_tensor", {4, 300});  // protobuf's parse, data in the map
   addUnknownBytes(unknownTensor, 16, "tensor metadata_props");
-  auto* typed = g->add_initializer();                                         // typed storage
+  auto* typed = g->add_initializer();  // typed storage
   typed->set_name("typed");
   typed->set_data_type(onnx::TensorProto::FLOAT);
   typed->add_dims(4);
   for (float v : {1.f, 2.f, 3.f, 4.f}) typed->add_float_data(v);
-  auto* packedDims = rawTensor(g, "packed_dims", {2, 2});                      // dims packed (protobuf writes them one by one)
+  auto* packedDims = rawTensor(g, "packed_dims", {2, 2});  // dims packed (protobuf writes them one by one)
   packedDims->clear_dims();
   addUnknownBytes(packedDims, 1, packedVarints({2, 2}));
   (void)small;
@@ -363,18 +366,30 @@ class OnnxWireReader : public QObject {
         again->add_output("y");
         break;
       }
-      case 1: w->mutable_raw_data()->pop_back(); break;
-      case 2: n->set_input(1, "nowhere"); break;
-      case 3: w->set_dims(0, -4); break;
+      case 1:
+        w->mutable_raw_data()->pop_back();
+        break;
+      case 2:
+        n->set_input(1, "nowhere");
+        break;
+      case 3:
+        w->set_dims(0, -4);
+        break;
       case 4: {
         auto* a = n->add_attribute();
         a->set_name("t");
         a->set_type(onnx::AttributeProto::TENSOR);
         break;
       }
-      case 5: n->add_output("y"); break;
-      case 6: n->set_output(0, "w"); break;
-      case 7: w->set_data_type(99); break;
+      case 5:
+        n->add_output("y");
+        break;
+      case 6:
+        n->set_output(0, "w");
+        break;
+      case 7:
+        w->set_data_type(99);
+        break;
     }
     const std::string path = (test::scratchDir("wire_invalid") + "/bad.onnx").toStdString();
     save(m, path);
