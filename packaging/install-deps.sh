@@ -5,6 +5,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 PACKAGES=(
   cmake g++ make pkg-config            # build
+  clang-format git                     # the style check of changed files (packaging/format-check.sh)
   qt6-base-dev qt6-svg-dev             # desktop UI: Widgets, Concurrent, Test (base), SVG export (svg)
   libonnx-dev python3-onnx             # ONNX protobuf classes, checker, shape inference, version converter
   libprotobuf-dev protobuf-compiler    # protobuf runtime; protoc for OneFlow's .proto

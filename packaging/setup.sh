@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
 bash packaging/install-deps.sh
-if [ "$mode" = test ] && [ -f tests/oracle/package.json ]; then
-  bash tests/oracle/install.sh
+if [ "$mode" = test ]; then
+  bash packaging/format-check.sh  # first: a style slip fails in seconds, not after the build
+  if [ -f tests/oracle/package.json ]; then bash tests/oracle/install.sh; fi
 fi
 # The test command is what CI runs: there a new compiler warning fails the build (-Werror). `run` builds the same
 # folder without it, so a user's other compiler version cannot stop the app from building.
