@@ -1,5 +1,7 @@
 #include "convert/converter.h"
 
+#include "convert/body_converter.h"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -147,6 +149,14 @@ BodyConversion convertBody(const ir::Model& body, int64_t targetOpset, const std
   return out;
 }
 
+}  // namespace
+
+BodyConverter bodyConverterFor(const std::string& direction) {
+  return [direction](const ir::Model& body, int64_t target) { return convertBody(body, target, direction); };
+}
+
+namespace {
+
 // Every node's status, through the direction's handlers (editing the work model unless `dry`).
 void convertNodes(ir::Model& work, const Direction& direction, const ConvertOptions& opts, bool dry,
                   std::function<schema::ShapeFacts()> factsSource, std::vector<NodeReport>& reports) {
@@ -155,9 +165,7 @@ void convertNodes(ir::Model& work, const Direction& direction, const ConvertOpti
     if (!facts) facts = std::make_shared<const schema::ShapeFacts>(factsSource());
     return *facts;
   };
-  BodyConverter bodies = [name = direction.name()](const ir::Model& body, int64_t target) {
-    return convertBody(body, target, name);
-  };
+  BodyConverter bodies = bodyConverterFor(direction.name());
   WalkSettings settings;
   settings.targetOpset = opts.targetOpset;
   settings.dryRun = dry;

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "check/onnx_check.h"
+#include "convert/body_converter.h"
 #include "convert/handler.h"
 #include "convert/onnx_onnx/function_body.h"
 #include "formats/model_io.h"
@@ -204,6 +205,7 @@ class TestConvertFunctionBody : public QObject {
     convert::HandlerContext ctx{m, m.graph()};
     ctx.sourceOpset = m.opsetVersion("");
     ctx.targetOpset = target;
+    ctx.convertBody = convert::bodyConverterFor("onnx");  // what the pipeline hands every handler
     return ctx;
   }
 
