@@ -12,6 +12,7 @@ PACKAGES=(
   libgraphviz-dev graphviz             # graph layout (libgvc) and renderers
   nlohmann-json3-dev libcli11-dev      # JSON output, command-line parsing
   libabsl-dev                          # abseil's flat_hash_map: the IR's name index
+  libdnnl-dev                          # the evaluator's convolutions, matrix products, pooling (oneDNN)
   libjemalloc-dev                      # the executables' allocator (node-heavy graphs: 2-2.5x faster than glibc's)
   zlib1g-dev                           # CRC-32 of the zip entries in PyTorch checkpoints (codegen weights)
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
