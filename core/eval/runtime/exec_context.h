@@ -57,6 +57,12 @@ class ExecContext {
   void runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool mainGraph,
                 std::vector<std::pair<std::string, Value>>* kept);
 
+  // One node on given inputs, as runGraph runs each (for evaluateNode).
+  std::vector<Value> evaluateOne(const ir::Node& n, const std::vector<const Value*>& inputs, int64_t opset,
+                                 const Scope& scope) {
+    return runNode(n, inputs, opset, scope);
+  }
+
   // The scope of the node currently running (for kernels that run bodies).
   const Scope& currentScope() const { return *current_; }
 
