@@ -40,7 +40,6 @@ std::vector<const ir::Node*> executionOrder(const ir::Graph& g) {
     for (const ir::Graph* body : n->subgraphs())
       for (const std::string& name : body->capturedNames())
         if (const ir::Node* p = producerIn(g.findValue(name))) deps.insert(p);
-    deps.erase(n);
     pending[n] = deps.size();
     for (const ir::Node* p : deps) readers[p].push_back(n);
   }
