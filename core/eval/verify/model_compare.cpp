@@ -1,0 +1,161 @@
+#include "eval/verify/model_compare.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "eval/verify/provenance.h"
+#include "ir/node.h"
+#include "ir/value.h"
+
+namespace fb::eval {
+
+namespace {
+
+RunResult runNamed(const ir::Model& m, const std::map<std::string, Value>& inputs, const RunOptions& o,
+                   const char* which) {
+  std::map<std::string, Value> own;
+  for (const ir::Value* v : m.graph().inputs()) {
+    auto it = inputs.find(v->name());
+    if (it != inputs.end()) own.emplace(it->first, it->second);
+  }
+  try {
+    return runModel(m, own, o);
+  } catch (RunError& e) {
+    RunError tagged(e.kind(), std::string(which) + ": " + e.what());
+    tagged.setNode(e.node());
+    throw tagged;
+  }
+}
+
+std::unordered_map<std::string, Value> valuesOf(const RunResult& r, const std::map<std::string, Value>& inputs) {
+  std::unordered_map<std::string, Value> all(inputs.begin(), inputs.end());
+  for (const auto& [n, v] : r.kept) all[n] = v;
+  for (const auto& [n, v] : r.outputs) all[n] = v;
+  return all;
+}
+
+ValueStats statsOfValue(const Value& v) {
+  if (v.isTensor()) return statsOf(v.tensor());
+  if (v.isSequence() && !v.items().empty()) return statsOf(v.items().front());
+  return ValueStats{};
+}
+
+ComparedValue compared(const Value& a, const Value& b, const Tolerance& tol) {
+  ComparedValue c;
+  c.diff = diffValues(a, b, tol);
+  c.aStats = statsOfValue(a);
+  c.bStats = statsOfValue(b);
+  return c;
+}
+
+}  // namespace
+
+ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
+  ValuePairing p;
+  const auto recorded = readProvenance(b);
+  p.provenance = recorded.has_value();
+  std::unordered_map<std::string, const ir::Node*> aNodes;
+  for (const auto& n : a.graph().nodes())
+    if (!n->name.empty()) aNodes.emplace(n->name, n.get());
+  auto sourcesOf = [&](const ir::Node& n) -> std::vector<std::string> {
+    if (recorded) {
+      auto it = recorded->find(n.name);
+      if (it != recorded->end()) return it->second;
+    }
+    return {n.name};
+  };
+  // The last B node that comes from each A node: where a decomposed node's computation is complete, so that its
+  // outputs can be paired by position when their names changed.
+  std::unordered_map<std::string, const ir::Node*> lastFrom;
+  if (recorded)
+    for (const auto& n : b.graph().nodes())
+      for (const auto& s : sourcesOf(*n)) lastFrom[s] = n.get();
+  std::set<std::string> pairedA;
+  for (const auto& n : b.graph().nodes()) {
+    const auto sources = sourcesOf(*n);
+    for (size_t k = 0; k < n->outputs().size(); ++k) {
+      const ir::Value* out = n->output(k);
+      if (!out || out->name().empty()) continue;
+      std::string aValue;
+      const ir::Value* same = a.graph().findValue(out->name());
+      if (same && same->producer() &&
+          (!recorded || std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
+        aValue = same->name();
+      else if (same && same->producer() && !p.provenance)
+        aValue = same->name();
+      if (aValue.empty() && recorded && sources.size() == 1) {
+        auto src = aNodes.find(sources[0]);
+        auto last = lastFrom.find(sources[0]);
+        if (src != aNodes.end() && last != lastFrom.end() && last->second == n.get() &&
+            src->second->outputs().size() == n->outputs().size() && src->second->output(k))
+          aValue = src->second->output(k)->name();
+      }
+      if (aValue.empty() || !pairedA.insert(aValue).second) continue;
+      const ir::Value* av = a.graph().findValue(aValue);
+      p.pairs.push_back({aValue, out->name(), av && av->producer() ? av->producer()->name : "", n->name, n->opType});
+    }
+  }
+  return p;
+}
+
+ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
+                              const Tolerance& tol, const RunOptions& options) {
+  RunOptions o = options;
+  o.keep = RunOptions::Keep::All;
+  const RunResult ra = runNamed(a, inputs, o, "source");
+  const RunResult rb = runNamed(b, inputs, o, "converted");
+  const auto va = valuesOf(ra, inputs);
+  const auto vb = valuesOf(rb, inputs);
+  ModelComparison r;
+  const ValuePairing pairing = pairValues(a, b);
+  r.provenance = pairing.provenance;
+  for (const auto& p : pairing.pairs) {
+    auto ia = va.find(p.aValue);
+    auto ib = vb.find(p.bValue);
+    if (ia == va.end() || ib == vb.end()) continue;
+    ComparedValue c = compared(ia->second, ib->second, tol);
+    c.aValue = p.aValue;
+    c.bValue = p.bValue;
+    c.aNode = p.aNode;
+    c.bNode = p.bNode;
+    c.op = p.op;
+    ++r.compared;
+    if (!c.diff.agree) {
+      ++r.disagreeing;
+      if (!r.firstDivergence) r.firstDivergence = c;
+    }
+  }
+  const size_t n = std::min(ra.outputs.size(), rb.outputs.size());
+  for (size_t k = 0; k < n; ++k) {
+    ComparedValue c = compared(ra.outputs[k].second, rb.outputs[k].second, tol);
+    c.aValue = ra.outputs[k].first;
+    c.bValue = rb.outputs[k].first;
+    r.outputs.push_back(c);
+    if (!c.diff.agree && !r.firstDivergence) {
+      // No paired value disagreed, yet an output does: the divergence lies in values that have no counterpart.
+      ++r.disagreeing;
+      r.firstDivergence = c;
+    }
+  }
+  return r;
+}
+
+std::vector<ComparedValue> compareOutputs(const ir::Model& a, const ir::Model& b,
+                                          const std::map<std::string, Value>& inputs, const Tolerance& tol,
+                                          const RunOptions& options) {
+  RunOptions o = options;
+  o.keep = RunOptions::Keep::None;
+  const RunResult ra = runNamed(a, inputs, o, "source");
+  const RunResult rb = runNamed(b, inputs, o, "converted");
+  std::vector<ComparedValue> out;
+  for (size_t k = 0; k < std::min(ra.outputs.size(), rb.outputs.size()); ++k) {
+    ComparedValue c = compared(ra.outputs[k].second, rb.outputs[k].second, tol);
+    c.aValue = ra.outputs[k].first;
+    c.bValue = rb.outputs[k].first;
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace fb::eval
