@@ -93,6 +93,7 @@ void Document::close() {
     emit loadCancelled();
   }
   loaded_ = LoadedModel{};
+  dropRunValues();
   ++typesGeneration_;
   typesPending_ = false;
   levels_.clear();
@@ -131,6 +132,7 @@ void Document::finishLoad() {
   }
   lastError_.clear();
   loaded_ = std::move(result);
+  dropRunValues();
   ++typesGeneration_;
   typesPending_ = loaded_.shapesDeferred;  // true from modelChanged on: the views know types will follow
   levels_.clear();
@@ -361,6 +363,27 @@ void Document::showNode(const ir::Node* n) {
     if (currentLevel().graph != n->graph()) return;  // not reachable from the main graph
   }
   selectNode(n);
+}
+
+}  // namespace fb::ui
+
+namespace fb::ui {
+
+void Document::setRunValues(std::shared_ptr<const RunValues> values) {
+  runValues_ = std::move(values);
+  emit runValuesChanged();
+}
+
+void Document::dropRunValues() {
+  if (!runValues_) return;
+  runValues_.reset();
+  emit runValuesChanged();
+}
+
+const eval::Value* Document::runValueOf(const ir::Value* v) const {
+  if (!runValues_ || !v || !model() || v->graph() != &model()->graph()) return nullptr;
+  auto it = runValues_->byName.find(v->name());
+  return it == runValues_->byName.end() ? nullptr : &it->second;
 }
 
 }  // namespace fb::ui

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "ui/model_loader.h"
+#include "ui/run_values.h"
 
 namespace fb::ui {
 
@@ -45,6 +46,12 @@ class Document : public QObject {
   bool typesPending() const { return typesPending_; }
   // Inferred type of a value by name (nullptr when unknown); falls back to what the file declares.
   const ir::TypeInfo* typeOf(const ir::Value* v) const;
+
+  // --- values of the last run of this model (Run > Run Model); null when it has not run
+  void setRunValues(std::shared_ptr<const RunValues> values);
+  const RunValues* runValues() const { return runValues_.get(); }
+  // The computed value of a main-graph value, or nullptr (not run, or a value of a body).
+  const eval::Value* runValueOf(const ir::Value* v) const;
 
   // --- graphs on the breadcrumb (0 is the main graph)
   int levelCount() const { return int(levels_.size()); }
@@ -95,6 +102,7 @@ class Document : public QObject {
   void layoutChanged();  // the current level's placement changed (breadcrumb, expand, options)
   void typesChanged();   // inferred types arrived after the first frame (typeOf answers more now)
   void selectionChanged();
+  void runValuesChanged();                 // a run's values arrived, or were dropped with the model
   void focusRequested(const ir::Node* n);  // views should bring this node into sight
   void logMessage(const QString& text);
 
@@ -103,6 +111,7 @@ class Document : public QObject {
   void startLoad(const QString& name, bool fromFile,
                  std::function<LoadedModel(const std::atomic<bool>& cancel, const LoadProgress& progress)> job);
   void finishLoad();
+  void dropRunValues();
   void inferTypesInBackground();
   void waitForWorker();
   void relayoutCurrent();
@@ -111,6 +120,7 @@ class Document : public QObject {
   LoadSettings settings_;
   LoadedModel loaded_;
   std::vector<GraphLevel> levels_;
+  std::shared_ptr<const RunValues> runValues_;
   QList<const ir::Node*> selectedNodes_;
   const ir::Value* selectedValue_ = nullptr;
   QString lastError_;

@@ -35,6 +35,7 @@
 #include "ui/inspector/operators_panel.h"
 #include "ui/inspector/tensor_panel.h"
 #include "ui/preview/preview_split.h"
+#include "ui/run/model_runner.h"
 #include "ui/widgets/breadcrumb_bar.h"
 #include "ui/widgets/log_panel.h"
 #include "ui/widgets/panel_layout.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
       progress_(new QProgressBar),
       cancel_(new QPushButton(tr("Cancel"))),
       zoomLabel_(new QLabel) {
+  runner_ = new ModelRunner(doc_, this);
   auto* central = new QWidget(this);
   auto* box = new QVBoxLayout(central);
   box->setContentsMargins(0, 0, 0, 0);
@@ -77,6 +79,24 @@ MainWindow::MainWindow(QWidget* parent)
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancel_);
   connect(cancel_, &QPushButton::clicked, doc_, &Document::cancelLoad);
+  connect(cancel_, &QPushButton::clicked, runner_, &ModelRunner::cancel);
+  connect(runner_, &ModelRunner::started, this, [this](int nodes) {
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    statusBar()->showMessage(tr("Running %1 nodes ...").arg(nodes));
+  });
+  connect(runner_, &ModelRunner::progress, this, [this](int done, int total) {
+    progress_->setValue(total ? done * 100 / total : 100);
+    statusBar()->showMessage(tr("Running: %1 of %2 nodes").arg(done).arg(total));
+  });
+  connect(runner_, &ModelRunner::finished, this, [this](bool ok, const QString& message) {
+    progress_->hide();
+    cancel_->hide();
+    statusBar()->showMessage(
+        ok ? tr("Ran the model: select a node or value to see what it computed") : tr("Run stopped: %1").arg(message),
+        ok ? 8000 : 0);
+  });
   connect(view_, &GraphView::zoomChanged, this,
           [this](double z) { zoomLabel_->setText(tr("zoom %1%").arg(int(z * 100))); });
 
@@ -248,6 +268,16 @@ void MainWindow::buildMenus() {
   convert->addAction(conversion_->panel()->saveAction());
   convert->addAction(conversion_->panel()->statusTable()->saveReportAction());
   convert->addAction(conversion_->passesAction());
+
+  auto* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(tr("&Run Model (Seeded Inputs)"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                 [this] { runner_->runSeeded(0); });
+  run->addAction(tr("Run with &Inputs from Folder..."), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Folder with <input name>.npy or input_<k>.pb files"), QFileInfo(doc_->path()).absolutePath());
+    if (!dir.isEmpty()) runner_->runWithInputsFrom(dir);
+  });
+  run->addAction(tr("&Cancel Run"), runner_, &ModelRunner::cancel);
 
   auto* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Keyboard Shortcuts"), QKeySequence::HelpContents, this, [this] {

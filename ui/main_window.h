@@ -24,6 +24,7 @@ class FindPanel;
 class LogPanel;
 class ConversionDocks;
 class PreviewSplit;
+class ModelRunner;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -59,6 +60,7 @@ class MainWindow : public QMainWindow {
   LogPanel* logPanel() const { return logPanel_; }
   ConversionDocks* conversion() const { return conversion_; }
   PreviewSplit* split() const { return split_; }
+  ModelRunner* runner() const { return runner_; }
   QString lastError() const;
 
  protected:
@@ -86,6 +88,7 @@ class MainWindow : public QMainWindow {
   LogPanel* logPanel_;
   ConversionDocks* conversion_ = nullptr;
   PreviewSplit* split_ = nullptr;
+  ModelRunner* runner_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* plainExport_ = nullptr;
   SceneExporter* exporter_ = nullptr;

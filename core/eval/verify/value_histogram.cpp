@@ -1,0 +1,35 @@
+#include "eval/verify/value_histogram.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fb::eval {
+
+ValueHistogram histogramOf(const Tensor& t, int bins) {
+  ValueHistogram h;
+  if (t.isString() || bins <= 0) return h;
+  const int64_t n = t.size();
+  bool any = false;
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = t.doubleAt(k);
+    if (!std::isfinite(v)) {
+      ++h.nonFinite;
+      continue;
+    }
+    h.min = any ? std::min(h.min, v) : v;
+    h.max = any ? std::max(h.max, v) : v;
+    any = true;
+  }
+  if (!any) return h;
+  h.counts.assign(static_cast<size_t>(bins), 0);
+  const double width = (h.max - h.min) / bins;
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = t.doubleAt(k);
+    if (!std::isfinite(v)) continue;
+    int b = width > 0 ? static_cast<int>((v - h.min) / width) : 0;
+    h.counts[static_cast<size_t>(std::clamp(b, 0, bins - 1))]++;
+  }
+  return h;
+}
+
+}  // namespace fb::eval
