@@ -73,6 +73,10 @@ Value readProtoValueFile(const std::string& path, const ir::TypeInfo* expected) 
   }
   onnx::TensorProto tp;
   if (!tp.ParseFromString(bytes)) throw InputError(path, "not an ONNX TensorProto");
+  // ONNX's own bfloat16 node tests store the values as UINT16 (the same 16-bit payload, in the same fields):
+  // read them as the bfloat16 the model declares.
+  if (expected && expected->elemType == ir::DataType::BFloat16 && tp.data_type() == onnx::TensorProto::UINT16)
+    tp.set_data_type(onnx::TensorProto::BFLOAT16);
   return Value(ownedTensor(tp, path));
 }
 

@@ -1,36 +1,63 @@
-// Elementwise math. Each op is computed in the element type the model gives it (float in float); float16 and
-// bfloat16 are widened to float by the runner (HalfTypes::ViaFloat) and rounded back once per op.
+// The elementwise family: math, activations, arithmetic, logic, Cast and quantization, each group in its own
+// file (elementwise_parts.h lists them), and the attribute readers they share.
 #include <algorithm>
+#include <cctype>
 
-#include "eval/kernels/broadcast.h"
-#include "eval/runtime/dispatch.h"
+#include "eval/kernels/elementwise_parts.h"
 #include "eval/runtime/kernel_families.h"
-#include "eval/runtime/kernel_registry.h"
 
 namespace fb::eval {
 
-namespace {
+namespace elementwise {
 
-std::vector<Value> add(const KernelContext& c) {
-  const Tensor& a = c.input(0);
-  const Tensor& b = c.input(1);
-  if (a.dtype() != b.dtype()) badInput("Add of " + describe(a) + " and " + describe(b));
-  return {visitNumeric(a.dtype(), [&]<typename T>() {
-    return binaryBroadcast<T, T, T>(a, b, a.dtype(), [](T x, T y) { return static_cast<T>(x + y); });
-  })};
+Tensor legacyBroadcastOperand(const KernelContext& c, const Tensor& a, const Tensor& b) {
+  if (c.node.attrInt("broadcast", 0) == 0) {
+    if (a.dims() != b.dims())
+      badInput(describe(a) + " and " + describe(b) + " differ in shape and the node (opset " + std::to_string(c.opset) +
+               ") does not set broadcast=1");
+    return b;
+  }
+  const int64_t rankA = static_cast<int64_t>(a.rank()), rankB = static_cast<int64_t>(b.rank());
+  if (rankB > rankA) badInput(describe(b) + " has more dims than " + describe(a) + " it broadcasts to");
+  int64_t axis = c.node.attrInt("axis", rankA - rankB);
+  if (axis < 0) axis += rankA;
+  if (axis < 0 || axis + rankB > rankA)
+    badInput("broadcast axis " + std::to_string(c.node.attrInt("axis", 0)) + " does not fit " + describe(b) + " into " +
+             describe(a));
+  std::vector<int64_t> dims(static_cast<size_t>(rankA), 1);
+  for (int64_t k = 0; k < rankB; ++k) {
+    const int64_t d = b.dim(static_cast<size_t>(k));
+    if (d != 1 && d != a.dim(static_cast<size_t>(axis + k)))
+      badInput(describe(b) + " does not broadcast to " + describe(a) + " from axis " + std::to_string(axis));
+    dims[static_cast<size_t>(axis + k)] = d;
+  }
+  return b.reshaped(std::move(dims));
 }
 
-std::vector<Value> relu(const KernelContext& c) {
-  const Tensor& x = c.input(0);
-  return {visitNumeric(
-      x.dtype(), [&]<typename T>() { return unaryMap<T, T>(x, x.dtype(), [](T v) { return std::max(v, T{0}); }); })};
+ir::DataType elementTypeAttribute(const KernelContext& c, const std::string& name) {
+  const ir::Attribute* a = c.node.attr(name);
+  if (!a) badInput("attribute '" + name + "' is missing");
+  if (a->type == ir::AttrType::String) {  // Cast-1 names the type ("FLOAT", "INT64")
+    std::string s = a->s.str();
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (s == "float32") s = "float";
+    if (auto t = ir::dataTypeFromName(s)) return *t;
+    badInput("attribute '" + name + "' names no element type");
+  }
+  if (a->i < 0 || a->i > INT32_MAX || !ir::isKnownDataType(static_cast<int32_t>(a->i)) || a->i == 0)
+    badInput("attribute '" + name + "' = " + std::to_string(a->i) + " is not an element type");
+  return static_cast<ir::DataType>(a->i);
 }
 
-}  // namespace
+}  // namespace elementwise
 
 void registerElementwiseKernels(KernelRegistry& r) {
-  r.add("Add", 1, add);
-  r.add("Relu", 1, relu);
+  elementwise::registerMathKernels(r);
+  elementwise::registerActivationKernels(r);
+  elementwise::registerArithmeticKernels(r);
+  elementwise::registerLogicKernels(r);
+  elementwise::registerCastKernels(r);
+  elementwise::registerQuantizeKernels(r);
 }
 
 }  // namespace fb::eval
