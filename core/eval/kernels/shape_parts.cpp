@@ -1,0 +1,226 @@
+#include "eval/kernels/shape_parts.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ir/packed_types.h"
+
+namespace fb::eval::shape {
+
+namespace {
+
+// A fixed-size element as one object, so that typed loops move it in a register rather than through memcpy calls.
+template <size_t N>
+struct Bytes {
+  unsigned char b[N];
+};
+
+template <typename F>
+void withElementType(size_t es, F&& f) {
+  switch (es) {
+    case 1:
+      f.template operator()<Bytes<1>>();
+      return;
+    case 2:
+      f.template operator()<Bytes<2>>();
+      return;
+    case 4:
+      f.template operator()<Bytes<4>>();
+      return;
+    case 8:
+      f.template operator()<Bytes<8>>();
+      return;
+    case 16:
+      f.template operator()<Bytes<16>>();
+      return;
+    default:
+      unsupported("moving elements of " + std::to_string(es) + " bytes");
+  }
+}
+
+}  // namespace
+
+int64_t normalizeAxis(int64_t axis, int64_t rank, const std::string& what) {
+  if (axis < -rank || axis >= rank)
+    badInput(what + " " + std::to_string(axis) + " is outside [" + std::to_string(-rank) + ", " +
+             std::to_string(rank - 1) + "]");
+  return axis < 0 ? axis + rank : axis;
+}
+
+std::vector<int64_t> normalizeAxes(const std::vector<int64_t>& axes, int64_t rank, const std::string& what) {
+  std::vector<int64_t> out;
+  out.reserve(axes.size());
+  for (int64_t a : axes) out.push_back(normalizeAxis(a, rank, what));
+  std::sort(out.begin(), out.end());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end()) badInput(what + " names an axis twice");
+  return out;
+}
+
+std::vector<int64_t> indexValues(const Tensor& t, const std::string& what) {
+  if (t.dtype() != ir::DataType::Int64 && t.dtype() != ir::DataType::Int32)
+    badInput(what + " is " + describe(t) + " where int32 or int64 is expected");
+  std::vector<int64_t> v(static_cast<size_t>(t.size()));
+  if (t.dtype() == ir::DataType::Int64) {
+    if (!v.empty()) std::memcpy(v.data(), t.data<int64_t>(), v.size() * 8);
+  } else {
+    const int32_t* p = t.data<int32_t>();
+    for (size_t k = 0; k < v.size(); ++k) v[k] = p[k];
+  }
+  return v;
+}
+
+int64_t scalarIndex(const Tensor& t, const std::string& what) {
+  if (t.size() != 1) badInput(what + " is " + describe(t) + " where one value is expected");
+  return indexValues(t, what)[0];
+}
+
+std::vector<int64_t> intsFromAttrOrInput(const KernelContext& c, const char* name, size_t k, int64_t inputSince,
+                                         bool* present) {
+  if (c.opset >= inputSince) {
+    const Tensor* t = c.optionalInput(k);
+    if (present) *present = t != nullptr;
+    return t ? indexValues(*t, std::string("input '") + name + "'") : std::vector<int64_t>{};
+  }
+  const ir::Attribute* a = c.node.attr(name);
+  if (present) *present = a != nullptr;
+  return a ? a->ints : std::vector<int64_t>{};
+}
+
+int64_t checkedAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) badInput("a size overflows int64");
+  return r;
+}
+
+int64_t checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) badInput("a size overflows int64");
+  return r;
+}
+
+std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> s(dims.size());
+  int64_t acc = 1;
+  for (size_t k = dims.size(); k-- > 0;) {
+    s[k] = acc;
+    acc *= dims[k];
+  }
+  return s;
+}
+
+size_t movableElementSize(ir::DataType t, const char* op) {
+  if (t == ir::DataType::String) return 0;
+  if (ir::elementBits(t) % 8 != 0)
+    unsupported(std::string(op) + " of " + std::string(ir::dataTypeName(t)) +
+                ": its elements are packed several to a byte and cannot be moved one by one");
+  const size_t es = ir::elementSize(t);
+  if (es != 1 && es != 2 && es != 4 && es != 8 && es != 16)
+    unsupported(std::string(op) + " of element type " + std::string(ir::dataTypeName(t)));
+  return es;
+}
+
+ElementMover::ElementMover(const Tensor& src, Tensor& dst, const char* op) : es_(movableElementSize(dst.dtype(), op)) {
+  if (src.dtype() != dst.dtype())
+    badInput(std::string(op) + ": " + describe(src) + " and " + describe(dst) + " are of different types");
+  if (dst.isString()) {
+    srcStrings_ = src.stringValues().data();
+    dstStrings_ = dst.mutableStrings().data();
+  } else {
+    src_ = src.bytes().data();
+    dst_ = dst.mutableData<std::byte>();
+  }
+}
+
+void ElementMover::copy(int64_t dstIndex, int64_t srcIndex, int64_t count) const {
+  if (count <= 0) return;
+  if (dstStrings_) {
+    std::copy_n(srcStrings_ + srcIndex, count, dstStrings_ + dstIndex);
+    return;
+  }
+  std::memcpy(dst_ + dstIndex * es_, src_ + srcIndex * es_, static_cast<size_t>(count) * es_);
+}
+
+void ElementMover::copyStrided(int64_t dstIndex, int64_t srcIndex, int64_t count, int64_t srcStride) const {
+  if (count <= 0) return;
+  if (dstStrings_) {
+    for (int64_t k = 0; k < count; ++k) dstStrings_[dstIndex + k] = srcStrings_[srcIndex + k * srcStride];
+    return;
+  }
+  withElementType(es_, [&]<typename E>() {
+    const E* s = reinterpret_cast<const E*>(src_) + srcIndex;
+    E* d = reinterpret_cast<E*>(dst_) + dstIndex;
+    for (int64_t k = 0; k < count; ++k) d[k] = s[k * srcStride];
+  });
+}
+
+void ElementMover::fill(int64_t dstIndex, int64_t count, const Tensor& value, int64_t at) const {
+  if (count <= 0) return;
+  if (dstStrings_) {
+    std::fill_n(dstStrings_ + dstIndex, count, value.stringValues()[at]);
+    return;
+  }
+  withElementType(es_, [&]<typename E>() {
+    const E v = reinterpret_cast<const E*>(value.bytes().data())[at];
+    std::fill_n(reinterpret_cast<E*>(dst_) + dstIndex, count, v);
+  });
+}
+
+void stridedCopy(const Tensor& src, int64_t base, const std::vector<int64_t>& viewDims,
+                 const std::vector<int64_t>& srcStrides, Tensor& out, int threads, const char* op) {
+  const int64_t n = out.size();
+  if (n == 0) return;
+  ElementMover mover(src, out, op);
+  // Dims of 1 move nothing; neighbours whose source runs continue each other are one dim.
+  std::vector<int64_t> dims, strides;
+  for (size_t k = 0; k < viewDims.size(); ++k) {
+    const int64_t d = viewDims[k];
+    if (d == 1) continue;
+    if (!dims.empty() && strides.back() == srcStrides[k] * d) {
+      dims.back() *= d;
+      strides.back() = srcStrides[k];
+    } else {
+      dims.push_back(d);
+      strides.push_back(srcStrides[k]);
+    }
+  }
+  if (dims.empty()) {
+    mover.copy(0, base, 1);
+    return;
+  }
+  const int64_t inner = dims.back(), innerStride = strides.back();
+  const int64_t rows = n / inner;
+  const size_t outer = dims.size() - 1;
+  auto copyRow = [&](int64_t row, int64_t from) {
+    if (innerStride == 1)
+      mover.copy(row * inner, from, inner);
+    else if (innerStride == 0)
+      mover.fill(row * inner, inner, src, from);
+    else
+      mover.copyStrided(row * inner, from, inner, innerStride);
+  };
+  const bool parallel = threads > 1 && rows > 1 &&
+                        n * static_cast<int64_t>(std::max<size_t>(mover.elementSize(), 8)) > (int64_t{1} << 18);
+  const int64_t chunks = parallel ? std::min<int64_t>(rows, threads * 8) : 1;
+#pragma omp parallel for num_threads(threads) if (parallel) schedule(static)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t r0 = rows * c / chunks, r1 = rows * (c + 1) / chunks;
+    std::vector<int64_t> idx(outer, 0);
+    int64_t from = base, rest = r0;
+    for (size_t k = outer; k-- > 0;) {
+      idx[k] = rest % dims[k];
+      rest /= dims[k];
+      from += idx[k] * strides[k];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      copyRow(r, from);
+      for (size_t k = outer; k-- > 0;) {
+        from += strides[k];
+        if (++idx[k] < dims[k]) break;
+        from -= idx[k] * strides[k];
+        idx[k] = 0;
+      }
+    }
+  }
+}
+
+}  // namespace fb::eval::shape
