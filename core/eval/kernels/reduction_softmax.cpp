@@ -62,6 +62,40 @@ void normaliseRow(const T* x, T* y, int64_t n, int64_t stride, Normalise how) {
   for (int64_t a = 0; a < n; ++a) y[a * stride] = x[a * stride] - shift;
 }
 
+// A block of `n` rows of `inner` elements (one outer index): normalised along n, every inner loop contiguous.
+template <typename T>
+void normaliseBlock(const T* x, T* y, int64_t n, int64_t inner, Normalise how, std::vector<T>& mx, std::vector<T>& sum,
+                    std::vector<int64_t>& at) {
+  mx.assign(x, x + inner);
+  at.assign(static_cast<size_t>(inner), 0);
+  for (int64_t a = 1; a < n; ++a)
+    for (int64_t i = 0; i < inner; ++i)
+      if (x[a * inner + i] > mx[i]) mx[i] = x[a * inner + i], at[i] = a;
+  if (how == Normalise::Hardmax) {
+    for (int64_t a = 0; a < n; ++a)
+      for (int64_t i = 0; i < inner; ++i) y[a * inner + i] = at[i] == a ? T{1} : T{0};
+    return;
+  }
+  for (T& m : mx)
+    if (std::isinf(m)) m = m > 0 ? m : T{0};
+  sum.assign(static_cast<size_t>(inner), T{0});
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t i = 0; i < inner; ++i) {
+      const T e = std::exp(x[a * inner + i] - mx[i]);
+      if (how == Normalise::Softmax) y[a * inner + i] = e;
+      sum[i] += e;
+    }
+  if (how == Normalise::Softmax) {
+    for (T& v : sum) v = T{1} / v;
+    for (int64_t a = 0; a < n; ++a)
+      for (int64_t i = 0; i < inner; ++i) y[a * inner + i] *= sum[i];
+    return;
+  }
+  for (int64_t i = 0; i < inner; ++i) sum[i] = mx[i] + std::log(sum[i]);
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t i = 0; i < inner; ++i) y[a * inner + i] = x[a * inner + i] - sum[i];
+}
+
 std::vector<Value> normalise(const KernelContext& c, Normalise how) {
   const Tensor& x = c.input(0);
   const AxisSplit s = layoutFor(c, x);
@@ -69,13 +103,22 @@ std::vector<Value> normalise(const KernelContext& c, Normalise how) {
     Tensor y = Tensor::empty(x.dtype(), x.dims());
     const T* p = x.data<T>();
     T* q = y.mutableData<T>();
-    const int64_t rows = s.outer * s.inner;
-    // Rows are independent and each is done by one thread: the result does not depend on the thread count.
-#pragma omp parallel for num_threads(c.threads()) if (x.size() > 16384 && rows > 1)
-    for (int64_t row = 0; row < rows; ++row) {
-      const int64_t o = row / s.inner, i = row % s.inner;
-      const int64_t base = o * s.axis * s.inner + i;
-      normaliseRow(p + base, q + base, s.axis, s.inner, how);
+    if (s.axis == 0 || x.size() == 0) return y;
+    // Rows (or blocks) are independent and each is done by one thread: results do not depend on the thread count.
+    if (s.inner == 1) {
+#pragma omp parallel for num_threads(c.threads()) if (x.size() > 16384 && s.outer > 1)
+      for (int64_t o = 0; o < s.outer; ++o) normaliseRow(p + o * s.axis, q + o * s.axis, s.axis, int64_t{1}, how);
+      return y;
+    }
+#pragma omp parallel num_threads(c.threads()) if (x.size() > 16384 && s.outer > 1)
+    {
+      std::vector<T> mx, sum;
+      std::vector<int64_t> at;
+#pragma omp for
+      for (int64_t o = 0; o < s.outer; ++o) {
+        const int64_t base = o * s.axis * s.inner;
+        normaliseBlock(p + base, q + base, s.axis, s.inner, how, mx, sum, at);
+      }
     }
     return y;
   })};
