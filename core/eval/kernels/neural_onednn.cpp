@@ -1,0 +1,57 @@
+#include "eval/kernels/neural_onednn.h"
+
+#include <algorithm>
+
+namespace fb::eval::onednn {
+
+dnnl::engine& cpuEngine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::primitive_attr strictAttr() {
+  dnnl::primitive_attr a;
+  a.set_fpmath_mode(dnnl::fpmath_mode::strict);
+  return a;
+}
+
+dnnl::memory::desc plainDesc(const std::vector<int64_t>& dims, dnnl::memory::data_type t) {
+  std::vector<int64_t> strides(dims.size());
+  int64_t s = 1;
+  for (size_t k = dims.size(); k-- > 0;) {
+    strides[k] = s;
+    s *= std::max<int64_t>(dims[k], 1);
+  }
+  return stridedDesc(dims, strides, t);
+}
+
+dnnl::memory::desc stridedDesc(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                               dnnl::memory::data_type t) {
+  if (dims.empty()) return dnnl::memory::desc({1}, t, dnnl::memory::dims{1});
+  if (dims.size() > DNNL_MAX_NDIMS)
+    unsupported("oneDNN takes tensors of at most " + std::to_string(DNNL_MAX_NDIMS) + " dimensions");
+  return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), t,
+                            dnnl::memory::dims(strides.begin(), strides.end()));
+}
+
+dnnl::memory wrap(const dnnl::memory::desc& d, const void* data) {
+  return dnnl::memory(d, cpuEngine(), const_cast<void*>(data));
+}
+
+void execute(const char* primitive, const dnnl::primitive& p, const std::unordered_map<int, dnnl::memory>& args) {
+  guarded(primitive, [&] {
+    dnnl::stream s(cpuEngine());
+    p.execute(s, args);
+    s.wait();
+  });
+}
+
+void reorder(dnnl::memory from, dnnl::memory to) {
+  guarded("reorder", [&] {
+    dnnl::stream s(cpuEngine());
+    dnnl::reorder(from, to).execute(s, from, to);
+    s.wait();
+  });
+}
+
+}  // namespace fb::eval::onednn
