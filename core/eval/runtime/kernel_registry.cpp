@@ -38,6 +38,8 @@ const KernelRegistry& KernelRegistry::instance() {
     registerNeuralKernels(r);
     r.setFamily("recurrent");
     registerRecurrentKernels(r);
+    r.setFamily("image");
+    registerImageKernels(r);
     r.setFamily("control_flow");
     registerControlFlowKernels(r);
     r.setFamily("misc");
