@@ -263,6 +263,14 @@ void EvalControlFlow::ifRunsTheChosenBranch() {
   QCOMPARE(valuesOf(eval::runModel(*m, in).outputs[0].second), (std::vector<double>{11, 22}));
   in["c"] = Value(Tensor::scalar(ir::DataType::Bool, 0).reshaped({1}));
   QCOMPARE(valuesOf(eval::runModel(*m, in).outputs[0].second), (std::vector<double>{10, 20}));
+
+  in["last"] = Tensor::int64s({}, {5});  // a failure inside the branch names the If and the node in it
+  try {
+    eval::runModel(*m, in);
+    QFAIL("SequenceAt of position 5 in a sequence of 2 succeeded");
+  } catch (const eval::RunError& e) {
+    QVERIFY2(e.node().find("(If) > node 'SequenceAt_picked' (SequenceAt)") != std::string::npos, e.node().c_str());
+  }
 }
 
 void EvalControlFlow::scan9ReadsAndWritesAlongAxesAndDirections() {

@@ -296,7 +296,8 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
           badInput("computed " + std::to_string(outs.size()) + " outputs where the node has " + std::to_string(needed));
       }
     } catch (RunError& e) {
-      if (e.node().empty()) e.setNode(nodeWhere(n));
+      // From inside a body or function body, the path from this graph's node down to the one that failed.
+      e.setNode(e.node().empty() ? nodeWhere(n) : nodeWhere(n) + " > " + e.node());
       throw;
     } catch (const Unsupported& e) {  // the constant-folding budget, when a fold runs the evaluator
       RunError r(RunError::Kind::Unsupported, e.what());
