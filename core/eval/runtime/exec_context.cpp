@@ -130,7 +130,11 @@ std::vector<const Value*> ExecContext::gatherInputs(const ir::Node& n, const Sco
 
 std::vector<Value> ExecContext::runKernel(const ir::Node& n, const std::vector<const Value*>& inputs, int64_t opset) {
   const KernelEntry* k = KernelRegistry::instance().find(n.opType, opset);
-  if (!k) unsupported("the evaluator has no kernel for " + n.opType + " at opset " + std::to_string(opset));
+  if (!k) {
+    if (const SchemaFunction* f = schemaFunctions_.find(n, inputs, opset))
+      return runFunctionBody(*f->body, f->opset, inputs, "the ONNX function body of " + n.opType);
+    unsupported("the evaluator has no kernel for " + n.opType + " at opset " + std::to_string(opset));
+  }
   std::optional<ir::DataType> half;
   std::vector<Value> widened;
   std::vector<const Value*> args = inputs;
@@ -201,11 +205,6 @@ void bindAttributes(ir::Graph& body, const ir::Node& caller) {
 
 std::vector<Value> ExecContext::runFunction(const ir::Node& n, const ir::Function& f,
                                             const std::vector<const Value*>& inputs, const Scope& scope) {
-  if (++depth_ > kMaxNesting) badInput("functions and bodies nest deeper than " + std::to_string(kMaxNesting));
-  struct Leave {
-    int& d;
-    ~Leave() { --d; }
-  } leave{depth_};
   auto& body = functionBodies_[&n];
   if (!body) {
     body = f.body->clone();
@@ -214,17 +213,27 @@ std::vector<Value> ExecContext::runFunction(const ir::Node& n, const ir::Functio
   int64_t opset = model_.opsetVersion("");
   for (const auto& imp : f.opsets)
     if (imp.domain.empty() || imp.domain == "ai.onnx") opset = imp.version;
-  Scope s(*body, nullptr);  // a function sees only its parameters
-  for (size_t k = 0; k < body->inputs().size(); ++k)
-    s.set(body->inputs()[k], k < inputs.size() && inputs[k] ? *inputs[k] : Value::none());
-  runGraph(*body, s, opset, false, nullptr);
+  (void)scope;
+  return runFunctionBody(*body, opset, inputs, "function " + f.name);
+}
+
+std::vector<Value> ExecContext::runFunctionBody(const ir::Graph& body, int64_t opset,
+                                                const std::vector<const Value*>& inputs, const std::string& what) {
+  if (++depth_ > kMaxNesting) badInput("functions and bodies nest deeper than " + std::to_string(kMaxNesting));
+  struct Leave {
+    int& d;
+    ~Leave() { --d; }
+  } leave{depth_};
+  Scope s(body, nullptr);  // a function sees only its parameters
+  for (size_t k = 0; k < body.inputs().size(); ++k)
+    s.set(body.inputs()[k], k < inputs.size() && inputs[k] ? *inputs[k] : Value::none());
+  runGraph(body, s, opset, false, nullptr);
   std::vector<Value> outs;
-  for (const ir::Value* o : body->outputs()) {
+  for (const ir::Value* o : body.outputs()) {
     const Value* x = s.lookup(o);
-    if (!x) badInput("function " + f.name + " does not compute its output '" + o->name() + "'");
+    if (!x) badInput(what + " does not compute its output '" + o->name() + "'");
     outs.push_back(*x);
   }
-  (void)scope;
   return outs;
 }
 
@@ -287,7 +296,8 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
           badInput("computed " + std::to_string(outs.size()) + " outputs where the node has " + std::to_string(needed));
       }
     } catch (RunError& e) {
-      if (e.node().empty()) e.setNode(nodeWhere(n));
+      // From inside a body or function body, the path from this graph's node down to the one that failed.
+      e.setNode(e.node().empty() ? nodeWhere(n) : nodeWhere(n) + " > " + e.node());
       throw;
     } catch (const Unsupported& e) {  // the constant-folding budget, when a fold runs the evaluator
       RunError r(RunError::Kind::Unsupported, e.what());

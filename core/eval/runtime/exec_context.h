@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eval/runtime/run.h"
+#include "eval/runtime/schema_function.h"
 #include "ir/model.h"
 
 namespace fb::ir {
@@ -72,6 +73,9 @@ class ExecContext {
   std::vector<Value> runKernel(const ir::Node& n, const std::vector<const Value*>& inputs, int64_t opset);
   std::vector<Value> runFunction(const ir::Node& n, const ir::Function& f, const std::vector<const Value*>& inputs,
                                  const Scope& scope);
+  // Runs a function body (a model-local function's or an op's schema function) on the caller's inputs.
+  std::vector<Value> runFunctionBody(const ir::Graph& body, int64_t opset, const std::vector<const Value*>& inputs,
+                                     const std::string& what);
   std::vector<const Value*> gatherInputs(const ir::Node& n, const Scope& scope) const;
 
   const ir::Model& model_;
@@ -81,6 +85,8 @@ class ExecContext {
   int depth_ = 0;  // nested bodies and functions
   // Function bodies with the calling node's attributes substituted, one per calling node.
   std::unordered_map<const ir::Node*, std::shared_ptr<ir::Graph>> functionBodies_;
+  // ONNX's function bodies of default-domain ops no kernel implements (schema_function.h).
+  SchemaFunctions schemaFunctions_;
 };
 
 }  // namespace fb::eval

@@ -1,0 +1,28 @@
+#pragma once
+// Moving whole slices of tensors without looking at their elements, for the ops that split, gather and stack
+// values by an axis (Loop and Scan outputs, Scan inputs, SplitToSequence, ConcatFromSequence): bytes are copied
+// as they are, so every element type with a whole number of bytes (and strings) is handled alike.
+#include <cstdint>
+#include <vector>
+
+#include "eval/runtime/tensor.h"
+#include "ir/type_info.h"
+
+namespace fb::eval {
+
+// `axis` of a tensor of `rank` dims from a possibly negative attribute value; throws BadInput naming `what`
+// when it is outside [-rank, rank).
+size_t normalizedAxis(int64_t axis, size_t rank, const char* what);
+
+// The `length` entries of `t` from `start` along `axis`; with `keepAxis` false that axis is dropped (length 1).
+Tensor sliceAlong(const Tensor& t, size_t axis, int64_t start, int64_t length, bool keepAxis);
+
+// The parts joined along `axis`: as a new axis there (every part of the same shape, `newAxis`), or along an
+// existing axis (the parts' other dims equal). At least one part; one element type.
+Tensor joinAlong(const std::vector<const Tensor*>& parts, size_t axis, bool newAxis);
+
+// A tensor with no entries along a new leading axis for what `declared` says one entry is (unknown dims 0,
+// unknown element type float): what a Loop or Scan output stacked from zero iterations is.
+Tensor emptyStack(const ir::TypeInfo& declared);
+
+}  // namespace fb::eval
