@@ -5,8 +5,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "eval/array.h"
-
 namespace fb::eval {
 namespace {
 
@@ -43,15 +41,15 @@ void chargeArray(uint64_t elements) {
   BudgetScope* s = current;
   if (!s) return;
   if (elements > s->budget_.maxArrayElements)
-    throw Unsupported("a " + std::to_string(elements) + "-element array is over this fold's budget of " +
-                      std::to_string(s->budget_.maxArrayElements) + " elements per array");
+    throw OverBudget("a " + std::to_string(elements) + "-element array is over this fold's budget of " +
+                     std::to_string(s->budget_.maxArrayElements) + " elements per array");
   const uint64_t bytes = saturatingProduct(elements, kBytesPerElement);
   if (bytes > s->budget_.maxArrayBytes)
-    throw Unsupported("a " + std::to_string(elements) + "-element array is over the constant-folding budget of " +
-                      mib(s->budget_.maxArrayBytes) + " per array (FLOWBRIDGE_FOLD_BUDGET_MB)");
+    throw OverBudget("a " + std::to_string(elements) + "-element array is over the constant-folding budget of " +
+                     mib(s->budget_.maxArrayBytes) + " per array (FLOWBRIDGE_FOLD_BUDGET_MB)");
   if (bytes > s->budget_.maxTotalBytes - std::min(s->used_, s->budget_.maxTotalBytes))
-    throw Unsupported("evaluating this node needs more than the constant-folding budget of " +
-                      mib(s->budget_.maxTotalBytes) + " (FLOWBRIDGE_FOLD_BUDGET_MB)");
+    throw OverBudget("evaluating this node needs more than the constant-folding budget of " +
+                     mib(s->budget_.maxTotalBytes) + " (FLOWBRIDGE_FOLD_BUDGET_MB)");
   s->used_ += bytes;
 }
 
@@ -59,8 +57,8 @@ void chargeOperations(uint64_t operations) {
   BudgetScope* s = current;
   if (!s) return;
   if (operations > s->budget_.maxOperations - std::min(s->operations_, s->budget_.maxOperations))
-    throw Unsupported("evaluating this node takes more than the constant-folding budget of " +
-                      std::to_string(s->budget_.maxOperations) + " operations");
+    throw OverBudget("evaluating this node takes more than the constant-folding budget of " +
+                     std::to_string(s->budget_.maxOperations) + " operations");
   s->operations_ += operations;
 }
 

@@ -3,16 +3,23 @@
 // 3e9, an Expand, an Add of [16000, 1] and [1, 16000]): without a limit a 128 KB model reaches gigabytes. Every
 // array the evaluator creates (inputs converted from tensors, kernel results, copies) is charged against a budget
 // *before* it is allocated, with its size computed in overflow-checked arithmetic; over budget, evaluation stops
-// with eval::Unsupported and the node stays as it is. Kernels whose work grows faster than their arrays (MatMul,
+// with eval::OverBudget and the node stays as it is. Kernels whose work grows faster than their arrays (MatMul,
 // Conv, pooling windows) charge their multiply-adds as well: a few kilobytes of constants must not take minutes.
 //
 // Defaults: 64 MiB per array, 256 MiB for all arrays of one node's evaluation (arrays hold 8 bytes per element)
 // and 2^26 operations per node (about a second for the slowest kernel, Conv). The environment variable
 // FLOWBRIDGE_FOLD_BUDGET_MB overrides the two sizes: "PER_ARRAY,TOTAL" or one number for both (in MiB).
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace fb::eval {
+
+// What a charge over the budget throws: the fold stops and the node stays as it is (the message says why).
+class OverBudget : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct EvalBudget {
   uint64_t maxArrayBytes = uint64_t{64} << 20;
@@ -44,9 +51,9 @@ class BudgetScope {
   BudgetScope* outer_;
 };
 
-// Throws Unsupported("... over the constant-folding budget ...") when an array of `elements` would not fit.
+// Throws OverBudget("... over the constant-folding budget ...") when an array of `elements` would not fit.
 void chargeArray(uint64_t elements);
-// Throws Unsupported("... over the constant-folding budget ...") when `operations` more would not fit.
+// Throws OverBudget("... over the constant-folding budget ...") when `operations` more would not fit.
 void chargeOperations(uint64_t operations);
 
 // a * b, or UINT64_MAX when it overflows: for charging sizes that may be absurd before refusing them.

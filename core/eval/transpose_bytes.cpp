@@ -4,7 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "eval/array.h"
+#include "eval/runtime/run_error.h"
+#include "eval/runtime/tensor.h"
 
 namespace fb::eval {
 namespace {
@@ -13,7 +14,7 @@ template <size_t N>
 void permute(const std::byte* src, std::byte* dst, const std::vector<int64_t>& outDims,
              const std::vector<int64_t>& srcStride) {
   const size_t rank = outDims.size();
-  const int64_t total = elementCount(outDims);
+  const int64_t total = checkedElementCount(outDims);
   std::vector<int64_t> idx(rank, 0);
   int64_t pos = 0;
   for (int64_t e = 0; e < total; ++e) {
@@ -44,21 +45,21 @@ void transpose2d(const std::byte* src, std::byte* dst, int64_t rows, int64_t col
 ir::Tensor transposeBytes(const ir::Tensor& t, std::vector<int64_t> perm) {
   const size_t rank = t.dims.size();
   const size_t es = ir::elementSize(t.dtype);
-  if (es == 0) throw Unsupported("Transpose: element type has no fixed size");
+  if (es == 0) unsupported("Transpose: element type has no fixed size");
   if (perm.empty())
     for (size_t k = 0; k < rank; ++k) perm.push_back(static_cast<int64_t>(rank - 1 - k));
-  if (perm.size() != rank) throw Unsupported("Transpose: perm does not match the rank");
+  if (perm.size() != rank) unsupported("Transpose: perm does not match the rank");
   std::vector<int64_t> inStride(rank, 1), outDims(rank), srcStride(rank);
   for (int64_t k = static_cast<int64_t>(rank) - 2; k >= 0; --k) inStride[k] = inStride[k + 1] * t.dims[k + 1];
   std::vector<bool> used(rank, false);
   for (size_t k = 0; k < rank; ++k) {
-    if (perm[k] < 0 || perm[k] >= static_cast<int64_t>(rank) || used[perm[k]]) throw Unsupported("Transpose: bad perm");
+    if (perm[k] < 0 || perm[k] >= static_cast<int64_t>(rank) || used[perm[k]]) unsupported("Transpose: bad perm");
     used[perm[k]] = true;
     outDims[k] = t.dims[perm[k]];
     srcStride[k] = inStride[perm[k]];
   }
   auto src = t.bytes();
-  if (src.size() != static_cast<size_t>(t.numElements()) * es) throw Unsupported("Transpose: tensor has no data");
+  if (src.size() != static_cast<size_t>(t.numElements()) * es) unsupported("Transpose: tensor has no data");
   std::string out(src.size(), '\0');
   auto* dst = reinterpret_cast<std::byte*>(out.data());
   if (rank == 2 && perm[0] == 1) {
@@ -76,7 +77,7 @@ ir::Tensor transposeBytes(const ir::Tensor& t, std::vector<int64_t> perm) {
         transpose2d<8>(src.data(), dst, t.dims[0], t.dims[1]);
         break;
       default:
-        throw Unsupported("Transpose: element size");
+        unsupported("Transpose: element size");
     }
   } else
     switch (es) {
@@ -93,7 +94,7 @@ ir::Tensor transposeBytes(const ir::Tensor& t, std::vector<int64_t> perm) {
         permute<8>(src.data(), dst, outDims, srcStride);
         break;
       default:
-        throw Unsupported("Transpose: element size");
+        unsupported("Transpose: element size");
     }
   ir::Tensor r;
   r.dtype = t.dtype;

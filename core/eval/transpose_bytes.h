@@ -9,7 +9,7 @@
 
 namespace fb::eval {
 
-// `perm` empty means reversed axes. Throws Unsupported for string tensors or a perm that does not fit.
+// `perm` empty means reversed axes. Throws RunError(Unsupported) for string tensors or a perm that does not fit.
 ir::Tensor transposeBytes(const ir::Tensor& t, std::vector<int64_t> perm);
 
 }  // namespace fb::eval

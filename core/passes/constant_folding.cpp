@@ -8,7 +8,8 @@
 #include <optional>
 
 #include "eval/eval_budget.h"
-#include "eval/kernels.h"
+#include "eval/runtime/node_eval.h"
+#include "eval/runtime/run_error.h"
 #include "eval/transpose_bytes.h"
 #include "passes/fold_budget.h"
 #include "passes/pass_registry.h"
@@ -25,7 +26,7 @@ constexpr int64_t kUnknownDimBase = std::numeric_limits<int64_t>::min() / 2;
 bool isUnknownDim(int64_t v) { return v >= kUnknownDimBase && v < kUnknownDimBase + (1 << 20); }
 
 // The shape of `v` with unknown dims as distinct sentinels, when at least the rank is known.
-std::optional<eval::Array> partialShape(const ir::Value* v, const ir::Node& shapeNode) {
+std::optional<eval::Tensor> partialShape(const ir::Value* v, const ir::Node& shapeNode) {
   if (!v) return std::nullopt;
   std::vector<int64_t> dims;
   if (v->initializer()) {
@@ -41,13 +42,58 @@ std::optional<eval::Array> partialShape(const ir::Value* v, const ir::Node& shap
   if (e < 0) e += r;
   s = std::clamp<int64_t>(s, 0, r);
   e = std::clamp<int64_t>(e, s, r);
-  return eval::Array::ints({e - s}, std::vector<int64_t>(dims.begin() + s, dims.begin() + e));
+  return eval::Tensor::int64s({e - s}, std::vector<int64_t>(dims.begin() + s, dims.begin() + e));
 }
 
-bool hasUnknown(const eval::Array& a) {
-  for (auto v : a.i)
-    if (isUnknownDim(v)) return true;
+bool hasUnknown(const eval::Tensor& a) {
+  if (a.dtype() != ir::DataType::Int64) return false;
+  const int64_t* p = a.data<int64_t>();
+  for (int64_t k = 0; k < a.size(); ++k)
+    if (isUnknownDim(p[k])) return true;
   return false;
+}
+
+int64_t product(const std::vector<int64_t>& dims, size_t from = 0) {
+  int64_t p = 1;
+  for (size_t k = from; k < dims.size(); ++k)
+    p = static_cast<int64_t>(eval::saturatingProduct(p, std::max<int64_t>(dims[k], 1)));
+  return p;
+}
+
+// Multiply-adds the compute-heavy kernels would do on these inputs, estimated from shapes alone (an upper bound
+// for convolutions and pools: output positions counted on the padded input): folding refuses a node over the
+// budget before running it, as a few kilobytes of constants must not take minutes.
+uint64_t estimatedOperations(const ir::Node& n, const std::vector<const eval::Tensor*>& ins) {
+  auto dimsOf = [&](size_t k) -> const std::vector<int64_t>* {
+    return k < ins.size() && ins[k] ? &ins[k]->dims() : nullptr;
+  };
+  const std::string& op = n.opType;
+  if ((op == "MatMul" || op == "Gemm" || op == "MatMulInteger") && dimsOf(0) && dimsOf(1)) {
+    const auto& b = *dimsOf(1);
+    const int64_t cols = b.empty() ? 1 : b.back();
+    return eval::saturatingProduct(std::max<uint64_t>(ins[0]->size(), 1), std::max<int64_t>(cols, 1)) +
+           eval::saturatingProduct(std::max<uint64_t>(ins[1]->size(), 1), 1);
+  }
+  const bool conv = op == "Conv" || op == "ConvTranspose" || op == "ConvInteger";
+  const bool pool = op == "MaxPool" || op == "AveragePool" || op == "LpPool";
+  if ((conv && dimsOf(0) && dimsOf(1)) || (pool && dimsOf(0))) {
+    const auto& x = *dimsOf(0);
+    if (x.size() < 3) return 0;
+    std::vector<int64_t> kernel =
+        pool ? n.attrInts("kernel_shape") : std::vector<int64_t>(dimsOf(1)->begin() + 2, dimsOf(1)->end());
+    const std::vector<int64_t> pads = n.attrInts("pads");
+    uint64_t positions = static_cast<uint64_t>(std::max<int64_t>(x[0], 1));
+    for (size_t k = 2; k < x.size(); ++k) {
+      int64_t extent = x[k];
+      for (size_t p = k - 2; p < pads.size(); p += x.size() - 2) extent += std::max<int64_t>(pads[p], 0);
+      if (k - 2 < kernel.size()) extent += kernel[k - 2];  // SAME padding and ConvTranspose's growth
+      positions = eval::saturatingProduct(positions, static_cast<uint64_t>(std::max<int64_t>(extent, 1)));
+    }
+    const uint64_t perPosition = conv ? static_cast<uint64_t>(product(*dimsOf(1)))
+                                      : eval::saturatingProduct(product(kernel), std::max<int64_t>(x[1], 1));
+    return eval::saturatingProduct(positions, perPosition);
+  }
+  return 0;
 }
 
 class ConstantFolding final : public GraphPass {
@@ -67,7 +113,7 @@ class ConstantFolding final : public GraphPass {
     std::optional<ModelFoldBudget> ownBudget;
     if (!modelBudget) modelBudget = &ownBudget.emplace(m, FoldLimits::fromEnvironment());
     for (ir::Node* n : nodesToVisit(g)) {
-      if (!n->isDefaultDomain() || !eval::hasKernel(n->opType) || n->outputs().empty()) continue;
+      if (!eval::canEvaluate(*n, rw.opset()) || n->outputs().empty()) continue;
       // A body's (If/Loop/Scan) outputs may be its initializers, so there they fold too; the main graph's
       // outputs stay computed.
       const bool inBody = g.parent() != nullptr;
@@ -142,17 +188,19 @@ class ConstantFolding final : public GraphPass {
         modelBudget.charge(t->expectedBytes(), inputBytes);
         return out;
       }
-      auto arrays = evaluateArrays(n, opset);
-      if (!arrays) return std::nullopt;
+      auto tensors = evaluateTensors(n, opset);
+      if (!tensors) return std::nullopt;
       uint64_t resultBytes = 0;
-      for (const auto& a : *arrays) resultBytes += a.size() * ir::elementSize(a.dtype);
+      for (const auto& a : *tensors) resultBytes += a.byteSize();
       overBudget = modelBudget.refusal(resultBytes, inputBytes);
       if (!overBudget.empty()) return std::nullopt;
       std::vector<ir::Tensor> out;
-      for (const auto& a : *arrays) out.push_back(a.toTensor(""));
+      for (const auto& a : *tensors) out.push_back(a.toModel(""));
       modelBudget.charge(resultBytes, inputBytes);
       return out;
-    } catch (const eval::Unsupported& e) {
+    } catch (const eval::RunError&) {
+      return std::nullopt;  // the kernel does not take this node: it stays
+    } catch (const eval::OverBudget& e) {
       if (std::string_view(e.what()).find("budget") == std::string_view::npos) return std::nullopt;
       overBudget = e.what();
       // An array over this fold's limit: say which limit that is.
@@ -162,14 +210,14 @@ class ConstantFolding final : public GraphPass {
     }
   }
 
-  // Throws eval::Unsupported when a kernel cannot evaluate the node.
-  static std::optional<std::vector<eval::Array>> evaluateArrays(const ir::Node& n, int64_t opset) {
+  // Throws eval::OverBudget (a budget) or eval::RunError (the kernel cannot take it) when it cannot be folded.
+  static std::optional<std::vector<eval::Tensor>> evaluateTensors(const ir::Node& n, int64_t opset) {
     if (n.opType == "Shape" || n.opType == "Size") {
       // Only the dims matter, so the input never needs to be materialized.
       auto ps = partialShape(n.input(0), n.opType == "Shape" ? n : ir::Node());
       if (!ps || hasUnknown(*ps)) return std::nullopt;
-      if (n.opType == "Size") return std::vector<eval::Array>{eval::Array::ints({}, {eval::elementCount(ps->i)})};
-      return std::vector<eval::Array>{*ps};
+      if (n.opType == "Size") return std::vector<eval::Tensor>{eval::Tensor::int64s({}, {product(ps->toInt64s())})};
+      return std::vector<eval::Tensor>{*ps};
     }
     // Decide from the graph alone before converting any (possibly large) constant.
     for (size_t k = 0; k < n.inputs().size(); ++k) {
@@ -179,18 +227,19 @@ class ConstantFolding final : public GraphPass {
           k == 0 && v->producer() && v->producer()->opType == "Shape" && (n.opType == "Gather" || n.opType == "Slice");
       if (!shapeOperand) return std::nullopt;
     }
-    std::vector<eval::Array> storage;
+    std::vector<eval::Tensor> storage;
     storage.reserve(n.inputs().size());
-    std::vector<const eval::Array*> ins;
+    std::vector<const eval::Tensor*> ins;
     int64_t inputElements = 0;
     bool sentinels = false;
     for (ir::Value* v : n.inputs()) {
-      if (!v) {
+      if (!v || v->name().empty()) {
         ins.push_back(nullptr);
         continue;
       }
       if (const ir::Tensor* t = constantTensor(v)) {
-        storage.push_back(eval::Array::fromTensor(*t));
+        eval::chargeArray(static_cast<uint64_t>(std::max<int64_t>(t->numElements(), 0)));
+        storage.push_back(eval::Tensor::fromModel(*t));  // the model's bytes, not a copy
       } else if (v->producer() && v->producer()->opType == "Shape" && v->producer()->isDefaultDomain() &&
                  v == n.input(0) && (n.opType == "Gather" || n.opType == "Slice")) {
         auto ps = partialShape(v->producer()->input(0), *v->producer());
@@ -200,17 +249,17 @@ class ConstantFolding final : public GraphPass {
       } else {
         return std::nullopt;
       }
-      inputElements += static_cast<int64_t>(storage.back().size());
+      inputElements += storage.back().size();
       ins.push_back(&storage.back());
     }
     // Said, not just skipped: a model that asks for a huge constant should learn why it stayed a node.
     if (!fitsBudget(n, ins, inputElements))
-      throw eval::Unsupported("its output would be larger than the constant-folding budget allows");
-    auto out = eval::evaluate(n, ins, opset);
+      throw eval::OverBudget("its output would be larger than the constant-folding budget allows");
+    eval::chargeOperations(estimatedOperations(n, ins));
+    auto out = eval::evaluateNode(n, ins, opset);
     for (const auto& a : out) {
       if (sentinels && hasUnknown(a)) return std::nullopt;
-      if (static_cast<int64_t>(a.size()) > kMaxFoldedElements && static_cast<int64_t>(a.size()) > inputElements)
-        throw eval::Unsupported(tooLargeToKeep());
+      if (a.size() > kMaxFoldedElements && a.size() > inputElements) throw eval::OverBudget(tooLargeToKeep());
     }
     return out;
   }
@@ -221,22 +270,22 @@ class ConstantFolding final : public GraphPass {
   }
 
   // Ops whose output size comes from input values: check it before allocating.
-  static bool fitsBudget(const ir::Node& n, const std::vector<const eval::Array*>& ins, int64_t inputElements) {
+  static bool fitsBudget(const ir::Node& n, const std::vector<const eval::Tensor*>& ins, int64_t inputElements) {
     int64_t count = 0;
     if ((n.opType == "ConstantOfShape" || n.opType == "Expand") && ins.size() >= (n.opType == "Expand" ? 2u : 1u)) {
-      const eval::Array* shape = ins[n.opType == "Expand" ? 1 : 0];
+      const eval::Tensor* shape = ins[n.opType == "Expand" ? 1 : 0];
       if (!shape) return true;
       count = 1;
-      for (size_t k = 0; k < shape->size(); ++k) {
-        int64_t d = shape->getI(k);
+      for (int64_t k = 0; k < shape->size(); ++k) {
+        int64_t d = shape->int64At(k);
         if (d < 0 || d > kMaxFoldedElements) return false;
         count *= std::max<int64_t>(d, 1);
         if (count > kMaxFoldedElements) break;
       }
     } else if (n.opType == "Range" && ins.size() == 3 && ins[0] && ins[1] && ins[2] && ins[2]->size() == 1 &&
-               ins[0]->size() == 1 && ins[1]->size() == 1 && ins[2]->getD(0) != 0) {
+               ins[0]->size() == 1 && ins[1]->size() == 1 && ins[2]->doubleAt(0) != 0) {
       // As a double first: a NaN, an infinity or 1e30 converted to int64 is undefined.
-      const double length = (ins[1]->getD(0) - ins[0]->getD(0)) / ins[2]->getD(0);
+      const double length = (ins[1]->doubleAt(0) - ins[0]->doubleAt(0)) / ins[2]->doubleAt(0);
       if (std::isnan(length)) return true;  // not a length: the kernel refuses it
       if (!(length < 9.0e18)) return false;
       count = length > 0 ? static_cast<int64_t>(length) : 0;

@@ -1,7 +1,7 @@
 // A Reshape to the shape its input already has. Known when the input's dims are static and the target,
 // resolved as Reshape resolves it (0 copies a dim unless allowzero, -1 takes the rest), equals them; or
 // when inference gives input and output the same static shape.
-#include "eval/kernels.h"
+#include "eval/shape_rules.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 

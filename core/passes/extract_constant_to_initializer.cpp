@@ -1,7 +1,8 @@
 // Constant nodes become initializers of the same name: fewer nodes, and every later pass sees one kind of
 // constant. A Constant that is itself the main graph's output stays a node (an output must be computed); a
 // body's (If/Loop/Scan) output may be one of its initializers.
-#include "eval/kernels.h"
+#include "eval/runtime/node_eval.h"
+#include "eval/runtime/run_error.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -12,8 +13,8 @@ std::optional<ir::Tensor> valueOf(const ir::Node& n, int64_t opset) {
   // A `value` tensor is kept as stored (any element type); the scalar and list forms go through the kernel.
   if (auto* a = n.attr("value"); a && a->type == ir::AttrType::Tensor && !a->tensors.empty()) return a->tensors[0];
   try {
-    return eval::evaluate(n, {}, opset).at(0).toTensor("");
-  } catch (const eval::Unsupported&) {
+    return eval::evaluateNode(n, {}, opset).at(0).toModel("");
+  } catch (const eval::RunError&) {
     return std::nullopt;  // sparse and string constants stay nodes
   }
 }

@@ -6,7 +6,8 @@
 // moves Transposes around.
 #include <unordered_set>
 
-#include "eval/kernels.h"
+#include "eval/runtime/run_error.h"
+#include "eval/transpose_bytes.h"
 #include "passes/pass_registry.h"
 #include "passes/rewrite_utils.h"
 
@@ -113,13 +114,10 @@ class PushTransposesThroughElementwise final : public GraphPass {
       const ir::Tensor* c = constantTensor(s.node->input(1 - s.slot));
       if (!c) continue;
       try {
-        eval::Array a = eval::Array::fromTensor(*c);
-        while (a.dims.size() < perm.size()) a.dims.insert(a.dims.begin(), 1);
-        ir::Node tr;
-        tr.opType = "Transpose";
-        tr.setAttr(ir::Attribute::makeInts("perm", inv));
-        constants.push_back({s, eval::evaluate(tr, {&a}, rw.opset())[0].toTensor("")});
-      } catch (const eval::Unsupported&) {
+        ir::Tensor padded = *c;  // shares the bytes
+        while (padded.dims.size() < perm.size()) padded.dims.insert(padded.dims.begin(), 1);
+        constants.push_back({s, eval::transposeBytes(padded, inv)});
+      } catch (const eval::RunError&) {
         return false;
       }
     }

@@ -102,11 +102,11 @@ class BadInputCore : public QObject {
 
   void budgetIsChargedBeforeAllocating() {
     eval::BudgetScope scope({1 << 20, 2 << 20});
-    eval::chargeArray(100000);                                               // 800 KB
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(200000));  // 1.6 MB > 1 MiB per array
+    eval::chargeArray(100000);                                              // 800 KB
+    QVERIFY_THROWS_EXCEPTION(eval::OverBudget, eval::chargeArray(200000));  // 1.6 MB > 1 MiB per array
     eval::chargeArray(120000);
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(100000));          // over 2 MiB in total
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::chargeArray(UINT64_MAX / 2));  // no wrap-around
+    QVERIFY_THROWS_EXCEPTION(eval::OverBudget, eval::chargeArray(100000));          // over 2 MiB in total
+    QVERIFY_THROWS_EXCEPTION(eval::OverBudget, eval::chargeArray(UINT64_MAX / 2));  // no wrap-around
   }
 
   void containmentIsCheckedOnTheOpenedFile() {

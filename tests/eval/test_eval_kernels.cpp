@@ -1,5 +1,6 @@
-// The reference kernels constant folding relies on, against results worked out by hand from the ONNX
-// operator docs, including the opset-dependent forms (axes as attribute or input, Slice before opset 10).
+// The evaluator's kernels as constant folding uses them (eval::evaluateNode), against results worked out by hand from
+// the ONNX operator docs, including the opset-dependent forms (axes as attribute or input, Slice before opset 10),
+// and the refusals of hostile operands and of results over the folding budget.
 #include <QtTest>
 
 #include <chrono>
@@ -7,23 +8,78 @@
 #include <string>
 
 #include "eval/eval_budget.h"
-#include "eval/kernels.h"
+#include "eval/runtime/node_eval.h"
+#include "eval/runtime/run_error.h"
+#include "eval/runtime/value_conversion.h"
 #include "ir/graph.h"
 #include "ir/node.h"
 
 using namespace fb;
-using eval::Array;
 using ir::Attribute;
 using ir::DataType;
 
 namespace {
+
+// The test's view of a tensor: dims, and values as doubles (floating types) or int64s (the others).
+struct Array {
+  DataType dtype = DataType::Float;
+  std::vector<int64_t> dims;
+  std::vector<double> f;
+  std::vector<int64_t> i;
+
+  bool isFloat() const { return ir::isFloatingPoint(dtype); }
+  size_t size() const { return isFloat() ? f.size() : i.size(); }
+  double getD(size_t k) const { return isFloat() ? f[k] : static_cast<double>(i[k]); }
+
+  static Array ints(std::vector<int64_t> dims, std::vector<int64_t> v, DataType t = DataType::Int64) {
+    return {t, std::move(dims), {}, std::move(v)};
+  }
+  static Array floats(std::vector<int64_t> dims, std::vector<double> v, DataType t = DataType::Float) {
+    return {t, std::move(dims), std::move(v), {}};
+  }
+  static Array of(const eval::Tensor& t) {
+    Array a;
+    a.dtype = t.dtype();
+    a.dims = t.dims();
+    if (a.isFloat())
+      a.f = t.toDoubles();
+    else
+      a.i = t.toInt64s();
+    return a;
+  }
+  static Array fromTensor(const ir::Tensor& t) { return of(eval::Tensor::fromModel(t)); }
+  eval::Tensor tensor() const {
+    if (!isFloat()) return eval::castTensor(eval::Tensor::int64s(dims, i), dtype);
+    eval::Tensor d = eval::Tensor::empty(DataType::Double, dims);
+    std::copy(f.begin(), f.end(), d.mutableData<double>());
+    return eval::castTensor(d, dtype);
+  }
+  ir::Tensor toTensor(const std::string& name) const { return tensor().toModel(name); }
+};
+
+std::vector<Array> evalNode(const ir::Node& n, const std::vector<const Array*>& ins, int64_t opset) {
+  std::vector<eval::Tensor> tensors;
+  tensors.reserve(ins.size());
+  std::vector<const eval::Tensor*> ptrs;
+  for (const Array* a : ins) {
+    if (!a) {
+      ptrs.push_back(nullptr);
+      continue;
+    }
+    tensors.push_back(a->tensor());
+    ptrs.push_back(&tensors.back());
+  }
+  std::vector<Array> out;
+  for (const eval::Tensor& t : eval::evaluateNode(n, ptrs, opset)) out.push_back(Array::of(t));
+  return out;
+}
 
 std::vector<Array> run(const std::string& op, const std::vector<const Array*>& ins, std::vector<Attribute> attrs = {},
                        int64_t opset = 13) {
   ir::Node n;
   n.opType = op;
   n.attributes = std::move(attrs);
-  return eval::evaluate(n, ins, opset);
+  return evalNode(n, ins, opset);
 }
 
 Array i64(std::vector<int64_t> dims, std::vector<int64_t> v, DataType t = DataType::Int64) {
@@ -69,7 +125,7 @@ void EvalKernels::gatherAxisAndNegativeIndex() {
   QCOMPARE(s.dims, (std::vector<int64_t>{3}));
   QCOMPARE(s.i, (std::vector<int64_t>{4, 5, 6}));
   Array bad = i64({}, {3});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Gather", {&data, &bad}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Gather", {&data, &bad}));
 }
 
 void EvalKernels::sliceOpsetForms() {
@@ -92,7 +148,7 @@ void EvalKernels::squeezeUnsqueezeOpsetForms() {
   QCOMPARE(run("Squeeze", {&x}, {Attribute::makeInts("axes", {0})}, 11)[0].dims, (std::vector<int64_t>{3, 1}));
   QCOMPARE(run("Squeeze", {&x})[0].dims, (std::vector<int64_t>{3}));  // no axes: every 1
   Array notOne = i64({1}, {1});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Squeeze", {&x, &notOne}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Squeeze", {&x, &notOne}));
   Array s = i64({}, {7});
   Array uax = i64({2}, {0, -1});
   QCOMPARE(run("Unsqueeze", {&s, &uax})[0].dims, (std::vector<int64_t>{1, 1}));
@@ -105,7 +161,7 @@ void EvalKernels::reshapeZeroAndMinusOne() {
   Array shape = i64({3}, {0, -1, 2});
   QCOMPARE(run("Reshape", {&x, &shape})[0].dims, (std::vector<int64_t>{2, 6, 2}));
   Array bad = i64({2}, {5, -1});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Reshape", {&x, &bad}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Reshape", {&x, &bad}));
   Array empty = f32({0, 3}, {});
   Array z = i64({2}, {3, 0});
   QCOMPARE(run("Reshape", {&empty, &z}, {Attribute::makeInt("allowzero", 1)}, 14)[0].dims,
@@ -175,10 +231,11 @@ void EvalKernels::broadcastingArithmetic() {
   QCOMPARE(run("Div", {&n, &d})[0].i, (std::vector<int64_t>{-3, 3}));  // truncation, as runtimes do
   QCOMPARE(run("Mod", {&n, &d})[0].i, (std::vector<int64_t>{1, 1}));   // sign of the divisor
   Array third = f32({1}, {1.0 / 3.0});
-  // float results are rounded to float after each op, as a float32 runtime's are
-  QCOMPARE(run("Mul", {&third, &third})[0].f[0], double(static_cast<float>((1.0 / 3.0) * (1.0 / 3.0))));
+  // float math is done in float, as a float32 runtime's is
+  const float thirdF = static_cast<float>(1.0 / 3.0);
+  QCOMPARE(run("Mul", {&third, &third})[0].f[0], double(thirdF * thirdF));
   Array c = f32({3}, {1}), e = f32({2}, {1});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Add", {&c, &e}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Add", {&c, &e}));
 }
 
 void EvalKernels::transposeAndTensorRoundTrip() {
@@ -196,13 +253,20 @@ void EvalKernels::transposeAndTensorRoundTrip() {
 
 void EvalKernels::unsupportedIsReported() {
   Array x = f32({2}, {1, 2});
-  QVERIFY(!eval::hasKernel("NonMaxSuppression"));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("NonMaxSuppression", {&x}));
+  ir::Node unknown;
+  unknown.opType = "NoSuchOp";
+  QVERIFY(!eval::canEvaluate(unknown, 13));
+  QVERIFY_THROWS_EXCEPTION(eval::RunError, run("NoSuchOp", {&x}));
+  ir::Node nms;
+  nms.opType = "NonMaxSuppression";
+  QVERIFY(eval::canEvaluate(nms, 11));
+  QVERIFY(!eval::canEvaluate(nms, 9));  // since opset 10
+  // float16 is read as it is stored: 0x3c00 is 1.0.
   ir::Tensor half;
   half.dtype = DataType::Float16;
   half.dims = {1};
-  half.setBytes(std::string(2, '\0'));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, Array::fromTensor(half));
+  half.setBytes(std::string("\x00\x3c", 2));
+  QCOMPARE(Array::fromTensor(half).f, (std::vector<double>{1.0}));
 }
 
 void EvalKernels::scatterAndGatherByIndexTensors() {
@@ -216,14 +280,14 @@ void EvalKernels::scatterAndGatherByIndexTensors() {
   Array rowIdx = i64({1, 1}, {-1});
   Array rowUpd = f32({1, 2}, {7, 8});
   QCOMPARE(run("ScatterND", {&rows, &rowIdx, &rowUpd})[0].f, (std::vector<double>{1, 2, 7, 8}));
-  QVERIFY_THROWS_EXCEPTION(
-      eval::Unsupported, run("ScatterND", {&rows, &rowIdx, &rowUpd}, {Attribute::makeString("reduction", "add")}, 16));
+  QCOMPARE(run("ScatterND", {&rows, &rowIdx, &rowUpd}, {Attribute::makeString("reduction", "add")}, 16)[0].f,
+           (std::vector<double>{1, 2, 10, 12}));
   // ScatterElements, the docs' axis=1 example: data [[1,2,3,4,5]], indices [[1,3]], updates [[1.1,2.1]].
   Array se = f32({1, 5}, {1, 2, 3, 4, 5});
   Array seIdx = i64({1, 2}, {1, 3});
   Array seUpd = f32({1, 2}, {1.1, 2.1});
   QCOMPARE(run("ScatterElements", {&se, &seIdx, &seUpd}, {Attribute::makeInt("axis", 1)})[0].f,
-           (std::vector<double>{1, 1.1, 3, 2.1, 5}));
+           (std::vector<double>{1, double(1.1f), 3, double(2.1f), 5}));  // float data stays float
   // GatherElements, the docs' example: [[1,2],[3,4]], indices [[0,0],[1,0]], axis 1 -> [[1,1],[4,3]].
   Array ge = i64({2, 2}, {1, 2, 3, 4});
   Array geIdx = i64({2, 2}, {0, 0, 1, 0});
@@ -256,17 +320,17 @@ void EvalKernels::tileSplitTriluCumSum() {
   Array six = i64({6}, {1, 2, 3, 4, 5, 6});
   Array sizes = i64({2}, {2, 4});
   ir::Node& split = splitInto(2);
-  auto parts = eval::evaluate(split, {&six, &sizes}, 13);
+  auto parts = evalNode(split, {&six, &sizes}, 13);
   QCOMPARE(parts.size(), size_t(2));
   QCOMPARE(parts[1].i, (std::vector<int64_t>{3, 4, 5, 6}));
   split.attributes = {Attribute::makeInts("split", {2, 4})};
-  QCOMPARE(eval::evaluate(split, {&six}, 11)[0].i, (std::vector<int64_t>{1, 2}));
+  QCOMPARE(evalNode(split, {&six}, 11)[0].i, (std::vector<int64_t>{1, 2}));
   ir::Node& split3 = splitInto(3);
-  QCOMPARE(eval::evaluate(split3, {&six}, 13)[2].i, (std::vector<int64_t>{5, 6}));
+  QCOMPARE(evalNode(split3, {&six}, 13)[2].i, (std::vector<int64_t>{5, 6}));
   Array five = i64({5}, {1, 2, 3, 4, 5});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, eval::evaluate(split3, {&five}, 13));  // 5 does not split in 3
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, evalNode(split3, {&five}, 13));  // 5 does not split in 3
   split3.attributes = {Attribute::makeInt("num_outputs", 3)};
-  auto uneven = eval::evaluate(split3, {&five}, 18);
+  auto uneven = evalNode(split3, {&five}, 18);
   QCOMPARE(uneven[0].i, (std::vector<int64_t>{1, 2}));
   QCOMPARE(uneven[2].i, (std::vector<int64_t>{5}));
   // Trilu: upper with k=1, lower with k=0.
@@ -302,10 +366,10 @@ void EvalKernels::poolWindowsFromTheFileAreChecked() {
   // Attributes a hostile file may hold: a short strides list (read past its end once), a zero stride (a division by
   // zero), a window larger than the padded input (negative output dims).
   for (const char* op : {"MaxPool", "AveragePool"}) {
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("strides", {1})}));
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("strides", {0, 1})}));
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {Attribute::makeInts("kernel_shape", {3, 3})}));
-    QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run(op, {&x}, {k, Attribute::makeInts("pads", {-1, 0, 0, 0})}));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, run(op, {&x}, {k, Attribute::makeInts("strides", {1})}));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, run(op, {&x}, {k, Attribute::makeInts("strides", {0, 1})}));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, run(op, {&x}, {Attribute::makeInts("kernel_shape", {3, 3})}));
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, run(op, {&x}, {k, Attribute::makeInts("pads", {-1, 0, 0, 0})}));
   }
 }
 
@@ -386,7 +450,7 @@ void EvalKernels::broadcastsMatchAnIndexByIndexReference() {
   // Gemm's C broadcasts to A*B; one that does not is refused, not read past its end.
   Array ga = counting({2, 2}, 1), gb = counting({2, 2}, 1), row = counting({2}, 10), wrong = counting({3}, 10);
   QCOMPARE(run("Gemm", {&ga, &gb, &row})[0].f, (std::vector<double>{17, 21, 25, 33}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Gemm", {&ga, &gb, &wrong}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Gemm", {&ga, &gb, &wrong}));
 }
 
 void EvalKernels::outputSizedBuffersAreChargedFirst() {
@@ -407,7 +471,7 @@ void EvalKernels::outputSizedBuffersAreChargedFirst() {
     try {
       run(op, ins);
       QFAIL(qPrintable(QString::fromStdString(op) + " was evaluated"));
-    } catch (const eval::Unsupported& e) {
+    } catch (const std::runtime_error& e) {
       QVERIFY2(std::string(e.what()).find("budget") != std::string::npos, e.what());
     }
   }
@@ -417,7 +481,7 @@ void EvalKernels::outputSizedBuffersAreChargedFirst() {
   tight.maxArrayElements = 100;
   eval::BudgetScope inner(tight);
   Array small = counting({10, 1}, 0), wide = counting({1, 11}, 0);
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Add", {&small, &wide}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Add", {&small, &wide}));
   QCOMPARE(run("Add", {&small, &small})[0].size(), size_t(10));
 }
 
@@ -425,43 +489,44 @@ void EvalKernels::hostileOperandsAreRefused() {
   eval::BudgetScope scope(eval::EvalBudget{});
   Array x = counting({1, 1, 2, 2}, 1), w = counting({1, 1, 1, 1}, 1);
   // Conv: a zero stride divided by zero, a short list read past its end, pads overflowed int64.
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Conv", {&x, &w}, {Attribute::makeInts("strides", {0, 0})}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Conv", {&x, &w}, {Attribute::makeInts("dilations", {1})}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Conv", {&x, &w}, {Attribute::makeInts("strides", {0, 0})}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Conv", {&x, &w}, {Attribute::makeInts("dilations", {1})}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error,
                            run("Conv", {&x, &w}, {Attribute::makeInts("pads", {INT64_MAX, 0, INT64_MAX, 0})}));
   QCOMPARE(run("Conv", {&x, &w})[0].f, x.f);
   // A pooling window of 2^20 x 2^20 over four outputs: 2^42 steps, over the operations budget.
   Array one = counting({1, 1, 1, 1}, 1);
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("MaxPool", {&one},
-                                                  {Attribute::makeInts("kernel_shape", {1 << 20, 1 << 20}),
-                                                   Attribute::makeInts("strides", {1 << 20, 1 << 20}),
-                                                   Attribute::makeInts("pads", {1 << 20, 1 << 20, 1 << 20, 1 << 20})}));
+  QVERIFY_THROWS_EXCEPTION(
+      std::runtime_error,
+      run("MaxPool", {&one},
+          {Attribute::makeInts("kernel_shape", {1 << 20, 1 << 20}), Attribute::makeInts("strides", {1 << 20, 1 << 20}),
+           Attribute::makeInts("pads", {1 << 20, 1 << 20, 1 << 20, 1 << 20})}));
   // Pads whose sum overflows; a Range whose length is NaN or beyond int64; a Slice step of INT64_MIN.
   Array two = counting({2}, 1), bigPads = i64({2}, {int64_t{1} << 62, int64_t{1} << 62});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Pad", {&two, &bigPads}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Pad", {&two, &bigPads}));
   Array zero = f32({}, {0}), nan = f32({}, {std::numeric_limits<double>::quiet_NaN()}), huge = f32({}, {1e30}),
         step = f32({}, {1});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Range", {&zero, &nan, &step}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Range", {&zero, &huge, &step}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Range", {&zero, &nan, &step}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Range", {&zero, &huge, &step}));
   Array minusInfinity = f32({}, {-std::numeric_limits<double>::infinity()});
   QCOMPARE(run("Range", {&zero, &minusInfinity, &step})[0].size(), size_t(0));
   Array st = i64({1}, {0}), en = i64({1}, {2}), ax = i64({1}, {0}), minStep = i64({1}, {INT64_MIN});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Slice", {&two, &st, &en, &ax, &minStep}));
+  QCOMPARE(run("Slice", {&two, &st, &en, &ax, &minStep})[0].size(), size_t(0));  // backwards from 0: nothing
   Array maxStep = i64({1}, {INT64_MAX});
   QCOMPARE(run("Slice", {&two, &st, &en, &ax, &maxStep})[0].f, (std::vector<double>{1}));
   // Operands with fewer elements than the op reads: an empty fill value, an empty Clip bound, BatchNormalization
   // parameters shorter than the channels.
   ir::Tensor empty = ir::Tensor::fromValues<float>("v", DataType::Float, {0}, std::vector<float>{});
   Array shape = i64({1}, {4});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error,
                            run("ConstantOfShape", {&shape}, {Attribute::makeTensor("value", empty)}));
   Array none = f32({0}, {});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Clip", {&two, &none}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Clip", {&two, &none}));
   Array x3 = counting({1, 3, 1, 1}, 1), p1 = f32({1}, {1});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("BatchNormalization", {&x3, &p1, &p1, &p1, &p1}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("BatchNormalization", {&x3, &p1, &p1, &p1, &p1}));
   // A perm that repeats an axis read past the data.
   Array matrix = counting({2, 3}, 0);
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("Transpose", {&matrix}, {Attribute::makeInts("perm", {0, 0})}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("Transpose", {&matrix}, {Attribute::makeInts("perm", {0, 0})}));
   // Integer arithmetic wraps as a runtime's does; INT64_MIN / -1 and INT64_MIN % -1 trapped; a float beyond int64
   // converted was undefined.
   Array lowest = i64({1}, {INT64_MIN}), minusOne = i64({1}, {-1}), highest = i64({1}, {INT64_MAX}),
@@ -470,10 +535,11 @@ void EvalKernels::hostileOperandsAreRefused() {
   QCOMPARE(run("Mod", {&lowest, &minusOne})[0].i, (std::vector<int64_t>{0}));
   QCOMPARE(run("Add", {&highest, &plusOne})[0].i, (std::vector<int64_t>{INT64_MIN}));
   QCOMPARE(run("Neg", {&lowest})[0].i, (std::vector<int64_t>{INT64_MIN}));
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported,
-                           run("Cast", {&huge}, {Attribute::makeInt("to", int64_t(DataType::Int64))}));
+  // Out of int64's range: ONNX leaves it undefined; the evaluator saturates instead of converting undefinedly.
+  QCOMPARE(run("Cast", {&huge}, {Attribute::makeInt("to", int64_t(DataType::Int64))})[0].i,
+           (std::vector<int64_t>{INT64_MAX}));
   Array floatShape = f32({1}, {1e30});
-  QVERIFY_THROWS_EXCEPTION(eval::Unsupported, run("ConstantOfShape", {&floatShape}));
+  QVERIFY_THROWS_EXCEPTION(std::runtime_error, run("ConstantOfShape", {&floatShape}));
   // Softmax of an empty tensor is an empty tensor, not a division by zero.
   Array nothing = f32({2, 0}, {});
   QCOMPARE(run("Softmax", {&nothing}, {Attribute::makeInt("axis", 1)})[0].dims, (std::vector<int64_t>{2, 0}));

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/interpreter.h"
+#include "eval/runtime/run.h"
+#include "eval/runtime/value_conversion.h"
 #include "ir/model.h"
 #include "passes/pass_manager.h"
 
@@ -85,22 +86,25 @@ inline passes::PassManagerResult runPasses(ir::Model& m, const std::vector<std::
 }
 
 // Seeded inputs for every graph input of a float model.
-inline std::map<std::string, eval::Array> randomInputs(const ir::Model& m, unsigned seed = 7) {
-  std::map<std::string, eval::Array> in;
+inline std::map<std::string, eval::Value> randomInputs(const ir::Model& m, unsigned seed = 7) {
+  std::map<std::string, eval::Value> in;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> dist(-2.0, 2.0);
   for (ir::Value* v : m.graph().inputs()) {
     if (v->initializer()) continue;
     std::vector<int64_t> dims;
-    for (const auto& d : v->type.shape.value()) dims.push_back(d.isValue() ? d.value : 2);
-    eval::Array a = eval::Array::zeros(v->type.elemType, dims);
-    for (size_t k = 0; k < a.size(); ++k) {
-      if (a.isFloat())
-        a.f[k] = static_cast<float>(dist(rng));
-      else
-        a.i[k] = static_cast<int64_t>(dist(rng) * 2);
+    int64_t n = 1;
+    for (const auto& d : v->type.shape.value()) {
+      dims.push_back(d.isValue() ? d.value : 2);
+      n *= dims.back();
     }
-    in[v->name()] = a;
+    eval::Tensor d = eval::Tensor::empty(ir::DataType::Double, dims);
+    const bool floating = ir::isFloatingPoint(v->type.elemType);
+    for (int64_t k = 0; k < n; ++k) {
+      const double x = dist(rng);
+      d.mutableData<double>()[k] = floating ? static_cast<float>(x) : static_cast<double>(static_cast<int64_t>(x * 2));
+    }
+    in[v->name()] = eval::Value(eval::castTensor(d, v->type.elemType));
   }
   return in;
 }
@@ -108,27 +112,29 @@ inline std::map<std::string, eval::Array> randomInputs(const ir::Model& m, unsig
 // Every output element within 1e-4 + 1e-3 * |reference| of the reference model's.
 inline void compareOutputs(const ir::Model& reference, const ir::Model& optimized) {
   auto inputs = randomInputs(reference);
-  std::map<std::string, eval::Array> a, b;
+  eval::RunResult a, b;
   try {
-    a = eval::runGraph(reference, inputs);
-    b = eval::runGraph(optimized, inputs);
+    a = eval::runModel(reference, inputs);
+    b = eval::runModel(optimized, inputs);
   } catch (const std::exception& e) {
     QFAIL(e.what());
   }
-  QCOMPARE(b.size(), a.size());
-  for (const auto& [name, ref] : a) {
-    QVERIFY2(b.count(name), ("output missing after the rewrite: " + name).c_str());
-    const auto& got = b.at(name);
-    QCOMPARE(got.dims, ref.dims);
-    QCOMPARE(got.size(), ref.size());
-    for (size_t k = 0; k < ref.size(); ++k) {
-      double d = std::abs(got.getD(k) - ref.getD(k));
-      if (!(d <= 1e-4 + 1e-3 * std::abs(ref.getD(k))))
+  QCOMPARE(b.outputs.size(), a.outputs.size());
+  std::map<std::string, const eval::Tensor*> got;
+  for (const auto& [name, v] : b.outputs) got[name] = &v.tensor();
+  for (const auto& [name, refValue] : a.outputs) {
+    QVERIFY2(got.count(name), ("output missing after the rewrite: " + name).c_str());
+    const eval::Tensor& ref = refValue.tensor();
+    const eval::Tensor& out = *got.at(name);
+    QCOMPARE(out.dims(), ref.dims());
+    for (int64_t k = 0; k < ref.size(); ++k) {
+      const double d = std::abs(out.doubleAt(k) - ref.doubleAt(k));
+      if (!(d <= 1e-4 + 1e-3 * std::abs(ref.doubleAt(k))))
         QFAIL(qPrintable(QString("output %1 element %2: %3 vs reference %4")
                              .arg(QString::fromStdString(name))
                              .arg(k)
-                             .arg(got.getD(k))
-                             .arg(ref.getD(k))));
+                             .arg(out.doubleAt(k))
+                             .arg(ref.doubleAt(k))));
     }
   }
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "eval/broadcast_walk.h"
-#include "eval/kernels.h"
+#include "eval/shape_rules.h"
 #include "eval/runtime/run_error.h"
 #include "eval/runtime/tensor.h"
 
@@ -17,14 +17,14 @@ namespace fb::eval {
 inline std::vector<int64_t> broadcastDims(const std::vector<const std::vector<int64_t>*>& shapes) {
   std::vector<int64_t> out;
   for (const auto* s : shapes) {
-    try {
-      out = broadcastShapes(out, *s);
-    } catch (const std::exception&) {
+    auto joined = broadcastShapes(out, *s);
+    if (!joined) {
       std::string a, b;
       for (int64_t d : out) a += (a.empty() ? "" : ",") + std::to_string(d);
       for (int64_t d : *s) b += (b.empty() ? "" : ",") + std::to_string(d);
       badInput("shapes [" + a + "] and [" + b + "] do not broadcast");
     }
+    out = std::move(*joined);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "eval/kernels/neural_window.h"
+#include "eval/runtime/run_error.h"
 
 namespace fb::eval {
 
@@ -15,12 +16,18 @@ struct ConvShape {
   Window window;
 };
 
+// Windows larger than this are refused: a pooling kernel_shape is only an attribute, and 2^20 x 2^20 of it in a
+// file of a few hundred bytes must not enumerate 2^40 positions.
+inline constexpr int64_t kMaxWindowPositions = int64_t{1} << 24;
+
 // Each kernel position's spatial offsets (before dilation), in row-major order.
 inline std::vector<std::vector<int64_t>> kernelOffsets(const std::vector<int64_t>& kernel) {
   std::vector<std::vector<int64_t>> all;
   std::vector<int64_t> k(kernel.size(), 0);
   int64_t count = 1;
-  for (int64_t d : kernel) count *= d;
+  for (int64_t d : kernel)
+    if (d < 0 || __builtin_mul_overflow(count, d, &count) || count > kMaxWindowPositions)
+      unsupported("a window of more than 2^24 positions");
   all.reserve(static_cast<size_t>(count));
   for (int64_t j = 0; j < count; ++j) {
     all.push_back(k);

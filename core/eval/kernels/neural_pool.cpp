@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "eval/eval_budget.h"
 #include "eval/kernels/neural_conv_reference.h"
 #include "eval/kernels/neural_families.h"
 #include "eval/kernels/neural_onednn.h"
@@ -37,6 +38,17 @@ PoolShape poolShape(const KernelContext& c, const Tensor& x, const char* op) {
   s.window = slidingWindow(c.node, {x.dims().begin() + 2, x.dims().end()}, kernel, c.node.attrInt("ceil_mode", 0) != 0);
   s.outDims = {x.dim(0), x.dim(1)};
   s.outDims.insert(s.outDims.end(), s.window.out.begin(), s.window.out.end());
+  // The work is outputs x window positions whichever path runs it (oneDNN's too): bounded, and charged to a fold's
+  // operations budget, so that a kernel_shape of 2^20 x 2^20 in a tiny file is refused instead of run.
+  int64_t positions = 1, pairs = 0;
+  for (int64_t k : kernel)
+    if (k <= 0 || __builtin_mul_overflow(positions, k, &positions) || positions > kMaxWindowPositions)
+      unsupported(std::string(op) + " with a window of more than 2^24 positions");
+  if (__builtin_mul_overflow(s.window.outCount(), positions, &pairs) || pairs > (int64_t{1} << 26))
+    unsupported(std::string(op) + " of " + std::to_string(s.window.outCount()) + " outputs per plane over windows of " +
+                std::to_string(positions) + " positions: beyond 2^26 steps per plane");
+  chargeOperations(
+      eval::saturatingProduct(static_cast<uint64_t>(pairs), static_cast<uint64_t>(std::max<int64_t>(s.planes, 1))));
   return s;
 }
 

@@ -7,7 +7,7 @@
 #include <thread>
 #include <unordered_set>
 
-#include "eval/array.h"
+#include "eval/eval_budget.h"
 #include "eval/runtime/kernel_registry.h"
 #include "eval/runtime/run_error.h"
 #include "eval/runtime/value_conversion.h"
@@ -299,7 +299,7 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
       // From inside a body or function body, the path from this graph's node down to the one that failed.
       e.setNode(e.node().empty() ? nodeWhere(n) : nodeWhere(n) + " > " + e.node());
       throw;
-    } catch (const Unsupported& e) {  // the constant-folding budget, when a fold runs the evaluator
+    } catch (const OverBudget& e) {  // the constant-folding budget, when a fold runs the evaluator
       RunError r(RunError::Kind::Unsupported, e.what());
       r.setNode(nodeWhere(n));
       throw r;
