@@ -28,6 +28,15 @@ class BroadcastWalk {
   }
   // The offset in operand `o` of the element broadcast to the current position.
   size_t at(size_t o) const { return pos_[o]; }
+  // To position `linear` of the result in row-major order (where a thread's share of the elements starts).
+  void seek(int64_t linear) {
+    pos_ = {};
+    for (size_t k = out_.size(); k-- > 0;) {
+      idx_[k] = out_[k] > 0 ? linear % out_[k] : 0;
+      linear = out_[k] > 0 ? linear / out_[k] : 0;
+      for (size_t o = 0; o < N; ++o) pos_[o] += step_[k][o] * idx_[k];
+    }
+  }
   // To the next position in row-major order (past the last, the offsets are back at 0).
   void next() {
     for (size_t k = out_.size(); k-- > 0;) {

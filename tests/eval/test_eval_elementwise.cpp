@@ -11,8 +11,11 @@
 
 #include "eval/runtime/half.h"
 #include "eval/runtime/node_eval.h"
+#include "eval/runtime/run.h"
 #include "eval/runtime/run_error.h"
 #include "eval/runtime/value_conversion.h"
+#include "ir/graph.h"
+#include "ir/model.h"
 #include "ir/node.h"
 #include "ir/packed_types.h"
 
@@ -80,6 +83,28 @@ uint32_t codeAt(const Tensor& t, int64_t k) {
 Tensor castTo(const Tensor& x, DataType to, int64_t opset = 21, std::vector<Attribute> extra = {}) {
   extra.push_back(Attribute::makeInt("to", static_cast<int64_t>(to)));
   return run1("Cast", {&x}, std::move(extra), opset);
+}
+
+// A model computing `op` of inputs "a" and "b" (declared without a type, so any tensor fits) into output "y".
+std::unique_ptr<ir::Model> binaryModel(const std::string& op) {
+  auto m = std::make_unique<ir::Model>();
+  m->setOpsetVersion("", 17);
+  ir::Graph& g = m->graph();
+  ir::Value* a = g.getOrCreateValue("a");
+  ir::Value* b = g.getOrCreateValue("b");
+  g.addInput(a);
+  g.addInput(b);
+  ir::Value* y = g.getOrCreateValue("y");
+  g.addNode(op, {a, b}, {y});
+  g.addOutput(y);
+  return m;
+}
+
+Tensor runWithThreads(const ir::Model& m, const Tensor& a, const Tensor& b, int threads) {
+  eval::RunOptions o;
+  o.threads = threads;
+  auto r = eval::runModel(m, {{"a", eval::Value(a)}, {"b", eval::Value(b)}}, o);
+  return r.outputs.at(0).second.tensor();
 }
 
 }  // namespace
@@ -380,6 +405,39 @@ class TestEvalElementwise : public QObject {
     QCOMPARE(run1("BitwiseNot", {&i}, {}, 18).toInt64s()[0], int64_t{-1});
     Tensor f = f32({1}, {1});
     QCOMPARE(errorKind("BitwiseAnd", {&f, &f}, {}, 18), RunError::Kind::Unsupported);
+  }
+
+  void threadsDoNotChangeResults() {
+    // 700 x 300 elements: several chunks, through the strided broadcast walk each thread seeks into.
+    std::vector<float> col(700), row(300);
+    for (size_t k = 0; k < col.size(); ++k) col[k] = 0.37f * static_cast<float>(k);
+    for (size_t k = 0; k < row.size(); ++k) row[k] = 1.0f / static_cast<float>(k + 1);
+    Tensor a = f32({700, 1}, col), b = f32({1, 300}, row);
+    auto m = binaryModel("Div");
+    Tensor one = runWithThreads(*m, a, b, 1), four = runWithThreads(*m, a, b, 4);
+    QCOMPARE(four.dims(), (std::vector<int64_t>{700, 300}));
+    QVERIFY(std::memcmp(one.bytes().data(), four.bytes().data(), one.byteSize()) == 0);
+    QCOMPARE(static_cast<float>(four.doubleAt(699 * 300 + 299)), 0.37f * 699 / (1.0f / 300));
+    // An integer division by zero in a late chunk is a BadInput, not a crash of the worker thread.
+    std::vector<int32_t> num(200000, 7), den(200000, 1);
+    den.back() = 0;
+    Tensor n = typed<int32_t>(DataType::Int32, {200000}, num), d = typed<int32_t>(DataType::Int32, {200000}, den);
+    try {
+      runWithThreads(*m, n, d, 4);
+      QFAIL("no RunError");
+    } catch (const RunError& e) {
+      QCOMPARE(e.kind(), RunError::Kind::BadInput);
+    }
+  }
+
+  void boolBytesBeyondOneAreTrue() {
+    Tensor b = Tensor::empty(DataType::Bool, {2});
+    b.mutableData<uint8_t>()[0] = 2;  // a file may hold any nonzero byte for true
+    b.mutableData<uint8_t>()[1] = 0;
+    QCOMPARE(run1("Not", {&b}).toInt64s(), (std::vector<int64_t>{0, 1}));
+    Tensor t = bools({2}, {true, true});
+    QCOMPARE(run1("And", {&b, &t}).toInt64s(), (std::vector<int64_t>{1, 0}));
+    QCOMPARE(run1("Equal", {&b, &t}).toInt64s(), (std::vector<int64_t>{1, 0}));
   }
 
   void activationsAtTheirEdges() {

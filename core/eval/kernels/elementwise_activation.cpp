@@ -17,7 +17,7 @@ KernelFn floatingActivation(Make make) {
     const Tensor& x = c.input(0);
     return {visitFloating(x.dtype(), [&]<typename T>() {
       auto f = make.template operator()<T>(c.node);
-      return unaryMap<T, T>(x, x.dtype(), f);
+      return unaryMap<T, T>(x, x.dtype(), f, c.threads());
     })};
   };
 }
@@ -38,7 +38,8 @@ T softplusOf(T v) {
 std::vector<Value> relu(const KernelContext& c) {
   const Tensor& x = c.input(0);
   return {visitArithmetic(x.dtype(), c.node.opType, [&]<typename T>() {
-    return unaryMap<T, T>(x, x.dtype(), [](T v) { return v > T{0} ? v : T{0}; });
+    return unaryMap<T, T>(
+        x, x.dtype(), [](T v) { return v > T{0} ? v : T{0}; }, c.threads());
   })};
 }
 
@@ -47,7 +48,8 @@ std::vector<Value> prelu(const KernelContext& c) {
   const Tensor& slope = c.input(1);
   requireSameType("PRelu", {&x, &slope});
   Tensor r = visitArithmetic(x.dtype(), c.node.opType, [&]<typename T>() {
-    return binaryBroadcast<T, T, T>(x, slope, x.dtype(), [](T v, T s) { return v < T{0} ? wrappingMul(v, s) : v; });
+    return binaryBroadcast<T, T, T>(
+        x, slope, x.dtype(), [](T v, T s) { return v < T{0} ? wrappingMul(v, s) : v; }, c.threads());
   });
   // The slope broadcasts to X, never the other way.
   if (r.dims() != x.dims()) badInput("PRelu's slope " + describe(slope) + " does not broadcast to " + describe(x));
@@ -59,15 +61,19 @@ std::vector<Value> shrink(const KernelContext& c) {
   const double bias = c.node.attrFloat("bias", 0.f);
   const double lambd = c.node.attrFloat("lambd", 0.5f);
   return {visitArithmetic(x.dtype(), c.node.opType, [&]<typename T>() {
-    return unaryMap<T, T>(x, x.dtype(), [&](T v) -> T {
-      if constexpr (std::is_floating_point_v<T>) {
-        const T l = static_cast<T>(lambd), b = static_cast<T>(bias);
-        return v < -l ? v + b : (v > l ? v - b : T{0});
-      } else {
-        const double d = static_cast<double>(v);
-        return d < -lambd ? saturatingFromDouble<T>(d + bias) : (d > lambd ? saturatingFromDouble<T>(d - bias) : T{0});
-      }
-    });
+    return unaryMap<T, T>(
+        x, x.dtype(),
+        [&](T v) -> T {
+          if constexpr (std::is_floating_point_v<T>) {
+            const T l = static_cast<T>(lambd), b = static_cast<T>(bias);
+            return v < -l ? v + b : (v > l ? v - b : T{0});
+          } else {
+            const double d = static_cast<double>(v);
+            return d < -lambd ? saturatingFromDouble<T>(d + bias)
+                              : (d > lambd ? saturatingFromDouble<T>(d - bias) : T{0});
+          }
+        },
+        c.threads());
   })};
 }
 
@@ -78,10 +84,13 @@ std::vector<Value> clipAttributes(const KernelContext& c) {
   const float lo = c.node.attrFloat("min", -unbounded), hi = c.node.attrFloat("max", unbounded);
   return {visitFloating(x.dtype(), [&]<typename T>() {
     const T l = static_cast<T>(lo), h = static_cast<T>(hi);
-    return unaryMap<T, T>(x, x.dtype(), [&](T v) {
-      const T up = v < l ? l : v;
-      return up > h ? h : up;
-    });
+    return unaryMap<T, T>(
+        x, x.dtype(),
+        [&](T v) {
+          const T up = v < l ? l : v;
+          return up > h ? h : up;
+        },
+        c.threads());
   })};
 }
 
@@ -99,10 +108,13 @@ std::vector<Value> clipInputs(const KernelContext& c) {
     const T l = lo ? lo->data<T>()[0] : std::numeric_limits<T>::lowest();
     const T h = hi ? hi->data<T>()[0] : std::numeric_limits<T>::max();
     const bool hasLo = lo != nullptr, hasHi = hi != nullptr;
-    return unaryMap<T, T>(x, x.dtype(), [&](T v) {
-      const T up = hasLo && v < l ? l : v;
-      return hasHi && up > h ? h : up;
-    });
+    return unaryMap<T, T>(
+        x, x.dtype(),
+        [&](T v) {
+          const T up = hasLo && v < l ? l : v;
+          return hasHi && up > h ? h : up;
+        },
+        c.threads());
   })};
 }
 

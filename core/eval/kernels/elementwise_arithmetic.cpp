@@ -18,7 +18,8 @@ KernelFn sameTypeBinary(std::string op, bool legacy, F f) {
     const Tensor b = legacy ? legacyBroadcastOperand(c, a, c.input(1)) : c.input(1);
     requireSameType(op, {&a, &b});
     return {visitArithmetic(a.dtype(), c.node.opType, [&]<typename T>() {
-      return binaryBroadcast<T, T, T>(a, b, a.dtype(), [&](T x, T y) { return f(x, y); });
+      return binaryBroadcast<T, T, T>(
+          a, b, a.dtype(), [&](T x, T y) { return f(x, y); }, c.threads());
     })};
   };
 }
@@ -70,11 +71,14 @@ std::vector<Value> mod(const KernelContext& c) {
   return {visitArithmetic(a.dtype(), c.node.opType, [&]<typename T>() {
     if constexpr (std::is_floating_point_v<T>) {
       if (!fmod) badInput("Mod of " + describe(a) + " needs fmod=1 (floating-point inputs)");
-      return binaryBroadcast<T, T, T>(a, b, a.dtype(), [](T x, T y) { return truncatedRemainder(x, y); });
+      return binaryBroadcast<T, T, T>(
+          a, b, a.dtype(), [](T x, T y) { return truncatedRemainder(x, y); }, c.threads());
     } else if (fmod) {
-      return binaryBroadcast<T, T, T>(a, b, a.dtype(), [](T x, T y) { return truncatedRemainder(x, y); });
+      return binaryBroadcast<T, T, T>(
+          a, b, a.dtype(), [](T x, T y) { return truncatedRemainder(x, y); }, c.threads());
     } else {
-      return binaryBroadcast<T, T, T>(a, b, a.dtype(), [](T x, T y) { return flooredRemainder(x, y); });
+      return binaryBroadcast<T, T, T>(
+          a, b, a.dtype(), [](T x, T y) { return flooredRemainder(x, y); }, c.threads());
     }
   })};
 }
@@ -112,15 +116,18 @@ std::vector<Value> powImpl(const KernelContext& c, bool legacy) {
       if constexpr (std::is_same_v<E, bool>)
         unsupported("Pow with a bool exponent");
       else
-        return binaryBroadcast<T, E, T>(a, b, a.dtype(), [](T x, E y) -> T {
-          if constexpr (std::is_floating_point_v<T>) {
-            return std::pow(x, static_cast<T>(y));
-          } else if constexpr (std::is_floating_point_v<E>) {
-            return saturatingFromDouble<T>(std::pow(static_cast<double>(x), static_cast<double>(y)));
-          } else {
-            return integerPower(x, y);
-          }
-        });
+        return binaryBroadcast<T, E, T>(
+            a, b, a.dtype(),
+            [](T x, E y) -> T {
+              if constexpr (std::is_floating_point_v<T>) {
+                return std::pow(x, static_cast<T>(y));
+              } else if constexpr (std::is_floating_point_v<E>) {
+                return saturatingFromDouble<T>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+              } else {
+                return integerPower(x, y);
+              }
+            },
+            c.threads());
     });
   });
   if (a0.dtype() != a.dtype()) return {castTensor(r, a0.dtype())};
@@ -144,14 +151,16 @@ KernelFn variadic(std::string op, bool floatOnly, bool broadcasts, F f) {
     auto run = [&]<typename T>() {
       Tensor acc = *ins[0];
       for (size_t k = 1; k < ins.size(); ++k)
-        acc = binaryBroadcast<T, T, T>(acc, *ins[k], type, [&](T x, T y) { return f(x, y); });
+        acc = binaryBroadcast<T, T, T>(
+            acc, *ins[k], type, [&](T x, T y) { return f(x, y); }, c.threads());
       return acc;
     };
     Tensor r = floatOnly ? visitFloating(type, run) : visitArithmetic(type, op, run);
     if (op == "Mean" && ins.size() > 1) {
       r = visitFloating(type, [&]<typename T>() {
         const T n = static_cast<T>(ins.size());
-        return unaryMap<T, T>(r, type, [n](T v) { return v / n; });
+        return unaryMap<T, T>(
+            r, type, [n](T v) { return v / n; }, c.threads());
       });
     }
     return {r};

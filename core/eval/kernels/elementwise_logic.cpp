@@ -32,7 +32,12 @@ KernelFn comparison(std::string op, bool legacy, F f) {
       return {equalStrings(a, b)};
     }
     return {visitNumeric(a.dtype(), [&]<typename T>() {
-      return binaryBroadcast<T, T, bool>(a, b, ir::DataType::Bool, [&](T x, T y) { return f(x, y); });
+      if constexpr (std::is_same_v<T, bool>)  // compared as truth values, read as bytes
+        return binaryBroadcast<uint8_t, uint8_t, bool>(
+            a, b, ir::DataType::Bool, [&](uint8_t x, uint8_t y) { return f(x != 0, y != 0); }, c.threads());
+      else
+        return binaryBroadcast<T, T, bool>(
+            a, b, ir::DataType::Bool, [&](T x, T y) { return f(x, y); }, c.threads());
     })};
   };
 }
@@ -45,14 +50,17 @@ KernelFn logical(std::string op, bool legacy, F f) {
     const Tensor b = legacy ? legacyBroadcastOperand(c, a, c.input(1)) : c.input(1);
     if (a.dtype() != ir::DataType::Bool || b.dtype() != ir::DataType::Bool)
       badInput(op + " of " + describe(a) + " and " + describe(b) + ": both must be bool");
-    return {binaryBroadcast<bool, bool, bool>(a, b, ir::DataType::Bool, f)};
+    // Bytes, not bool: a file may hold any nonzero byte for true, and loading that as bool is undefined.
+    return {binaryBroadcast<uint8_t, uint8_t, bool>(
+        a, b, ir::DataType::Bool, [&](uint8_t x, uint8_t y) { return f(x != 0, y != 0); }, c.threads())};
   };
 }
 
 std::vector<Value> logicalNot(const KernelContext& c) {
   const Tensor& x = c.input(0);
   if (x.dtype() != ir::DataType::Bool) badInput("Not of " + describe(x) + ": it must be bool");
-  return {unaryMap<bool, bool>(x, ir::DataType::Bool, [](bool v) { return !v; })};
+  return {unaryMap<uint8_t, bool>(
+      x, ir::DataType::Bool, [](uint8_t v) { return v == 0; }, c.threads())};
 }
 
 // BitwiseAnd/Or/Xor (opset 18): integer operands of one type.
@@ -64,7 +72,8 @@ KernelFn bitwise(std::string op, F f) {
     requireSameType(op, {&a, &b});
     return {visitNumeric(a.dtype(), [&]<typename T>() -> Tensor {
       if constexpr (kIsInteger<T>)
-        return binaryBroadcast<T, T, T>(a, b, a.dtype(), [&](T x, T y) { return static_cast<T>(f(x, y)); });
+        return binaryBroadcast<T, T, T>(
+            a, b, a.dtype(), [&](T x, T y) { return static_cast<T>(f(x, y)); }, c.threads());
       else
         unsupported(op + " of " + describe(a) + " (integer types only)");
     })};
@@ -75,7 +84,8 @@ std::vector<Value> bitwiseNot(const KernelContext& c) {
   const Tensor& x = c.input(0);
   return {visitNumeric(x.dtype(), [&]<typename T>() -> Tensor {
     if constexpr (kIsInteger<T>)
-      return unaryMap<T, T>(x, x.dtype(), [](T v) { return static_cast<T>(~v); });
+      return unaryMap<T, T>(
+          x, x.dtype(), [](T v) { return static_cast<T>(~v); }, c.threads());
     else
       unsupported("BitwiseNot of " + describe(x) + " (integer types only)");
   })};
@@ -91,11 +101,14 @@ std::vector<Value> bitShift(const KernelContext& c) {
   const bool left = direction == "LEFT";
   return {visitNumeric(a.dtype(), [&]<typename T>() -> Tensor {
     if constexpr (kIsInteger<T> && std::is_unsigned_v<T>) {
-      return binaryBroadcast<T, T, T>(a, b, a.dtype(), [left](T x, T s) -> T {
-        // Shifting by the width or more is undefined in C++; every bit is shifted out.
-        if (s >= sizeof(T) * 8) return T{0};
-        return left ? static_cast<T>(x << s) : static_cast<T>(x >> s);
-      });
+      return binaryBroadcast<T, T, T>(
+          a, b, a.dtype(),
+          [left](T x, T s) -> T {
+            // Shifting by the width or more is undefined in C++; every bit is shifted out.
+            if (s >= sizeof(T) * 8) return T{0};
+            return left ? static_cast<T>(x << s) : static_cast<T>(x >> s);
+          },
+          c.threads());
     } else {
       unsupported("BitShift of " + describe(a) + " (unsigned integer types only)");
     }
@@ -110,7 +123,7 @@ std::vector<Value> where(const KernelContext& c) {
   requireSameType("Where", {&x, &y});
   std::vector<int64_t> dims = broadcastDims({&cond.dims(), &x.dims(), &y.dims()});
   Tensor r = Tensor::empty(x.dtype(), dims);
-  const bool* pc = cond.data<bool>();
+  const uint8_t* pc = cond.data<uint8_t>();  // any nonzero byte is true
   BroadcastWalk<3> w(dims, {&cond.dims(), &x.dims(), &y.dims()});
   const int64_t n = r.size();
   if (x.isString()) {

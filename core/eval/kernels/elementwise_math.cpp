@@ -15,7 +15,8 @@ KernelFn floatingUnary(F f) {
   return [f](const KernelContext& c) -> std::vector<Value> {
     const Tensor& x = c.input(0);
     return {visitFloating(x.dtype(), [&]<typename T>() {
-      return unaryMap<T, T>(x, x.dtype(), [&](T v) { return static_cast<T>(f(v)); });
+      return unaryMap<T, T>(
+          x, x.dtype(), [&](T v) { return static_cast<T>(f(v)); }, c.threads());
     })};
   };
 }
@@ -26,7 +27,8 @@ KernelFn numericUnary(F f) {
   return [f](const KernelContext& c) -> std::vector<Value> {
     const Tensor& x = c.input(0);
     return {visitArithmetic(x.dtype(), c.node.opType, [&]<typename T>() {
-      return unaryMap<T, T>(x, x.dtype(), [&](T v) { return static_cast<T>(f(v)); });
+      return unaryMap<T, T>(
+          x, x.dtype(), [&](T v) { return static_cast<T>(f(v)); }, c.threads());
     })};
   };
 }
@@ -34,23 +36,29 @@ KernelFn numericUnary(F f) {
 std::vector<Value> sign(const KernelContext& c) {
   const Tensor& x = c.input(0);
   return {visitArithmetic(x.dtype(), c.node.opType, [&]<typename T>() {
-    return unaryMap<T, T>(x, x.dtype(), [](T v) -> T {
-      if constexpr (std::is_floating_point_v<T>)
-        if (std::isnan(v)) return v;
-      return static_cast<T>((T{0} < v) - (v < T{0}));
-    });
+    return unaryMap<T, T>(
+        x, x.dtype(),
+        [](T v) -> T {
+          if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(v)) return v;
+          return static_cast<T>((T{0} < v) - (v < T{0}));
+        },
+        c.threads());
   })};
 }
 
 std::vector<Value> erf(const KernelContext& c) {
   const Tensor& x = c.input(0);
   return {visitArithmetic(x.dtype(), c.node.opType, [&]<typename T>() {
-    return unaryMap<T, T>(x, x.dtype(), [](T v) -> T {
-      if constexpr (std::is_floating_point_v<T>)
-        return std::erf(v);
-      else  // erf of an integer rounds toward zero: -1, 0 or 1
-        return saturatingFromDouble<T>(std::erf(static_cast<double>(v)));
-    });
+    return unaryMap<T, T>(
+        x, x.dtype(),
+        [](T v) -> T {
+          if constexpr (std::is_floating_point_v<T>)
+            return std::erf(v);
+          else  // erf of an integer rounds toward zero: -1, 0 or 1
+            return saturatingFromDouble<T>(std::erf(static_cast<double>(v)));
+        },
+        c.threads());
   })};
 }
 
