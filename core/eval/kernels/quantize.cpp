@@ -84,19 +84,29 @@ float roundedTo(ir::DataType precision, float q) {
 }
 
 template <typename T>
-Tensor quantizeToInteger(const Tensor& x, ir::DataType to, const Tensor& scale, const Tensor* zp,
-                         const ScaleIndex& index, ir::DataType precision) {
+Tensor quantizeToInteger(const KernelContext& c, const Tensor& x, ir::DataType to, const Tensor& scale,
+                         const Tensor* zp, const ScaleIndex& index, ir::DataType precision) {
+  // Widened once (shared when already float / int32): the loop then reads plain arrays.
+  const Tensor xf = castTensor(x, ir::DataType::Float);
+  const Tensor sf = castTensor(scale, ir::DataType::Float);
+  const Tensor zi = zp ? castTensor(*zp, ir::DataType::Int32) : Tensor();
+  const float* px = xf.data<float>();
+  const float* ps = sf.data<float>();
+  const int32_t* pz = zp ? zi.data<int32_t>() : nullptr;
   Tensor r = Tensor::empty(to, x.dims());
   T* out = r.mutableData<T>();
-  constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-  constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
-  for (int64_t k = 0; k < x.size(); ++k) {
-    const int64_t s = index(k);
-    const float q = roundedTo(precision, static_cast<float>(x.doubleAt(k)) / static_cast<float>(scale.doubleAt(s)));
-    double v = std::nearbyint(static_cast<double>(q)) + (zp ? zp->doubleAt(s) : 0.0);
-    if (std::isnan(v)) v = 0;
-    out[k] = static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
-  }
+  constexpr float lo = static_cast<float>(std::numeric_limits<T>::lowest());
+  constexpr float hi = static_cast<float>(std::numeric_limits<T>::max());
+  forChunks(x.size(), c.threads(), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      const int64_t s = index(k);
+      const float q = roundedTo(precision, px[k] / ps[s]);
+      // Exact in float: |rounded q| < 2^24 or far outside every target's range, and the zero point is small.
+      float v = std::nearbyint(q) + static_cast<float>(pz ? pz[s] : 0);
+      if (std::isnan(v)) v = 0;
+      out[k] = static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
+    }
+  });
   return r;
 }
 
@@ -125,13 +135,13 @@ std::vector<Value> quantizeLinear(const KernelContext& c) {
   const bool saturate = c.opset < 19 || c.node.attrInt("saturate", 1) != 0;
   switch (to) {
     case ir::DataType::UInt8:
-      return {quantizeToInteger<uint8_t>(x, to, scale, zp, index, precision)};
+      return {quantizeToInteger<uint8_t>(c, x, to, scale, zp, index, precision)};
     case ir::DataType::Int8:
-      return {quantizeToInteger<int8_t>(x, to, scale, zp, index, precision)};
+      return {quantizeToInteger<int8_t>(c, x, to, scale, zp, index, precision)};
     case ir::DataType::UInt16:
-      return {quantizeToInteger<uint16_t>(x, to, scale, zp, index, precision)};
+      return {quantizeToInteger<uint16_t>(c, x, to, scale, zp, index, precision)};
     case ir::DataType::Int16:
-      return {quantizeToInteger<int16_t>(x, to, scale, zp, index, precision)};
+      return {quantizeToInteger<int16_t>(c, x, to, scale, zp, index, precision)};
     default:
       break;
   }
@@ -166,17 +176,47 @@ std::vector<Value> dequantizeLinear(const KernelContext& c) {
   const ScaleIndex index(c, x, scale, zp);
   Tensor y = Tensor::empty(ir::DataType::Float, x.dims());
   float* out = y.mutableData<float>();
-  const bool integral = !ir::isNarrowType(x.dtype()) || x.dtype() == ir::DataType::Int4 ||
-                        x.dtype() == ir::DataType::UInt4 || x.dtype() == ir::DataType::Int2 ||
-                        x.dtype() == ir::DataType::UInt2;
-  for (int64_t k = 0; k < x.size(); ++k) {
-    const int64_t s = index(k);
-    const float sc = static_cast<float>(scale.doubleAt(s));
-    if (integral) {  // the difference exactly, as an integer, before scaling
-      const int64_t d = x.int64At(k) - (zp ? zp->int64At(s) : 0);
-      out[k] = static_cast<float>(d) * sc;
-    } else {
-      out[k] = (static_cast<float>(x.doubleAt(k)) - (zp ? static_cast<float>(zp->doubleAt(s)) : 0.f)) * sc;
+  const Tensor sf = castTensor(scale, ir::DataType::Float);
+  const float* ps = sf.data<float>();
+  auto integerLoop = [&]<typename T>() {
+    // The difference exactly, as an integer, before scaling.
+    const Tensor zi = zp ? castTensor(*zp, ir::DataType::Int64) : Tensor();
+    const int64_t* pz = zp ? zi.data<int64_t>() : nullptr;
+    const T* px = x.data<T>();
+    forChunks(x.size(), c.threads(), [&](int64_t begin, int64_t end) {
+      for (int64_t k = begin; k < end; ++k) {
+        const int64_t s = index(k);
+        out[k] = static_cast<float>(static_cast<int64_t>(px[k]) - (pz ? pz[s] : 0)) * ps[s];
+      }
+    });
+  };
+  switch (x.dtype()) {
+    case ir::DataType::Int8:
+      integerLoop.template operator()<int8_t>();
+      break;
+    case ir::DataType::UInt8:
+      integerLoop.template operator()<uint8_t>();
+      break;
+    case ir::DataType::Int16:
+      integerLoop.template operator()<int16_t>();
+      break;
+    case ir::DataType::UInt16:
+      integerLoop.template operator()<uint16_t>();
+      break;
+    case ir::DataType::Int32:
+      integerLoop.template operator()<int32_t>();
+      break;
+    default: {  // the narrow types, through their exact decoding
+      const bool integral = x.dtype() == ir::DataType::Int4 || x.dtype() == ir::DataType::UInt4 ||
+                            x.dtype() == ir::DataType::Int2 || x.dtype() == ir::DataType::UInt2;
+      if (!ir::isNarrowType(x.dtype())) unsupported("DequantizeLinear of " + describe(x));
+      for (int64_t k = 0; k < x.size(); ++k) {
+        const int64_t s = index(k);
+        if (integral)
+          out[k] = static_cast<float>(x.int64At(k) - (zp ? zp->int64At(s) : 0)) * ps[s];
+        else
+          out[k] = (static_cast<float>(x.doubleAt(k)) - (zp ? static_cast<float>(zp->doubleAt(s)) : 0.f)) * ps[s];
+      }
     }
   }
   if (to != ir::DataType::Float) return {castTensor(y, to)};
