@@ -380,6 +380,8 @@ class TestEvalElementwise : public QObject {
     Tensor zeros = f32({2}, {0, 0});
     auto z = runAll("DynamicQuantizeLinear", {&zeros}, {}, 11);
     QCOMPARE(values(z[0]), (std::vector<double>{0, 0}));
+    Tensor inf = f32({2}, {1, std::numeric_limits<float>::infinity()});
+    QCOMPARE(errorKind("DynamicQuantizeLinear", {&inf}, {}, 11), RunError::Kind::BadInput);
   }
 
   void castStringsBothWays() {

@@ -231,7 +231,7 @@ std::vector<Value> dynamicQuantizeLinear(const KernelContext& c) {
   // The range always includes 0, so that 0 is exactly representable.
   float lo = 0, hi = 0;
   for (int64_t k = 0; k < n; ++k) {
-    if (std::isnan(in[k])) badInput("DynamicQuantizeLinear of an input holding NaN");
+    if (!std::isfinite(in[k])) badInput("DynamicQuantizeLinear of an input holding NaN or infinity (no finite range)");
     lo = std::min(lo, in[k]);
     hi = std::max(hi, in[k]);
   }
