@@ -458,6 +458,12 @@ class TestEvalElementwise : public QObject {
     Tensor inf = f32({3}, {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(), 1});
     QCOMPARE(run1("IsInf", {&inf}, {Attribute::makeInt("detect_positive", 0)}, 10).toInt64s(),
              (std::vector<int64_t>{0, 1, 0}));
+    // IsNaN/IsInf-20 read float8 through its decoding: E5M2 has both, E4M3FN has no infinity.
+    Tensor e5 = Tensor::empty(DataType::Float8E5M2, {3});
+    const uint8_t e5codes[] = {0x7c, 0x7f, 0x3c};  // +inf, NaN, 1.0
+    std::memcpy(e5.mutableData<uint8_t>(), e5codes, 3);
+    QCOMPARE(run1("IsInf", {&e5}, {}, 20).toInt64s(), (std::vector<int64_t>{1, 0, 0}));
+    QCOMPARE(run1("IsNaN", {&e5}, {}, 20).toInt64s(), (std::vector<int64_t>{0, 1, 0}));
   }
 };
 
