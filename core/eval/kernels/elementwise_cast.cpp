@@ -136,7 +136,8 @@ Tensor fromStrings(const Tensor& x, ir::DataType to, const CastOptions& o) {
     return packNarrow(to, x.dims(), [&](int64_t k) {
       return encodeNarrow(to, static_cast<float>(wide.data<double>()[k]), o.saturate, o.roundMode);
     });
-  if (to == ir::DataType::Float16 || to == ir::DataType::BFloat16)  // one rounding: double -> float -> half
+  // Text to half types as other runtimes do it: read as float, then rounded to the half type.
+  if (to == ir::DataType::Float16 || to == ir::DataType::BFloat16)
     return castTensor(castTensor(wide, ir::DataType::Float), to);
   return castTensor(wide, to);
 }
