@@ -317,6 +317,9 @@ class TestEvalElementwise : public QObject {
     QCOMPARE(values(castTo(y, DataType::Int4, 21)), (std::vector<double>{2, 4, -8, 7, 0}));
     QCOMPARE(values(castTo(y, DataType::UInt4, 21)), (std::vector<double>{2, 4, 0, 15, 0}));
     QCOMPARE(castTo(y, DataType::Int4, 21).byteSize(), size_t{3});  // packed two per byte
+    QCOMPARE(values(castTo(y, DataType::Int2, 25)), (std::vector<double>{1, 1, -2, 1, 0}));
+    QCOMPARE(values(castTo(y, DataType::UInt2, 25)), (std::vector<double>{2, 3, 0, 3, 0}));
+    QCOMPARE(castTo(y, DataType::UInt2, 25).byteSize(), size_t{2});  // packed four per byte
     Tensor z = f32({3}, {3.0f, 2.9f, 0.75f});
     auto e8m0 = [&](const std::string& mode) {
       return values(castTo(z, DataType::Float8E8M0, 24, {Attribute::makeString("round_mode", mode)}));
