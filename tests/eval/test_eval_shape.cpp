@@ -122,6 +122,7 @@ class EvalShape : public QObject {
   void badInputsAreRunErrors();
   void sizesFromDataAreRefusedBeforeAllocation();
   void resultsDoNotDependOnThreads();
+  void stridedMovesMatchAnIndexByIndexReference();
   void col2ImSumsOverlapsAndCenterCropPadCentres();
   void constantForms();
 };
@@ -409,6 +410,83 @@ void EvalShape::resultsDoNotDependOnThreads() {
   const Tensor s4 = runOne("Slice", {x, i64s({-1, 1}), i64s({0, 60}), i64s({1, 3}), i64s({-3, 2})}, {}, {.threads = 4});
   QCOMPARE(s1.dims(), (Dims{8, 21, 33, 8}));
   QCOMPARE(floatsOf(s1), floatsOf(s4));
+}
+
+// Transpose and Slice go through tiles, folded short runs, typed rows or string copies depending on the dims, the
+// element size and the strides: random cases of each against the definition, one element at a time.
+void EvalShape::stridedMovesMatchAnIndexByIndexReference() {
+  uint64_t seed = 12345;
+  auto next = [&seed](int64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int64_t>((seed >> 33) % static_cast<uint64_t>(n));
+  };
+  const std::vector<DataType> types{DataType::Float, DataType::Float16, DataType::Int64,
+                                    DataType::Bool,  DataType::Int8,    DataType::String};
+  for (int round = 0; round < 120; ++round) {
+    const DataType t = types[round % types.size()];
+    const int64_t rank = 1 + next(5);
+    Dims dims(rank);
+    // Some long axes (for the tiled paths) but at most ~60k elements.
+    int64_t size = 1;
+    for (int64_t& d : dims) {
+      d = 1 + next(round % 3 == 0 && size < 1000 ? 60 : 6);
+      size *= d;
+    }
+    // Element k holds k (modulo what the type holds), so a misplaced element shows.
+    Tensor x = Tensor::empty(t, dims);
+    std::vector<std::string> strs;
+    for (int64_t k = 0; k < x.size(); ++k) {
+      if (t == DataType::String)
+        strs.push_back(std::to_string(k));
+      else if (t == DataType::Float)
+        x.mutableData<float>()[k] = static_cast<float>(k);
+      else if (t == DataType::Float16)
+        x.mutableData<uint16_t>()[k] = static_cast<uint16_t>(k);
+      else if (t == DataType::Int64)
+        x.mutableData<int64_t>()[k] = k;
+      else
+        x.mutableData<uint8_t>()[k] = static_cast<uint8_t>(t == DataType::Bool ? k % 2 : k);
+    }
+    if (t == DataType::String) x = Tensor::strings(dims, strs);
+    auto same = [&](const Tensor& got, int64_t k, int64_t from) {
+      if (t == DataType::String) return got.stringValues()[k] == x.stringValues()[from];
+      const size_t es = ir::elementSize(t);
+      return std::memcmp(got.bytes().data() + k * es, x.bytes().data() + from * es, es) == 0;
+    };
+    const int threads = 1 + round % 3;
+    // Transpose by a random permutation.
+    Ints perm(rank);
+    for (int64_t k = 0; k < rank; ++k) perm[k] = k;
+    for (int64_t k = rank - 1; k > 0; --k) std::swap(perm[k], perm[next(k + 1)]);
+    const Tensor tr = runOne("Transpose", {x}, {Attribute::makeInts("perm", perm)}, {.threads = threads});
+    Ints inStrides(rank, 1);
+    for (int64_t k = rank - 1; k > 0; --k) inStrides[k - 1] = inStrides[k] * dims[k];
+    for (int64_t k = 0; k < tr.size(); ++k) {
+      int64_t rest = k, from = 0;
+      for (int64_t d = rank; d-- > 0;) {
+        from += (rest % tr.dim(d)) * inStrides[perm[d]];
+        rest /= tr.dim(d);
+      }
+      QVERIFY2(same(tr, k, from), qPrintable(QString("Transpose round %1 element %2").arg(round).arg(k)));
+    }
+    // Slice every axis with a random start and a step of -3..3.
+    Ints starts(rank), ends(rank), axes(rank), steps(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      axes[d] = d;
+      steps[d] = next(2) ? 1 + next(3) : -1 - next(3);
+      starts[d] = next(dims[d]);
+      ends[d] = steps[d] > 0 ? dims[d] : -dims[d] - 1;
+    }
+    const Tensor sl = runOne("Slice", {x, i64s(starts), i64s(ends), i64s(axes), i64s(steps)}, {}, {.threads = threads});
+    for (int64_t k = 0; k < sl.size(); ++k) {
+      int64_t rest = k, from = 0;
+      for (int64_t d = rank; d-- > 0;) {
+        from += (starts[d] + (rest % sl.dim(d)) * steps[d]) * inStrides[d];
+        rest /= sl.dim(d);
+      }
+      QVERIFY2(same(sl, k, from), qPrintable(QString("Slice round %1 element %2").arg(round).arg(k)));
+    }
+  }
 }
 
 void EvalShape::col2ImSumsOverlapsAndCenterCropPadCentres() {

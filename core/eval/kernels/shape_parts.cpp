@@ -165,11 +165,111 @@ void ElementMover::fill(int64_t dstIndex, int64_t count, const Tensor& value, in
   });
 }
 
+namespace {
+
+// A transpose whose output rows read the input with a stride, done in square tiles: dim `a` of the output is
+// contiguous in the input, the last dim `b` is contiguous in the output, and a 32 x 32 tile of the two is copied
+// at a time, so each cache line read and written serves 32 elements instead of one. Without this a 4096 x 4096
+// transpose reads a new cache line (and often a new page) for every element.
+template <typename E>
+void copyTiles(const E* src, E* dst, int64_t base, const std::vector<int64_t>& dims,
+               const std::vector<int64_t>& strides, size_t a, int threads, bool parallel) {
+  constexpr int64_t kTile = 32;
+  const size_t b = dims.size() - 1;
+  const std::vector<int64_t> outStrides = stridesOf(dims);
+  const int64_t tilesB = (dims[b] + kTile - 1) / kTile;
+  int64_t others = 1;
+  for (size_t k = 0; k < b; ++k)
+    if (k != a) others *= dims[k];
+  const int64_t units = others * tilesB;
+  const int64_t readStride = strides[b], writeStride = outStrides[a];
+#pragma omp parallel for num_threads(threads) if (parallel && units > 1) schedule(static)
+  for (int64_t u = 0; u < units; ++u) {
+    const int64_t b0 = (u % tilesB) * kTile, countB = std::min(dims[b], b0 + kTile) - b0;
+    int64_t rest = u / tilesB, from = base + b0 * readStride, to = b0;
+    for (size_t k = b; k-- > 0;) {
+      if (k == a) continue;
+      const int64_t i = rest % dims[k];
+      rest /= dims[k];
+      from += i * strides[k];
+      to += i * outStrides[k];
+    }
+    for (int64_t a0 = 0; a0 < dims[a]; a0 += kTile) {
+      const int64_t a1 = std::min(dims[a], a0 + kTile);
+      for (int64_t i = a0; i < a1; ++i) {
+        const E* s = src + from + i;
+        E* d = dst + to + i * writeStride;
+        for (int64_t j = 0; j < countB; ++j) d[j] = s[j * readStride];
+      }
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Calls row(r, from) for every row r of `dims` but the last, `from` being the row's first source element, the rows
+// split into chunks across threads (each chunk walks its rows with an odometer, no division per row).
+template <typename RowFn>
+void forEachRow(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides, int64_t base, int threads,
+                bool parallel, RowFn row) {
+  const size_t outer = dims.size() - 1;
+  int64_t rows = 1;
+  for (size_t k = 0; k < outer; ++k) rows *= dims[k];
+  const int64_t chunks = parallel ? std::min<int64_t>(rows, threads * 8) : 1;
+#pragma omp parallel for num_threads(threads) if (parallel && chunks > 1) schedule(static)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const int64_t r0 = rows * c / chunks, r1 = rows * (c + 1) / chunks;
+    std::vector<int64_t> idx(outer, 0);
+    int64_t from = base, rest = r0;
+    for (size_t k = outer; k-- > 0;) {
+      idx[k] = rest % dims[k];
+      rest /= dims[k];
+      from += idx[k] * strides[k];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      row(r, from);
+      for (size_t k = outer; k-- > 0;) {
+        from += strides[k];
+        if (++idx[k] < dims[k]) break;
+        from -= idx[k] * strides[k];
+        idx[k] = 0;
+      }
+    }
+  }
+}
+
+template <typename E>
+void copyTyped(const E* src, E* dst, int64_t base, const std::vector<int64_t>& dims,
+               const std::vector<int64_t>& strides, int threads, bool parallel) {
+  const int64_t inner = dims.back(), innerStride = strides.back();
+  if (innerStride != 0 && innerStride != 1) {
+    const auto a = std::find(strides.begin(), strides.end() - 1, int64_t{1});
+    if (a != strides.end() - 1) {
+      copyTiles(src, dst, base, dims, strides, static_cast<size_t>(a - strides.begin()), threads, parallel);
+      return;
+    }
+  }
+  forEachRow(dims, strides, base, threads, parallel, [&](int64_t r, int64_t from) {
+    E* d = dst + r * inner;
+    const E* s = src + from;
+    if (innerStride == 1)
+      std::memcpy(d, s, static_cast<size_t>(inner) * sizeof(E));
+    else if (innerStride == 0)
+      std::fill_n(d, inner, *s);
+    else
+      for (int64_t j = 0; j < inner; ++j) d[j] = s[j * innerStride];
+  });
+}
+
+}  // namespace
+
 void stridedCopy(const Tensor& src, int64_t base, const std::vector<int64_t>& viewDims,
                  const std::vector<int64_t>& srcStrides, Tensor& out, int threads, const char* op) {
   const int64_t n = out.size();
   if (n == 0) return;
-  ElementMover mover(src, out, op);
+  const ElementMover mover(src, out, op);
   // Dims of 1 move nothing; neighbours whose source runs continue each other are one dim.
   std::vector<int64_t> dims, strides;
   for (size_t k = 0; k < viewDims.size(); ++k) {
@@ -187,40 +287,32 @@ void stridedCopy(const Tensor& src, int64_t base, const std::vector<int64_t>& vi
     mover.copy(0, base, 1);
     return;
   }
-  const int64_t inner = dims.back(), innerStride = strides.back();
-  const int64_t rows = n / inner;
-  const size_t outer = dims.size() - 1;
-  auto copyRow = [&](int64_t row, int64_t from) {
-    if (innerStride == 1)
-      mover.copy(row * inner, from, inner);
-    else if (innerStride == 0)
-      mover.fill(row * inner, inner, src, from);
-    else
-      mover.copyStrided(row * inner, from, inner, innerStride);
-  };
-  const bool parallel = threads > 1 && rows > 1 &&
-                        n * static_cast<int64_t>(std::max<size_t>(mover.elementSize(), 8)) > (int64_t{1} << 18);
-  const int64_t chunks = parallel ? std::min<int64_t>(rows, threads * 8) : 1;
-#pragma omp parallel for num_threads(threads) if (parallel) schedule(static)
-  for (int64_t c = 0; c < chunks; ++c) {
-    const int64_t r0 = rows * c / chunks, r1 = rows * (c + 1) / chunks;
-    std::vector<int64_t> idx(outer, 0);
-    int64_t from = base, rest = r0;
-    for (size_t k = outer; k-- > 0;) {
-      idx[k] = rest % dims[k];
-      rest /= dims[k];
-      from += idx[k] * strides[k];
-    }
-    for (int64_t r = r0; r < r1; ++r) {
-      copyRow(r, from);
-      for (size_t k = outer; k-- > 0;) {
-        from += strides[k];
-        if (++idx[k] < dims[k]) break;
-        from -= idx[k] * strides[k];
-        idx[k] = 0;
-      }
+  size_t es = mover.elementSize();
+  const bool parallel = threads > 1 && n * static_cast<int64_t>(std::max<size_t>(es, 8)) > (int64_t{1} << 18);
+  if (out.isString()) {
+    const int64_t inner = dims.back(), innerStride = strides.back();
+    forEachRow(dims, strides, base, threads, parallel,
+               [&](int64_t r, int64_t from) { mover.copyStrided(r * inner, from, inner, innerStride); });
+    return;
+  }
+  // A short contiguous run (the 2 floats of a [..., 2] moved as a whole) is one wider element when every offset
+  // is a whole number of runs: the rows then move in one typed loop, or in tiles, instead of a memcpy call each.
+  const int64_t run = dims.back();
+  if (dims.size() > 1 && strides.back() == 1 && base % run == 0 &&
+      (es * run == 2 || es * run == 4 || es * run == 8 || es * run == 16)) {
+    const bool whole = std::all_of(strides.begin(), strides.end() - 1, [run](int64_t s) { return s % run == 0; });
+    if (whole) {
+      dims.pop_back();
+      strides.pop_back();
+      for (int64_t& s : strides) s /= run;
+      base /= run;
+      es *= static_cast<size_t>(run);
     }
   }
+  withElementType(es, [&]<typename E>() {
+    copyTyped(reinterpret_cast<const E*>(src.bytes().data()), out.mutableData<E>(), base, dims, strides, threads,
+              parallel);
+  });
 }
 
 }  // namespace fb::eval::shape
