@@ -12,6 +12,7 @@ void registerShapeKernels(KernelRegistry& r) {
   shape::registerPadKernels(r);
   shape::registerGatherKernels(r);
   shape::registerScatterKernels(r);
+  shape::registerDropoutKernels(r);
 }
 
 }  // namespace fb::eval

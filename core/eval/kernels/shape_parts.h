@@ -19,6 +19,7 @@ void registerCopyKernels(KernelRegistry& r);      // shape_copy.cpp: Transpose, 
 void registerPadKernels(KernelRegistry& r);       // shape_pad.cpp: Pad, CenterCropPad
 void registerGatherKernels(KernelRegistry& r);    // shape_gather.cpp: Gather*, Compress, NonZero, Trilu, ...
 void registerScatterKernels(KernelRegistry& r);   // shape_scatter.cpp: Scatter*, Col2Im
+void registerDropoutKernels(KernelRegistry& r);   // shape_dropout.cpp: Dropout
 
 // `axis` in [-rank, rank) as [0, rank); BadInput naming `what` otherwise.
 int64_t normalizeAxis(int64_t axis, int64_t rank, const std::string& what);

@@ -118,37 +118,6 @@ std::vector<Value> shapeOf(const KernelContext& c) {
 
 std::vector<Value> sizeOf(const KernelContext& c) { return {Tensor::int64s({}, {c.input(0).size()})}; }
 
-// A tensor of `like`'s dims and type `t` holding ones (Dropout's mask: nothing is dropped).
-Tensor ones(ir::DataType t, const std::vector<int64_t>& dims) {
-  Tensor one = Tensor::scalar(t, 1.0);
-  Tensor r = Tensor::empty(t, dims);
-  ElementMover(one, r, "Dropout").fill(0, r.size(), one);
-  return r;
-}
-
-// The evaluator runs inference: Dropout passes its input through and its mask keeps everything. Only opset 12's
-// training_mode input asks for random dropping, which is refused unless the ratio makes it the identity too.
-std::vector<Value> dropout(const KernelContext& c) {
-  const Tensor& x = c.input(0);
-  if (c.opset >= 12) {
-    const Tensor* training = c.optionalInput(2);
-    if (training && training->size() != 1) badInput("Dropout's training_mode is " + describe(*training));
-    if (training && training->doubleAt(0) != 0) {
-      const Tensor* ratio = c.optionalInput(1);
-      const double r = ratio && ratio->size() == 1 ? ratio->doubleAt(0) : 0.5;
-      if (r != 0)
-        unsupported("Dropout in training mode (training_mode = true, ratio " + std::to_string(r) +
-                    ") drops random elements; the evaluator runs inference only");
-    }
-  }
-  std::vector<Value> out{x};
-  if (c.node.outputs().size() > 1 && c.node.output(1)) {
-    const ir::DataType maskType = c.opset >= 10 ? ir::DataType::Bool : x.dtype();
-    out.emplace_back(ones(maskType, x.dims()));
-  }
-  return out;
-}
-
 }  // namespace
 
 void registerViewKernels(KernelRegistry& r) {
@@ -166,9 +135,6 @@ void registerViewKernels(KernelRegistry& r) {
   r.add("Shape", 1, shapeOf, asIs);  // start and end from 15
   r.add("Shape", 15, shapeOf, asIs);
   r.add("Size", 1, sizeOf, asIs);
-  r.add("Dropout", 1, dropout, asIs);  // mask of T before 10, of bool from 10; ratio and training_mode inputs from 12
-  r.add("Dropout", 10, dropout, asIs);
-  r.add("Dropout", 12, dropout, asIs);
 }
 
 }  // namespace fb::eval::shape

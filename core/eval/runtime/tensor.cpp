@@ -26,9 +26,8 @@ size_t bytesFor(ir::DataType t, int64_t count) {
   return b;
 }
 
-// Aligned bytes whose release gives their size back to the budget they were charged to.
-std::shared_ptr<const void> allocate(size_t bytes) {
-  auto budget = currentMemoryBudget();
+// Charges `bytes` to the run's budget; throws RunError(BadInput) when they would exceed it.
+void charge(const std::shared_ptr<MemoryBudget>& budget, size_t bytes) {
   if (budget) {
     const uint64_t now = budget->live.fetch_add(bytes) + bytes;
     if (now > budget->maxLiveBytes) {
@@ -40,6 +39,24 @@ std::shared_ptr<const void> allocate(size_t bytes) {
     while (now > peak && !budget->peak.compare_exchange_weak(peak, now)) {
     }
   }
+}
+
+// A string tensor's slots (the strings' own characters are not counted), charged like bytes before the vector
+// is made, so a ConstantOfShape or Tile of strings is bounded as other types are; the holder gives them back.
+std::shared_ptr<const void> chargeStringSlots(int64_t count) {
+  auto budget = currentMemoryBudget();
+  const uint64_t bytes = saturatingProduct(static_cast<uint64_t>(count), sizeof(std::string));
+  if (bytes == UINT64_MAX) badInput("a string tensor of " + std::to_string(count) + " elements is too large");
+  charge(budget, bytes);
+  return std::shared_ptr<const void>(nullptr, [budget, bytes](const void*) {
+    if (budget) budget->live.fetch_sub(bytes);
+  });
+}
+
+// Aligned bytes whose release gives their size back to the budget they were charged to.
+std::shared_ptr<const void> allocate(size_t bytes) {
+  auto budget = currentMemoryBudget();
+  charge(budget, bytes);
   void* p = std::aligned_alloc(kAlignment, (std::max<size_t>(bytes, 1) + kAlignment - 1) / kAlignment * kAlignment);
   if (!p) {
     if (budget) budget->live.fetch_sub(bytes);
@@ -70,6 +87,7 @@ Tensor Tensor::empty(ir::DataType t, std::vector<int64_t> dims) {
   r.dims_ = std::move(dims);
   chargeArray(static_cast<uint64_t>(r.count_));  // constant folding's own limit, when a fold is running
   if (t == ir::DataType::String) {
+    r.owner_ = chargeStringSlots(r.count_);
     r.strings_ = std::make_shared<std::vector<std::string>>(r.count_);
     return r;
   }
