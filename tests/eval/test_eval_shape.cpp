@@ -436,8 +436,8 @@ void EvalShape::resultsDoNotDependOnThreads() {
   QCOMPARE(floatsOf(s1), floatsOf(s4));
 }
 
-// Transpose and Slice go through tiles, folded short runs, typed rows or string copies depending on the dims, the
-// element size and the strides: random cases of each against the definition, one element at a time.
+// Transpose, Slice and Gather go through tiles, folded short runs, typed rows or string copies depending on the
+// dims, the element size and the strides: random cases of each against the definition, one element at a time.
 void EvalShape::stridedMovesMatchAnIndexByIndexReference() {
   uint64_t seed = 12345;
   auto next = [&seed](int64_t n) {
@@ -491,7 +491,7 @@ void EvalShape::stridedMovesMatchAnIndexByIndexReference() {
         from += (rest % tr.dim(d)) * inStrides[perm[d]];
         rest /= tr.dim(d);
       }
-      QVERIFY2(same(tr, k, from), qPrintable(QString("Transpose round %1 element %2").arg(round).arg(k)));
+      if (!same(tr, k, from)) QFAIL(qPrintable(QString("Transpose round %1 element %2").arg(round).arg(k)));
     }
     // Slice every axis with a random start and a step of -3..3.
     Ints starts(rank), ends(rank), axes(rank), steps(rank);
@@ -508,7 +508,22 @@ void EvalShape::stridedMovesMatchAnIndexByIndexReference() {
         from += (starts[d] + (rest % sl.dim(d)) * steps[d]) * inStrides[d];
         rest /= sl.dim(d);
       }
-      QVERIFY2(same(sl, k, from), qPrintable(QString("Slice round %1 element %2").arg(round).arg(k)));
+      if (!same(sl, k, from)) QFAIL(qPrintable(QString("Slice round %1 element %2").arg(round).arg(k)));
+    }
+    // Gather along a random axis by random indices, negative ones included.
+    const int64_t axis = next(rank), count = 1 + next(5);
+    Ints picks(count);
+    for (int64_t& p : picks) p = next(2 * dims[axis]) - dims[axis];
+    const Tensor ga =
+        runOne("Gather", {x, i64s(picks)}, {Attribute::makeInt("axis", axis - rank)}, {.threads = threads});
+    for (int64_t k = 0; k < ga.size(); ++k) {
+      int64_t rest = k, from = 0;
+      for (int64_t d = rank; d-- > 0;) {
+        const int64_t i = rest % ga.dim(d);
+        rest /= ga.dim(d);
+        from += (d == axis ? (picks[i] + dims[axis]) % dims[axis] : i) * inStrides[d];
+      }
+      if (!same(ga, k, from)) QFAIL(qPrintable(QString("Gather round %1 element %2").arg(round).arg(k)));
     }
   }
 }
@@ -527,6 +542,14 @@ void EvalShape::col2ImSumsOverlapsAndCenterCropPadCentres() {
 }
 
 void EvalShape::constantForms() {
+  // EyeLike's diagonal k, off the matrix at either extreme, and its dtype.
+  const Tensor m = iota({2, 3});
+  QCOMPARE(runOne("EyeLike", {m}, {Attribute::makeInt("k", 1)}, {.opset = 9}).toInt64s(), (Ints{0, 1, 0, 0, 0, 1}));
+  QCOMPARE(runOne("EyeLike", {m}, {Attribute::makeInt("k", INT64_MIN)}, {.opset = 9}).toInt64s(), (Ints(6, 0)));
+  QCOMPARE(runOne("EyeLike", {m}, {Attribute::makeInt("k", INT64_MAX)}, {.opset = 9}).toInt64s(), (Ints(6, 0)));
+  const Tensor eyeInt = runOne("EyeLike", {m}, {Attribute::makeInt("dtype", 7)}, {.opset = 9});
+  QCOMPARE(eyeInt.dtype(), DataType::Int64);
+  QCOMPARE(eyeInt.toInt64s(), (Ints{1, 0, 0, 0, 1, 0}));
   QCOMPARE(runOne("Constant", {}, {Attribute::makeInt("value_int", 7)}, {.opset = 12}).toInt64s(), (Ints{7}));
   QCOMPARE(runOne("Constant", {}, {Attribute::makeInts("value_ints", {1, 2})}, {.opset = 12}).dims(), (Dims{2}));
   QCOMPARE(floatsOf(runOne("Constant", {}, {Attribute::makeFloats("value_floats", {0.5f})}, {.opset = 12})),

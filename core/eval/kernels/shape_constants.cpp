@@ -1,6 +1,7 @@
 // Ops that make a tensor from attributes or a few scalars: Constant, ConstantOfShape, Range, EyeLike, OneHot. Their
 // sizes come from data (a shape input, a depth, a range's bounds), so every one is allocated through Tensor::empty,
 // which refuses what overflows or exceeds the run's memory budget before anything is written.
+#include <algorithm>
 #include <cmath>
 
 #include "eval/kernels/shape_parts.h"
@@ -132,17 +133,13 @@ std::vector<Value> eyeLike(const KernelContext& c) {
   const ir::DataType t = c.node.hasAttr("dtype") ? static_cast<ir::DataType>(c.node.attrInt("dtype", 1)) : x.dtype();
   if (!ir::isKnownDataType(static_cast<int32_t>(t)) || t == ir::DataType::Undefined)
     badInput("EyeLike's dtype " + std::to_string(static_cast<int>(t)) + " is not an element type");
-  const int64_t k = c.node.attrInt("k", 0);
   const Tensor one = Tensor::scalar(t, 1.0);
   Tensor out = Tensor::zeros(t, x.dims());
   const ElementMover mover(one, out, "EyeLike");
   const int64_t rows = x.dim(0), cols = x.dim(1);
-  for (int64_t i = std::max<int64_t>(0, -k); i < rows; ++i) {
-    if (k > 0 && i > INT64_MAX - k) break;
-    const int64_t j = i + k;
-    if (j >= cols) break;
-    mover.copy(i * cols + j, 0, 1);
-  }
+  // A diagonal beyond the matrix has no element in it: clamping k keeps i + k from overflowing.
+  const int64_t k = std::clamp<int64_t>(c.node.attrInt("k", 0), -rows, cols);
+  for (int64_t i = std::max<int64_t>(0, -k); i < rows && i + k < cols; ++i) mover.copy(i * cols + i + k, 0, 1);
   return {out};
 }
 

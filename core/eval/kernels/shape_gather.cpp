@@ -39,6 +39,18 @@ std::vector<Value> gather(const KernelContext& c) {
   const ElementMover mover(data, out, "Gather");
   const int64_t blocks = outer * n;
   const bool parallel = c.threads() > 1 && blocks > 1 && out.size() > (int64_t{1} << 16);
+  const size_t blockBytes = mover.elementSize() * static_cast<size_t>(inner);
+  if (blockBytes == 1 || blockBytes == 2 || blockBytes == 4 || blockBytes == 8 || blockBytes == 16) {
+    // Small blocks (Gather along the last axis, shape arithmetic) as one typed element each, not a memcpy call.
+    withElementBytes(blockBytes, [&]<typename E>() {
+      const E* from = reinterpret_cast<const E*>(data.bytes().data());
+      E* to = out.mutableData<E>();
+#pragma omp parallel for num_threads(c.threads()) if (parallel) schedule(static)
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < n; ++j) to[o * n + j] = from[o * axisDim + idx[j]];
+    });
+    return {out};
+  }
 #pragma omp parallel for num_threads(c.threads()) if (parallel) schedule(static)
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t o = b / n, j = b % n;

@@ -7,39 +7,6 @@
 
 namespace fb::eval::shape {
 
-namespace {
-
-// A fixed-size element as one object, so that typed loops move it in a register rather than through memcpy calls.
-template <size_t N>
-struct Bytes {
-  unsigned char b[N];
-};
-
-template <typename F>
-void withElementType(size_t es, F&& f) {
-  switch (es) {
-    case 1:
-      f.template operator()<Bytes<1>>();
-      return;
-    case 2:
-      f.template operator()<Bytes<2>>();
-      return;
-    case 4:
-      f.template operator()<Bytes<4>>();
-      return;
-    case 8:
-      f.template operator()<Bytes<8>>();
-      return;
-    case 16:
-      f.template operator()<Bytes<16>>();
-      return;
-    default:
-      unsupported("moving elements of " + std::to_string(es) + " bytes");
-  }
-}
-
-}  // namespace
-
 int64_t normalizeAxis(int64_t axis, int64_t rank, const std::string& what) {
   if (axis < -rank || axis >= rank)
     badInput(what + " " + std::to_string(axis) + " is outside [" + std::to_string(-rank) + ", " +
@@ -146,7 +113,7 @@ void ElementMover::copyStrided(int64_t dstIndex, int64_t srcIndex, int64_t count
     for (int64_t k = 0; k < count; ++k) dstStrings_[dstIndex + k] = srcStrings_[srcIndex + k * srcStride];
     return;
   }
-  withElementType(es_, [&]<typename E>() {
+  withElementBytes(es_, [&]<typename E>() {
     const E* s = reinterpret_cast<const E*>(src_) + srcIndex;
     E* d = reinterpret_cast<E*>(dst_) + dstIndex;
     for (int64_t k = 0; k < count; ++k) d[k] = s[k * srcStride];
@@ -159,7 +126,7 @@ void ElementMover::fill(int64_t dstIndex, int64_t count, const Tensor& value, in
     std::fill_n(dstStrings_ + dstIndex, count, value.stringValues()[at]);
     return;
   }
-  withElementType(es_, [&]<typename E>() {
+  withElementBytes(es_, [&]<typename E>() {
     const E v = reinterpret_cast<const E*>(value.bytes().data())[at];
     std::fill_n(reinterpret_cast<E*>(dst_) + dstIndex, count, v);
   });
@@ -167,10 +134,10 @@ void ElementMover::fill(int64_t dstIndex, int64_t count, const Tensor& value, in
 
 namespace {
 
-// A transpose whose output rows read the input with a stride, done in square tiles: dim `a` of the output is
-// contiguous in the input, the last dim `b` is contiguous in the output, and a 32 x 32 tile of the two is copied
-// at a time, so each cache line read and written serves 32 elements instead of one. Without this a 4096 x 4096
-// transpose reads a new cache line (and often a new page) for every element.
+// A transpose whose output rows read the input with a stride, done in strips: dim `a` of the output is contiguous
+// in the input, the last dim `b` is contiguous in the output, and a strip of kTile output columns is filled for
+// every i along a, so the kTile input lines it reads stay in cache while each serves kTile elements. Without this
+// a 4096 x 4096 transpose reads a new cache line (and often a new page) for every element.
 template <typename E>
 void copyTiles(const E* src, E* dst, int64_t base, const std::vector<int64_t>& dims,
                const std::vector<int64_t>& strides, size_t a, int threads, bool parallel) {
@@ -194,20 +161,14 @@ void copyTiles(const E* src, E* dst, int64_t base, const std::vector<int64_t>& d
       from += i * strides[k];
       to += i * outStrides[k];
     }
-    for (int64_t a0 = 0; a0 < dims[a]; a0 += kTile) {
-      const int64_t a1 = std::min(dims[a], a0 + kTile);
-      for (int64_t i = a0; i < a1; ++i) {
-        const E* s = src + from + i;
-        E* d = dst + to + i * writeStride;
-        for (int64_t j = 0; j < countB; ++j) d[j] = s[j * readStride];
-      }
+    // Each input line read here (kTile elements along b) is reused while it is in cache for the next i.
+    for (int64_t i = 0; i < dims[a]; ++i) {
+      const E* s = src + from + i;
+      E* d = dst + to + i * writeStride;
+      for (int64_t j = 0; j < countB; ++j) d[j] = s[j * readStride];
     }
   }
 }
-
-}  // namespace
-
-namespace {
 
 // Calls row(r, from) for every row r of `dims` but the last, `from` being the row's first source element, the rows
 // split into chunks across threads (each chunk walks its rows with an odometer, no division per row).
@@ -309,7 +270,7 @@ void stridedCopy(const Tensor& src, int64_t base, const std::vector<int64_t>& vi
       es *= static_cast<size_t>(run);
     }
   }
-  withElementType(es, [&]<typename E>() {
+  withElementBytes(es, [&]<typename E>() {
     copyTyped(reinterpret_cast<const E*>(src.bytes().data()), out.mutableData<E>(), base, dims, strides, threads,
               parallel);
   });

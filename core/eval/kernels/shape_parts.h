@@ -65,6 +65,32 @@ class ElementMover {
   std::string* dstStrings_ = nullptr;
 };
 
+// A fixed-size element as one object, so that typed loops move it in a register rather than through memcpy calls.
+template <size_t N>
+struct Bytes {
+  unsigned char b[N];
+};
+
+// Calls f.template operator()<Bytes<es>>() for es of 1, 2, 4, 8 or 16 (every fixed-size element type, and short
+// runs of them moved as one); Unsupported for other sizes.
+template <typename F>
+void withElementBytes(size_t es, F&& f) {
+  switch (es) {
+    case 1:
+      return f.template operator()<Bytes<1>>();
+    case 2:
+      return f.template operator()<Bytes<2>>();
+    case 4:
+      return f.template operator()<Bytes<4>>();
+    case 8:
+      return f.template operator()<Bytes<8>>();
+    case 16:
+      return f.template operator()<Bytes<16>>();
+    default:
+      unsupported("moving elements of " + std::to_string(es) + " bytes");
+  }
+}
+
 // Bytes a fixed-size element takes; Unsupported for strings' absence of one and for sub-byte types.
 size_t movableElementSize(ir::DataType t, const char* op);
 
