@@ -69,6 +69,12 @@ std::vector<Value> constantOfShape(const KernelContext& c) {
   const Tensor value =
       a && !a->tensors.empty() ? Tensor::fromModel(a->tensors[0]) : Tensor::scalar(ir::DataType::Float, 0.0);
   if (value.size() != 1) badInput("ConstantOfShape's value is " + describe(value) + " where one element is expected");
+  if (isPacked(value.dtype())) {
+    const Tensor code = unpackCodes(value);
+    Tensor codes = Tensor::empty(code.dtype(), std::move(dims));
+    ElementMover(code, codes, "ConstantOfShape").fill(0, codes.size(), code);
+    return {packCodes(codes, value.dtype())};
+  }
   Tensor out = Tensor::empty(value.dtype(), std::move(dims));
   ElementMover(value, out, "ConstantOfShape").fill(0, out.size(), value);
   return {out};

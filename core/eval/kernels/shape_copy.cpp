@@ -34,6 +34,12 @@ std::vector<Value> transpose(const KernelContext& c) {
     strides[k] = inStrides[perm[k]];
   }
   if (unchanged) return {x.reshaped(dims)};  // only dims of 1 move: the same bytes
+  if (isPacked(x.dtype())) {
+    const Tensor codes = unpackCodes(x);
+    Tensor out = Tensor::empty(codes.dtype(), dims);
+    stridedCopy(codes, 0, dims, strides, out, c.threads(), "Transpose");
+    return {packCodes(out, x.dtype())};
+  }
   Tensor out = Tensor::empty(x.dtype(), dims);
   stridedCopy(x, 0, dims, strides, out, c.threads(), "Transpose");
   return {out};

@@ -157,6 +157,9 @@ std::vector<Value> pad(const KernelContext& c) {
     after[axes[k]] = pads[k + n];
   }
   if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return {x};
+  if (isPacked(x.dtype()))
+    return {packCodes(padTensor(unpackCodes(x), before, after, mode, unpackCodes(constant), c.threads(), "Pad"),
+                      x.dtype())};
   return {padTensor(x, before, after, mode, constant, c.threads(), "Pad")};
 }
 

@@ -75,6 +75,34 @@ std::vector<int64_t> stridesOf(const std::vector<int64_t>& dims) {
   return s;
 }
 
+bool isPacked(ir::DataType t) { return t != ir::DataType::String && ir::elementBits(t) % 8 != 0; }
+
+Tensor unpackCodes(const Tensor& t) {
+  const size_t bits = ir::elementBits(t.dtype());
+  Tensor codes = Tensor::empty(ir::DataType::UInt8, t.dims());
+  const auto* packed = reinterpret_cast<const uint8_t*>(t.bytes().data());
+  uint8_t* c = codes.mutableData<uint8_t>();
+  const unsigned mask = (1u << bits) - 1;
+  for (int64_t k = 0; k < t.size(); ++k) {
+    const size_t bit = static_cast<size_t>(k) * bits;
+    c[k] = static_cast<uint8_t>((packed[bit / 8] >> (bit % 8)) & mask);
+  }
+  return codes;
+}
+
+Tensor packCodes(const Tensor& codes, ir::DataType t) {
+  const size_t bits = ir::elementBits(t);
+  Tensor out = Tensor::zeros(t, codes.dims());  // the padding bits of the last byte stay 0
+  uint8_t* packed = out.mutableData<uint8_t>();
+  const uint8_t* c = codes.data<uint8_t>();
+  const unsigned mask = (1u << bits) - 1;
+  for (int64_t k = 0; k < codes.size(); ++k) {
+    const size_t bit = static_cast<size_t>(k) * bits;
+    packed[bit / 8] = static_cast<uint8_t>(packed[bit / 8] | ((c[k] & mask) << (bit % 8)));
+  }
+  return out;
+}
+
 size_t movableElementSize(ir::DataType t, const char* op) {
   if (t == ir::DataType::String) return 0;
   if (ir::elementBits(t) % 8 != 0)

@@ -91,6 +91,13 @@ void withElementBytes(size_t es, F&& f) {
   }
 }
 
+// Sub-byte types (int4, uint4, float4e2m1: two a byte; int2, uint2: four a byte) as one uint8 code per element (the
+// element's bits, low first), and codes back into the packed type: the few ops ONNX allows these types in and that
+// move elements (Transpose, Pad, ConstantOfShape) move the codes and pack them again.
+bool isPacked(ir::DataType t);
+Tensor unpackCodes(const Tensor& t);
+Tensor packCodes(const Tensor& codes, ir::DataType t);
+
 // Bytes a fixed-size element takes; Unsupported for strings' absence of one and for sub-byte types.
 size_t movableElementSize(ir::DataType t, const char* op);
 
