@@ -327,6 +327,11 @@ void EvalShape::halfTypesAndStringsMoveAsTheyAre() {
   QCOMPARE(runOne("Pad", {s, i64s({0, 1, 0, 0})}, {}, {.opset = 13}).stringValues(),
            (std::vector<std::string>{"", "a", "b", "", "c", "d"}));
   QCOMPARE(runOne("Concat", {s, s}, {Attribute::makeInt("axis", 0)}).stringValues().size(), size_t{8});
+  QCOMPARE(runOne("GatherElements", {s, i64({2, 2}, {1, 0, 0, -2})}, {Attribute::makeInt("axis", 1)}).stringValues(),
+           (std::vector<std::string>{"b", "a", "c", "c"}));
+  const Tensor g = runOne("GatherElements", {h, i64({1, 2}, {1, 0})});
+  QCOMPARE((std::vector<uint16_t>(g.data<uint16_t>(), g.data<uint16_t>() + 2)),
+           (std::vector<uint16_t>{0x3c00, 0x8000}));
 }
 
 void EvalShape::packedTypesMoveAsCodesWhereOnnxAllowsThem() {

@@ -74,16 +74,28 @@ std::vector<Value> gatherElements(const KernelContext& c) {
   if (out.size() == 0) return {out};
   const ElementMover mover(data, out, "GatherElements");
   const std::vector<int64_t> strides = stridesOf(data.dims());
-  std::vector<int64_t> pos(rank, 0);
-  int64_t base = 0;  // offset of pos in data, the axis's term left out
-  for (int64_t k = 0; k < out.size(); ++k) {
-    mover.copy(k, base + idx[k] * strides[axis], 1);
-    for (int64_t d = rank; d-- > 0;) {
-      if (d != axis) base += strides[d];
-      if (++pos[d] < indices.dim(d)) break;
-      if (d != axis) base -= pos[d] * strides[d];
-      pos[d] = 0;
+  // Walks the indices' positions; `base` is the position's offset in data with the axis's term left out.
+  auto forEachElement = [&](auto move) {
+    std::vector<int64_t> pos(rank, 0);
+    int64_t base = 0;
+    for (int64_t k = 0; k < out.size(); ++k) {
+      move(k, base + idx[k] * strides[axis]);
+      for (int64_t d = rank; d-- > 0;) {
+        if (d != axis) base += strides[d];
+        if (++pos[d] < indices.dim(d)) break;
+        if (d != axis) base -= pos[d] * strides[d];
+        pos[d] = 0;
+      }
     }
+  };
+  if (out.isString()) {
+    forEachElement([&](int64_t k, int64_t from) { mover.copy(k, from, 1); });
+  } else {
+    withElementBytes(mover.elementSize(), [&]<typename E>() {
+      const E* from = reinterpret_cast<const E*>(data.bytes().data());
+      E* to = out.mutableData<E>();
+      forEachElement([&](int64_t k, int64_t at) { to[k] = from[at]; });
+    });
   }
   return {out};
 }
