@@ -145,6 +145,7 @@ void EvalShape::squeezeUnsqueezeAxesAttributeThenInput() {
   QCOMPARE(runOne("Squeeze", {x}, {Attribute::makeInts("axes", {0})}, {.opset = 11}).dims(), (Dims{3, 1}));
   QCOMPARE(runOne("Squeeze", {x, i64s({-1})}, {}, {.opset = 13}).dims(), (Dims{1, 3}));
   QCOMPARE(runOne("Squeeze", {x}, {}, {.opset = 13}).dims(), (Dims{3}));
+  QCOMPARE(runOne("Squeeze", {x, Tensor::empty(DataType::Int64, {0})}, {}, {.opset = 13}).dims(), (Dims{3}));
   QCOMPARE(runOne("Unsqueeze", {x}, {Attribute::makeInts("axes", {1, 4})}, {.opset = 11}).dims(),
            (Dims{1, 1, 3, 1, 1}));
   QCOMPARE(runOne("Unsqueeze", {i64({}, {7}), i64s({0, -1})}, {}, {.opset = 13}).dims(), (Dims{1, 1}));

@@ -76,6 +76,7 @@ std::vector<Value> squeeze(const KernelContext& c) {
   bool given = false;
   const std::vector<int64_t> axes =
       normalizeAxes(intsFromAttrOrInput(c, "axes", 1, 13, &given), rank, "Squeeze's axis");
+  given = given && !axes.empty();  // an empty axes list squeezes every dim of 1, as ONNX Runtime reads it
   std::vector<int64_t> dims;
   for (int64_t k = 0; k < rank; ++k) {
     const bool named = std::binary_search(axes.begin(), axes.end(), k);
