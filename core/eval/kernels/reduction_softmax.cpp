@@ -33,33 +33,44 @@ AxisSplit layoutFor(const KernelContext& c, const Tensor& x) {
   return s;
 }
 
-// One row of `n` elements `stride` apart: normalised into `y` (same layout).
 template <typename T>
-void normaliseRow(const T* x, T* y, int64_t n, int64_t stride, Normalise how) {
-  if (n == 0) return;
-  T mx = x[0];
-  int64_t at = 0;
-  for (int64_t a = 1; a < n; ++a)
-    if (x[a * stride] > mx) mx = x[a * stride], at = a;
-  if (how == Normalise::Hardmax) {
-    for (int64_t a = 0; a < n; ++a) y[a * stride] = a == at ? T{1} : T{0};
-    return;
-  }
-  if (std::isinf(mx)) mx = mx > 0 ? mx : T{0};  // all -inf: exp gives 0s; +inf: NaN, as other runtimes
+T rowMax(const T* x, int64_t n) {
+  T m = x[0];
+  for (int64_t a = 1; a < n; ++a) m = x[a] > m ? x[a] : m;
+  return m;
+}
+
+// Sum of exp(x - shift) over the row, each exp stored in y when `store`.
+template <typename T>
+T rowExpSum(const T* x, T* y, int64_t n, T shift, bool store) {
   T sum = 0;
-  if (how == Normalise::Softmax) {
-    for (int64_t a = 0; a < n; ++a) {
-      const T e = std::exp(x[a * stride] - mx);
-      y[a * stride] = e;
-      sum += e;
-    }
-    const T inv = T{1} / sum;
-    for (int64_t a = 0; a < n; ++a) y[a * stride] *= inv;
+  for (int64_t a = 0; a < n; ++a) {
+    const T e = std::exp(x[a] - shift);
+    if (store) y[a] = e;
+    sum += e;
+  }
+  return sum;
+}
+
+// One contiguous row of `n` (> 0) elements, normalised into `y`. A NaN in the row makes the whole row NaN.
+template <typename T>
+void normaliseRow(const T* x, T* y, int64_t n, Normalise how) {
+  if (how == Normalise::Hardmax) {
+    int64_t at = 0;
+    for (int64_t a = 1; a < n; ++a)
+      if (x[a] > x[at]) at = a;
+    for (int64_t a = 0; a < n; ++a) y[a] = a == at ? T{1} : T{0};
     return;
   }
-  for (int64_t a = 0; a < n; ++a) sum += std::exp(x[a * stride] - mx);
-  const T shift = mx + std::log(sum);
-  for (int64_t a = 0; a < n; ++a) y[a * stride] = x[a * stride] - shift;
+  T mx = rowMax(x, n);
+  if (std::isinf(mx)) mx = mx > 0 ? mx : T{0};  // all -inf: exp gives 0s; +inf: NaN, as other runtimes
+  if (how == Normalise::Softmax) {
+    const T inv = T{1} / rowExpSum(x, y, n, mx, true);
+    for (int64_t a = 0; a < n; ++a) y[a] *= inv;
+    return;
+  }
+  const T shift = mx + std::log(rowExpSum(x, y, n, mx, false));
+  for (int64_t a = 0; a < n; ++a) y[a] = x[a] - shift;
 }
 
 // A block of `n` rows of `inner` elements (one outer index): normalised along n, every inner loop contiguous.
@@ -107,7 +118,7 @@ std::vector<Value> normalise(const KernelContext& c, Normalise how) {
     // Rows (or blocks) are independent and each is done by one thread: results do not depend on the thread count.
     if (s.inner == 1) {
 #pragma omp parallel for num_threads(c.threads()) if (x.size() > 16384 && s.outer > 1)
-      for (int64_t o = 0; o < s.outer; ++o) normaliseRow(p + o * s.axis, q + o * s.axis, s.axis, int64_t{1}, how);
+      for (int64_t o = 0; o < s.outer; ++o) normaliseRow(p + o * s.axis, q + o * s.axis, s.axis, how);
       return y;
     }
 #pragma omp parallel num_threads(c.threads()) if (x.size() > 16384 && s.outer > 1)
