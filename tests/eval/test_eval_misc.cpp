@@ -9,6 +9,7 @@
 #include <numbers>
 #include <optional>
 
+#include "eval/runtime/memory_budget.h"
 #include "eval/runtime/node_eval.h"
 #include "eval/runtime/run_error.h"
 #include "ir/node.h"
@@ -164,6 +165,22 @@ class TestEvalMisc : public QObject {
     QCOMPARE(n.stringValues(), (std::vector<std::string>{"straße", "été"}));
     Tensor all = one("StringNormalizer", {&words}, {strings("stopwords", {"Straße", "the", "ÉTÉ"})}, 10);
     QCOMPARE(all.stringValues(), (std::vector<std::string>{""}));
+  }
+
+  void stringResultsSizedByDataAreChargedFirst() {
+    auto budget = std::make_shared<eval::MemoryBudget>();
+    budget->maxLiveBytes = 64 << 20;
+    eval::MemoryBudgetScope scope(budget);
+    // [100000, 1] + [1, 100000]: ten billion strings, refused before any is made.
+    const Tensor a = Tensor::strings({100000, 1}, std::vector<std::string>(100000, "a"));
+    const Tensor b = Tensor::strings({1, 100000}, std::vector<std::string>(100000, "b"));
+    QCOMPARE(errorOf([&] { one("StringConcat", {&a, &b}, {}, 20); }), eval::RunError::Kind::BadInput);
+    // One string of a million separators next to 100000 others: a hundred billion output strings.
+    std::vector<std::string> many(100000, "x");
+    many[0] = std::string(1000000, ',');
+    const Tensor wide = Tensor::strings({100000}, many);
+    QCOMPARE(errorOf([&] { run("StringSplit", {&wide}, {Attribute::makeString("delimiter", ",")}, 20); }),
+             eval::RunError::Kind::BadInput);
   }
 
   void regexFullMatchIsLinearAndRefusesWhatItLacks() {
