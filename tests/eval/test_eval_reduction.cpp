@@ -77,9 +77,14 @@ class TestEvalReduction : public QObject {
     QCOMPARE(floatsOf(a), (std::vector<float>{2, 5}));
     Tensor b = one("ReduceMean", {&x, &axis1}, {}, 18);
     QCOMPARE(floatsOf(b), (std::vector<float>{2, 5}));
-    Tensor c = one("ReduceMean", {&x}, {Attribute::makeInts("axes", {1})}, 18);
+    Tensor c = one("ReduceMean", {&x}, {}, 18);  // no axes: all of them
     QCOMPARE(c.dims(), (std::vector<int64_t>{1, 1}));
     QCOMPARE(floatsOf(c), (std::vector<float>{3.5f}));
+    // The older form at a newer opset is refused rather than read as "no axes".
+    QCOMPARE(errorOf([&] { one("ReduceMean", {&x}, {Attribute::makeInts("axes", {1})}, 18); }),
+             eval::RunError::Kind::BadInput);
+    QCOMPARE(errorOf([&] { one("ReduceSum", {&x}, {Attribute::makeInts("axes", {1})}, 13); }),
+             eval::RunError::Kind::BadInput);
     // ReduceSum switched at 13; keepdims = 0 drops the axis.
     Tensor d = one("ReduceSum", {&x, &axis1}, {Attribute::makeInt("keepdims", 0)}, 13);
     QCOMPARE(d.dims(), (std::vector<int64_t>{2}));

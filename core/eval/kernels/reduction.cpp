@@ -35,6 +35,11 @@ AxesChoice chooseAxes(const KernelContext& c, size_t rank, int axesInputSince) {
   std::vector<int64_t> axes;
   bool given = false;
   if (c.opset >= axesInputSince) {
+    // An axes attribute here is an older opset's form: ONNX's checker rejects it, and ignoring it would reduce
+    // every axis instead of the ones meant.
+    if (c.node.hasAttr("axes"))
+      badInput(c.node.opType + " takes its axes as an input from opset " + std::to_string(axesInputSince) +
+               "; this node (opset " + std::to_string(c.opset) + ") has an axes attribute");
     if (const Tensor* a = c.optionalInput(1)) {
       if (a->rank() > 1) badInput("axes must be a 1-D tensor, got " + describe(*a));
       if (a->dtype() != ir::DataType::Int64) badInput("axes must be int64, got " + describe(*a));
