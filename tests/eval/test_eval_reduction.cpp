@@ -206,6 +206,29 @@ class TestEvalReduction : public QObject {
     QCOMPARE(hard, (std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1}));
   }
 
+  void softmaxOfFloatsMatchesADoubleReference() {
+    // 1003 elements (the vector loop and its tail) spread over [-100, 20]: every result within a few float ulps
+    // of the softmax computed in double with libm's exp; masked (-inf) entries exactly 0; a NaN spoils its row.
+    std::vector<float> v(1003);
+    for (size_t k = 0; k < v.size(); ++k) v[k] = -100.0f + 120.0f * static_cast<float>((k * 7919) % 1003) / 1003.0f;
+    v[5] = -std::numeric_limits<float>::infinity();
+    const Tensor x = Tensor::floats({1, 1003}, v);
+    const std::vector<float> got = floatsOf(one("Softmax", {&x}, {}, 13));
+    const std::vector<float> logGot = floatsOf(one("LogSoftmax", {&x}, {}, 13));
+    double mx = -INFINITY, sum = 0;
+    for (float f : v) mx = std::max(mx, static_cast<double>(f));
+    for (float f : v) sum += std::exp(static_cast<double>(f) - mx);
+    for (size_t k = 0; k < v.size(); ++k) {
+      const double want = std::exp(static_cast<double>(v[k]) - mx) / sum;
+      QVERIFY2(std::fabs(got[k] - want) <= 1e-6 * want + 1e-30, qPrintable(QString::number(k)));
+      if (k != 5) QVERIFY(std::fabs(logGot[k] - std::log(want)) <= 1e-5 * std::fabs(std::log(want)) + 1e-5);
+    }
+    QCOMPARE(got[5], 0.0f);
+    v[7] = NAN;
+    const Tensor withNaN = Tensor::floats({1, 1003}, v);
+    QVERIFY(std::isnan(floatsOf(one("Softmax", {&withNaN}, {}, 13))[0]));
+  }
+
   void topKTakesKFromAnAttributeThenAnInput() {
     const Tensor x = Tensor::floats({5}, {3, 1, 4, 1, 5});
     auto r = run("TopK", {&x}, {Attribute::makeInt("k", 2)}, 1);

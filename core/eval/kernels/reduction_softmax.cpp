@@ -1,12 +1,15 @@
 // Softmax, LogSoftmax and Hardmax. Their meaning changed at opset 13: before it the input is seen as a 2-D matrix
 // [prod(dims before axis), prod(dims from axis)] (axis defaults to 1) and each row is normalised; from 13 they work
 // along the one axis given (default -1). Both are a walk over (outer, axis, inner), the older form with inner = 1.
-// Float math stays in the element type; the row's maximum is subtracted first so exp never overflows.
+// Float math stays in the element type (rows of floats take reduction_exp.h's four-lane exp); the row's maximum
+// is subtracted first so exp never overflows.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "eval/kernels/reduction_axes.h"
+#include "eval/kernels/reduction_exp.h"
 #include "eval/kernels/reduction_family.h"
 #include "eval/runtime/dispatch.h"
 #include "eval/runtime/kernel_registry.h"
@@ -33,23 +36,54 @@ AxisSplit layoutFor(const KernelContext& c, const Tensor& x) {
   return s;
 }
 
+// The row's largest element (a NaN is passed over here; it spoils the row through exp).
 template <typename T>
 T rowMax(const T* x, int64_t n) {
+  int64_t a = 1;
   T m = x[0];
-  for (int64_t a = 1; a < n; ++a) m = x[a] > m ? x[a] : m;
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, float>) {
+    if (n >= 4) {
+      __m128 m4 = _mm_loadu_ps(x);
+      for (a = 4; a + 4 <= n; a += 4) m4 = _mm_max_ps(_mm_loadu_ps(x + a), m4);
+      float lanes[4];
+      _mm_storeu_ps(lanes, m4);
+      m = lanes[0];
+      for (float l : lanes) m = l > m ? l : m;
+    }
+  }
+#endif
+  for (; a < n; ++a) m = x[a] > m ? x[a] : m;
   return m;
+}
+
+// y[a] *= factor over the row.
+template <typename T>
+void scaleRow(T* y, int64_t n, T factor) {
+  int64_t a = 0;
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, float>) {
+    const __m128 f = _mm_set1_ps(factor);
+    for (; a + 4 <= n; a += 4) _mm_storeu_ps(y + a, _mm_mul_ps(_mm_loadu_ps(y + a), f));
+  }
+#endif
+  for (; a < n; ++a) y[a] *= factor;
 }
 
 // Sum of exp(x - shift) over the row, each exp stored in y when `store`.
 template <typename T>
 T rowExpSum(const T* x, T* y, int64_t n, T shift, bool store) {
-  T sum = 0;
-  for (int64_t a = 0; a < n; ++a) {
-    const T e = std::exp(x[a] - shift);
-    if (store) y[a] = e;
-    sum += e;
+  if constexpr (std::is_same_v<T, float>) {
+    return expSumOfRow(x, store ? y : nullptr, n, shift);
+  } else {
+    T sum = 0;
+    for (int64_t a = 0; a < n; ++a) {
+      const T e = std::exp(x[a] - shift);
+      if (store) y[a] = e;
+      sum += e;
+    }
+    return sum;
   }
-  return sum;
 }
 
 // One contiguous row of `n` (> 0) elements, normalised into `y`. A NaN in the row makes the whole row NaN.
@@ -65,8 +99,7 @@ void normaliseRow(const T* x, T* y, int64_t n, Normalise how) {
   T mx = rowMax(x, n);
   if (std::isinf(mx)) mx = mx > 0 ? mx : T{0};  // all -inf: exp gives 0s; +inf: NaN, as other runtimes
   if (how == Normalise::Softmax) {
-    const T inv = T{1} / rowExpSum(x, y, n, mx, true);
-    for (int64_t a = 0; a < n; ++a) y[a] *= inv;
+    scaleRow(y, n, T{1} / rowExpSum(x, y, n, mx, true));
     return;
   }
   const T shift = mx + std::log(rowExpSum(x, y, n, mx, false));
