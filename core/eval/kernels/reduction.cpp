@@ -7,8 +7,8 @@
 // Float sums (ReduceSum, ReduceMean, ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp, ReduceProd)
 // accumulate in double (in input order; contiguous rows of floats in four interleaved lanes added in a fixed order):
 // a float accumulator over the 10^6 elements of a large tensor loses several digits, the double one does not, and
-// the result is rounded to float once. Integer reductions are exact (modulo
-// 2^64 where they overflow, then narrowed to the element type as two's complement), int64 never through double.
+// the result is rounded to float once. Integer reductions are exact (modulo 2^64 where they overflow, then narrowed
+// to the element type as two's complement), int64 never through double.
 #include <algorithm>
 #include <cmath>
 #include <memory>
