@@ -163,6 +163,10 @@ class TestEvalMisc : public QObject {
                    {Attribute::makeString("case_change_action", "LOWER"), strings("stopwords", {"THE"})}, 10);
     QCOMPARE(n.dims(), (std::vector<int64_t>{1, 2}));
     QCOMPARE(n.stringValues(), (std::vector<std::string>{"straße", "été"}));
+    // Bytes that are not UTF-8 pass through unchanged.
+    const Tensor broken = Tensor::strings({1}, {std::string("A\x85\xC3Z\xC3", 5)});
+    Tensor kept = one("StringNormalizer", {&broken}, {Attribute::makeString("case_change_action", "LOWER")}, 10);
+    QCOMPARE(kept.stringValues()[0], std::string("a\x85\xC3z\xC3", 5));
     Tensor all = one("StringNormalizer", {&words}, {strings("stopwords", {"Straße", "the", "ÉTÉ"})}, 10);
     QCOMPARE(all.stringValues(), (std::vector<std::string>{""}));
   }

@@ -39,9 +39,12 @@ std::string withCase(const std::string& s, bool upper) {
   for (size_t k = 0; k < s.size();) {
     const unsigned char b = static_cast<unsigned char>(s[k]);
     const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-    if (k + len > s.size() || len > 2) {  // invalid, or beyond the scripts handled: copied as it is
-      out.append(s, k, std::min(len, s.size() - k));
-      k += len;
+    const bool valid =
+        len == 1 ? b < 0x80 : k + len <= s.size() && (static_cast<unsigned char>(s[k + 1]) & 0xC0) == 0x80;
+    if (!valid || len > 2) {  // invalid, or beyond the scripts handled: copied as it is
+      const size_t n = valid ? len : 1;
+      out.append(s, k, n);
+      k += n;
       continue;
     }
     char32_t cp = len == 1 ? b : ((b & 0x1Fu) << 6) | (static_cast<unsigned char>(s[k + 1]) & 0x3Fu);
