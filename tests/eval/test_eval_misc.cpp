@@ -9,6 +9,7 @@
 #include <numbers>
 #include <optional>
 
+#include "eval/runtime/memory_budget.h"
 #include "eval/runtime/node_eval.h"
 #include "eval/runtime/run_error.h"
 #include "ir/node.h"
@@ -162,8 +163,28 @@ class TestEvalMisc : public QObject {
                    {Attribute::makeString("case_change_action", "LOWER"), strings("stopwords", {"THE"})}, 10);
     QCOMPARE(n.dims(), (std::vector<int64_t>{1, 2}));
     QCOMPARE(n.stringValues(), (std::vector<std::string>{"straße", "été"}));
+    // Bytes that are not UTF-8 pass through unchanged.
+    const Tensor broken = Tensor::strings({1}, {std::string("A\x85\xC3Z\xC3", 5)});
+    Tensor kept = one("StringNormalizer", {&broken}, {Attribute::makeString("case_change_action", "LOWER")}, 10);
+    QCOMPARE(kept.stringValues()[0], std::string("a\x85\xC3z\xC3", 5));
     Tensor all = one("StringNormalizer", {&words}, {strings("stopwords", {"Straße", "the", "ÉTÉ"})}, 10);
     QCOMPARE(all.stringValues(), (std::vector<std::string>{""}));
+  }
+
+  void stringResultsSizedByDataAreChargedFirst() {
+    auto budget = std::make_shared<eval::MemoryBudget>();
+    budget->maxLiveBytes = 64 << 20;
+    eval::MemoryBudgetScope scope(budget);
+    // [100000, 1] + [1, 100000]: ten billion strings, refused before any is made.
+    const Tensor a = Tensor::strings({100000, 1}, std::vector<std::string>(100000, "a"));
+    const Tensor b = Tensor::strings({1, 100000}, std::vector<std::string>(100000, "b"));
+    QCOMPARE(errorOf([&] { one("StringConcat", {&a, &b}, {}, 20); }), eval::RunError::Kind::BadInput);
+    // One string of a million separators next to 100000 others: a hundred billion output strings.
+    std::vector<std::string> many(100000, "x");
+    many[0] = std::string(1000000, ',');
+    const Tensor wide = Tensor::strings({100000}, many);
+    QCOMPARE(errorOf([&] { run("StringSplit", {&wide}, {Attribute::makeString("delimiter", ",")}, 20); }),
+             eval::RunError::Kind::BadInput);
   }
 
   void regexFullMatchIsLinearAndRefusesWhatItLacks() {

@@ -51,6 +51,12 @@ std::vector<float> floatsOf(const Tensor& t) {
 
 Tensor i64(std::vector<int64_t> dims, std::vector<int64_t> v) { return Tensor::int64s(std::move(dims), v); }
 
+int64_t checkedCount(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
 Tensor bools(std::vector<int64_t> dims, std::vector<bool> v) {
   Tensor t = Tensor::empty(DataType::Bool, std::move(dims));
   for (size_t k = 0; k < v.size(); ++k) t.mutableData<bool>()[k] = v[k];
@@ -71,9 +77,14 @@ class TestEvalReduction : public QObject {
     QCOMPARE(floatsOf(a), (std::vector<float>{2, 5}));
     Tensor b = one("ReduceMean", {&x, &axis1}, {}, 18);
     QCOMPARE(floatsOf(b), (std::vector<float>{2, 5}));
-    Tensor c = one("ReduceMean", {&x}, {Attribute::makeInts("axes", {1})}, 18);
+    Tensor c = one("ReduceMean", {&x}, {}, 18);  // no axes: all of them
     QCOMPARE(c.dims(), (std::vector<int64_t>{1, 1}));
     QCOMPARE(floatsOf(c), (std::vector<float>{3.5f}));
+    // The older form at a newer opset is refused rather than read as "no axes".
+    QCOMPARE(errorOf([&] { one("ReduceMean", {&x}, {Attribute::makeInts("axes", {1})}, 18); }),
+             eval::RunError::Kind::BadInput);
+    QCOMPARE(errorOf([&] { one("ReduceSum", {&x}, {Attribute::makeInts("axes", {1})}, 13); }),
+             eval::RunError::Kind::BadInput);
     // ReduceSum switched at 13; keepdims = 0 drops the axis.
     Tensor d = one("ReduceSum", {&x, &axis1}, {Attribute::makeInt("keepdims", 0)}, 13);
     QCOMPARE(d.dims(), (std::vector<int64_t>{2}));
@@ -195,6 +206,29 @@ class TestEvalReduction : public QObject {
     QCOMPARE(hard, (std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1}));
   }
 
+  void softmaxOfFloatsMatchesADoubleReference() {
+    // 1003 elements (the vector loop and its tail) spread over [-100, 20]: every result within a few float ulps
+    // of the softmax computed in double with libm's exp; masked (-inf) entries exactly 0; a NaN spoils its row.
+    std::vector<float> v(1003);
+    for (size_t k = 0; k < v.size(); ++k) v[k] = -100.0f + 120.0f * static_cast<float>((k * 7919) % 1003) / 1003.0f;
+    v[5] = -std::numeric_limits<float>::infinity();
+    const Tensor x = Tensor::floats({1, 1003}, v);
+    const std::vector<float> got = floatsOf(one("Softmax", {&x}, {}, 13));
+    const std::vector<float> logGot = floatsOf(one("LogSoftmax", {&x}, {}, 13));
+    double mx = -INFINITY, sum = 0;
+    for (float f : v) mx = std::max(mx, static_cast<double>(f));
+    for (float f : v) sum += std::exp(static_cast<double>(f) - mx);
+    for (size_t k = 0; k < v.size(); ++k) {
+      const double want = std::exp(static_cast<double>(v[k]) - mx) / sum;
+      QVERIFY2(std::fabs(got[k] - want) <= 1e-6 * want + 1e-30, qPrintable(QString::number(k)));
+      if (k != 5) QVERIFY(std::fabs(logGot[k] - std::log(want)) <= 1e-5 * std::fabs(std::log(want)) + 1e-5);
+    }
+    QCOMPARE(got[5], 0.0f);
+    v[7] = NAN;
+    const Tensor withNaN = Tensor::floats({1, 1003}, v);
+    QVERIFY(std::isnan(floatsOf(one("Softmax", {&withNaN}, {}, 13))[0]));
+  }
+
   void topKTakesKFromAnAttributeThenAnInput() {
     const Tensor x = Tensor::floats({5}, {3, 1, 4, 1, 5});
     auto r = run("TopK", {&x}, {Attribute::makeInt("k", 2)}, 1);
@@ -247,6 +281,51 @@ class TestEvalReduction : public QObject {
                one("Einsum", {&a, &b}, {Attribute::makeString("equation", "ij,jk->iq")}, 12);
              }),
              eval::RunError::Kind::BadInput);
+  }
+
+  void everyAxesSubsetMatchesAnIndexByIndexReference() {
+    // Shapes with 1s, to be dropped, and neighbours of the same kind, to be merged: every layout the kernel
+    // coalesces into, against a reference that visits each element through its full index.
+    const std::vector<std::vector<int64_t>> shapes = {{2, 3, 4}, {3, 1, 2, 5}, {1, 4, 1}, {2, 2, 3, 2}};
+    uint64_t seed = 12345;
+    for (const auto& dims : shapes) {
+      const int64_t n = checkedCount(dims);
+      std::vector<int64_t> values(static_cast<size_t>(n));
+      for (int64_t& v : values) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        v = static_cast<int64_t>(seed >> 59) - 16;
+      }
+      const Tensor x = i64(dims, values);
+      const size_t rank = dims.size();
+      for (uint32_t mask = 1; mask < (1u << rank); ++mask) {
+        std::vector<int64_t> axes;
+        for (size_t k = 0; k < rank; ++k)
+          if (mask & (1u << k)) axes.push_back(static_cast<int64_t>(k));
+        const Tensor ax = i64({static_cast<int64_t>(axes.size())}, axes);
+        // Reference: the output index of each input element, with reduced dims at 0.
+        std::vector<int64_t> outDims;
+        for (size_t k = 0; k < rank; ++k) outDims.push_back(mask & (1u << k) ? 1 : dims[k]);
+        const int64_t outCount = checkedCount(outDims);
+        std::vector<int64_t> sum(outCount, 0), mx(outCount, INT64_MIN);
+        std::vector<int64_t> idx(rank, 0);
+        for (int64_t e = 0; e < n; ++e) {
+          int64_t o = 0;
+          for (size_t k = 0; k < rank; ++k) o = o * outDims[k] + (mask & (1u << k) ? 0 : idx[k]);
+          sum[o] += values[e];
+          mx[o] = std::max(mx[o], values[e]);
+          for (size_t k = rank; k-- > 0;)
+            if (++idx[k] < dims[k])
+              break;
+            else
+              idx[k] = 0;
+        }
+        Tensor gotSum = one("ReduceSum", {&x, &ax}, {}, 13);
+        Tensor gotMax = one("ReduceMax", {&x, &ax}, {}, 18);
+        QCOMPARE(gotSum.dims(), outDims);
+        QCOMPARE(gotSum.toInt64s(), sum);
+        QCOMPARE(gotMax.toInt64s(), mx);
+      }
+    }
   }
 
   void badAxesAreOneLineErrors() {

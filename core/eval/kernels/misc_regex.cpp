@@ -406,6 +406,8 @@ Regex Regex::compile(const std::string& pattern) {
   return r;
 }
 
+size_t Regex::size() const { return program_->size(); }
+
 bool Regex::fullMatch(const std::string& text) const {
   const std::vector<Inst>& prog = *program_;
   const size_t n = prog.size();

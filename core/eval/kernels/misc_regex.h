@@ -17,6 +17,8 @@ class Regex {
   static Regex compile(const std::string& pattern);
   // True when the whole of `text` matches.
   bool fullMatch(const std::string& text) const;
+  // Instructions in the program: matching costs at most this many steps per code point of the text.
+  size_t size() const;
 
   struct Inst;
 

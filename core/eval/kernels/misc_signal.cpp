@@ -39,7 +39,7 @@ std::vector<Value> dft(const KernelContext& c) {
   const size_t ax = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   const bool inverse = c.node.attrInt("inverse", 0) != 0;
   const bool onesided = c.node.attrInt("onesided", 0) != 0;
-  if (inverse && onesided) unsupported("DFT with both inverse and onesided set");
+  if (inverse && onesided) unsupported("DFT with inverse and onesided (an inverse real FFT) is not implemented");
   const int64_t inLen = x.dim(ax);
   int64_t n = inLen;
   if (const Tensor* len = c.optionalInput(1)) n = scalarInt(*len, "DFT dft_length");

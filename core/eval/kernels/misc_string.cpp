@@ -39,9 +39,12 @@ std::string withCase(const std::string& s, bool upper) {
   for (size_t k = 0; k < s.size();) {
     const unsigned char b = static_cast<unsigned char>(s[k]);
     const size_t len = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-    if (k + len > s.size() || len > 2) {  // invalid, or beyond the scripts handled: copied as it is
-      out.append(s, k, std::min(len, s.size() - k));
-      k += len;
+    const bool valid =
+        len == 1 ? b < 0x80 : k + len <= s.size() && (static_cast<unsigned char>(s[k + 1]) & 0xC0) == 0x80;
+    if (!valid || len > 2) {  // invalid, or beyond the scripts handled: copied as it is
+      const size_t n = valid ? len : 1;
+      out.append(s, k, n);
+      k += n;
       continue;
     }
     char32_t cp = len == 1 ? b : ((b & 0x1Fu) << 6) | (static_cast<unsigned char>(s[k + 1]) & 0x3Fu);
@@ -81,11 +84,20 @@ std::vector<Value> stringNormalizer(const KernelContext& c) {
   return {Tensor::strings(twoD ? std::vector<int64_t>{1, n} : std::vector<int64_t>{n}, std::move(kept))};
 }
 
+// String tensors are not charged to the run's memory budget by Tensor::empty; a result whose size comes from the
+// data (a broadcast, the widest split) is checked against it first, at the size of an empty std::string each.
+void chargeStrings(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> probe = dims;
+  probe.push_back(static_cast<int64_t>(sizeof(std::string)));
+  Tensor::empty(ir::DataType::UInt8, probe);
+}
+
 std::vector<Value> stringConcat(const KernelContext& c) {
   const Tensor& a = c.input(0);
   const Tensor& b = c.input(1);
   if (!a.isString() || !b.isString()) badInput("StringConcat of " + describe(a) + " and " + describe(b));
   const std::vector<int64_t> dims = broadcastDims({&a.dims(), &b.dims()});
+  chargeStrings(dims);
   const int64_t n = checkedElementCount(dims);
   std::vector<std::string> out(static_cast<size_t>(n));
   BroadcastWalk<2> w(dims, {&a.dims(), &b.dims()});
@@ -139,6 +151,7 @@ std::vector<Value> stringSplit(const KernelContext& c) {
   }
   std::vector<int64_t> dims = x.dims();
   dims.push_back(static_cast<int64_t>(widest));
+  chargeStrings(dims);
   Tensor y = Tensor::empty(ir::DataType::String, dims);
   Tensor counts = Tensor::empty(ir::DataType::Int64, x.dims());
   std::vector<std::string>& out = y.mutableStrings();
@@ -149,10 +162,17 @@ std::vector<Value> stringSplit(const KernelContext& c) {
   return {y, counts};
 }
 
+constexpr double kMaxRegexSteps = 2e10;
+
 std::vector<Value> regexFullMatch(const KernelContext& c) {
   const Tensor& x = c.input(0);
   if (!x.isString()) badInput("RegexFullMatch takes strings, got " + describe(x));
   const Regex re = Regex::compile(c.node.attrString("pattern", ""));
+  double steps = 0;  // each code point of the text moves at most every instruction of the program once
+  for (const std::string& s : x.stringValues()) steps += static_cast<double>(s.size() + 1) * re.size();
+  if (steps > kMaxRegexSteps)
+    unsupported("RegexFullMatch would take " + std::to_string(static_cast<int64_t>(steps)) +
+                " automaton steps, more than the evaluator allows");
   Tensor y = Tensor::empty(ir::DataType::Bool, x.dims());
   bool* q = y.mutableData<bool>();
   for (int64_t k = 0; k < x.size(); ++k) q[k] = re.fullMatch(x.stringValues()[k]);

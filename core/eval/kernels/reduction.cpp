@@ -5,14 +5,19 @@
 // ReduceMax / ReduceMin, -inf for the logarithms, NaN for ReduceMean of floats.
 //
 // Float sums (ReduceSum, ReduceMean, ReduceL1, ReduceL2, ReduceSumSquare, ReduceLogSum, ReduceLogSumExp, ReduceProd)
-// accumulate in double, in input order: a float accumulator over the 10^6 elements of a large tensor loses several
-// digits, the double one does not, and the result is rounded to float once. Integer reductions are exact (modulo
-// 2^64 where they overflow, then narrowed to the element type as two's complement), int64 never through double.
+// accumulate in double (in input order; contiguous rows of floats in four interleaved lanes added in a fixed order):
+// a float accumulator over the 10^6 elements of a large tensor loses several digits, the double one does not, and
+// the result is rounded to float once. Integer reductions are exact (modulo 2^64 where they overflow, then narrowed
+// to the element type as two's complement), int64 never through double.
 #include <algorithm>
 #include <cmath>
 #include <memory>
 #include <limits>
 #include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "eval/kernels/reduction_axes.h"
 #include "eval/kernels/reduction_family.h"
@@ -35,6 +40,11 @@ AxesChoice chooseAxes(const KernelContext& c, size_t rank, int axesInputSince) {
   std::vector<int64_t> axes;
   bool given = false;
   if (c.opset >= axesInputSince) {
+    // An axes attribute here is an older opset's form: ONNX's checker rejects it, and ignoring it would reduce
+    // every axis instead of the ones meant.
+    if (c.node.hasAttr("axes"))
+      badInput(c.node.opType + " takes its axes as an input from opset " + std::to_string(axesInputSince) +
+               "; this node (opset " + std::to_string(c.opset) + ") has an axes attribute");
     if (const Tensor* a = c.optionalInput(1)) {
       if (a->rank() > 1) badInput("axes must be a 1-D tensor, got " + describe(*a));
       if (a->dtype() != ir::DataType::Int64) badInput("axes must be int64, got " + describe(*a));
@@ -74,6 +84,35 @@ std::vector<Segment> coalesce(const std::vector<int64_t>& dims, const std::vecto
   return s;
 }
 
+// True when each output reduces one contiguous row of the input (the last axes reduced, the others kept).
+bool isRows(const std::vector<Segment>& segs) {
+  const size_t n = segs.size();
+  return n > 0 && segs.back().reduced && (n == 1 || (n == 2 && !segs[0].reduced));
+}
+
+// The sum (or sum of squares) of a row of floats in double: four at a time into two pairs of doubles with SSE2,
+// which the build's baseline target does not vectorise on its own; lanes are combined in a fixed order.
+double sumFloatRow(const float* x, int64_t n, bool squares) {
+  int64_t a = 0;
+  double sum = 0;
+#if defined(__SSE2__)
+  __m128d lo = _mm_setzero_pd(), hi = _mm_setzero_pd();
+  for (; a + 4 <= n; a += 4) {
+    const __m128 v = _mm_loadu_ps(x + a);
+    __m128d l = _mm_cvtps_pd(v), h = _mm_cvtps_pd(_mm_movehl_ps(v, v));
+    if (squares) l = _mm_mul_pd(l, l), h = _mm_mul_pd(h, h);
+    lo = _mm_add_pd(lo, l);
+    hi = _mm_add_pd(hi, h);
+  }
+  double lanes[4];
+  _mm_storeu_pd(lanes, lo);
+  _mm_storeu_pd(lanes + 2, hi);
+  sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+#endif
+  for (; a < n; ++a) sum += squares ? static_cast<double>(x[a]) * x[a] : static_cast<double>(x[a]);
+  return sum;
+}
+
 // acc[o] = fold(acc[o], map(x[i], o)) for every input element i, o being the output element i reduces into. Each
 // output's elements are folded in input order by one thread, so results do not depend on the thread count. `x`
 // holds at least one element (no dim is 0).
@@ -85,7 +124,7 @@ void foldInto(const T* x, const std::vector<Segment>& segs, Acc* acc, int64_t ou
     return;
   }
   const size_t n = segs.size();
-  if (segs.back().reduced && (n == 1 || (n == 2 && !segs[0].reduced))) {  // contiguous rows, one per output
+  if (isRows(segs)) {  // contiguous rows, one per output
     const int64_t len = segs.back().size;
 #pragma omp parallel for num_threads(threads) if (outCount * len > 32768 && outCount > 1)
     for (int64_t o = 0; o < outCount; ++o) {
@@ -216,6 +255,25 @@ T fromDouble(double v) {
 template <typename T>
 Tensor reduceSumLike(const Tensor& x, const Shape& s, int threads, Reduce kind) {
   using A = SumOf<T>;
+  if constexpr (std::is_same_v<T, float>) {
+    // The transformer's case (ReduceMean over the last axis): whole rows, summed by sumFloatRow.
+    const auto segs = coalesce(s.in, s.reduced);
+    const bool squares = kind == Reduce::SumSquare || kind == Reduce::L2;
+    if (x.size() > 0 && isRows(segs) && (squares || kind == Reduce::Sum || kind == Reduce::Mean)) {
+      Tensor out = Tensor::empty(x.dtype(), s.out);
+      const int64_t rows = out.size(), len = segs.back().size;
+      const float* p = x.data<float>();
+      float* q = out.mutableData<float>();
+#pragma omp parallel for num_threads(threads) if (x.size() > 32768 && rows > 1)
+      for (int64_t o = 0; o < rows; ++o) {
+        const double sum = sumFloatRow(p + o * len, len, squares);
+        q[o] = static_cast<float>(kind == Reduce::Mean ? sum / static_cast<double>(s.count)
+                                  : kind == Reduce::L2 ? std::sqrt(sum)
+                                                       : sum);
+      }
+      return out;
+    }
+  }
   auto add = [](A a, A b) { return static_cast<A>(a + b); };
   auto widen = [](T v) -> A {
     if constexpr (std::is_floating_point_v<T>)

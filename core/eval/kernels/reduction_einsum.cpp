@@ -17,7 +17,7 @@ namespace fb::eval {
 namespace {
 
 // The multiply-adds one Einsum may take before it is refused rather than left to run for hours.
-constexpr double kMaxEinsumWork = 4e10;
+constexpr double kMaxEinsumWork = 1e10;
 
 // One operand's term: a label id per dim (ids >= 256 are the ellipsis' dims).
 using Term = std::vector<int>;

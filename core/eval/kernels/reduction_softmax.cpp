@@ -1,12 +1,15 @@
 // Softmax, LogSoftmax and Hardmax. Their meaning changed at opset 13: before it the input is seen as a 2-D matrix
 // [prod(dims before axis), prod(dims from axis)] (axis defaults to 1) and each row is normalised; from 13 they work
 // along the one axis given (default -1). Both are a walk over (outer, axis, inner), the older form with inner = 1.
-// Float math stays in the element type; the row's maximum is subtracted first so exp never overflows.
+// Float math stays in the element type (rows of floats take reduction_exp.h's four-lane exp); the row's maximum
+// is subtracted first so exp never overflows.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "eval/kernels/reduction_axes.h"
+#include "eval/kernels/reduction_exp.h"
 #include "eval/kernels/reduction_family.h"
 #include "eval/runtime/dispatch.h"
 #include "eval/runtime/kernel_registry.h"
@@ -33,33 +36,74 @@ AxisSplit layoutFor(const KernelContext& c, const Tensor& x) {
   return s;
 }
 
-// One row of `n` elements `stride` apart: normalised into `y` (same layout).
+// The row's largest element (a NaN is passed over here; it spoils the row through exp).
 template <typename T>
-void normaliseRow(const T* x, T* y, int64_t n, int64_t stride, Normalise how) {
-  if (n == 0) return;
-  T mx = x[0];
-  int64_t at = 0;
-  for (int64_t a = 1; a < n; ++a)
-    if (x[a * stride] > mx) mx = x[a * stride], at = a;
-  if (how == Normalise::Hardmax) {
-    for (int64_t a = 0; a < n; ++a) y[a * stride] = a == at ? T{1} : T{0};
-    return;
+T rowMax(const T* x, int64_t n) {
+  int64_t a = 1;
+  T m = x[0];
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, float>) {
+    if (n >= 4) {
+      __m128 m4 = _mm_loadu_ps(x);
+      for (a = 4; a + 4 <= n; a += 4) m4 = _mm_max_ps(_mm_loadu_ps(x + a), m4);
+      float lanes[4];
+      _mm_storeu_ps(lanes, m4);
+      m = lanes[0];
+      for (float l : lanes) m = l > m ? l : m;
+    }
   }
-  if (std::isinf(mx)) mx = mx > 0 ? mx : T{0};  // all -inf: exp gives 0s; +inf: NaN, as other runtimes
-  T sum = 0;
-  if (how == Normalise::Softmax) {
+#endif
+  for (; a < n; ++a) m = x[a] > m ? x[a] : m;
+  return m;
+}
+
+// y[a] *= factor over the row.
+template <typename T>
+void scaleRow(T* y, int64_t n, T factor) {
+  int64_t a = 0;
+#if defined(__SSE2__)
+  if constexpr (std::is_same_v<T, float>) {
+    const __m128 f = _mm_set1_ps(factor);
+    for (; a + 4 <= n; a += 4) _mm_storeu_ps(y + a, _mm_mul_ps(_mm_loadu_ps(y + a), f));
+  }
+#endif
+  for (; a < n; ++a) y[a] *= factor;
+}
+
+// Sum of exp(x - shift) over the row, each exp stored in y when `store`.
+template <typename T>
+T rowExpSum(const T* x, T* y, int64_t n, T shift, bool store) {
+  if constexpr (std::is_same_v<T, float>) {
+    return expSumOfRow(x, store ? y : nullptr, n, shift);
+  } else {
+    T sum = 0;
     for (int64_t a = 0; a < n; ++a) {
-      const T e = std::exp(x[a * stride] - mx);
-      y[a * stride] = e;
+      const T e = std::exp(x[a] - shift);
+      if (store) y[a] = e;
       sum += e;
     }
-    const T inv = T{1} / sum;
-    for (int64_t a = 0; a < n; ++a) y[a * stride] *= inv;
+    return sum;
+  }
+}
+
+// One contiguous row of `n` (> 0) elements, normalised into `y`. A NaN in the row makes the whole row NaN.
+template <typename T>
+void normaliseRow(const T* x, T* y, int64_t n, Normalise how) {
+  if (how == Normalise::Hardmax) {
+    int64_t at = 0;
+    for (int64_t a = 1; a < n; ++a)
+      if (x[a] > x[at]) at = a;
+    for (int64_t a = 0; a < n; ++a) y[a] = a == at ? T{1} : T{0};
     return;
   }
-  for (int64_t a = 0; a < n; ++a) sum += std::exp(x[a * stride] - mx);
-  const T shift = mx + std::log(sum);
-  for (int64_t a = 0; a < n; ++a) y[a * stride] = x[a * stride] - shift;
+  T mx = rowMax(x, n);
+  if (std::isinf(mx)) mx = mx > 0 ? mx : T{0};  // all -inf: exp gives 0s; +inf: NaN, as other runtimes
+  if (how == Normalise::Softmax) {
+    scaleRow(y, n, T{1} / rowExpSum(x, y, n, mx, true));
+    return;
+  }
+  const T shift = mx + std::log(rowExpSum(x, y, n, mx, false));
+  for (int64_t a = 0; a < n; ++a) y[a] = x[a] - shift;
 }
 
 // A block of `n` rows of `inner` elements (one outer index): normalised along n, every inner loop contiguous.
@@ -107,7 +151,7 @@ std::vector<Value> normalise(const KernelContext& c, Normalise how) {
     // Rows (or blocks) are independent and each is done by one thread: results do not depend on the thread count.
     if (s.inner == 1) {
 #pragma omp parallel for num_threads(c.threads()) if (x.size() > 16384 && s.outer > 1)
-      for (int64_t o = 0; o < s.outer; ++o) normaliseRow(p + o * s.axis, q + o * s.axis, s.axis, int64_t{1}, how);
+      for (int64_t o = 0; o < s.outer; ++o) normaliseRow(p + o * s.axis, q + o * s.axis, s.axis, how);
       return y;
     }
 #pragma omp parallel num_threads(c.threads()) if (x.size() > 16384 && s.outer > 1)
