@@ -54,4 +54,17 @@ void reorder(dnnl::memory from, dnnl::memory to) {
   });
 }
 
+dnnl::memory scratch(const dnnl::memory::desc& want, std::vector<Tensor>& keep) {
+  const int64_t floats = static_cast<int64_t>((want.get_size() + sizeof(float) - 1) / sizeof(float));
+  keep.push_back(Tensor::empty(ir::DataType::Float, {floats}));
+  return dnnl::memory(want, cpuEngine(), keep.back().mutableData<float>());
+}
+
+dnnl::memory inLayout(const dnnl::memory& user, const dnnl::memory::desc& want, std::vector<Tensor>& keep) {
+  if (user.get_desc() == want) return user;
+  dnnl::memory m = scratch(want, keep);
+  reorder(user, m);
+  return m;
+}
+
 }  // namespace fb::eval::onednn

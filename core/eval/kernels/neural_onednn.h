@@ -49,4 +49,9 @@ decltype(auto) guarded(const char* primitive, F&& f) {
 // Copies `from` (in its layout) into `to` (another layout of the same dims).
 void reorder(dnnl::memory from, dnnl::memory to);
 
+// Memory of layout `want` in a buffer charged to the run's memory budget, kept alive by `keep`.
+dnnl::memory scratch(const dnnl::memory::desc& want, std::vector<Tensor>& keep);
+// `user`'s values in layout `want`: `user` itself when the layouts agree, else a reordered copy in scratch.
+dnnl::memory inLayout(const dnnl::memory& user, const dnnl::memory::desc& want, std::vector<Tensor>& keep);
+
 }  // namespace fb::eval::onednn
