@@ -270,6 +270,13 @@ class TestEvalNeural : public QObject {
     expectClose(out[0], {2, 3, 3, 5}, want);
   }
 
+  void matmulSharedWeightsFoldTheBatch() {
+    // B without batch dims (a Linear layer): A's batch rows run as one product.
+    const auto a = randomValues(2 * 3 * 4, 47), b = randomValues(4 * 5, 48);
+    const eval::Tensor ta = tensorOf({2, 3, 4}, a), tb = tensorOf({1, 4, 5}, b);
+    expectClose(run("MatMul", {&ta, &tb})[0], {2, 3, 5}, referenceMatMul(a, b, 6, 4, 5));
+  }
+
   void matmulVectorsAndIntegers() {
     const auto a = randomValues(4, 13), b = randomValues(2 * 4 * 5, 14);
     const eval::Tensor ta = tensorOf({4}, a), tb = tensorOf({2, 4, 5}, b);

@@ -76,7 +76,22 @@ void productLoop(int64_t m, int64_t n, int64_t k, AAt a, BAt b, Store store) {
   }
 }
 
-void matmulFloat(const MatMulShape& s, const Tensor& a, const Tensor& b, Tensor& y) {
+// When B is one matrix for every batch (a Linear layer's weights), A's batch rows are rows of one product: one
+// [batch * M, K] x [K, N] GEMM instead of many small ones (a [1, 14, 14, 1536] activation would otherwise be 14
+// products of 14 rows each, at a fifth of the speed).
+MatMulShape foldedBatch(const MatMulShape& s) {
+  for (int64_t d : s.bBatch)
+    if (d != 1) return s;
+  MatMulShape f = s;
+  f.m = s.m * s.batchCount();
+  f.batch.clear();
+  f.aBatch.clear();
+  f.bBatch.clear();
+  return f;
+}
+
+void matmulFloat(const MatMulShape& shape, const Tensor& a, const Tensor& b, Tensor& y) {
+  const MatMulShape s = foldedBatch(shape);
   std::vector<int64_t> ad = s.aBatch, bd = s.bBatch, yd = s.batch;
   ad.insert(ad.end(), {s.m, s.k});
   bd.insert(bd.end(), {s.k, s.n});
