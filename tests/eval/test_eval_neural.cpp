@@ -438,6 +438,13 @@ class TestEvalNeural : public QObject {
     expectClose(ln[0], xd, want);
     expectClose(ln[1], {2, 1, 1}, means);
     expectClose(ln[2], {2, 1, 1}, invs);
+    // The same in double (the loop, not oneDNN).
+    const eval::Tensor dx = tensorOf(xd, x, ir::DataType::Double), ds = tensorOf({4, 3}, scale, ir::DataType::Double),
+                       db = tensorOf({4, 3}, bias, ir::DataType::Double);
+    auto dln = run("LayerNormalization", {&dx, &ds, &db},
+                   {ir::Attribute::makeInt("axis", 1), ir::Attribute::makeFloat("epsilon", 1e-3f)}, 17, 3);
+    expectClose(dln[0], xd, want, 1e-9);
+    expectClose(dln[2], {2, 1, 1}, invs);
     // GroupNormalization: 2 groups of 2 channels; opset 18 scales per group, 21 per channel.
     const auto gs = randomValues(4, 26), gb = randomValues(4, 27);
     for (int64_t opset : {18, 21}) {
@@ -481,6 +488,10 @@ class TestEvalNeural : public QObject {
       bn.push_back((x[k] - mean[c]) / std::sqrt(posVar[c] + static_cast<double>(1e-5f)) * gs[c] + gb[c]);
     }
     expectClose(run("BatchNormalization", {&tx, &bs, &bb, &bm, &bv}, {}, 15)[0], xd, bn);
+    const eval::Tensor dbs = tensorOf({4}, gs, ir::DataType::Double), dbb = tensorOf({4}, gb, ir::DataType::Double),
+                       dbm = tensorOf({4}, mean, ir::DataType::Double),
+                       dbv = tensorOf({4}, posVar, ir::DataType::Double);
+    expectClose(run("BatchNormalization", {&dx, &dbs, &dbb, &dbm, &dbv}, {}, 15)[0], xd, bn, 1e-9);
   }
 
   void resultsDoNotDependOnTheThreadCount() {
