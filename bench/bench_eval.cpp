@@ -6,7 +6,9 @@
 // /proc/self/clear_refs) is what loading and running the model took. The evaluator's own count of the tensor bytes
 // it held at once (RunResult.peakBytes, each value freed after its last reader) is printed too. Outputs are
 // compared (1e-4 + 1e-3 * |ORT's|) so that a fast wrong kernel shows. A model with ops the evaluator has no kernel
-// for is listed with those ops and not timed.
+// for is listed with those ops and not timed. The load average is printed: on a machine shared with other work,
+// OpenMP's default spin-waiting (the evaluator's threads, through oneDNN) loses most of its time to descheduled
+// spinners at 2+ threads; OMP_WAIT_POLICY=passive (inherited by the evaluator's process) measures it sleeping instead.
 // Usage: bench_eval [--threads N] [--runs R] TMP_DIR ORACLE_DIR MODEL.onnx...
 //        bench_eval --child MODEL THREADS RUNS OUT_DIR INPUT.npy...   (the evaluator's process; prints JSON)
 #include <time.h>
@@ -260,6 +262,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string self = fs::canonical("/proc/self/exe").string();
+  std::string load;
+  std::getline(std::ifstream("/proc/loadavg"), load);
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  std::printf("load average %s; %u hardware threads; OMP_WAIT_POLICY %s\n", load.substr(0, 14).c_str(),
+              std::thread::hardware_concurrency(), policy ? policy : "unset (libgomp spins, then sleeps)");
   std::printf(
       "evaluator (FB) vs ONNX Runtime (ORT): %d threads, median of %d runs after a warm-up; MB: resident "
       "peak of loading and running, each in its own process; tensors: the evaluator's peak of live tensors\n",
