@@ -81,12 +81,15 @@ void runReordered(const char* name, const PrimitiveDesc& pd, const memory::desc&
                   const Tensor& x, const Tensor* bias, Tensor& y) {
   std::vector<Tensor> keep;
   std::unordered_map<int, memory> args;
-  args[DNNL_ARG_SRC] =
-      onednn::inLayout(onednn::wrap(onednn::plainDesc(x.dims()), x.data<float>()), pd.src_desc(), keep);
-  args[DNNL_ARG_WEIGHTS] = onednn::inLayout(onednn::wrap(userWeights, w.data<float>()), pd.weights_desc(), keep);
+  args[DNNL_ARG_SRC] = onednn::inLayout(onednn::wrap(onednn::plainDesc(x.dims()), x.data<float>()), pd.src_desc(),
+                                        onednn::ScratchRole::Source, keep);
+  args[DNNL_ARG_WEIGHTS] = onednn::inLayout(onednn::wrap(userWeights, w.data<float>()), pd.weights_desc(),
+                                            onednn::ScratchRole::Weights, keep);
   if (bias) args[DNNL_ARG_BIAS] = onednn::wrap(pd.bias_desc(), bias->data<float>());
   const memory userDst = onednn::wrap(onednn::plainDesc(y.dims()), y.mutableData<float>());
-  const memory dst = pd.dst_desc() == userDst.get_desc() ? userDst : onednn::scratch(pd.dst_desc(), keep);
+  const memory dst = pd.dst_desc() == userDst.get_desc()
+                         ? userDst
+                         : onednn::scratch(pd.dst_desc(), onednn::ScratchRole::Destination, keep);
   args[DNNL_ARG_DST] = dst;
   onednn::execute(name, Primitive(pd), args);
   if (dst != userDst) onednn::reorder(dst, userDst);
