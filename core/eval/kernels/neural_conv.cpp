@@ -3,6 +3,10 @@
 // in int32: oneDNN's int8 convolution wants per-tensor zero points it applies to the source only, not ONNX's
 // per-channel weight zero points).
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
 
 #include "eval/kernels/neural_conv_reference.h"
 #include "eval/kernels/neural_families.h"
@@ -74,48 +78,116 @@ memory::dims oneDnnDilations(const Window& w) {
   return d;
 }
 
-// Runs a forward or backward-data primitive whose source and destination are plain and whose weights are given in
-// `userWeights`' layout; the primitive may want the weights in another layout (a reorder first).
+// Runs a convolution-like primitive on plain tensors: the layouts it chose for source, weights and destination
+// (blocked ones run several times faster than im2col on plain ones) are reordered into and out of scratch.
 template <typename PrimitiveDesc, typename Primitive>
-void runWithWeights(const char* name, const PrimitiveDesc& pd, const memory::desc& userWeights, const Tensor& w,
-                    const Tensor& x, const Tensor* bias, Tensor& y) {
+void runReordered(const char* name, const PrimitiveDesc& pd, const memory::desc& userWeights, const Tensor& w,
+                  const Tensor& x, const Tensor* bias, Tensor& y) {
+  std::vector<Tensor> keep;
   std::unordered_map<int, memory> args;
-  args[DNNL_ARG_SRC] = onednn::wrap(pd.src_desc(), x.data<float>());
-  memory weights = onednn::wrap(userWeights, w.data<float>());
-  if (pd.weights_desc() != userWeights) {
-    memory packed(pd.weights_desc(), onednn::cpuEngine());
-    onednn::reorder(weights, packed);
-    weights = packed;
-  }
-  args[DNNL_ARG_WEIGHTS] = weights;
+  args[DNNL_ARG_SRC] = onednn::inLayout(onednn::wrap(onednn::plainDesc(x.dims()), x.data<float>()), pd.src_desc(),
+                                        onednn::ScratchRole::Source, keep);
+  args[DNNL_ARG_WEIGHTS] = onednn::inLayout(onednn::wrap(userWeights, w.data<float>()), pd.weights_desc(),
+                                            onednn::ScratchRole::Weights, keep);
   if (bias) args[DNNL_ARG_BIAS] = onednn::wrap(pd.bias_desc(), bias->data<float>());
-  args[DNNL_ARG_DST] = onednn::wrap(pd.dst_desc(), y.mutableData<float>());
+  const memory userDst = onednn::wrap(onednn::plainDesc(y.dims()), y.mutableData<float>());
+  const memory dst = pd.dst_desc() == userDst.get_desc()
+                         ? userDst
+                         : onednn::scratch(pd.dst_desc(), onednn::ScratchRole::Destination, keep);
+  args[DNNL_ARG_DST] = dst;
   onednn::execute(name, Primitive(pd), args);
+  if (dst != userDst) onednn::reorder(dst, userDst);
+}
+
+// A 1x1 convolution with stride 1 and no pads over a large plane is one GEMM on plain NCHW tensors: at full speed
+// there, so reordering its large activations into a blocked layout and back costs more than the layout gains.
+// Every other convolution runs in the layout oneDNN picks (direct convolution on blocked data: two to three times
+// faster than im2col on plain data, reorders included).
+bool plainIsFaster(const ConvShape& s) {
+  const Window& w = s.window;
+  for (size_t a = 0; a < w.rank(); ++a)
+    if (w.kernel[a] != 1 || w.strides[a] != 1 || w.padBegin[a] != 0 || w.padEnd[a] != 0) return false;
+  return w.inCount() >= 28 * 28;
+}
+
+memory::desc chosenLayout(const memory::desc& plain, bool keepPlain) {
+  if (keepPlain) return plain;
+  return memory::desc(plain.dims(), memory::data_type::f32, memory::format_tag::any);
+}
+
+// A float convolution's primitives, made once per problem (shapes, window, groups, bias) on each thread and reused:
+// making the primitive descriptor walks oneDNN's implementation list, about 5 % of a resnet50 run when done per call.
+struct ConvPlan {
+  dnnl::convolution_forward conv;
+  memory::desc userSrc, userWeights, userDst, src, weights, dst, bias;
+  std::optional<dnnl::reorder> srcIn, weightsIn, dstOut;  // where the primitive's layout is not the plain one
+};
+
+std::string planKey(const ConvShape& s, const Tensor& x, bool hasBias) {
+  std::string key;
+  auto add = [&](const std::vector<int64_t>& v) {
+    for (int64_t d : v) key += std::to_string(d) + ",";
+    key += ";";
+  };
+  add(x.dims());
+  add({s.outChannels, s.groups, hasBias ? 1 : 0});
+  const Window& w = s.window;
+  for (const auto* v : {&w.kernel, &w.strides, &w.dilations, &w.padBegin, &w.padEnd}) add(*v);
+  return key;
+}
+
+const ConvPlan& convPlan(const ConvShape& s, const Tensor& x, const Tensor& y, bool hasBias) {
+  thread_local std::unordered_map<std::string, std::unique_ptr<ConvPlan>> plans;
+  const std::string key = planKey(s, x, hasBias);
+  if (auto it = plans.find(key); it != plans.end()) return *it->second;
+  if (plans.size() >= 1024) plans.clear();  // a bound for models with very many distinct convolutions
+  const Window& win = s.window;
+  auto p = std::make_unique<ConvPlan>();
+  p->userSrc = onednn::plainDesc(x.dims());
+  p->userDst = onednn::plainDesc(y.dims());
+  p->userWeights = onednn::plainDesc(groupedDims(s.groups, s.outChannels / s.groups, s.inChannels / s.groups, win));
+  p->bias = hasBias ? onednn::plainDesc({s.outChannels}) : memory::desc();
+  const bool plain = plainIsFaster(s);
+  using dnnl::convolution_forward;
+  convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                              chosenLayout(p->userSrc, plain), chosenLayout(p->userWeights, plain), p->bias,
+                              chosenLayout(p->userDst, plain), asDims(win.strides), oneDnnDilations(win),
+                              asDims(win.padBegin), asDims(win.padEnd));
+  convolution_forward::primitive_desc pd(d, onednn::strictAttr(), onednn::cpuEngine());
+  p->conv = convolution_forward(pd);
+  p->src = pd.src_desc();
+  p->weights = pd.weights_desc();
+  p->dst = pd.dst_desc();
+  dnnl::engine& e = onednn::cpuEngine();
+  if (p->src != p->userSrc) p->srcIn = dnnl::reorder(dnnl::reorder::primitive_desc(e, p->userSrc, e, p->src));
+  if (p->weights != p->userWeights)
+    p->weightsIn = dnnl::reorder(dnnl::reorder::primitive_desc(e, p->userWeights, e, p->weights));
+  if (p->dst != p->userDst) p->dstOut = dnnl::reorder(dnnl::reorder::primitive_desc(e, p->dst, e, p->userDst));
+  return *plans.emplace(key, std::move(p)).first->second;
 }
 
 void convolveFloat(const ConvShape& s, const Tensor& x, const Tensor& w, const Tensor* bias, Tensor& y) {
-  const Window& win = s.window;
-  const memory::desc src = onednn::plainDesc(x.dims());
-  const memory::desc dst = onednn::plainDesc(y.dims());
-  const memory::desc weights =
-      onednn::plainDesc(groupedDims(s.groups, s.outChannels / s.groups, s.inChannels / s.groups, win));
-  const memory::desc biasDesc = bias ? onednn::plainDesc({s.outChannels}) : memory::desc();
   onednn::guarded("convolution", [&] {
-    using dnnl::convolution_forward;
-    auto make = [&](const memory::desc& wd) {
-      convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, wd,
-                                  biasDesc, dst, asDims(win.strides), oneDnnDilations(win), asDims(win.padBegin),
-                                  asDims(win.padEnd));
-      return convolution_forward::primitive_desc(d, onednn::strictAttr(), onednn::cpuEngine());
-    };
-    // Plain weights first (no reorder per call); oneDNN picks a layout itself when no implementation takes them.
-    convolution_forward::primitive_desc pd;
-    try {
-      pd = make(weights);
-    } catch (const dnnl::error&) {
-      pd = make(memory::desc(weights.dims(), memory::data_type::f32, memory::format_tag::any));
+    const ConvPlan& p = convPlan(s, x, y, bias != nullptr);
+    std::vector<Tensor> keep;
+    dnnl::stream stream(onednn::cpuEngine());
+    memory userSrc = onednn::wrap(p.userSrc, x.data<float>()), src = userSrc;
+    if (p.srcIn) {
+      src = onednn::scratch(p.src, onednn::ScratchRole::Source, keep);
+      p.srcIn->execute(stream, userSrc, src);
     }
-    runWithWeights<convolution_forward::primitive_desc, convolution_forward>("convolution", pd, weights, w, x, bias, y);
+    memory userWeights = onednn::wrap(p.userWeights, w.data<float>()), weights = userWeights;
+    if (p.weightsIn) {
+      weights = onednn::scratch(p.weights, onednn::ScratchRole::Weights, keep);
+      p.weightsIn->execute(stream, userWeights, weights);
+    }
+    memory userDst = onednn::wrap(p.userDst, y.mutableData<float>());
+    memory dst = p.dstOut ? onednn::scratch(p.dst, onednn::ScratchRole::Destination, keep) : userDst;
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+    if (bias) args[DNNL_ARG_BIAS] = onednn::wrap(p.bias, bias->data<float>());
+    p.conv.execute(stream, args);
+    if (p.dstOut) p.dstOut->execute(stream, dst, userDst);
+    stream.wait();
   });
 }
 
@@ -256,8 +328,8 @@ void convolveTransposedFloat(const ConvShape& s, const std::vector<int64_t>& out
         bias ? onednn::plainDesc({s.outChannels}) : memory::desc(), onednn::plainDesc(y.dims()), asDims(win.strides),
         oneDnnDilations(win), asDims(win.padBegin), padEnd);
     deconvolution_forward::primitive_desc pd(d, onednn::strictAttr(), onednn::cpuEngine());
-    runWithWeights<deconvolution_forward::primitive_desc, deconvolution_forward>("deconvolution", pd, userWeights, w, x,
-                                                                                 bias, y);
+    runReordered<deconvolution_forward::primitive_desc, deconvolution_forward>("deconvolution", pd, userWeights, w, x,
+                                                                               bias, y);
   });
 }
 

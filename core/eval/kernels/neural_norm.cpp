@@ -1,11 +1,14 @@
-// Normalizations, LRN and MeanVarianceNormalization as plain loops in the input's float type, with each slice's
-// mean and variance accumulated in double (two passes: the variance of the centred values, not E[x^2] - E[x]^2,
-// so that large means do not cancel the variance away). They are memory-bound passes over the tensor; a oneDNN
-// primitive saves nothing here and would not cover double, the axis choices or the Mean/InvStdDev outputs.
+// Normalizations, LRN and MeanVarianceNormalization. Float BatchNormalization (inference), LayerNormalization and
+// LRN (odd windows) run on oneDNN's primitives (neural_norm_onednn.cpp); the rest (double, training-mode batch
+// statistics, BatchNormalization's per-position parameters before opset 9, Instance/Group/RMS normalization and MVN,
+// for which oneDNN has no primitive) are plain loops in the input's float type, with each slice's mean and variance
+// accumulated in double (two passes: the variance of the centred values, not E[x^2] - E[x]^2, so that large means do
+// not cancel the variance away).
 #include <cmath>
 
 #include "eval/kernels/broadcast.h"
 #include "eval/kernels/neural_families.h"
+#include "eval/kernels/neural_norm_onednn.h"
 #include "eval/runtime/dispatch.h"
 #include "eval/runtime/kernel_registry.h"
 
@@ -65,6 +68,11 @@ std::vector<Value> batchNormalization(const KernelContext& c) {
       (training || bias.size() != scale.size() || mean.size() != scale.size() || var.size() != scale.size()))
     badInput("BatchNormalization's parameters do not agree in size");
   Tensor y = Tensor::empty(x.dtype(), x.dims());
+  if (!training && !perPosition && x.dtype() == ir::DataType::Float && x.rank() <= 5 && x.size() > 0) {
+    onednn::batchNormalize(x, scale.data<float>(), bias.data<float>(), mean.data<float>(), var.data<float>(),
+                           static_cast<float>(eps), y);
+    return {y};
+  }
   std::vector<Value> outs;
   visitFloating(x.dtype(), [&]<typename T>() {
     const T* px = x.data<T>();
@@ -189,12 +197,23 @@ std::vector<Value> layerNormalization(const KernelContext& c) {
   if (stash != 1 && stash != 11) unsupported("stash_type " + std::to_string(stash) + " (float and double only)");
   const ir::DataType statType = stash == 11 ? ir::DataType::Double : ir::DataType::Float;
   std::vector<double> mean(static_cast<size_t>(outer)), invStd(static_cast<size_t>(outer));
-  visitFloating(x.dtype(), [&]<typename T>() {
-    normalizeSlices<T>(
-        x.data<T>(), y.mutableData<T>(), outer, inner, eps,
-        [&](int64_t e) { return scale[static_cast<size_t>(e % inner)]; },
-        [&](int64_t e) { return bias[static_cast<size_t>(e % inner)]; }, mean.data(), invStd.data());
-  });
+  if (x.dtype() == ir::DataType::Float && x.size() > 0) {
+    const std::vector<float> scaleF(scale.begin(), scale.end()), biasF(bias.begin(), bias.end());
+    std::vector<float> meanF(static_cast<size_t>(outer)), varF(static_cast<size_t>(outer));
+    onednn::layerNormalize(x.data<float>(), y.mutableData<float>(), outer, inner, scaleF.data(), biasF.data(),
+                           static_cast<float>(eps), meanF.data(), varF.data());
+    for (size_t k = 0; k < meanF.size(); ++k) {
+      mean[k] = meanF[k];
+      invStd[k] = 1.0 / std::sqrt(static_cast<double>(varF[k]) + eps);
+    }
+  } else {
+    visitFloating(x.dtype(), [&]<typename T>() {
+      normalizeSlices<T>(
+          x.data<T>(), y.mutableData<T>(), outer, inner, eps,
+          [&](int64_t e) { return scale[static_cast<size_t>(e % inner)]; },
+          [&](int64_t e) { return bias[static_cast<size_t>(e % inner)]; }, mean.data(), invStd.data());
+    });
+  }
   std::vector<Value> outs{y};
   for (const std::vector<double>* v : {&mean, &invStd}) {
     Tensor t = Tensor::empty(statType, statsDims(x, axis));
@@ -271,6 +290,11 @@ std::vector<Value> lrn(const KernelContext& c) {
   const int64_t ch = x.dim(1), spatial = product(x.dims(), 2, x.rank());
   const int64_t before = (size - 1) / 2, after = size - 1 - before;
   Tensor y = Tensor::empty(x.dtype(), x.dims());
+  if (x.dtype() == ir::DataType::Float && x.rank() == 4 && size % 2 == 1 && x.size() > 0) {
+    onednn::localResponseNormalize(x, size, static_cast<float>(alpha), static_cast<float>(beta),
+                                   static_cast<float>(bias), y);
+    return {y};
+  }
   visitFloating(x.dtype(), [&]<typename T>() {
     const T* px = x.data<T>();
     T* py = y.mutableData<T>();

@@ -1,6 +1,8 @@
 #include "eval/kernels/neural_onednn.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
 
 namespace fb::eval::onednn {
 
@@ -52,6 +54,47 @@ void reorder(dnnl::memory from, dnnl::memory to) {
     dnnl::reorder(from, to).execute(s, from, to);
     s.wait();
   });
+}
+
+namespace {
+
+constexpr size_t kReusedScratchBytes = size_t{64} << 20;
+
+struct AlignedFree {
+  void operator()(std::byte* p) const { std::free(p); }
+};
+
+struct ReusedBuffer {
+  std::unique_ptr<std::byte, AlignedFree> data;
+  size_t size = 0;
+};
+
+}  // namespace
+
+dnnl::memory scratch(const dnnl::memory::desc& want, ScratchRole role, std::vector<Tensor>& keep) {
+  const size_t bytes = want.get_size();
+  if (bytes <= kReusedScratchBytes) {
+    thread_local ReusedBuffer buffers[3];
+    ReusedBuffer& b = buffers[static_cast<int>(role)];
+    if (b.size < bytes) {
+      const size_t rounded = (bytes + 63) / 64 * 64;
+      b.data.reset(static_cast<std::byte*>(std::aligned_alloc(64, rounded)));
+      b.size = b.data ? rounded : 0;
+      if (!b.data) badInput("out of memory for a reordered copy of " + std::to_string(bytes) + " bytes");
+    }
+    return dnnl::memory(want, cpuEngine(), b.data.get());
+  }
+  const int64_t floats = static_cast<int64_t>((bytes + sizeof(float) - 1) / sizeof(float));
+  keep.push_back(Tensor::empty(ir::DataType::Float, {floats}));
+  return dnnl::memory(want, cpuEngine(), keep.back().mutableData<float>());
+}
+
+dnnl::memory inLayout(const dnnl::memory& user, const dnnl::memory::desc& want, ScratchRole role,
+                      std::vector<Tensor>& keep) {
+  if (user.get_desc() == want) return user;
+  dnnl::memory m = scratch(want, role, keep);
+  reorder(user, m);
+  return m;
 }
 
 }  // namespace fb::eval::onednn

@@ -49,4 +49,16 @@ decltype(auto) guarded(const char* primitive, F&& f) {
 // Copies `from` (in its layout) into `to` (another layout of the same dims).
 void reorder(dnnl::memory from, dnnl::memory to);
 
+// What a reordered copy holds, each role with its own buffer (one primitive uses all three at once).
+enum class ScratchRole { Source, Weights, Destination };
+
+// Memory of layout `want` for `role`. Up to kReusedScratchBytes it lives in a buffer this thread keeps and reuses
+// from call to call: a fresh allocation per call would fault in new pages every time (the weights' reorder alone is
+// the model's size per run); such a copy is bounded by one tensor the model already holds, so it is not charged to
+// the run's budget. Larger copies are charged to the budget and kept alive by `keep`.
+dnnl::memory scratch(const dnnl::memory::desc& want, ScratchRole role, std::vector<Tensor>& keep);
+// `user`'s values in layout `want`: `user` itself when the layouts agree, else a reordered copy in scratch.
+dnnl::memory inLayout(const dnnl::memory& user, const dnnl::memory::desc& want, ScratchRole role,
+                      std::vector<Tensor>& keep);
+
 }  // namespace fb::eval::onednn
