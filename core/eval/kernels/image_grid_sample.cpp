@@ -16,6 +16,7 @@ namespace fb::eval {
 namespace {
 
 enum class Mode { Nearest, Linear, Cubic };
+constexpr size_t kMaxAxes = 6;  // spatial axes (ONNX defines no limit; PyTorch stops at 3)
 enum class Padding { Zeros, Border, Reflection };
 
 // x moved into [lo, hi] by reflecting at the borders as often as needed.
@@ -63,6 +64,7 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
   for (int64_t d : inDims) inPlane *= d;
   for (size_t a = 2; a < outDims.size(); ++a) outPlane *= outDims[a];
   if (y.size() == 0) return y;
+  if (inPlane == 0) badInput("GridSample cannot sample an input with an empty spatial axis: " + describe(x));
   std::vector<int64_t> stride(k, 1);
   for (size_t a = k - 1; a-- > 0;) stride[a] = stride[a + 1] * inDims[a + 1];
   const int taps = st.mode == Mode::Nearest ? 1 : st.mode == Mode::Linear ? 2 : 4;
@@ -76,8 +78,8 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
     const int64_t n = job / outPlane, o = job % outPlane;
     const T* g = pg + job * static_cast<int64_t>(k);
     // Per axis: the taps' indices (-1: reads zero) and weights.
-    std::vector<int64_t> idx(k * taps);
-    std::vector<double> wt(k * taps);
+    int64_t idx[kMaxAxes * 4];
+    double wt[kMaxAxes * 4];
     for (size_t a = 0; a < k; ++a) {
       const double len = static_cast<double>(inDims[a]);
       const double lo = st.alignCorners ? 0 : -0.5, hi = st.alignCorners ? len - 1 : len - 0.5;
@@ -167,6 +169,7 @@ std::vector<Value> gridSampleKernel(const KernelContext& c) {
   else
     badInput("GridSample padding_mode '" + padding.substr(0, 32) + "' is not known");
   st.alignCorners = node.attrInt("align_corners", 0) != 0;
+  if (x.rank() - 2 > kMaxAxes) unsupported("GridSample beyond " + std::to_string(kMaxAxes) + " spatial axes");
   if (st.mode == Mode::Cubic && x.rank() - 2 > 3) unsupported("GridSample cubic beyond three spatial axes");
   if (!ir::isFloatingPoint(x.dtype())) unsupported("GridSample of " + describe(x) + " (float types only)");
   if (!ir::isFloatingPoint(grid.dtype())) badInput("GridSample grid " + describe(grid) + " is not of a float type");

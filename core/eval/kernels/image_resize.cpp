@@ -51,6 +51,7 @@ struct AxisTable {
   std::vector<double> weight;
   std::vector<uint8_t> outside;
   bool identity = false;
+  Tensor charge;  // holds the tables' size against the run's memory budget while they live
 };
 
 double keys(double x, double a) {
@@ -110,7 +111,7 @@ AxisTable buildTable(const Spec& sp, size_t axis, int64_t in) {
   // Clamped taps collapse onto the edges, so an output never needs more entries than the axis has elements.
   t.taps = std::min(n, in);
   const size_t cells = static_cast<size_t>(t.out) * static_cast<size_t>(t.taps);
-  Tensor charge = Tensor::empty(ir::DataType::Double, {t.out, t.taps * 2});  // the tables' memory, budgeted
+  t.charge = Tensor::empty(ir::DataType::Double, {t.out, t.taps * 2});
   t.index.assign(cells, 0);
   t.weight.assign(cells, 0.0);
   t.outside.assign(static_cast<size_t>(t.out), 0);
@@ -297,7 +298,7 @@ Tensor interpolate(const Tensor& x, const std::vector<AxisTable>& tables, const 
   for (size_t a = 0; a < tables.size(); ++a)
     if (!tables[a].identity) cur = resampleAxis<A>(cur, dims, a, tables[a], static_cast<A>(sp.extrapolation));
   if constexpr (std::is_same_v<A, T>) {
-    return cur.dims() == x.dims() && cur.data<T>() == x.data<T>() ? x.copy() : cur;
+    return cur;  // the input itself when no axis changes: values share bytes, as Identity's do
   } else {
     Tensor y = Tensor::empty(x.dtype(), dims);
     const A* p = cur.data<A>();
@@ -313,6 +314,7 @@ Tensor interpolate(const Tensor& x, const std::vector<AxisTable>& tables, const 
 }
 
 Tensor resizeWith(const Tensor& x, const Spec& sp) {
+  if (x.rank() == 0) badInput("Resize of a scalar: there is no axis to resize");
   std::vector<AxisTable> tables;
   for (size_t a = 0; a < x.rank(); ++a) tables.push_back(buildTable(sp, a, x.dim(a)));
   if (x.isString()) {

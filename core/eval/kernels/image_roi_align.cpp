@@ -36,6 +36,10 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
   const T* px = x.data<T>();
   const T* pr = rois.data<T>();
   T* py = y.mutableData<T>();
+  if (height == 0 || width == 0) {  // every sample lies outside: zeros, without reading the empty input
+    for (int64_t k = 0; k < y.size(); ++k) py[k] = T(0);
+    return y;
+  }
   const T offset = st.halfPixel ? T(0.5) : T(0);
   const T scale = static_cast<T>(st.spatialScale);
   // Per ROI: the sampling grid per bin, bounded so that a huge box cannot ask for unbounded work.
@@ -79,8 +83,7 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
       for (int64_t ix = 0; ix < gw; ++ix) {
         T xx = startW + static_cast<T>(pw) * binW + (static_cast<T>(ix) + T(0.5)) * binW / static_cast<T>(gw);
         Corner<T> cn{{0, 0, 0, 0}, {0, 0, 0, 0}};
-        if (yy < T(-1) || yy > static_cast<T>(height) || xx < T(-1) || xx > static_cast<T>(width) || height == 0 ||
-            width == 0) {
+        if (yy < T(-1) || yy > static_cast<T>(height) || xx < T(-1) || xx > static_cast<T>(width)) {
           samples.push_back(cn);
           continue;
         }
