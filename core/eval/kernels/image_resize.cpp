@@ -315,6 +315,10 @@ Tensor interpolate(const Tensor& x, const std::vector<AxisTable>& tables, const 
 
 Tensor resizeWith(const Tensor& x, const Spec& sp) {
   if (x.rank() == 0) badInput("Resize of a scalar: there is no axis to resize");
+  if (checkedElementCount(sp.outDims) == 0) {
+    if (x.isString()) return Tensor::strings(sp.outDims, {});
+    return Tensor::empty(x.dtype(), sp.outDims);
+  }
   std::vector<AxisTable> tables;
   for (size_t a = 0; a < x.rank(); ++a) tables.push_back(buildTable(sp, a, x.dim(a)));
   if (x.isString()) {

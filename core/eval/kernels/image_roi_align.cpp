@@ -36,6 +36,7 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
   const T* px = x.data<T>();
   const T* pr = rois.data<T>();
   T* py = y.mutableData<T>();
+  if (y.size() == 0) return y;
   if (height == 0 || width == 0) {  // every sample lies outside: zeros, without reading the empty input
     for (int64_t k = 0; k < y.size(); ++k) py[k] = T(0);
     return y;
@@ -57,7 +58,7 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
                                            : std::ceil(static_cast<double>(roiH) / static_cast<double>(st.outH));
     const double gw = st.samplingRatio > 0 ? static_cast<double>(st.samplingRatio)
                                            : std::ceil(static_cast<double>(roiW) / static_cast<double>(st.outW));
-    if (gh > 4.0 * static_cast<double>(height) + 64 || gw > 4.0 * static_cast<double>(width) + 64)
+    if (!(gh <= 4.0 * static_cast<double>(height) + 64) || !(gw <= 4.0 * static_cast<double>(width) + 64))
       badInput("RoiAlign box " + std::to_string(r) + " asks for more samples per bin than its input has pixels");
     gridH[r] = std::max<int64_t>(0, static_cast<int64_t>(gh));
     gridW[r] = std::max<int64_t>(0, static_cast<int64_t>(gw));
@@ -165,6 +166,7 @@ std::vector<Value> roiAlignKernel(const KernelContext& c) {
   if (st.samplingRatio > 4096)
     badInput("RoiAlign sampling_ratio " + std::to_string(st.samplingRatio) + " is too large");
   st.spatialScale = n.attrFloat("spatial_scale", 1.0f);
+  if (!std::isfinite(st.spatialScale)) badInput("RoiAlign spatial_scale is not a finite number");
   return {visitFloating(x.dtype(), [&]<typename T>() { return roiAlign<T>(x, rois, batchOf, st); })};
 }
 

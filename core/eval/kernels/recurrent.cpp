@@ -145,7 +145,7 @@ template <typename T>
 class DirectionRun {
  public:
   DirectionRun(const Problem& p, int d, const KernelContext& c)
-      : p_(p), d_(d), reverse_(p.reverseOnly || d == 1), gh_(gatesOf(p.cell) * p.hidden) {
+      : p_(p), cancel_(c.exec), d_(d), reverse_(p.reverseOnly || d == 1), gh_(gatesOf(p.cell) * p.hidden) {
     const int per = static_cast<int>(defaultActivations(p.cell).size());
     f_ = p.activations[d * per];
     if (per > 1) g_ = p.activations[d * per + 1];
@@ -163,7 +163,7 @@ class DirectionRun {
   // xs: the input as [seq, batch, input]. Writes this direction's rows of y, yh and yc (yc for LSTM only).
   void run(const T* xs, T* y, T* yh, T* yc) {
     const int64_t batch = p_.batch, hidden = p_.hidden, gh = gh_;
-    Tensor xwBuf = Tensor::empty(dataTypeOf<T>(), {p_.seq * batch, gh});
+    Tensor xwBuf = Tensor::empty(dataTypeOf<T>(), {p_.seq, batch, gh});  // checks seq * batch before using it
     T* xw = xwBuf.mutableData<T>();
     TransposedProduct<T>(p_.seq * batch, p_.input, gh, false).run(xs, w_, xw);
     if (bias_) {
@@ -200,7 +200,9 @@ class DirectionRun {
       hiddenGateBuf = Tensor::empty(dataTypeOf<T>(), {batch, hidden});
       hiddenGate = std::make_unique<TransposedProduct<T>>(batch, hidden, hidden, false);
     }
-    for (int64_t s = 0; s < p_.seq; ++s) {
+    const int64_t steps = batch == 0 || hidden == 0 ? 0 : p_.seq;  // nothing changes without rows or state
+    for (int64_t s = 0; s < steps; ++s) {
+      if (s % 256 == 255) cancel_.checkCancelled();
       recurrent.run(h, r_, gates);
       if (p_.cell == Cell::Rnn) {
         forActive(s, [&](int64_t b, int64_t t) { stepRnn(xw + (t * batch + b) * gh, gates + b * gh, h + b * hidden); });
@@ -308,6 +310,7 @@ class DirectionRun {
   }
 
   const Problem& p_;
+  const ExecContext& cancel_;
   int d_;
   bool reverse_;
   int64_t gh_;
