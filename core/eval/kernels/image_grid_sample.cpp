@@ -2,7 +2,8 @@
 // linear / nearest / cubic), as ONNX's reference (after PyTorch) computes it: grid coordinates are unnormalised
 // per axis (grid's last axis lists them innermost axis first), border and reflection move a coordinate that
 // leaves the borders back inside, and each tap of the interpolation reads zero (zeros), the nearest edge (border)
-// or its mirror image (reflection) when it falls outside.
+// or its mirror image (reflection) when it falls outside. With cubic and border this differs from ONNX Runtime and
+// PyTorch, which clamp only the taps: the reference is what ONNX's own tests hold kernels to.
 #include <cmath>
 #include <string>
 #include <vector>
