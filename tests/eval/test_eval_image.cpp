@@ -337,6 +337,20 @@ void EvalImage::matchesOnnxRuntimeBeyondTheNodeTests() {
         {randomTensor({1, 2, 3, 4, 5}, 92), std::nullopt, Tensor::floats({5}, {1, 1, 2, 1.5f, 0.6f})},
         {stringAttr("nearest_mode", "round_prefer_ceil"), stringAttr("coordinate_transformation_mode", "asymmetric")},
         {f}}});
+  // Resize-10 and Upsample-9: asymmetric coordinates; nearest takes the floor enlarging, the ceiling shrinking.
+  for (const char* mode : {"nearest", "linear"}) {
+    cases.push_back(
+        {"resize-10",
+         {"Resize", 10, {image, Tensor::floats({4}, {1, 1, 0.6f, 1.7f})}, {stringAttr("mode", mode)}, {f}}});
+    cases.push_back({"upsample-9",
+                     {"Upsample", 9, {image, Tensor::floats({4}, {1, 1, 2, 1.5f})}, {stringAttr("mode", mode)}, {f}}});
+  }
+  cases.push_back({"resize pytorch_half_pixel to one",
+                   {"Resize",
+                    13,
+                    {image, std::nullopt, std::nullopt, ints({4}, {2, 3, 1, 5})},
+                    {stringAttr("mode", "linear"), stringAttr("coordinate_transformation_mode", "pytorch_half_pixel")},
+                    {f}}});
   // Not cubic with border: ONNX's reference clamps a grid location that leaves the image before interpolating
   // ("border values for out-of-bound grid locations"), ONNX Runtime (as PyTorch) clamps each of the 16 taps
   // instead; the evaluator follows the reference.

@@ -84,8 +84,9 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
     for (size_t a = 0; a < k; ++a) {
       const double len = static_cast<double>(inDims[a]);
       const double lo = st.alignCorners ? 0 : -0.5, hi = st.alignCorners ? len - 1 : len - 0.5;
-      const double norm = static_cast<double>(g[k - 1 - a]);
-      double c = st.alignCorners ? (norm + 1) / 2 * (len - 1) : ((norm + 1) * len - 1) / 2;
+      // Unnormalised in the element type, as ONNX Runtime and the reference do (nearest rounds the result).
+      const T norm = g[k - 1 - a], lenT = static_cast<T>(inDims[a]);
+      double c = static_cast<double>(st.alignCorners ? (norm + 1) / 2 * (lenT - 1) : ((norm + 1) * lenT - 1) / 2);
       if (st.mode == Mode::Nearest) c = k == 3 ? std::round(c) : std::nearbyint(c);
       if (c < lo || c > hi) {
         if (st.padding == Padding::Border) c = std::clamp(c, 0.0, len - 1);

@@ -62,28 +62,33 @@ double keys(double x, double a) {
 }
 
 // Where output index o reads on an axis of `in` elements, scale s and integer output size `out`.
-double sourceCoordinate(const Spec& sp, int64_t o, int64_t in, double s, int64_t out, double r0, double r1) {
-  const double outW = s * static_cast<double>(in);
-  const double x = static_cast<double>(o);
-  const double len = static_cast<double>(in);
+// In float, as ONNX Runtime computes it: a coordinate that is exactly a pixel index in float can fall just short
+// of it in double, and nearest's floor would then pick the pixel before.
+double sourceCoordinate(const Spec& sp, int64_t o, int64_t in, double scale, int64_t out, double roiStart,
+                        double roiEnd) {
+  const float s = static_cast<float>(scale);
+  const float len = static_cast<float>(in);
+  const float outW = s * len;
+  const float x = static_cast<float>(o);
+  const float r0 = static_cast<float>(roiStart), r1 = static_cast<float>(roiEnd);
   switch (sp.coord) {
     case Coord::AlignCorners:
       return outW == 1 ? 0 : x * (len - 1) / (outW - 1);
     case Coord::Asymmetric:
       return x / s;
     case Coord::TfHalfPixelForNn:
-      return (x + 0.5) / s;
+      return (x + 0.5f) / s;
     case Coord::TfCropAndResize: {
-      const double c = outW == 1 ? (r1 - r0) * (len - 1) / 2 : x * (r1 - r0) * (len - 1) / (outW - 1);
+      const float c = outW == 1 ? (r1 - r0) * (len - 1) / 2 : x * (r1 - r0) * (len - 1) / (outW - 1);
       return c + r0 * (len - 1);
     }
     case Coord::PytorchHalfPixel:
-      return outW == 1 ? -0.5 : (x + 0.5) / s - 0.5;
+      return outW == 1 ? -0.5 : (x + 0.5f) / s - 0.5f;
     case Coord::HalfPixel:
-      return (x + 0.5) / s - 0.5;
+      return (x + 0.5f) / s - 0.5f;
     case Coord::HalfPixelSymmetric: {
-      const double adjustment = static_cast<double>(out) / outW;
-      return len / 2 * (1 - adjustment) + (x + 0.5) / s - 0.5;
+      const float adjustment = static_cast<float>(out) / outW;
+      return len / 2 * (1 - adjustment) + (x + 0.5f) / s - 0.5f;
     }
   }
   return x;
