@@ -380,6 +380,12 @@ void EvalImage::matchesOnnxRuntimeBeyondTheNodeTests() {
                       {stringAttr("mode", mode), intAttr("output_height", 3), intAttr("output_width", 2),
                        floatAttr("spatial_scale", 0.9f)},
                       {f}}});
+  cases.push_back({"roialign-10",
+                   {"RoiAlign",
+                    10,
+                    {image, rois, ints({3}, {0, 1, 0})},
+                    {intAttr("output_height", 2), intAttr("output_width", 4), intAttr("sampling_ratio", 2)},
+                    {f}}});
   // Twenty boxes with distinct scores in two classes; centre format.
   Tensor boxes = randomTensor({1, 20, 4}, 97, 0, 1);
   cases.push_back({"nonmaxsuppression",
@@ -388,6 +394,12 @@ void EvalImage::matchesOnnxRuntimeBeyondTheNodeTests() {
                     {boxes, randomTensor({1, 2, 20}, 98, 0, 1), ints({1}, {5}), Tensor::floats({1}, {0.2f}),
                      Tensor::floats({1}, {0.3f})},
                     {intAttr("center_point_box", 1)},
+                    {ir::DataType::Int64}}});
+  cases.push_back({"nonmaxsuppression corners",
+                   {"NonMaxSuppression",
+                    10,
+                    {boxes, randomTensor({1, 2, 20}, 100, 0, 1), ints({1}, {20}), Tensor::floats({1}, {0.1f})},
+                    {},
                     {ir::DataType::Int64}}});
   cases.push_back({"maxunpool",
                    {"MaxUnpool",
