@@ -182,6 +182,11 @@ void EvalImage::resizeIntegersTruncateAndStringsGather() {
   auto r = runNode("Resize", 13, {x, std::nullopt, std::nullopt, sizes}, {Attribute::makeString("mode", "linear")}, 1);
   QCOMPARE(r[0].dtype(), ir::DataType::Int32);
   QCOMPARE(r[0].toInt64s(), (std::vector<int64_t>{0, 1, 3, 5}));
+  // int64's largest value is 2^63 in double, one past the type: the result saturates instead of wrapping.
+  Tensor big = ints({1, 2}, {INT64_MAX, INT64_MAX});
+  auto b =
+      runNode("Resize", 13, {big, std::nullopt, std::nullopt, sizes}, {Attribute::makeString("mode", "linear")}, 1);
+  QCOMPARE(b[0].toInt64s(), (std::vector<int64_t>(4, INT64_MAX)));
   Tensor s = Tensor::strings({1, 2}, {"a", "b"});
   auto g = runNode("Resize", 13, {s, std::nullopt, std::nullopt, sizes}, {}, 1);
   QCOMPARE(g[0].stringValues(), (std::vector<std::string>{"a", "a", "b", "b"}));

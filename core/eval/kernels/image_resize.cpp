@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -310,9 +311,13 @@ Tensor interpolate(const Tensor& x, const std::vector<AxisTable>& tables, const 
     T* q = y.mutableData<T>();
     const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
     const double hi = static_cast<double>(std::numeric_limits<T>::max());
+    // Saturating: 2^63 is a double but not an int64 (the comparisons keep the conversion defined).
     for (int64_t k = 0; k < y.size(); ++k) {
-      const double v = std::isnan(p[k]) ? 0 : std::clamp(std::trunc(p[k]), lo, hi);
-      q[k] = static_cast<T>(v);
+      const double v = std::trunc(p[k]);
+      q[k] = std::isnan(v) ? T(0)
+             : v >= hi     ? std::numeric_limits<T>::max()
+             : v <= lo     ? std::numeric_limits<T>::lowest()
+                           : static_cast<T>(v);
     }
     return y;
   }
