@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/runtime/node_eval.h"
 #include "eval/runtime/run.h"
 #include "ir/graph.h"
 #include "ir/model.h"
@@ -134,6 +135,7 @@ class EvalRecurrent : public QObject {
   void doubleAgreesWithFloatAndThreadsChangeNothing();
   void badShapesAndNamesAreOneLineErrors();
   void matchesOnnxRuntimeBeyondTheNodeTests();
+  void constantFoldingGetsEveryOutput();
 };
 
 void EvalRecurrent::bidirectionalHalvesAreForwardRunsOnEachOrder() {
@@ -365,6 +367,20 @@ void EvalRecurrent::matchesOnnxRuntimeBeyondTheNodeTests() {
     const QString why = test::compareWithOnnxRuntime(c, dir);
     QVERIFY2(why.isEmpty(), qPrintable(QString(name) + ":" + why));
   }
+}
+
+void EvalRecurrent::constantFoldingGetsEveryOutput() {
+  // evaluateNode (constant folding) takes every output as a tensor, also from a node that names none of them.
+  Tensor x = randomTensor({3, 2, 4}, 111), w = randomTensor({1, 12, 4}, 112), r = randomTensor({1, 12, 3}, 113);
+  ir::Node n;
+  n.opType = "LSTM";
+  n.attributes = {Attribute::makeInt("hidden_size", 3)};
+  auto outs = eval::evaluateNode(n, {&x, &w, &r}, 14);
+  QCOMPARE(outs.size(), size_t(3));
+  QCOMPARE(outs[0].dims(), (std::vector<int64_t>{3, 1, 2, 3}));
+  auto run = runNode("LSTM", 14, {x, w, r}, n.attributes, 3);
+  for (size_t k = 0; k < 3; ++k)
+    QVERIFY(std::equal(outs[k].bytes().begin(), outs[k].bytes().end(), run[k].bytes().begin()));
 }
 
 QTEST_GUILESS_MAIN(EvalRecurrent)

@@ -13,7 +13,6 @@
 #include "eval/runtime/exec_context.h"
 #include "eval/runtime/kernel_families.h"
 #include "eval/runtime/kernel_registry.h"
-#include "ir/value.h"
 
 namespace fb::eval {
 
@@ -226,7 +225,7 @@ class DirectionRun {
         });
       }
       forActive(s, [&](int64_t b, int64_t t) {
-        if (y) std::memcpy(y + p_.yRow(t, d_, b) * hidden, h + b * hidden, sizeof(T) * hidden);
+        std::memcpy(y + p_.yRow(t, d_, b) * hidden, h + b * hidden, sizeof(T) * hidden);
       });
     }
     for (int64_t b = 0; b < batch; ++b) {
@@ -341,17 +340,18 @@ std::vector<Value> runRecurrent(const KernelContext& c, const Problem& p) {
                                                   : std::vector<int64_t>{p.seq, p.directions, p.batch, p.hidden};
   const std::vector<int64_t> stateDims = p.batchFirst ? std::vector<int64_t>{p.batch, p.directions, p.hidden}
                                                       : std::vector<int64_t>{p.directions, p.batch, p.hidden};
-  const bool wantY = !c.node.outputs().empty() && c.node.output(0) && !c.node.output(0)->name().empty();
-  Tensor y = wantY ? Tensor::zeros(dt, yDims) : Tensor();
+  // Y always: every output is a tensor for whoever evaluates the node (constant folding reads them all), and Y
+  // costs no more than the states it records.
+  Tensor y = Tensor::zeros(dt, yDims);
   Tensor yh = Tensor::empty(dt, stateDims);
   Tensor yc = p.cell == Cell::Lstm ? Tensor::empty(dt, stateDims) : Tensor();
   for (int d = 0; d < p.directions; ++d) {
     c.exec.checkCancelled();
-    DirectionRun<T>(p, d, c).run(xs.data<T>(), wantY ? y.mutableData<T>() : nullptr, yh.mutableData<T>(),
+    DirectionRun<T>(p, d, c).run(xs.data<T>(), y.mutableData<T>(), yh.mutableData<T>(),
                                  p.cell == Cell::Lstm ? yc.mutableData<T>() : nullptr);
   }
   std::vector<Value> outs;
-  outs.push_back(wantY ? Value(std::move(y)) : Value::none());
+  outs.push_back(Value(std::move(y)));
   outs.push_back(Value(std::move(yh)));
   if (p.cell == Cell::Lstm) outs.push_back(Value(std::move(yc)));
   return outs;
