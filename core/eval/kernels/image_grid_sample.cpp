@@ -17,7 +17,8 @@ namespace fb::eval {
 namespace {
 
 enum class Mode { Nearest, Linear, Cubic };
-constexpr size_t kMaxAxes = 6;  // spatial axes (ONNX defines no limit; PyTorch stops at 3)
+constexpr size_t kMaxAxes = 6;      // spatial axes (ONNX defines no limit; PyTorch stops at 3)
+constexpr int64_t kMaxCombos = 64;  // taps of a point: 2^6 (linear, six axes) or 4^3 (cubic, three axes)
 enum class Padding { Zeros, Border, Reflection };
 
 // x moved into [lo, hi] by reflecting at the borders as often as needed.
@@ -114,26 +115,33 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
         wt[a * taps + t] = w;
       }
     }
+    // The taps of every axis combined once per point (offset and weight), then read for each channel.
+    int64_t offsets[kMaxCombos];
+    T weights[kMaxCombos];
+    int used = 0;
+    for (int64_t m = 0; m < combos; ++m) {
+      int64_t rest = m, offset = 0;
+      T w = 1;
+      bool zero = false;
+      for (size_t a = k; a-- > 0;) {
+        const int t = static_cast<int>(rest % taps);
+        rest /= taps;
+        const int64_t at = idx[a * taps + t];
+        if (at < 0) {
+          zero = true;
+          break;
+        }
+        offset += at * stride[a];
+        w *= static_cast<T>(wt[a * taps + t]);
+      }
+      if (zero) continue;
+      offsets[used] = offset;
+      weights[used++] = w;
+    }
     for (int64_t ch = 0; ch < channels; ++ch) {
       const T* plane = px + (n * channels + ch) * inPlane;
       T sum = 0;
-      for (int64_t m = 0; m < combos; ++m) {
-        int64_t rest = m, offset = 0;
-        T w = 1;
-        bool zero = false;
-        for (size_t a = k; a-- > 0;) {
-          const int t = static_cast<int>(rest % taps);
-          rest /= taps;
-          const int64_t at = idx[a * taps + t];
-          if (at < 0) {
-            zero = true;
-            break;
-          }
-          offset += at * stride[a];
-          w *= static_cast<T>(wt[a * taps + t]);
-        }
-        if (!zero) sum += w * plane[offset];
-      }
+      for (int m = 0; m < used; ++m) sum += weights[m] * plane[offsets[m]];
       py[(n * channels + ch) * outPlane + o] = sum;
     }
   }
