@@ -71,8 +71,8 @@ std::vector<Value> nonMaxSuppressionKernel(const KernelContext& c) {
   maxPerClass = std::min(std::max<int64_t>(maxPerClass, 0), spatial);
   std::vector<int64_t> selected;
   for (int64_t b = 0; b < batches && maxPerClass > 0; ++b) {
-    c.exec.checkCancelled();
     for (int64_t k = 0; k < classes; ++k) {
+      c.exec.checkCancelled();  // each class costs up to boxes x max_output_boxes_per_class overlap tests
       const double* s = sc.data() + (b * classes + k) * spatial;
       std::vector<int64_t> order;
       for (int64_t i = 0; i < spatial; ++i)
