@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ir/node.h"
+#include "node_oracle.h"
+#include "support/helpers.h"
 
 using namespace fb;
 using eval::Tensor;
@@ -78,6 +81,16 @@ Tensor counting(std::vector<int64_t> dims) {
   return Tensor::floats(std::move(dims), v);
 }
 
+Tensor randomTensor(std::vector<int64_t> dims, unsigned seed, float lo = -1, float hi = 1) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  int64_t n = 1;
+  for (int64_t k : dims) n *= k;
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = d(gen);
+  return Tensor::floats(std::move(dims), v);
+}
+
 Tensor ints(std::vector<int64_t> dims, const std::vector<int64_t>& v) { return Tensor::int64s(std::move(dims), v); }
 
 void compareNear(const Tensor& got, const std::vector<double>& want, double tol = 1e-5) {
@@ -110,6 +123,7 @@ class EvalImage : public QObject {
   void affineGridByHand();
   void roiAlignCoordinateModeFollowsTheOpset();
   void badInputsAreOneLineErrors();
+  void matchesOnnxRuntimeBeyondTheNodeTests();
 };
 
 void EvalImage::resizeAntialiasStretchesTheFilterFromOpset18() {
@@ -168,6 +182,11 @@ void EvalImage::resizeIntegersTruncateAndStringsGather() {
   auto r = runNode("Resize", 13, {x, std::nullopt, std::nullopt, sizes}, {Attribute::makeString("mode", "linear")}, 1);
   QCOMPARE(r[0].dtype(), ir::DataType::Int32);
   QCOMPARE(r[0].toInt64s(), (std::vector<int64_t>{0, 1, 3, 5}));
+  // int64's largest value is 2^63 in double, one past the type: the result saturates instead of wrapping.
+  Tensor big = ints({1, 2}, {INT64_MAX, INT64_MAX});
+  auto b =
+      runNode("Resize", 13, {big, std::nullopt, std::nullopt, sizes}, {Attribute::makeString("mode", "linear")}, 1);
+  QCOMPARE(b[0].toInt64s(), (std::vector<int64_t>(4, INT64_MAX)));
   Tensor s = Tensor::strings({1, 2}, {"a", "b"});
   auto g = runNode("Resize", 13, {s, std::nullopt, std::nullopt, sizes}, {}, 1);
   QCOMPARE(g[0].stringValues(), (std::vector<std::string>{"a", "a", "b", "b"}));
@@ -277,6 +296,128 @@ void EvalImage::badInputsAreOneLineErrors() {
   QVERIFY(failureOf("GridSample", 20, {x, Tensor::floats({1, 1, 1, 3}, {0, 0, 0})}, {}, 1) == Kind::BadInput);
   QVERIFY(failureOf("AffineGrid", 20, {Tensor::floats({1, 2, 3}, {1, 0, 0, 0, 1, 0}), ints({4}, {2, 1, 2, 2})}, {},
                     1) == Kind::BadInput);
+}
+
+void EvalImage::matchesOnnxRuntimeBeyondTheNodeTests() {
+  using test::floatAttr;
+  using test::intAttr;
+  using test::intsAttr;
+  using test::stringAttr;
+  const QString dir = test::scratchDir("eval_image_ort");
+  const auto f = ir::DataType::Float;
+  std::vector<std::pair<const char*, test::OracleNode>> cases;
+  Tensor image = randomTensor({2, 3, 9, 11}, 91);
+  for (const char* mode : {"linear", "cubic"})
+    cases.push_back({"resize antialias",
+                     {"Resize",
+                      18,
+                      {image, std::nullopt, Tensor::floats({4}, {1, 1, 0.5f, 0.4f})},
+                      {stringAttr("mode", mode), intAttr("antialias", 1)},
+                      {f}}});
+  cases.push_back(
+      {"resize axes not_larger",
+       {"Resize",
+        18,
+        {image, std::nullopt, std::nullopt, ints({2}, {5, 4})},
+        {stringAttr("mode", "linear"), intsAttr("axes", {2, 3}), stringAttr("keep_aspect_ratio_policy", "not_larger")},
+        {f}}});
+  cases.push_back({"resize cubic exclude_outside",
+                   {"Resize",
+                    13,
+                    {image, std::nullopt, std::nullopt, ints({4}, {2, 3, 14, 17})},
+                    {stringAttr("mode", "cubic"), floatAttr("cubic_coeff_a", -0.5f), intAttr("exclude_outside", 1)},
+                    {f}}});
+  cases.push_back(
+      {"resize tf_crop_and_resize",
+       {"Resize",
+        13,
+        {image, Tensor::floats({8}, {0, 0, -0.2f, 0.1f, 1, 1, 0.9f, 1.3f}), std::nullopt, ints({4}, {2, 3, 7, 6})},
+        {stringAttr("mode", "linear"), stringAttr("coordinate_transformation_mode", "tf_crop_and_resize"),
+         floatAttr("extrapolation_value", 10)},
+        {f}}});
+  cases.push_back(
+      {"resize 5-d nearest",
+       {"Resize",
+        13,
+        {randomTensor({1, 2, 3, 4, 5}, 92), std::nullopt, Tensor::floats({5}, {1, 1, 2, 1.5f, 0.6f})},
+        {stringAttr("nearest_mode", "round_prefer_ceil"), stringAttr("coordinate_transformation_mode", "asymmetric")},
+        {f}}});
+  // Resize-10 and Upsample-9: asymmetric coordinates; nearest takes the floor enlarging, the ceiling shrinking.
+  for (const char* mode : {"nearest", "linear"}) {
+    cases.push_back(
+        {"resize-10",
+         {"Resize", 10, {image, Tensor::floats({4}, {1, 1, 0.6f, 1.7f})}, {stringAttr("mode", mode)}, {f}}});
+    cases.push_back({"upsample-9",
+                     {"Upsample", 9, {image, Tensor::floats({4}, {1, 1, 2, 1.5f})}, {stringAttr("mode", mode)}, {f}}});
+  }
+  cases.push_back({"resize pytorch_half_pixel to one",
+                   {"Resize",
+                    13,
+                    {image, std::nullopt, std::nullopt, ints({4}, {2, 3, 1, 5})},
+                    {stringAttr("mode", "linear"), stringAttr("coordinate_transformation_mode", "pytorch_half_pixel")},
+                    {f}}});
+  // Not cubic with border: ONNX's reference clamps a grid location that leaves the image before interpolating
+  // ("border values for out-of-bound grid locations"), ONNX Runtime (as PyTorch) clamps each of the 16 taps
+  // instead; the evaluator follows the reference.
+  for (const char* padding : {"zeros", "border", "reflection"})
+    for (const char* mode : {"linear", "cubic", "nearest"})
+      if (std::string(mode) != "cubic" || std::string(padding) != "border")
+        cases.push_back({"gridsample",
+                         {"GridSample",
+                          20,
+                          {image, randomTensor({2, 4, 6, 2}, 93, -1.4f, 1.4f)},
+                          {stringAttr("mode", mode), stringAttr("padding_mode", padding)},
+                          {f}}});
+  cases.push_back({"gridsample 5-d",
+                   {"GridSample",
+                    20,
+                    {randomTensor({1, 2, 3, 4, 5}, 94), randomTensor({1, 2, 3, 4, 3}, 95, -1.3f, 1.3f)},
+                    {stringAttr("padding_mode", "border"), intAttr("align_corners", 1)},
+                    {f}}});
+  cases.push_back(
+      {"affinegrid 3-d", {"AffineGrid", 20, {randomTensor({2, 3, 4}, 96), ints({5}, {2, 1, 3, 4, 5})}, {}, {f}}});
+  Tensor rois = Tensor::floats({3, 4}, {0.5f, 1, 6, 7.5f, 2, 0, 10.5f, 4, -1, -1, 3, 12});
+  for (const char* mode : {"avg", "max"})
+    cases.push_back({"roialign",
+                     {"RoiAlign",
+                      16,
+                      {image, rois, ints({3}, {1, 0, 1})},
+                      {stringAttr("mode", mode), intAttr("output_height", 3), intAttr("output_width", 2),
+                       floatAttr("spatial_scale", 0.9f)},
+                      {f}}});
+  cases.push_back({"roialign-10",
+                   {"RoiAlign",
+                    10,
+                    {image, rois, ints({3}, {0, 1, 0})},
+                    {intAttr("output_height", 2), intAttr("output_width", 4), intAttr("sampling_ratio", 2)},
+                    {f}}});
+  // Twenty boxes with distinct scores in two classes; centre format.
+  Tensor boxes = randomTensor({1, 20, 4}, 97, 0, 1);
+  cases.push_back({"nonmaxsuppression",
+                   {"NonMaxSuppression",
+                    11,
+                    {boxes, randomTensor({1, 2, 20}, 98, 0, 1), ints({1}, {5}), Tensor::floats({1}, {0.2f}),
+                     Tensor::floats({1}, {0.3f})},
+                    {intAttr("center_point_box", 1)},
+                    {ir::DataType::Int64}}});
+  cases.push_back({"nonmaxsuppression corners",
+                   {"NonMaxSuppression",
+                    10,
+                    {boxes, randomTensor({1, 2, 20}, 100, 0, 1), ints({1}, {20}), Tensor::floats({1}, {0.1f})},
+                    {},
+                    {ir::DataType::Int64}}});
+  cases.push_back({"maxunpool",
+                   {"MaxUnpool",
+                    11,
+                    {randomTensor({1, 2, 2, 3}, 99), ints({1, 2, 2, 3}, {0, 3, 5, 14, 17, 19, 24, 30, 31, 36, 44, 47})},
+                    {intsAttr("kernel_shape", {3, 3}), intsAttr("strides", {2, 2}), intsAttr("pads", {0, 1, 1, 0})},
+                    {f}}});
+  for (const auto& [name, c] : cases) {
+    const QString why = test::compareWithOnnxRuntime(c, dir);
+    if (!why.isEmpty())
+      qWarning("%s (%s):%s", name, c.attributes.empty() ? "" : c.attributes[0].s().c_str(), qPrintable(why));
+    QVERIFY2(why.isEmpty(), qPrintable(QString(name) + ":" + why));
+  }
 }
 
 QTEST_GUILESS_MAIN(EvalImage)

@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "eval/runtime/node_eval.h"
 #include "eval/runtime/run.h"
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ir/node.h"
+#include "node_oracle.h"
+#include "support/helpers.h"
 
 using namespace fb;
 using eval::Tensor;
@@ -131,6 +134,8 @@ class EvalRecurrent : public QObject {
   void lstmInputForgetCouplesTheGates();
   void doubleAgreesWithFloatAndThreadsChangeNothing();
   void badShapesAndNamesAreOneLineErrors();
+  void matchesOnnxRuntimeBeyondTheNodeTests();
+  void constantFoldingGetsEveryOutput();
 };
 
 void EvalRecurrent::bidirectionalHalvesAreForwardRunsOnEachOrder() {
@@ -296,6 +301,86 @@ void EvalRecurrent::badShapesAndNamesAreOneLineErrors() {
   names.strings = std::vector<std::string>{"Swish"};
   QVERIFY(failureOf("RNN", 14, {x, wRnn, rRnn}, {names}, 2) == Kind::Unsupported);
   QVERIFY(failureOf("RNN", 14, {x, wRnn, rRnn}, {Attribute::makeInt("hidden_size", 5)}, 2) == Kind::BadInput);
+}
+
+void EvalRecurrent::matchesOnnxRuntimeBeyondTheNodeTests() {
+  using test::floatAttr;
+  using test::floatsAttr;
+  using test::intAttr;
+  using test::stringAttr;
+  using test::stringsAttr;
+  const QString dir = test::scratchDir("eval_recurrent_ort");
+  const int64_t seq = 6, batch = 3, input = 5, hidden = 4;
+  Tensor lens = Tensor::empty(ir::DataType::Int32, {batch});
+  for (int64_t b = 0; b < batch; ++b) lens.mutableData<int32_t>()[b] = static_cast<int32_t>(b == 0 ? seq : 2 + b);
+  const auto f = ir::DataType::Float;
+  std::vector<std::pair<const char*, test::OracleNode>> cases;
+  // LSTM, both directions, every optional input, lengths per row, clip.
+  cases.push_back(
+      {"lstm bidirectional",
+       {"LSTM",
+        14,
+        {randomTensor({seq, batch, input}, 41), randomTensor({2, 4 * hidden, input}, 42),
+         randomTensor({2, 4 * hidden, hidden}, 43), randomTensor({2, 8 * hidden}, 44), lens,
+         randomTensor({2, batch, hidden}, 45), randomTensor({2, batch, hidden}, 46), randomTensor({2, 3 * hidden}, 47)},
+        {stringAttr("direction", "bidirectional"), intAttr("hidden_size", hidden), floatAttr("clip", 0.8f)},
+        {f, f, f}}});
+  // LSTM, coupled gates and other activations.
+  cases.push_back({"lstm input_forget",
+                   {"LSTM",
+                    14,
+                    {randomTensor({seq, batch, input}, 51), randomTensor({1, 4 * hidden, input}, 52),
+                     randomTensor({1, 4 * hidden, hidden}, 53), randomTensor({1, 8 * hidden}, 54)},
+                    {intAttr("hidden_size", hidden), intAttr("input_forget", 1),
+                     stringsAttr("activations", {"HardSigmoid", "Softsign", "Elu"}),
+                     floatsAttr("activation_alpha", {0.3f, 0.7f}), floatsAttr("activation_beta", {0.4f})},
+                    {f, f, f}}});
+  // GRU reverse with lengths, both reset placements.
+  for (int lbr : {0, 1})
+    cases.push_back(
+        {lbr ? "gru reverse linear_before_reset" : "gru reverse",
+         {"GRU",
+          14,
+          {randomTensor({seq, batch, input}, 61), randomTensor({1, 3 * hidden, input}, 62),
+           randomTensor({1, 3 * hidden, hidden}, 63), randomTensor({1, 6 * hidden}, 64), lens,
+           randomTensor({1, batch, hidden}, 65)},
+          {stringAttr("direction", "reverse"), intAttr("hidden_size", hidden), intAttr("linear_before_reset", lbr)},
+          {f, f}}});
+  // GRU bidirectional; RNN bidirectional with a different activation per direction and their parameters.
+  cases.push_back({"gru bidirectional",
+                   {"GRU",
+                    14,
+                    {randomTensor({seq, batch, input}, 71), randomTensor({2, 3 * hidden, input}, 72),
+                     randomTensor({2, 3 * hidden, hidden}, 73), randomTensor({2, 6 * hidden}, 74)},
+                    {stringAttr("direction", "bidirectional"), intAttr("hidden_size", hidden)},
+                    {f, f}}});
+  cases.push_back({"rnn bidirectional activations",
+                   {"RNN",
+                    14,
+                    {randomTensor({seq, batch, input}, 81), randomTensor({2, hidden, input}, 82),
+                     randomTensor({2, hidden, hidden}, 83), randomTensor({2, 2 * hidden}, 84), lens},
+                    {stringAttr("direction", "bidirectional"), intAttr("hidden_size", hidden),
+                     stringsAttr("activations", {"LeakyRelu", "ScaledTanh"}),
+                     floatsAttr("activation_alpha", {0.05f, 1.5f}), floatsAttr("activation_beta", {0.5f})},
+                    {f, f}}});
+  for (const auto& [name, c] : cases) {
+    const QString why = test::compareWithOnnxRuntime(c, dir);
+    QVERIFY2(why.isEmpty(), qPrintable(QString(name) + ":" + why));
+  }
+}
+
+void EvalRecurrent::constantFoldingGetsEveryOutput() {
+  // evaluateNode (constant folding) takes every output as a tensor, also from a node that names none of them.
+  Tensor x = randomTensor({3, 2, 4}, 111), w = randomTensor({1, 12, 4}, 112), r = randomTensor({1, 12, 3}, 113);
+  ir::Node n;
+  n.opType = "LSTM";
+  n.attributes = {Attribute::makeInt("hidden_size", 3)};
+  auto outs = eval::evaluateNode(n, {&x, &w, &r}, 14);
+  QCOMPARE(outs.size(), size_t(3));
+  QCOMPARE(outs[0].dims(), (std::vector<int64_t>{3, 1, 2, 3}));
+  auto run = runNode("LSTM", 14, {x, w, r}, n.attributes, 3);
+  for (size_t k = 0; k < 3; ++k)
+    QVERIFY(std::equal(outs[k].bytes().begin(), outs[k].bytes().end(), run[k].bytes().begin()));
 }
 
 QTEST_GUILESS_MAIN(EvalRecurrent)

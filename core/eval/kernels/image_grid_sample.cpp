@@ -2,7 +2,8 @@
 // linear / nearest / cubic), as ONNX's reference (after PyTorch) computes it: grid coordinates are unnormalised
 // per axis (grid's last axis lists them innermost axis first), border and reflection move a coordinate that
 // leaves the borders back inside, and each tap of the interpolation reads zero (zeros), the nearest edge (border)
-// or its mirror image (reflection) when it falls outside.
+// or its mirror image (reflection) when it falls outside. With cubic and border this differs from ONNX Runtime and
+// PyTorch, which clamp only the taps: the reference is what ONNX's own tests hold kernels to.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ namespace fb::eval {
 namespace {
 
 enum class Mode { Nearest, Linear, Cubic };
+constexpr size_t kMaxAxes = 6;      // spatial axes (ONNX defines no limit; PyTorch stops at 3)
+constexpr int64_t kMaxCombos = 64;  // taps of a point: 2^6 (linear, six axes) or 4^3 (cubic, three axes)
 enum class Padding { Zeros, Border, Reflection };
 
 // x moved into [lo, hi] by reflecting at the borders as often as needed.
@@ -63,6 +66,7 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
   for (int64_t d : inDims) inPlane *= d;
   for (size_t a = 2; a < outDims.size(); ++a) outPlane *= outDims[a];
   if (y.size() == 0) return y;
+  if (inPlane == 0) badInput("GridSample cannot sample an input with an empty spatial axis: " + describe(x));
   std::vector<int64_t> stride(k, 1);
   for (size_t a = k - 1; a-- > 0;) stride[a] = stride[a + 1] * inDims[a + 1];
   const int taps = st.mode == Mode::Nearest ? 1 : st.mode == Mode::Linear ? 2 : 4;
@@ -76,13 +80,14 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
     const int64_t n = job / outPlane, o = job % outPlane;
     const T* g = pg + job * static_cast<int64_t>(k);
     // Per axis: the taps' indices (-1: reads zero) and weights.
-    std::vector<int64_t> idx(k * taps);
-    std::vector<double> wt(k * taps);
+    int64_t idx[kMaxAxes * 4];
+    double wt[kMaxAxes * 4];
     for (size_t a = 0; a < k; ++a) {
       const double len = static_cast<double>(inDims[a]);
       const double lo = st.alignCorners ? 0 : -0.5, hi = st.alignCorners ? len - 1 : len - 0.5;
-      const double norm = static_cast<double>(g[k - 1 - a]);
-      double c = st.alignCorners ? (norm + 1) / 2 * (len - 1) : ((norm + 1) * len - 1) / 2;
+      // Unnormalised in the element type, as ONNX Runtime and the reference do (nearest rounds the result).
+      const T norm = g[k - 1 - a], lenT = static_cast<T>(inDims[a]);
+      double c = static_cast<double>(st.alignCorners ? (norm + 1) / 2 * (lenT - 1) : ((norm + 1) * lenT - 1) / 2);
       if (st.mode == Mode::Nearest) c = k == 3 ? std::round(c) : std::nearbyint(c);
       if (c < lo || c > hi) {
         if (st.padding == Padding::Border) c = std::clamp(c, 0.0, len - 1);
@@ -110,26 +115,33 @@ Tensor sample(const Tensor& x, const Tensor& grid, const Setup& st) {
         wt[a * taps + t] = w;
       }
     }
+    // The taps of every axis combined once per point (offset and weight), then read for each channel.
+    int64_t offsets[kMaxCombos];
+    T weights[kMaxCombos];
+    int used = 0;
+    for (int64_t m = 0; m < combos; ++m) {
+      int64_t rest = m, offset = 0;
+      T w = 1;
+      bool zero = false;
+      for (size_t a = k; a-- > 0;) {
+        const int t = static_cast<int>(rest % taps);
+        rest /= taps;
+        const int64_t at = idx[a * taps + t];
+        if (at < 0) {
+          zero = true;
+          break;
+        }
+        offset += at * stride[a];
+        w *= static_cast<T>(wt[a * taps + t]);
+      }
+      if (zero) continue;
+      offsets[used] = offset;
+      weights[used++] = w;
+    }
     for (int64_t ch = 0; ch < channels; ++ch) {
       const T* plane = px + (n * channels + ch) * inPlane;
       T sum = 0;
-      for (int64_t m = 0; m < combos; ++m) {
-        int64_t rest = m, offset = 0;
-        T w = 1;
-        bool zero = false;
-        for (size_t a = k; a-- > 0;) {
-          const int t = static_cast<int>(rest % taps);
-          rest /= taps;
-          const int64_t at = idx[a * taps + t];
-          if (at < 0) {
-            zero = true;
-            break;
-          }
-          offset += at * stride[a];
-          w *= static_cast<T>(wt[a * taps + t]);
-        }
-        if (!zero) sum += w * plane[offset];
-      }
+      for (int m = 0; m < used; ++m) sum += weights[m] * plane[offsets[m]];
       py[(n * channels + ch) * outPlane + o] = sum;
     }
   }
@@ -167,6 +179,7 @@ std::vector<Value> gridSampleKernel(const KernelContext& c) {
   else
     badInput("GridSample padding_mode '" + padding.substr(0, 32) + "' is not known");
   st.alignCorners = node.attrInt("align_corners", 0) != 0;
+  if (x.rank() - 2 > kMaxAxes) unsupported("GridSample beyond " + std::to_string(kMaxAxes) + " spatial axes");
   if (st.mode == Mode::Cubic && x.rank() - 2 > 3) unsupported("GridSample cubic beyond three spatial axes");
   if (!ir::isFloatingPoint(x.dtype())) unsupported("GridSample of " + describe(x) + " (float types only)");
   if (!ir::isFloatingPoint(grid.dtype())) badInput("GridSample grid " + describe(grid) + " is not of a float type");

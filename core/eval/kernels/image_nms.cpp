@@ -1,7 +1,9 @@
 // NonMaxSuppression: per batch and class, boxes above the score threshold taken by descending score (ties: lower
 // index first) and kept unless their IoU with a box already kept exceeds the threshold. Corners may come in either
-// order (center_point_box 0) or as centre and size (1); a box of no area suppresses nothing.
+// order (center_point_box 0) or as centre and size (1); a box of no area suppresses nothing. A NaN score has no
+// place in the order and is never selected.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -69,12 +71,12 @@ std::vector<Value> nonMaxSuppressionKernel(const KernelContext& c) {
   maxPerClass = std::min(std::max<int64_t>(maxPerClass, 0), spatial);
   std::vector<int64_t> selected;
   for (int64_t b = 0; b < batches && maxPerClass > 0; ++b) {
-    c.exec.checkCancelled();
     for (int64_t k = 0; k < classes; ++k) {
+      c.exec.checkCancelled();  // each class costs up to boxes x max_output_boxes_per_class overlap tests
       const double* s = sc.data() + (b * classes + k) * spatial;
       std::vector<int64_t> order;
       for (int64_t i = 0; i < spatial; ++i)
-        if (!hasScoreThreshold || s[i] > minScore) order.push_back(i);
+        if (!std::isnan(s[i]) && (!hasScoreThreshold || s[i] > minScore)) order.push_back(i);
       std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) { return s[i] > s[j]; });
       std::vector<int64_t> kept;
       for (int64_t i : order) {

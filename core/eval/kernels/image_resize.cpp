@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ struct AxisTable {
   std::vector<double> weight;
   std::vector<uint8_t> outside;
   bool identity = false;
+  Tensor charge;  // holds the tables' size against the run's memory budget while they live
 };
 
 double keys(double x, double a) {
@@ -61,28 +63,33 @@ double keys(double x, double a) {
 }
 
 // Where output index o reads on an axis of `in` elements, scale s and integer output size `out`.
-double sourceCoordinate(const Spec& sp, int64_t o, int64_t in, double s, int64_t out, double r0, double r1) {
-  const double outW = s * static_cast<double>(in);
-  const double x = static_cast<double>(o);
-  const double len = static_cast<double>(in);
+// In float, as ONNX Runtime computes it: a coordinate that is exactly a pixel index in float can fall just short
+// of it in double, and nearest's floor would then pick the pixel before.
+double sourceCoordinate(const Spec& sp, int64_t o, int64_t in, double scale, int64_t out, double roiStart,
+                        double roiEnd) {
+  const float s = static_cast<float>(scale);
+  const float len = static_cast<float>(in);
+  const float outW = s * len;
+  const float x = static_cast<float>(o);
+  const float r0 = static_cast<float>(roiStart), r1 = static_cast<float>(roiEnd);
   switch (sp.coord) {
     case Coord::AlignCorners:
       return outW == 1 ? 0 : x * (len - 1) / (outW - 1);
     case Coord::Asymmetric:
       return x / s;
     case Coord::TfHalfPixelForNn:
-      return (x + 0.5) / s;
+      return (x + 0.5f) / s;
     case Coord::TfCropAndResize: {
-      const double c = outW == 1 ? (r1 - r0) * (len - 1) / 2 : x * (r1 - r0) * (len - 1) / (outW - 1);
+      const float c = outW == 1 ? (r1 - r0) * (len - 1) / 2 : x * (r1 - r0) * (len - 1) / (outW - 1);
       return c + r0 * (len - 1);
     }
     case Coord::PytorchHalfPixel:
-      return outW == 1 ? -0.5 : (x + 0.5) / s - 0.5;
+      return outW == 1 ? -0.5 : (x + 0.5f) / s - 0.5f;
     case Coord::HalfPixel:
-      return (x + 0.5) / s - 0.5;
+      return (x + 0.5f) / s - 0.5f;
     case Coord::HalfPixelSymmetric: {
-      const double adjustment = static_cast<double>(out) / outW;
-      return len / 2 * (1 - adjustment) + (x + 0.5) / s - 0.5;
+      const float adjustment = static_cast<float>(out) / outW;
+      return len / 2 * (1 - adjustment) + (x + 0.5f) / s - 0.5f;
     }
   }
   return x;
@@ -110,7 +117,7 @@ AxisTable buildTable(const Spec& sp, size_t axis, int64_t in) {
   // Clamped taps collapse onto the edges, so an output never needs more entries than the axis has elements.
   t.taps = std::min(n, in);
   const size_t cells = static_cast<size_t>(t.out) * static_cast<size_t>(t.taps);
-  Tensor charge = Tensor::empty(ir::DataType::Double, {t.out, t.taps * 2});  // the tables' memory, budgeted
+  t.charge = Tensor::empty(ir::DataType::Double, {t.out, t.taps * 2});
   t.index.assign(cells, 0);
   t.weight.assign(cells, 0.0);
   t.outside.assign(static_cast<size_t>(t.out), 0);
@@ -297,22 +304,31 @@ Tensor interpolate(const Tensor& x, const std::vector<AxisTable>& tables, const 
   for (size_t a = 0; a < tables.size(); ++a)
     if (!tables[a].identity) cur = resampleAxis<A>(cur, dims, a, tables[a], static_cast<A>(sp.extrapolation));
   if constexpr (std::is_same_v<A, T>) {
-    return cur.dims() == x.dims() && cur.data<T>() == x.data<T>() ? x.copy() : cur;
+    return cur;  // the input itself when no axis changes: values share bytes, as Identity's do
   } else {
     Tensor y = Tensor::empty(x.dtype(), dims);
     const A* p = cur.data<A>();
     T* q = y.mutableData<T>();
     const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
     const double hi = static_cast<double>(std::numeric_limits<T>::max());
+    // Saturating: 2^63 is a double but not an int64 (the comparisons keep the conversion defined).
     for (int64_t k = 0; k < y.size(); ++k) {
-      const double v = std::isnan(p[k]) ? 0 : std::clamp(std::trunc(p[k]), lo, hi);
-      q[k] = static_cast<T>(v);
+      const double v = std::trunc(p[k]);
+      q[k] = std::isnan(v) ? T(0)
+             : v >= hi     ? std::numeric_limits<T>::max()
+             : v <= lo     ? std::numeric_limits<T>::lowest()
+                           : static_cast<T>(v);
     }
     return y;
   }
 }
 
 Tensor resizeWith(const Tensor& x, const Spec& sp) {
+  if (x.rank() == 0) badInput("Resize of a scalar: there is no axis to resize");
+  if (checkedElementCount(sp.outDims) == 0) {
+    if (x.isString()) return Tensor::strings(sp.outDims, {});
+    return Tensor::empty(x.dtype(), sp.outDims);
+  }
   std::vector<AxisTable> tables;
   for (size_t a = 0; a < x.rank(); ++a) tables.push_back(buildTable(sp, a, x.dim(a)));
   if (x.isString()) {

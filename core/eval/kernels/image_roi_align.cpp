@@ -36,6 +36,11 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
   const T* px = x.data<T>();
   const T* pr = rois.data<T>();
   T* py = y.mutableData<T>();
+  if (y.size() == 0) return y;
+  if (height == 0 || width == 0) {  // every sample lies outside: zeros, without reading the empty input
+    for (int64_t k = 0; k < y.size(); ++k) py[k] = T(0);
+    return y;
+  }
   const T offset = st.halfPixel ? T(0.5) : T(0);
   const T scale = static_cast<T>(st.spatialScale);
   // Per ROI: the sampling grid per bin, bounded so that a huge box cannot ask for unbounded work.
@@ -53,7 +58,7 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
                                            : std::ceil(static_cast<double>(roiH) / static_cast<double>(st.outH));
     const double gw = st.samplingRatio > 0 ? static_cast<double>(st.samplingRatio)
                                            : std::ceil(static_cast<double>(roiW) / static_cast<double>(st.outW));
-    if (gh > 4.0 * static_cast<double>(height) + 64 || gw > 4.0 * static_cast<double>(width) + 64)
+    if (!(gh <= 4.0 * static_cast<double>(height) + 64) || !(gw <= 4.0 * static_cast<double>(width) + 64))
       badInput("RoiAlign box " + std::to_string(r) + " asks for more samples per bin than its input has pixels");
     gridH[r] = std::max<int64_t>(0, static_cast<int64_t>(gh));
     gridW[r] = std::max<int64_t>(0, static_cast<int64_t>(gw));
@@ -79,8 +84,7 @@ Tensor roiAlign(const Tensor& x, const Tensor& rois, const std::vector<int64_t>&
       for (int64_t ix = 0; ix < gw; ++ix) {
         T xx = startW + static_cast<T>(pw) * binW + (static_cast<T>(ix) + T(0.5)) * binW / static_cast<T>(gw);
         Corner<T> cn{{0, 0, 0, 0}, {0, 0, 0, 0}};
-        if (yy < T(-1) || yy > static_cast<T>(height) || xx < T(-1) || xx > static_cast<T>(width) || height == 0 ||
-            width == 0) {
+        if (yy < T(-1) || yy > static_cast<T>(height) || xx < T(-1) || xx > static_cast<T>(width)) {
           samples.push_back(cn);
           continue;
         }
@@ -162,6 +166,7 @@ std::vector<Value> roiAlignKernel(const KernelContext& c) {
   if (st.samplingRatio > 4096)
     badInput("RoiAlign sampling_ratio " + std::to_string(st.samplingRatio) + " is too large");
   st.spatialScale = n.attrFloat("spatial_scale", 1.0f);
+  if (!std::isfinite(st.spatialScale)) badInput("RoiAlign spatial_scale is not a finite number");
   return {visitFloating(x.dtype(), [&]<typename T>() { return roiAlign<T>(x, rois, batchOf, st); })};
 }
 

@@ -13,7 +13,6 @@
 #include "eval/runtime/exec_context.h"
 #include "eval/runtime/kernel_families.h"
 #include "eval/runtime/kernel_registry.h"
-#include "ir/value.h"
 
 namespace fb::eval {
 
@@ -145,7 +144,7 @@ template <typename T>
 class DirectionRun {
  public:
   DirectionRun(const Problem& p, int d, const KernelContext& c)
-      : p_(p), d_(d), reverse_(p.reverseOnly || d == 1), gh_(gatesOf(p.cell) * p.hidden) {
+      : p_(p), cancel_(c.exec), d_(d), reverse_(p.reverseOnly || d == 1), gh_(gatesOf(p.cell) * p.hidden) {
     const int per = static_cast<int>(defaultActivations(p.cell).size());
     f_ = p.activations[d * per];
     if (per > 1) g_ = p.activations[d * per + 1];
@@ -163,7 +162,7 @@ class DirectionRun {
   // xs: the input as [seq, batch, input]. Writes this direction's rows of y, yh and yc (yc for LSTM only).
   void run(const T* xs, T* y, T* yh, T* yc) {
     const int64_t batch = p_.batch, hidden = p_.hidden, gh = gh_;
-    Tensor xwBuf = Tensor::empty(dataTypeOf<T>(), {p_.seq * batch, gh});
+    Tensor xwBuf = Tensor::empty(dataTypeOf<T>(), {p_.seq, batch, gh});  // checks seq * batch before using it
     T* xw = xwBuf.mutableData<T>();
     TransposedProduct<T>(p_.seq * batch, p_.input, gh, false).run(xs, w_, xw);
     if (bias_) {
@@ -200,7 +199,9 @@ class DirectionRun {
       hiddenGateBuf = Tensor::empty(dataTypeOf<T>(), {batch, hidden});
       hiddenGate = std::make_unique<TransposedProduct<T>>(batch, hidden, hidden, false);
     }
-    for (int64_t s = 0; s < p_.seq; ++s) {
+    const int64_t steps = batch == 0 || hidden == 0 ? 0 : p_.seq;  // nothing changes without rows or state
+    for (int64_t s = 0; s < steps; ++s) {
+      if (s % 256 == 255) cancel_.checkCancelled();
       recurrent.run(h, r_, gates);
       if (p_.cell == Cell::Rnn) {
         forActive(s, [&](int64_t b, int64_t t) { stepRnn(xw + (t * batch + b) * gh, gates + b * gh, h + b * hidden); });
@@ -224,7 +225,7 @@ class DirectionRun {
         });
       }
       forActive(s, [&](int64_t b, int64_t t) {
-        if (y) std::memcpy(y + p_.yRow(t, d_, b) * hidden, h + b * hidden, sizeof(T) * hidden);
+        std::memcpy(y + p_.yRow(t, d_, b) * hidden, h + b * hidden, sizeof(T) * hidden);
       });
     }
     for (int64_t b = 0; b < batch; ++b) {
@@ -308,6 +309,7 @@ class DirectionRun {
   }
 
   const Problem& p_;
+  const ExecContext& cancel_;
   int d_;
   bool reverse_;
   int64_t gh_;
@@ -338,17 +340,18 @@ std::vector<Value> runRecurrent(const KernelContext& c, const Problem& p) {
                                                   : std::vector<int64_t>{p.seq, p.directions, p.batch, p.hidden};
   const std::vector<int64_t> stateDims = p.batchFirst ? std::vector<int64_t>{p.batch, p.directions, p.hidden}
                                                       : std::vector<int64_t>{p.directions, p.batch, p.hidden};
-  const bool wantY = !c.node.outputs().empty() && c.node.output(0) && !c.node.output(0)->name().empty();
-  Tensor y = wantY ? Tensor::zeros(dt, yDims) : Tensor();
+  // Y always: every output is a tensor for whoever evaluates the node (constant folding reads them all), and Y
+  // costs no more than the states it records.
+  Tensor y = Tensor::zeros(dt, yDims);
   Tensor yh = Tensor::empty(dt, stateDims);
   Tensor yc = p.cell == Cell::Lstm ? Tensor::empty(dt, stateDims) : Tensor();
   for (int d = 0; d < p.directions; ++d) {
     c.exec.checkCancelled();
-    DirectionRun<T>(p, d, c).run(xs.data<T>(), wantY ? y.mutableData<T>() : nullptr, yh.mutableData<T>(),
+    DirectionRun<T>(p, d, c).run(xs.data<T>(), y.mutableData<T>(), yh.mutableData<T>(),
                                  p.cell == Cell::Lstm ? yc.mutableData<T>() : nullptr);
   }
   std::vector<Value> outs;
-  outs.push_back(wantY ? Value(std::move(y)) : Value::none());
+  outs.push_back(Value(std::move(y)));
   outs.push_back(Value(std::move(yh)));
   if (p.cell == Cell::Lstm) outs.push_back(Value(std::move(yc)));
   return outs;

@@ -21,6 +21,7 @@ template <typename T>
 struct TransposedProduct<T>::Primitive {
   dnnl::memory::desc a, b, c;
   dnnl::matmul matmul;
+  dnnl::stream stream;  // one per product: each direction's steps run on one thread
 };
 
 template <typename T>
@@ -42,6 +43,7 @@ TransposedProduct<T>::TransposedProduct(int64_t m, int64_t k, int64_t n, bool ac
       }
       dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(p->a, p->b, p->c), attr, cpuEngine());
       p->matmul = dnnl::matmul(pd);
+      p->stream = dnnl::stream(cpuEngine());
       primitive_ = std::move(p);
     } catch (const dnnl::error& e) {
       unsupported(std::string("oneDNN cannot build a recurrent matrix product: ") + e.what());
@@ -56,7 +58,7 @@ template <typename T>
 void TransposedProduct<T>::run(const T* a, const T* b, T* c) const {
   if (m_ == 0 || n_ == 0) return;
   if (primitive_) {
-    dnnl::stream stream(cpuEngine());
+    dnnl::stream& stream = primitive_->stream;
     dnnl::memory ma(primitive_->a, cpuEngine(), const_cast<T*>(a));
     dnnl::memory mb(primitive_->b, cpuEngine(), const_cast<T*>(b));
     dnnl::memory mc(primitive_->c, cpuEngine(), c);
