@@ -164,6 +164,49 @@ std::optional<Tensor> readNpy(const QString& path) {
   return out;
 }
 
+// Runs `node` through the evaluator's kernel and, as a model-local function, through libonnx's function body for
+// its op (what the runner falls back to when no kernel exists), and compares the two.
+void checkBodyAgainstKernel(const onnx::NodeProto& node, int64_t opset,
+                            const std::vector<std::pair<std::string, Tensor>>& inputsByName) {
+  const std::string op = node.op_type();
+  std::vector<onnx::ValueInfoProto> inputs;
+  std::map<std::string, Value> feeds;
+  for (const auto& [name, t] : inputsByName) {
+    inputs.push_back(tensorInfo(name, kFloat, t.dims()));
+    feeds[name] = t;
+  }
+  auto byKernel = model(graph(op, {node}, inputs, {untyped("y")}), opset);
+  const Value want = eval::runModel(*byKernel, feeds).outputs[0].second;
+
+  // The same node calling libonnx's body of the op, run as a model-local function.
+  std::vector<const Value*> args;
+  for (const auto& [name, t] : inputsByName) args.push_back(&feeds[name]);
+  auto f = eval::buildSchemaFunction(*byKernel->graph().nodes().front(), args, opset);
+  QVERIFY2(f, op.c_str());
+  onnx::NodeProto call = node;
+  call.set_op_type("Body");
+  call.set_domain("test.schema_body");
+  auto byBody = model(graph(op + "_body", {call}, inputs, {untyped("y")}), opset);
+  ir::Function body;
+  body.name = "Body";
+  body.domain = "test.schema_body";
+  body.opsets.push_back({"", f->opset});
+  body.body = f->body->clone();
+  byBody->functions.push_back(std::move(body));
+  const Value got = eval::runModel(*byBody, feeds).outputs[0].second;
+
+  QCOMPARE(got.tensor().dims(), want.tensor().dims());
+  QCOMPARE(got.tensor().dtype(), want.tensor().dtype());
+  const auto g = got.tensor().toDoubles(), w = want.tensor().toDoubles();
+  for (size_t k = 0; k < w.size(); ++k)
+    QVERIFY2(std::fabs(g[k] - w[k]) <= 1e-5 + 1e-4 * std::fabs(w[k]),
+             qPrintable(QString("%1 element %2: the body gives %3, the kernel %4")
+                            .arg(QString::fromStdString(op))
+                            .arg(k)
+                            .arg(g[k])
+                            .arg(w[k])));
+}
+
 }  // namespace
 
 class EvalControlFlow : public QObject {
@@ -181,6 +224,7 @@ class EvalControlFlow : public QObject {
   void sequenceMapRunsTheBodyPerItem();
   void optionalsWrapTestAndUnwrap();
   void schemaFunctionBodiesBindAttributes();
+  void schemaFunctionBodiesComputeWhatTheKernelsDo();
   void torchLoopMatchesOnnxRuntime();
 };
 
@@ -433,6 +477,49 @@ void EvalControlFlow::schemaFunctionBodiesBindAttributes() {
   // An op libonnx defines no function for.
   auto relu = model(graph("relu", {node("Relu", {"x"}, {"y"})}, {tensorInfo("x", kFloat, {2})}, {untyped("y")}), 14);
   QVERIFY(!eval::buildSchemaFunction(*relu->graph().nodes().front(), {&x}, 14));
+}
+
+void EvalControlFlow::schemaFunctionBodiesComputeWhatTheKernelsDo() {
+  struct Case {
+    onnx::NodeProto node;
+    int64_t opset;
+    std::vector<std::pair<std::string, Tensor>> inputs;
+  };
+  std::vector<float> ramp(24);
+  for (size_t k = 0; k < ramp.size(); ++k) ramp[k] = 0.37f * static_cast<float>(k) - 3.1f;
+  const Tensor x = Tensor::floats({2, 3, 4}, ramp);
+  std::vector<Case> cases;
+  cases.push_back({node("MeanVarianceNormalization", {"x"}, {"y"}), 13, {{"x", x.reshaped({1, 2, 3, 4})}}});
+  cases.push_back({node("Softmax", {"x"}, {"y"}), 13, {{"x", x}}});
+  withInt(cases.back().node, "axis", 1);
+  cases.push_back(
+      {node("LayerNormalization", {"x", "scale", "bias"}, {"y"}),
+       17,
+       {{"x", x}, {"scale", Tensor::floats({4}, {1, 2, 0.5f, -1})}, {"bias", Tensor::floats({4}, {0, 1, 2, 3})}}});
+  cases.push_back({node("Celu", {"x"}, {"y"}), 12, {{"x", x}}});
+  auto* alpha = cases.back().node.add_attribute();
+  alpha->set_name("alpha");
+  alpha->set_type(onnx::AttributeProto::FLOAT);
+  alpha->set_f(2.f);
+  cases.push_back({node("HardSwish", {"x"}, {"y"}), 14, {{"x", x}}});
+  cases.push_back(
+      {node("GreaterOrEqual", {"x", "t"}, {"y"}), 16, {{"x", x}, {"t", Tensor::floats({4}, {0, -1, 1, 0})}}});
+  // Range's body is a Loop: this family's Loop inside a function body.
+  cases.push_back({node("Range", {"start", "limit", "delta"}, {"y"}),
+                   11,
+                   {{"start", Tensor::floats({}, {1.5f})},
+                    {"limit", Tensor::floats({}, {-4})},
+                    {"delta", Tensor::floats({}, {-1.25f})}}});
+
+  for (Case& c : cases) {
+    const std::string op = c.node.op_type();
+    try {
+      checkBodyAgainstKernel(c.node, c.opset, c.inputs);
+    } catch (const eval::RunError& e) {
+      QFAIL(qPrintable(QString::fromStdString(op + ": " + e.node() + ": " + e.what())));
+    }
+    if (QTest::currentTestFailed()) return;
+  }
 }
 
 void EvalControlFlow::torchLoopMatchesOnnxRuntime() {
