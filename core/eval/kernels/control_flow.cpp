@@ -75,7 +75,7 @@ std::vector<Value> loopKernel(const KernelContext& c) {
   std::vector<Value> carried;
   carried.reserve(carriedCount);
   for (size_t k = 0; k < carriedCount; ++k) carried.push_back(c.hasInput(k + 2) ? c.value(k + 2) : Value::none());
-  std::vector<std::vector<Tensor>> scanned(scanCount);
+  std::vector<IterationStack> scanned(scanCount);
   const int64_t limit = c.exec.options().maxLoopIterations;
   for (int64_t iteration = 0; (!bounded || iteration < tripCount) && cond; ++iteration) {
     c.exec.checkCancelled();
@@ -89,11 +89,11 @@ std::vector<Value> loopKernel(const KernelContext& c) {
     std::vector<Value> outs = c.exec.runSubgraph(body, feeds, outer, c.opset);
     cond = truthOf(outs[0], "the body's condition output");
     for (size_t k = 0; k < carriedCount; ++k) carried[k] = std::move(outs[k + 1]);
-    for (size_t k = 0; k < scanCount; ++k) scanned[k].push_back(outs[carriedCount + 1 + k].tensor());
+    for (size_t k = 0; k < scanCount; ++k) scanned[k].append(outs[carriedCount + 1 + k].tensor());
   }
   std::vector<Value> result = std::move(carried);
   for (size_t k = 0; k < scanCount; ++k)
-    result.emplace_back(stackIterations(scanned[k], 0, *body.outputs()[carriedCount + 1 + k]));
+    result.emplace_back(scanned[k].finish(body.outputs()[carriedCount + 1 + k]->type));
   return result;
 }
 
