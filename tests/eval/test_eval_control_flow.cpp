@@ -218,6 +218,8 @@ class EvalControlFlow : public QObject {
   void loopThatNeverEndsIsStoppedAtTheLimit();
   void loopIsCancelledBetweenIterations();
   void ifRunsTheChosenBranch();
+  void valuesOnlyABodyReadsAreFreedAfterIt();
+  void loopScanOutputsOfChangingShapeAreRefused();
   void scan9ReadsAndWritesAlongAxesAndDirections();
   void scan8ScansEachBatchEntryForItsLength();
   void sequenceOpsEditAndJoin();
@@ -314,6 +316,52 @@ void EvalControlFlow::ifRunsTheChosenBranch() {
     QFAIL("SequenceAt of position 5 in a sequence of 2 succeeded");
   } catch (const eval::RunError& e) {
     QVERIFY2(e.node().find("(If) > node 'SequenceAt_picked' (SequenceAt)") != std::string::npos, e.node().c_str());
+  }
+}
+
+void EvalControlFlow::valuesOnlyABodyReadsAreFreedAfterIt() {
+  // a = x + x is read only inside the If's branches: once the If has run it is dead, so at most two of the
+  // equally sized a, r, b, c are ever held at once (three if `a` lived to the end of the run).
+  onnx::GraphProto thenBranch = graph("then", {node("Relu", {"a"}, {"then_r"})}, {}, {untyped("then_r")});
+  onnx::GraphProto elseBranch = graph("else", {node("Add", {"a", "a"}, {"else_r"})}, {}, {untyped("else_r")});
+  onnx::NodeProto choose = node("If", {"c"}, {"r"});
+  withGraph(choose, "then_branch", thenBranch);
+  withGraph(choose, "else_branch", elseBranch);
+  constexpr int64_t n = 1 << 18;
+  auto m = model(graph("free",
+                       {node("Add", {"x", "x"}, {"a"}), choose, node("Add", {"r", "r"}, {"b"}),
+                        node("Add", {"b", "b"}, {"d"}), node("Relu", {"d"}, {"y"})},
+                       {tensorInfo("x", kFloat, {n}), tensorInfo("c", kBool, {})}, {untyped("y")}),
+                 13);
+  auto r = eval::runModel(
+      *m, {{"x", Tensor::floats({n}, std::vector<float>(n, 1.f))}, {"c", Tensor::scalar(ir::DataType::Bool, 1)}});
+  QCOMPARE(r.outputs[0].second.tensor().doubleAt(n - 1), 8.0);
+  const uint64_t unit = n * sizeof(float);
+  QVERIFY2(r.peakBytes < unit * 5 / 2,
+           qPrintable(QString("peak %1 bytes for tensors of %2").arg(r.peakBytes).arg(unit)));
+}
+
+void EvalControlFlow::loopScanOutputsOfChangingShapeAreRefused() {
+  onnx::NodeProto grow = node("Concat", {"y_in", "x"}, {"y_out"});
+  withInt(grow, "axis", 0);
+  onnx::GraphProto body =
+      graph("body", {grow}, {tensorInfo("i", kInt64, {}), tensorInfo("cond_in", kBool, {}), untyped("y_in")},
+            {untyped("cond_in"), untyped("y_out"), untyped("y_out")});
+  onnx::NodeProto loop = node("Loop", {"M", "", "y0"}, {"y_final", "y_scanned"});
+  withGraph(loop, "body", body);
+  auto m = model(
+      graph("grow", {loop}, {tensorInfo("M", kInt64, {}), tensorInfo("y0", kFloat, {1}), tensorInfo("x", kFloat, {1})},
+            {untyped("y_final"), untyped("y_scanned")}),
+      13);
+  try {
+    eval::runModel(*m,
+                   {{"M", Tensor::int64s({}, {3})}, {"y0", Tensor::floats({1}, {0})}, {"x", Tensor::floats({1}, {1})}});
+    QFAIL("scan outputs of shapes [2], [3], [4] were stacked");
+  } catch (const eval::RunError& e) {
+    QCOMPARE(e.kind(), eval::RunError::Kind::BadInput);
+    QVERIFY2(std::string(e.what()).find("iteration 1 gives float32[3]") != std::string::npos ||
+                 std::string(e.what()).find("iteration 1 gives float[3]") != std::string::npos,
+             e.what());
   }
 }
 

@@ -327,6 +327,11 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
     }
     for (const ir::Value* v : n.inputs())
       if (v && v->graph() == &g && lastUse[v] == k && !keepForever(v) && !v->initializer()) scope.erase(v);
+    // Values a body read by name (If branches, Loop bodies) are freed after their last reader too.
+    for (const ir::Graph* body : n.subgraphs())
+      for (const std::string& name : body->capturedNames())
+        if (const ir::Value* v = g.findValue(name); v && lastUse[v] == k && !keepForever(v) && !v->initializer())
+          scope.erase(v);
     for (const ir::Value* v : n.outputs())
       if (v && !v->name().empty() && !lastUse.count(v) && !keepForever(v)) scope.erase(v);  // never read
     if (mainGraph && options_.progress) options_.progress(k + 1, order.size());
