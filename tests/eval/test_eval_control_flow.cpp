@@ -36,7 +36,12 @@ onnx::ValueInfoProto tensorInfo(const std::string& name, int elemType, const std
   auto* t = v.mutable_type()->mutable_tensor_type();
   t->set_elem_type(elemType);
   auto* shape = t->mutable_shape();
-  for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
+  for (int64_t d : dims) {
+    if (d < 0)
+      shape->add_dim()->set_dim_param("n");  // any size
+    else
+      shape->add_dim()->set_dim_value(d);
+  }
   return v;
 }
 
@@ -377,7 +382,7 @@ void EvalControlFlow::scan9ReadsAndWritesAlongAxesAndDirections() {
   withInts(n, "scan_input_directions", {1});
   withInts(n, "scan_output_axes", {-1});
   withInts(n, "scan_output_directions", {1});
-  auto m = model(graph("scan", {n}, {tensorInfo("s0", kFloat, {2}), tensorInfo("x", kFloat, {2, 3})},
+  auto m = model(graph("scan", {n}, {tensorInfo("s0", kFloat, {2}), tensorInfo("x", kFloat, {2, -1})},
                        {untyped("s_final"), untyped("z")}),
                  11);
   auto r =
@@ -386,6 +391,11 @@ void EvalControlFlow::scan9ReadsAndWritesAlongAxesAndDirections() {
   QCOMPARE(valuesOf(output(r, "s_final")), (std::vector<double>{6, 60}));
   QCOMPARE(output(r, "z").tensor().dims(), (std::vector<int64_t>{2, 3}));
   QCOMPARE(valuesOf(output(r, "z")), (std::vector<double>{6, 5, 3, 60, 50, 30}));
+
+  // No columns: the states come back as given, the scan output has no entries along its axis.
+  auto none = eval::runModel(*m, {{"s0", Tensor::floats({2}, {4, 5})}, {"x", Tensor::floats({2, 0}, {})}});
+  QCOMPARE(valuesOf(output(none, "s_final")), (std::vector<double>{4, 5}));
+  QCOMPARE(output(none, "z").tensor().dims(), (std::vector<int64_t>{2, 0}));
 }
 
 void EvalControlFlow::scan8ScansEachBatchEntryForItsLength() {

@@ -122,7 +122,7 @@ void IterationStack::append(const Tensor& item) {
 }
 
 Tensor IterationStack::finish(const ir::TypeInfo& declared) {
-  if (count_ == 0) return emptyStack(declared);
+  if (count_ == 0) return zeroStack(declared, 0, 0);
   std::vector<int64_t> dims{count_};
   dims.insert(dims.end(), itemDims_.begin(), itemDims_.end());
   Tensor out = sliceAlong(buffer_, 0, 0, count_ * itemElements_, true);
@@ -131,13 +131,20 @@ Tensor IterationStack::finish(const ir::TypeInfo& declared) {
   return out.reshaped(dims);
 }
 
-Tensor emptyStack(const ir::TypeInfo& declared) {
-  std::vector<int64_t> dims{0};
+Tensor zeroStack(const ir::TypeInfo& declared, size_t axis, int64_t entries) {
+  std::vector<int64_t> dims;
   if (declared.shape)
-    for (const ir::Dim& d : *declared.shape) dims.push_back(d.isValue() ? d.value : 0);
+    for (const ir::Dim& d : *declared.shape) {
+      if (!d.isValue() && entries > 0)
+        unsupported("padding a scan output whose shape the body does not declare (" + declared.toString() + ")");
+      dims.push_back(d.isValue() ? d.value : 0);
+    }
+  else if (entries > 0)
+    unsupported("padding a scan output whose shape the body does not declare");
+  dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(std::min(axis, dims.size())), entries);
   const ir::DataType t =
       declared.isTensor() && declared.elemType != ir::DataType::Undefined ? declared.elemType : ir::DataType::Float;
-  return Tensor::empty(t, dims);
+  return Tensor::zeros(t, dims);
 }
 
 }  // namespace fb::eval

@@ -28,7 +28,7 @@ class IterationStack {
  public:
   void append(const Tensor& item);
   int64_t count() const { return count_; }
-  // The stacked tensor [count, item dims...]; empty (as `declared` says one item is) when nothing was appended.
+  // The stacked tensor [count, item dims...]; with nothing appended, zeroStack(declared, 0, 0).
   Tensor finish(const ir::TypeInfo& declared);
 
  private:
@@ -39,8 +39,9 @@ class IterationStack {
   int64_t capacity_ = 0;
 };
 
-// A tensor with no entries along a new leading axis for what `declared` says one entry is (unknown dims 0,
-// unknown element type float): what a Loop or Scan output stacked from zero iterations is.
-Tensor emptyStack(const ir::TypeInfo& declared);
+// `entries` zero items of the shape `declared` gives one item, stacked along a new axis at `axis`: what a Loop or
+// Scan output is from zero iterations (no entries: unknown dims count 0, an unknown element type is float), and
+// the zeros Scan-8 pads a short sequence with. Throws Unsupported when entries are needed of an undeclared shape.
+Tensor zeroStack(const ir::TypeInfo& declared, size_t axis, int64_t entries);
 
 }  // namespace fb::eval
