@@ -46,15 +46,6 @@ std::vector<Value> ifKernel(const KernelContext& c) {
   return outs;
 }
 
-// Per-iteration scan outputs stacked along a new axis; from zero iterations, empty as the body declares them.
-Tensor stackIterations(const std::vector<Tensor>& items, size_t axis, const ir::Value& declared) {
-  if (items.empty()) return emptyStack(declared.type);
-  std::vector<const Tensor*> parts;
-  parts.reserve(items.size());
-  for (const Tensor& t : items) parts.push_back(&t);
-  return joinAlong(parts, axis, true);
-}
-
 std::vector<Value> loopKernel(const KernelContext& c) {
   const ir::Graph& body = bodyAttribute(c, "body");
   const Scope& outer = c.exec.currentScope();
@@ -75,7 +66,7 @@ std::vector<Value> loopKernel(const KernelContext& c) {
   std::vector<Value> carried;
   carried.reserve(carriedCount);
   for (size_t k = 0; k < carriedCount; ++k) carried.push_back(c.hasInput(k + 2) ? c.value(k + 2) : Value::none());
-  std::vector<std::vector<Tensor>> scanned(scanCount);
+  std::vector<IterationStack> scanned(scanCount);
   const int64_t limit = c.exec.options().maxLoopIterations;
   for (int64_t iteration = 0; (!bounded || iteration < tripCount) && cond; ++iteration) {
     c.exec.checkCancelled();
@@ -89,11 +80,11 @@ std::vector<Value> loopKernel(const KernelContext& c) {
     std::vector<Value> outs = c.exec.runSubgraph(body, feeds, outer, c.opset);
     cond = truthOf(outs[0], "the body's condition output");
     for (size_t k = 0; k < carriedCount; ++k) carried[k] = std::move(outs[k + 1]);
-    for (size_t k = 0; k < scanCount; ++k) scanned[k].push_back(outs[carriedCount + 1 + k].tensor());
+    for (size_t k = 0; k < scanCount; ++k) scanned[k].append(outs[carriedCount + 1 + k].tensor());
   }
   std::vector<Value> result = std::move(carried);
   for (size_t k = 0; k < scanCount; ++k)
-    result.emplace_back(stackIterations(scanned[k], 0, *body.outputs()[carriedCount + 1 + k]));
+    result.emplace_back(scanned[k].finish(body.outputs()[carriedCount + 1 + k]->type));
   return result;
 }
 
@@ -156,15 +147,21 @@ std::vector<Value> runScan(const KernelContext& c, const ir::Graph& body, const 
   for (size_t k = 0; k < scanOutputCount; ++k) {
     std::vector<Tensor>& items = scanned[k];
     if (plan.outputReversed[k]) std::reverse(items.begin(), items.end());
-    if (!items.empty() && run < steps) {  // Scan-8: the steps past this sequence's length are zeros
+    const ir::TypeInfo& declared = body.outputs()[plan.stateCount + k]->type;
+    const size_t rank = items.empty() ? (declared.shape ? declared.shape->size() : 0) : items.front().rank();
+    const size_t axis = normalizedAxis(plan.outputAxes[k], rank + 1, "scan_output_axes entry");
+    if (items.empty()) {  // no steps ran: no entries, or Scan-8's zeros for a sequence of length 0
+      result.emplace_back(zeroStack(declared, axis, steps - run));
+      continue;
+    }
+    if (run < steps) {  // Scan-8: the steps past this sequence's length are zeros
       const Tensor zero = Tensor::zeros(items.front().dtype(), items.front().dims());
       items.resize(static_cast<size_t>(steps), zero);
     }
-    const ir::Value& declared = *body.outputs()[plan.stateCount + k];
-    const size_t rank = items.empty() ? (declared.type.shape ? declared.type.shape->size() : 0) : items.front().rank();
-    const size_t axis = normalizedAxis(plan.outputAxes[k], rank + 1, "scan_output_axes entry");
-    if (items.empty() && axis != 0) unsupported("an empty scan output stacked along an axis other than the first");
-    result.emplace_back(stackIterations(items, axis, declared));
+    std::vector<const Tensor*> parts;
+    parts.reserve(items.size());
+    for (const Tensor& t : items) parts.push_back(&t);
+    result.emplace_back(joinAlong(parts, axis, true));
   }
   return result;
 }
@@ -258,7 +255,19 @@ std::vector<Value> scan8Kernel(const KernelContext& c) {
   }
   std::vector<Value> result;
   for (size_t k = 0; k < outputCount; ++k) {
-    if (batch == 0) unsupported("Scan-8 over a batch of 0");
+    if (batch == 0) {  // the states as given, the scan outputs [0, steps, ...]
+      if (k < plan.stateCount) {
+        result.push_back(c.value(k + 1));
+        continue;
+      }
+      const Tensor& first = c.input(1 + plan.stateCount);
+      const int64_t steps = first.rank() > 1 ? first.dim(1) : 0;
+      Tensor none = zeroStack(body.outputs()[k]->type, 0, 0);
+      std::vector<int64_t> dims = none.dims();
+      dims.insert(dims.begin() + 1, steps);
+      result.emplace_back(Tensor::empty(none.dtype(), dims));
+      continue;
+    }
     std::vector<const Tensor*> parts;
     for (const Tensor& t : perBatch[k]) parts.push_back(&t);
     result.emplace_back(joinAlong(parts, 0, true));

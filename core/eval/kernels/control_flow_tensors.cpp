@@ -99,13 +99,52 @@ Tensor joinAlong(const std::vector<const Tensor*>& parts, size_t axis, bool newA
   return out;
 }
 
-Tensor emptyStack(const ir::TypeInfo& declared) {
-  std::vector<int64_t> dims{0};
+void IterationStack::append(const Tensor& item) {
+  if (count_ == 0 && capacity_ == 0) {
+    itemDims_ = item.dims();
+    itemElements_ = item.size();
+  } else if (item.dims() != itemDims_ || item.dtype() != buffer_.dtype()) {
+    std::string earlier = std::string(ir::dataTypeName(buffer_.dtype())) + "[";
+    for (size_t k = 0; k < itemDims_.size(); ++k) earlier += (k ? "," : "") + std::to_string(itemDims_[k]);
+    badInput("iteration " + std::to_string(count_) + " gives " + describe(item) + " where the earlier ones gave " +
+             earlier + "]");
+  }
+  if (count_ == capacity_) {
+    const int64_t grown = std::max<int64_t>(4, capacity_ * 2);
+    std::vector<int64_t> dims{grown * std::max<int64_t>(itemElements_, 1)};
+    Tensor bigger = Tensor::empty(item.dtype(), dims);
+    copyElements(buffer_, 0, bigger, 0, count_ * itemElements_);
+    buffer_ = std::move(bigger);
+    capacity_ = grown;
+  }
+  copyElements(item, 0, buffer_, count_ * itemElements_, itemElements_);
+  ++count_;
+}
+
+Tensor IterationStack::finish(const ir::TypeInfo& declared) {
+  if (count_ == 0) return zeroStack(declared, 0, 0);
+  std::vector<int64_t> dims{count_};
+  dims.insert(dims.end(), itemDims_.begin(), itemDims_.end());
+  Tensor out = sliceAlong(buffer_, 0, 0, count_ * itemElements_, true);
+  buffer_ = Tensor();
+  capacity_ = count_ = 0;
+  return out.reshaped(dims);
+}
+
+Tensor zeroStack(const ir::TypeInfo& declared, size_t axis, int64_t entries) {
+  std::vector<int64_t> dims;
   if (declared.shape)
-    for (const ir::Dim& d : *declared.shape) dims.push_back(d.isValue() ? d.value : 0);
+    for (const ir::Dim& d : *declared.shape) {
+      if (!d.isValue() && entries > 0)
+        unsupported("padding a scan output whose shape the body does not declare (" + declared.toString() + ")");
+      dims.push_back(d.isValue() ? d.value : 0);
+    }
+  else if (entries > 0)
+    unsupported("padding a scan output whose shape the body does not declare");
+  dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(std::min(axis, dims.size())), entries);
   const ir::DataType t =
       declared.isTensor() && declared.elemType != ir::DataType::Undefined ? declared.elemType : ir::DataType::Float;
-  return Tensor::empty(t, dims);
+  return Tensor::zeros(t, dims);
 }
 
 }  // namespace fb::eval

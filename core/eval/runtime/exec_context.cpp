@@ -132,7 +132,7 @@ std::vector<Value> ExecContext::runKernel(const ir::Node& n, const std::vector<c
   const KernelEntry* k = KernelRegistry::instance().find(n.opType, opset);
   if (!k) {
     if (const SchemaFunction* f = schemaFunctions_.find(n, inputs, opset))
-      return runFunctionBody(*f->body, f->opset, inputs, "the ONNX function body of " + n.opType);
+      return runFunctionBody(n, *f->body, f->opset, inputs, "the ONNX function body of " + n.opType);
     unsupported("the evaluator has no kernel for " + n.opType + " at opset " + std::to_string(opset));
   }
   std::optional<ir::DataType> half;
@@ -214,10 +214,10 @@ std::vector<Value> ExecContext::runFunction(const ir::Node& n, const ir::Functio
   for (const auto& imp : f.opsets)
     if (imp.domain.empty() || imp.domain == "ai.onnx") opset = imp.version;
   (void)scope;
-  return runFunctionBody(*body, opset, inputs, "function " + f.name);
+  return runFunctionBody(n, *body, opset, inputs, "function " + f.name);
 }
 
-std::vector<Value> ExecContext::runFunctionBody(const ir::Graph& body, int64_t opset,
+std::vector<Value> ExecContext::runFunctionBody(const ir::Node& caller, const ir::Graph& body, int64_t opset,
                                                 const std::vector<const Value*>& inputs, const std::string& what) {
   if (++depth_ > kMaxNesting) badInput("functions and bodies nest deeper than " + std::to_string(kMaxNesting));
   struct Leave {
@@ -229,10 +229,17 @@ std::vector<Value> ExecContext::runFunctionBody(const ir::Graph& body, int64_t o
     s.set(body.inputs()[k], k < inputs.size() && inputs[k] ? *inputs[k] : Value::none());
   runGraph(body, s, opset, false, nullptr);
   std::vector<Value> outs;
-  for (const ir::Value* o : body.outputs()) {
-    const Value* x = s.lookup(o);
-    if (!x) badInput(what + " does not compute its output '" + o->name() + "'");
-    outs.push_back(*x);
+  for (size_t k = 0; k < body.outputs().size(); ++k) {
+    const ir::Value* o = body.outputs()[k];
+    if (const Value* x = s.lookup(o)) {
+      outs.push_back(*x);
+      continue;
+    }
+    // A body built for this node may leave out the optional outputs the node does not ask for (LayerNormalization's
+    // Mean and InvStdDev).
+    const ir::Value* asked = caller.output(k);
+    if (asked && !asked->name().empty()) badInput(what + " does not compute its output '" + o->name() + "'");
+    outs.push_back(Value::none());
   }
   return outs;
 }
@@ -320,6 +327,11 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
     }
     for (const ir::Value* v : n.inputs())
       if (v && v->graph() == &g && lastUse[v] == k && !keepForever(v) && !v->initializer()) scope.erase(v);
+    // Values a body read by name (If branches, Loop bodies) are freed after their last reader too.
+    for (const ir::Graph* body : n.subgraphs())
+      for (const std::string& name : body->capturedNames())
+        if (const ir::Value* v = g.findValue(name); v && lastUse[v] == k && !keepForever(v) && !v->initializer())
+          scope.erase(v);
     for (const ir::Value* v : n.outputs())
       if (v && !v->name().empty() && !lastUse.count(v) && !keepForever(v)) scope.erase(v);  // never read
     if (mainGraph && options_.progress) options_.progress(k + 1, order.size());

@@ -74,8 +74,8 @@ class ExecContext {
   std::vector<Value> runFunction(const ir::Node& n, const ir::Function& f, const std::vector<const Value*>& inputs,
                                  const Scope& scope);
   // Runs a function body (a model-local function's or an op's schema function) on the caller's inputs.
-  std::vector<Value> runFunctionBody(const ir::Graph& body, int64_t opset, const std::vector<const Value*>& inputs,
-                                     const std::string& what);
+  std::vector<Value> runFunctionBody(const ir::Node& caller, const ir::Graph& body, int64_t opset,
+                                     const std::vector<const Value*>& inputs, const std::string& what);
   std::vector<const Value*> gatherInputs(const ir::Node& n, const Scope& scope) const;
 
   const ir::Model& model_;
