@@ -13,7 +13,7 @@ namespace fb::eval {
 namespace {
 
 RunResult runNamed(const ir::Model& m, const std::map<std::string, Value>& inputs, const RunOptions& o,
-                   const char* which) {
+                   const std::string& label) {
   std::map<std::string, Value> own;
   for (const ir::Value* v : m.graph().inputs()) {
     auto it = inputs.find(v->name());
@@ -22,9 +22,8 @@ RunResult runNamed(const ir::Model& m, const std::map<std::string, Value>& input
   try {
     return runModel(m, own, o);
   } catch (RunError& e) {
-    RunError tagged(e.kind(), std::string(which) + ": " + e.what());
-    tagged.setNode(e.node());
-    throw tagged;
+    e.setNode(e.node().empty() ? label : label + ": " + e.node());
+    throw;
   }
 }
 
@@ -82,8 +81,6 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
       if (same && same->producer() &&
           (!recorded || std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
         aValue = same->name();
-      else if (same && same->producer() && !p.provenance)
-        aValue = same->name();
       if (aValue.empty() && recorded && sources.size() == 1) {
         auto src = aNodes.find(sources[0]);
         auto last = lastFrom.find(sources[0]);
@@ -100,11 +97,12 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
 }
 
 ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
-                              const Tolerance& tol, const RunOptions& options) {
+                              const Tolerance& tol, const RunOptions& options, const std::string& aLabel,
+                              const std::string& bLabel) {
   RunOptions o = options;
   o.keep = RunOptions::Keep::All;
-  const RunResult ra = runNamed(a, inputs, o, "source");
-  const RunResult rb = runNamed(b, inputs, o, "converted");
+  const RunResult ra = runNamed(a, inputs, o, aLabel);
+  const RunResult rb = runNamed(b, inputs, o, bLabel);
   const auto va = valuesOf(ra, inputs);
   const auto vb = valuesOf(rb, inputs);
   ModelComparison r;
@@ -143,11 +141,12 @@ ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std:
 
 std::vector<ComparedValue> compareOutputs(const ir::Model& a, const ir::Model& b,
                                           const std::map<std::string, Value>& inputs, const Tolerance& tol,
-                                          const RunOptions& options) {
+                                          const RunOptions& options, const std::string& aLabel,
+                                          const std::string& bLabel) {
   RunOptions o = options;
   o.keep = RunOptions::Keep::None;
-  const RunResult ra = runNamed(a, inputs, o, "source");
-  const RunResult rb = runNamed(b, inputs, o, "converted");
+  const RunResult ra = runNamed(a, inputs, o, aLabel);
+  const RunResult rb = runNamed(b, inputs, o, bLabel);
   std::vector<ComparedValue> out;
   for (size_t k = 0; k < std::min(ra.outputs.size(), rb.outputs.size()); ++k) {
     ComparedValue c = compared(ra.outputs[k].second, rb.outputs[k].second, tol);

@@ -43,13 +43,16 @@ struct ValuePairing {
 ValuePairing pairValues(const ir::Model& a, const ir::Model& b);
 
 // Runs `a` and `b` on `inputs` (the same for both; inputs one of them lacks are left out of its run) keeping every
-// value, and compares. Throws RunError (from either run; the message says which model) as runModel does.
+// value, and compares. Throws RunError as runModel does, its node() prefixed with the label of the model that
+// failed ("source: node 'x' (Conv)").
 ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
-                              const Tolerance& tol, const RunOptions& options = {});
+                              const Tolerance& tol, const RunOptions& options = {},
+                              const std::string& aLabel = "source", const std::string& bLabel = "converted");
 
 // Only the graph outputs, by position: B's run keeps nothing (the cheap check `convert --verify` makes per sample).
 std::vector<ComparedValue> compareOutputs(const ir::Model& a, const ir::Model& b,
                                           const std::map<std::string, Value>& inputs, const Tolerance& tol,
-                                          const RunOptions& options = {});
+                                          const RunOptions& options = {}, const std::string& aLabel = "source",
+                                          const std::string& bLabel = "converted");
 
 }  // namespace fb::eval
