@@ -23,7 +23,10 @@ void printDivergence(const eval::ComparedValue& c, std::ostream& out) {
     out << "first divergent value: the output " << printable(c.bValue) << " (no compared node before it diverges)\n";
   } else {
     out << "first divergent node: '" << printable(c.bNode) << "' (" << printable(c.op);
-    if (!c.aNode.empty() && c.aNode != c.bNode) out << "; from '" << printable(c.aNode) << "' in the source";
+    if (!c.aNode.empty() && c.aNode != c.bNode)
+      out << "; from '" << printable(c.aNode) << "' (" << printable(c.aOp) << ") in the source";
+    else if (c.aOp != c.op)
+      out << "; " << printable(c.aOp) << " in the source";
     out << "), output " << printable(c.bValue);
     if (c.aValue != c.bValue) out << " (" << printable(c.aValue) << " in the source)";
     out << "\n";
@@ -37,6 +40,7 @@ nlohmann::json comparedJson(const eval::ComparedValue& c) {
   nlohmann::json j = {{"node", c.bNode},
                       {"source_node", c.aNode},
                       {"op", c.op},
+                      {"source_op", c.aOp},
                       {"value", c.bValue},
                       {"source_value", c.aValue},
                       {"agree", c.diff.agree},

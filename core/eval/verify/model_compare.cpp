@@ -90,7 +90,8 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
       }
       if (aValue.empty() || !pairedA.insert(aValue).second) continue;
       const ir::Value* av = a.graph().findValue(aValue);
-      p.pairs.push_back({aValue, out->name(), av && av->producer() ? av->producer()->name : "", n->name, n->opType});
+      const ir::Node* ap = av ? av->producer() : nullptr;
+      p.pairs.push_back({aValue, out->name(), ap ? ap->name : "", n->name, n->opType, ap ? ap->opType : ""});
     }
   }
   return p;
@@ -118,6 +119,7 @@ ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std:
     c.aNode = p.aNode;
     c.bNode = p.bNode;
     c.op = p.op;
+    c.aOp = p.aOp;
     ++r.compared;
     if (!c.diff.agree) {
       ++r.disagreeing;

@@ -18,6 +18,7 @@ struct ComparedValue {
   std::string bNode;   // the node of B that computes it (empty for a graph output paired by position)
   std::string aNode;   // its source node in A
   std::string op;      // B node's op
+  std::string aOp;     // A node's op
   std::string bValue;  // the value's name in B
   std::string aValue;  // and in A
   ValueDiff diff;
@@ -35,7 +36,7 @@ struct ModelComparison {
 // The values of B paired with values of A: B value name -> A value name, and the B node that computes it.
 struct ValuePairing {
   struct Pair {
-    std::string aValue, bValue, aNode, bNode, op;
+    std::string aValue, bValue, aNode, bNode, op, aOp;
   };
   std::vector<Pair> pairs;  // in B's node order
   bool provenance = false;
