@@ -15,7 +15,7 @@
 #include "eval/verify/seeded_inputs.h"
 #include "formats/model_io.h"
 #include "support/helpers.h"
-#include "support/oracle.h"
+#include "oracle/oracle.h"
 
 namespace fb::test {
 
