@@ -57,6 +57,35 @@ class CliVerifyTest : public QObject {
     QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
   }
 
+  void generatedCodeIsRunAgainstTheEvaluator() {
+    const QString dir = test::scratchDir("cli_verify_code");
+    const QString model = test::corpusModel("super_resolution_op11.onnx");
+    auto r = test::runCli({"convert", model, "--to", "pytorch", "-o", dir + "/torch", "--verify", "--samples", "1"});
+    QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+    QVERIFY2(r.out.contains("verify: run.py (torch) against the evaluator"), r.out.constData());
+    QVERIFY(r.out.contains("verify: all 1 outputs agree"));
+    QVERIFY(QFileInfo::exists(dir + "/torch/run.py"));
+    // No temporary folder is left beside the output.
+    QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"torch"});
+
+    // OneFlow does not import here: a notice, no check, the code written.
+    r = test::runCli({"convert", model, "--to", "oneflow", "-o", dir + "/of", "--verify"});
+    QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+    QVERIFY2(r.out.contains("verify: oneflow does not import in /usr/bin/python3: the generated code is not checked"),
+             r.out.constData());
+    // With the tests' OneFlow stand-in on the path it does, and the code is checked.
+    QProcess p;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("PYTHONPATH", FB_SOURCE_DIR "/tests/oneflow_standin");
+    p.setProcessEnvironment(env);
+    p.start(FB_CLI_PATH, {"convert", model, "--to", "oneflow", "-o", dir + "/of", "--verify", "--samples", "1"});
+    QVERIFY(p.waitForFinished(300000));
+    const QByteArray out = p.readAllStandardOutput();
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(out.contains("verify: run.py (oneflow) against the evaluator"), out.constData());
+    QVERIFY(out.contains("verify: all 1 outputs agree"));
+  }
+
   void toleranceOptions() {
     // A zero tolerance still passes where the conversion changes nothing numerically, and --help documents exit 4.
     const QString dir = test::scratchDir("cli_verify_tol");
