@@ -180,6 +180,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
                                 os.path.join(out_dir, "report.json")],
                     "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
+                    "run": ["run", path, "--save-outputs", os.path.join(out_dir, "out")],
                     **code_target_args(path, out_dir)}[cmd]
             before = snapshot(case_root)
             r = run(cli, args, memory)
@@ -202,7 +203,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
             if snapshot(case_root) != before:
                 fail(what, "the input's folder changed")
             left = sorted(os.listdir(out_dir))
-            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"],
+            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"], "run": ["out"],
                             **CODE_TARGET_OUTPUTS}.get(cmd, []), 2: [],
                         3: ["report.json"] if cmd == "convert" else []}
             if r.returncode in expected and left != expected[r.returncode]:
