@@ -57,7 +57,9 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
   std::unordered_map<std::string, const ir::Node*> aNodes;
   for (const auto& n : a.graph().nodes())
     if (!n->name.empty()) aNodes.emplace(n->name, n.get());
+  // An unnamed node has no entry of its own (names are the keys): its values pair by name alone.
   auto sourcesOf = [&](const ir::Node& n) -> std::vector<std::string> {
+    if (n.name.empty()) return {};
     if (recorded) {
       auto it = recorded->find(n.name);
       if (it != recorded->end()) return it->second;
@@ -79,7 +81,8 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
       std::string aValue;
       const ir::Value* same = a.graph().findValue(out->name());
       if (same && same->producer() &&
-          (!recorded || std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
+          (!recorded || n->name.empty() ||
+           std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
         aValue = same->name();
       if (aValue.empty() && recorded && sources.size() == 1) {
         auto src = aNodes.find(sources[0]);
