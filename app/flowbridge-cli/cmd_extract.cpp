@@ -1,6 +1,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands.h"
 #include "check/onnx_check.h"
@@ -18,6 +19,7 @@
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/printable.h"
+#include "util/temp_folder.h"
 
 namespace fb::cli {
 
@@ -120,27 +122,43 @@ void registerExtract(CLI::App& app, Runner& run) {
           std::cerr << "flowbridge-cli: " << printable(line) << "\n";
         throw InputError(o->model, "the cut subgraph does not pass the check; nothing written");
       }
+      // The data folder is written beside its place and moved in after the model, so a failure leaves neither.
       size_t files = 0;
+      const fs::path set =
+          o->withData.empty() ? fs::path() : outputFolderPath((fs::path(o->withData) / "test_data_set_0").string());
+      std::optional<CreatedParents> parents;
+      std::optional<TempFolder> data;
       if (!o->withData.empty()) {
         currentStep() = "writing " + o->withData;
-        const fs::path set = fs::path(o->withData) / "test_data_set_0";
-        fs::create_directories(set);
+        std::vector<std::string> mustStay = model->sourceFiles;
+        mustStay.push_back(o->output);
+        for (const auto& f : mustStay) {
+          std::error_code ec;
+          const fs::path p = fs::weakly_canonical(fs::absolute(f), ec);
+          const auto rel = p.lexically_relative(fs::weakly_canonical(set, ec));
+          if (!rel.empty() && *rel.begin() != "..")
+            throw OutputError(set.string() + ": --with-data would replace a folder holding " + f);
+        }
+        parents.emplace(set, o->withData);
+        data.emplace(set, o->withData);
         auto write = [&](const char* kind, size_t k, const ir::Value* v) {
           auto it = values.find(v->name());
           if (it == values.end()) throw InputError(o->model, "the run computed no value '" + v->name() + "'");
-          const std::string path = (set / (std::string(kind) + "_" + std::to_string(k) + ".pb")).string();
-          ensureWritableOutput(path, model->sourceFiles);
-          eval::writeProtoValueFile(path, it->second, v->name());
+          const fs::path path = data->path() / (std::string(kind) + "_" + std::to_string(k) + ".pb");
+          eval::writeProtoValueFile(path.string(), it->second, v->name());
           ++files;
         };
-        for (size_t k = 0; k < cut->graph().inputs().size(); ++k)
-          if (!cut->graph().inputs()[k]->initializer()) write("input", k, cut->graph().inputs()[k]);
+        for (size_t k = 0; k < cut->graph().inputs().size(); ++k) write("input", k, cut->graph().inputs()[k]);
         for (size_t k = 0; k < cut->graph().outputs().size(); ++k) write("output", k, cut->graph().outputs()[k]);
       }
       currentStep() = "writing " + o->output;
       cut->sourcePath = model->sourcePath;
       cut->sourceFiles = model->sourceFiles;
       onnxfmt::writeOnnxFile(*cut, o->output);
+      if (data) {
+        data->placeAt(set);
+        parents->keep();
+      }
       std::cout << printable(o->model) << ": " << cut->graph().nodeCount() << " of " << model->graph().nodeCount()
                 << " nodes, " << cut->graph().inputs().size() << " inputs, " << cut->graph().outputs().size()
                 << " outputs; written to " << printable(o->output);

@@ -126,6 +126,12 @@ class CliExtractTest : public QObject {
     auto r = test::runCli({"extract", dir + "/m.onnx", "--outputs", "output", "-o", dir + "/m.onnx"});
     QCOMPARE(r.exitCode, 2);
     QCOMPARE(QFileInfo(dir + "/m.onnx").size(), before);
+    // The data folder is replaced as a whole: it may not hold the model or the output.
+    r = test::runCli({"extract", dir + "/m.onnx", "--outputs", "output", "-o", dir + "/d/test_data_set_0/sub.onnx",
+                      "--with-data", dir + "/d"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("would replace a folder holding"), r.err.constData());
+    QVERIFY(!QFileInfo::exists(dir + "/d"));
   }
 };
 
