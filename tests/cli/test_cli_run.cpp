@@ -122,6 +122,21 @@ class CliRunTest : public QObject {
     QVERIFY(!QFileInfo::exists(dir + "/out"));
   }
 
+  void aLoopPastMaxIterationsIsAnError() {
+    const QString dir = test::scratchDir("cli_run_loop");
+    const QString model = test::corpusModel("control_flow_op13.onnx");
+    eval::writeNpyFile((dir + "/n.npy").toStdString(), eval::Tensor::int64s({}, {3}));
+    auto r = test::runCli(
+        {"run", model, "--input", "n=" + dir + "/n.npy", "--max-iterations", "2", "--save-outputs", dir + "/out"});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(lineCount(r.err), 1);
+    QVERIFY2(r.err.contains("control_flow_op13.onnx: node '/Loop' (Loop): the Loop did not end within 2"),
+             r.err.constData());
+    QVERIFY(!QFileInfo::exists(dir + "/out"));
+    r = test::runCli({"run", model, "--input", "n=" + dir + "/n.npy", "--max-iterations", "3"});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+  }
+
   void aModelTheEvaluatorCannotRunNamesTheNode() {
     const QString dir = test::scratchDir("cli_run_unsupported");
     auto m = test::reluChain(1);
