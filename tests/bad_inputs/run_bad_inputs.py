@@ -88,13 +88,21 @@ class Result:
     pass
 
 
+# `run` computes what a model asks for within the evaluator's budget (half the machine's memory by default): a
+# tiny file may legitimately ask for gigabytes. The suite gives it a budget under its own limits, so that such a
+# file is the budget's one-line refusal (exit 2) here too, and in the sanitizer build, which runs without the
+# address-space limit.
+RUN_MEMORY_MB = "256"
+
+
 def run(cli, args, memory, fsize=None):
     global runs
     runs += 1
     r = Result()
     t0 = time.monotonic()
+    env = dict(os.environ, FLOWBRIDGE_RUN_MEMORY_MB=RUN_MEMORY_MB) if args and args[0] == "run" else None
     p = subprocess.Popen([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         preexec_fn=limits(memory, fsize), start_new_session=True)
+                         preexec_fn=limits(memory, fsize), start_new_session=True, env=env)
     try:
         out, err = p.communicate(timeout=TIME_LIMIT_S)
         r.timedOut = False
