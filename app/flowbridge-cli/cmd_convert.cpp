@@ -157,7 +157,8 @@ void registerConvert(CLI::App& app, Runner& run) {
       throwIfMappedFileDamaged();
       if (r.model) eval::recordProvenance(*r.model, sourceNames);
       bool verified = true;
-      if (o->verify.enabled && r.model) {
+      // Only a result that would be written is verified: an incomplete one is not written anyway (exit 3).
+      if (o->verify.enabled && r.model && (complete || o->continueOnError)) {
         if (opts.direction != "onnx")
           std::cout << "verify: the evaluator runs ONNX models; this " << opts.direction << " source is not checked\n";
         else

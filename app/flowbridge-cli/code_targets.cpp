@@ -80,7 +80,7 @@ int convertToCode(const CodeTargetOptions& o) {
   const bool complete = r.conversion.complete();
   if (!complete) printProblems(o.input, r.conversion);
   bool verified = true;
-  if (o.verify.enabled && r.code)
+  if (o.verify.enabled && r.code && (complete || o.continueOnError))
     verified = verifyGeneratedCode(*model, *r.code, flavour, o.outDir, o.verify) != CodeVerdict::Disagree;
   const bool write = r.code && (complete || o.continueOnError) && (verified || o.continueOnError);
   // The report's bytes are written before the folder, so that after the folder only its rename is left to fail.
