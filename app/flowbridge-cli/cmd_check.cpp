@@ -33,7 +33,7 @@ void registerCheck(CLI::App& app, Runner& run) {
     if (o->to.empty() && opsetOpt->count() == 0) throw CLI::RequiredError("--opset or --to");
     run = [o] {
       currentInput() = o->input;
-      if (!o->to.empty()) return checkToCode(CodeTargetOptions{o->input, "", o->to, "", false, o->json});
+      if (!o->to.empty()) return checkToCode(CodeTargetOptions{o->input, "", o->to, "", false, o->json, {}});
       auto model = loadModel(o->input);
       convert::ConvertOptions opts;
       opts.targetOpset = o->opset;

@@ -5,6 +5,10 @@
 
 #include "code_targets.h"
 #include "commands.h"
+#include "conversion_verify.h"
+#include "eval/verify/provenance.h"
+#include "run_values.h"
+#include "test_hooks.h"
 #include "report_text.h"
 #include "convert/convert_report.h"
 #include "convert/converter.h"
@@ -51,6 +55,8 @@ void registerConvert(CLI::App& app, Runner& run) {
     std::string input, output, passes = "default", report, to;
     std::optional<int64_t> opset;
     bool continueOnError = false, externalData = false;
+    VerifyOptions verify;
+    std::vector<std::string> dims;
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand(
@@ -72,11 +78,28 @@ void registerConvert(CLI::App& app, Runner& run) {
   sub->add_flag("--continue-on-error", o->continueOnError,
                 "write the model even with unsupported/failed nodes (kept as they are; exit code 3)");
   sub->add_flag("--external-data", o->externalData, "store tensors of 1 KiB and more in <output>.data");
+  sub->add_flag("--verify", o->verify.enabled,
+                "run the source and the result on seeded inputs and compare their outputs; exit code 4 (and "
+                "nothing written unless --continue-on-error) when one is outside the tolerance");
+  sub->add_option("--atol", o->verify.tolerance.atol, "--verify: absolute tolerance")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--rtol", o->verify.tolerance.rtol, "--verify: relative tolerance (of |source value|)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--samples", o->verify.samples, "--verify: how many seeded inputs")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  sub->add_option("--seed", o->verify.seed, "--verify: seed of the first sample")->capture_default_str();
+  sub->add_option("--dims", o->dims, "--verify: SYMBOL=N, the size of a symbolic dim (default 1)");
   sub->callback([&run, o] {
     run = [o] {
       currentInput() = o->input;
+      o->verify.dims = parseDims(o->dims);
+      installCliTestHooks();
       if (!o->to.empty())
-        return convertToCode(CodeTargetOptions{o->input, o->output, o->to, o->report, o->continueOnError, false});
+        return convertToCode(
+            CodeTargetOptions{o->input, o->output, o->to, o->report, o->continueOnError, false, o->verify});
       ensureWritableOutput(o->output, {o->input});
       if (!o->report.empty()) {
         ensureWritableOutput(o->report, {o->input});
@@ -118,6 +141,8 @@ void registerConvert(CLI::App& app, Runner& run) {
       };
       const std::string sourcePath = model->sourcePath;
       const std::vector<std::string> sourceFiles = model->sourceFiles;
+      // Node ids are all the conversion keeps of where each node comes from; the written model gets names.
+      const auto sourceNames = eval::nodeNamesById(*model);
       convert::ConvertResult r;
       currentStep() = "converting the model to opset " + std::to_string(opts.targetOpset);
       try {
@@ -130,8 +155,17 @@ void registerConvert(CLI::App& app, Runner& run) {
       // Weights the conversion read as zeros from a file truncated meanwhile: nothing is written. (The writer
       // checks the maps it reads itself.)
       throwIfMappedFileDamaged();
+      if (r.model) eval::recordProvenance(*r.model, sourceNames);
+      bool verified = true;
+      // Only a result that would be written is verified: an incomplete one is not written anyway (exit 3).
+      if (o->verify.enabled && r.model && (complete || o->continueOnError)) {
+        if (opts.direction != "onnx")
+          std::cout << "verify: the evaluator runs ONNX models; this " << opts.direction << " source is not checked\n";
+        else
+          verified = verifyConversion(o->input, *r.model, o->verify);
+      }
       // The model first, then the report: a write that fails leaves neither behind.
-      if (r.model && (complete || o->continueOnError)) {
+      if (r.model && (complete || o->continueOnError) && (verified || o->continueOnError)) {
         currentStep() = "writing " + o->output;
         onnxfmt::WriteOptions w;
         if (o->externalData) w.externalData = onnxfmt::WriteOptions::ExternalData::SideFile;
@@ -150,12 +184,13 @@ void registerConvert(CLI::App& app, Runner& run) {
       if (r.passesRan && !r.passStats.reachedFixpoint)
         std::cout << " (stopped at the safety cap of " << r.passStats.iterations << " rounds before a fixpoint)";
       std::cout << "; " << static_cast<int64_t>(r.totalMs + 0.5) << " ms";
-      if (r.model && (complete || o->continueOnError))
+      if (r.model && (complete || o->continueOnError) && (verified || o->continueOnError))
         std::cout << "; written to " << o->output;
       else
         std::cout << "; nothing written";
       std::cout << "\n";
       printPassWarnings(r, !o->report.empty());
+      if (!verified) return int(kDiverged);
       return complete ? int(kOk) : int(kUnconverted);
     };
   });

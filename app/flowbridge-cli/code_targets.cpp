@@ -4,6 +4,7 @@
 #include <iostream>
 #include <optional>
 
+#include "code_verify.h"
 #include "codegen/code_generator.h"
 #include "commands.h"
 #include "report_text.h"
@@ -78,7 +79,10 @@ int convertToCode(const CodeTargetOptions& o) {
   auto r = codegen::generatePython(*model, opts);
   const bool complete = r.conversion.complete();
   if (!complete) printProblems(o.input, r.conversion);
-  const bool write = r.code && (complete || o.continueOnError);
+  bool verified = true;
+  if (o.verify.enabled && r.code && (complete || o.continueOnError))
+    verified = verifyGeneratedCode(*model, *r.code, flavour, o.outDir, o.verify) != CodeVerdict::Disagree;
+  const bool write = r.code && (complete || o.continueOnError) && (verified || o.continueOnError);
   // The report's bytes are written before the folder, so that after the folder only its rename is left to fail.
   if (report) report->write(dumpJson(convert::reportJson(r.conversion, o.input)) + "\n");
   if (write) {
@@ -93,6 +97,7 @@ int convertToCode(const CodeTargetOptions& o) {
             << (write ? std::to_string(r.code->weights.size()) + " weights; written to " + o.outDir
                       : std::string("nothing written"))
             << "; " << static_cast<int64_t>(r.conversion.totalMs + 0.5) << " ms\n";
+  if (!verified) return int(kDiverged);
   return complete ? int(kOk) : int(kUnconverted);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Each subcommand lives in its own file and registers itself here; main() only dispatches.
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -15,7 +16,14 @@ enum ExitCode : int {
   kOk = 0,
   kUsage = 1,        // bad arguments
   kBadInput = 2,     // the input cannot be read or is not a valid model; or the output cannot be written
-  kUnconverted = 3,  // a conversion left unsupported or failed nodes
+  kUnconverted = 3,  // a conversion left unsupported or failed nodes; the evaluator lacks a kernel
+  kDiverged = 4,     // values disagree beyond the tolerance (convert --verify, compare)
+};
+
+// A bad argument found after parsing (an unknown value name, NAME=FILE without '='): exit 1.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // A registrar adds its subcommand to `app`; when the subcommand is chosen, it stores what to run in `run`.
@@ -26,6 +34,9 @@ void registerConvert(CLI::App& app, Runner& run);
 void registerCheck(CLI::App& app, Runner& run);
 void registerOps(CLI::App& app, Runner& run);
 void registerRender(CLI::App& app, Runner& run);
+void registerRun(CLI::App& app, Runner& run);
+void registerCompare(CLI::App& app, Runner& run);
+void registerExtract(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" (control characters escaped) and returns the exit code for it.
 // `input` is the model named on the command line: errors about other files (side files, weights) name it first.

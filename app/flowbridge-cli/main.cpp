@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "eval/runtime/run_error.h"
 #include "util/error.h"
 #include "util/failure_text.h"
 #include "util/mapped_file.h"
@@ -21,7 +22,18 @@ std::string& currentStep() {
 
 int reportError(const std::exception& e, const std::string& input) {
   std::string line;
-  if (auto* in = dynamic_cast<const InputError*>(&e)) {
+  int code = kBadInput;
+  if (auto* usage = dynamic_cast<const UsageError*>(&e)) {
+    std::cerr << "flowbridge-cli: error: " << printable(usage->what()) << "\n";
+    return kUsage;
+  }
+  if (auto* run = dynamic_cast<const eval::RunError*>(&e)) {
+    // The evaluator names the node; an op or type it lacks is exit 3, a model or input that cannot run is exit 2.
+    line = input.empty() ? std::string() : input + ": ";
+    if (!run->node().empty()) line += run->node() + ": ";
+    line += run->what();
+    code = run->kind() == eval::RunError::Kind::Unsupported ? int(kUnconverted) : int(kBadInput);
+  } else if (auto* in = dynamic_cast<const InputError*>(&e)) {
     const std::string& file = in->file();
     if (!input.empty() && file != input) line = input + ": ";
     if (!file.empty()) line += file + ": ";
@@ -35,7 +47,7 @@ int reportError(const std::exception& e, const std::string& input) {
     line = (input.empty() ? std::string() : input + ": ") + "cannot process the model: " + e.what();
   }
   std::cerr << "flowbridge-cli: error: " << printable(line) << "\n";
-  return kBadInput;
+  return code;
 }
 
 }  // namespace fb::cli
@@ -53,7 +65,10 @@ int main(int argc, char** argv) {
       "  1  usage error (bad arguments)\n"
       "  2  the input cannot be read or is not a valid model, or the output cannot be written;\n"
       "     one line 'flowbridge-cli: error: <file>: <reason>' goes to stderr and no output file is left\n"
-      "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)\n"
+      "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error), or the\n"
+      "     evaluator (run, compare, extract --with-data, convert --verify) has no kernel for a node's op or type\n"
+      "  4  values disagree beyond the tolerance: convert --verify (nothing written unless --continue-on-error),\n"
+      "     compare (the first divergent node is named)\n"
       "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status "
       "128+N).");
   Runner run;
@@ -63,6 +78,9 @@ int main(int argc, char** argv) {
   registerCheck(app, run);
   registerOps(app, run);
   registerRender(app, run);
+  registerRun(app, run);
+  registerCompare(app, run);
+  registerExtract(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

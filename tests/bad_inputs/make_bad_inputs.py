@@ -30,9 +30,9 @@ def case(name, path, reason=None, readable=False, commands=None, valid=False, co
     showing it is their job); valid: every command (a valid model whose danger is time or memory). `check` never
     may: for OneFlow attributes that only a built node shows, it builds the result as `convert` does (exit 3).
     converts_leaving: `convert` must succeed and its report must contain this text (what it refused to do)."""
-    may_pass = ["inspect", "check", "convert", "render"] if valid else (["inspect", "render"] if readable else [])
+    may_pass = ["inspect", "check", "convert", "render", "run"] if valid else (["inspect", "render", "run"] if readable else [])
     CASES.append({"name": name, "path": path, "reason": reason, "may_pass": may_pass,
-                  "commands": commands or ["inspect", "check", "convert", "render"],
+                  "commands": commands or ["inspect", "check", "convert", "render", "run"],
                   "converts_leaving": converts_leaving})
 
 
@@ -66,8 +66,8 @@ CODE_TARGET_COMMANDS = ["check-pytorch", "convert-pytorch", "convert-oneflow"]
 def codegen_name_cases(d):
     def code_case(name, m, file="model.onnx"):
         p = save(d, name, m, file)
-        CASES.append({"name": name, "path": p, "reason": None, "may_pass": CODE_TARGET_COMMANDS,
-                      "commands": CODE_TARGET_COMMANDS})
+        CASES.append({"name": name, "path": p, "reason": None, "may_pass": CODE_TARGET_COMMANDS + ["run"],
+                      "commands": CODE_TARGET_COMMANDS + ["run"]})
     long = 100000
     w = numpy_helper.from_array(np.ones((2, 2), np.float32), "w" * long)
     for label, value in (("letters", "a" * long), ("op output", "/" + "Conv" * (long // 4) + "_output_0"),

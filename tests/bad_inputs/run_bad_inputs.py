@@ -88,13 +88,21 @@ class Result:
     pass
 
 
+# `run` computes what a model asks for within the evaluator's budget (half the machine's memory by default): a
+# tiny file may legitimately ask for gigabytes. The suite gives it a budget under its own limits, so that such a
+# file is the budget's one-line refusal (exit 2) here too, and in the sanitizer build, which runs without the
+# address-space limit.
+RUN_MEMORY_MB = "256"
+
+
 def run(cli, args, memory, fsize=None):
     global runs
     runs += 1
     r = Result()
     t0 = time.monotonic()
+    env = dict(os.environ, FLOWBRIDGE_RUN_MEMORY_MB=RUN_MEMORY_MB) if args and args[0] == "run" else None
     p = subprocess.Popen([cli] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         preexec_fn=limits(memory, fsize), start_new_session=True)
+                         preexec_fn=limits(memory, fsize), start_new_session=True, env=env)
     try:
         out, err = p.communicate(timeout=TIME_LIMIT_S)
         r.timedOut = False
@@ -180,6 +188,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
                                 os.path.join(out_dir, "report.json")],
                     "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
+                    "run": ["run", path, "--save-outputs", os.path.join(out_dir, "out")],
                     **code_target_args(path, out_dir)}[cmd]
             before = snapshot(case_root)
             r = run(cli, args, memory)
@@ -202,7 +211,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
             if snapshot(case_root) != before:
                 fail(what, "the input's folder changed")
             left = sorted(os.listdir(out_dir))
-            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"],
+            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"], "run": ["out"],
                             **CODE_TARGET_OUTPUTS}.get(cmd, []), 2: [],
                         3: ["report.json"] if cmd == "convert" else []}
             if r.returncode in expected and left != expected[r.returncode]:

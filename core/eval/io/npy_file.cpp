@@ -176,22 +176,31 @@ Tensor readNpyFile(const std::string& path) {
   HeaderParser(std::string_view(bytes).substr(start, headerLen), path).parse(descr, fortran, dims);
   const ir::DataType type = typeOfDescr(descr, path);
   if (fortran) {
-    bool trivial = true;  // Fortran order of a shape with at most one dim above 1 is C order too
-    int big = 0;
-    for (int64_t d : dims) big += d > 1;
-    trivial = big <= 1;
-    if (!trivial) throw InputError(path, "Fortran-order .npy data is not read (save it with C order)");
+    // Fortran order is C order too when at most one dim exceeds 1.
+    int longDims = 0;
+    for (int64_t d : dims) longDims += d > 1;
+    if (longDims > 1) throw InputError(path, "Fortran-order .npy data is not read (save it in C order)");
   }
-  Tensor t;
+  // The data's length is checked against the shape before anything is allocated: a header may claim any shape.
+  int64_t count = 0;
   try {
-    t = Tensor::empty(type, dims);
+    count = checkedElementCount(dims);
   } catch (const RunError& e) {
     throw InputError(path, std::string("the .npy shape cannot be held: ") + e.what());
   }
   const size_t data = bytes.size() - start - headerLen;
-  if (data != t.byteSize())
+  const uint64_t needed = static_cast<uint64_t>(count) > UINT64_MAX / ir::elementSize(type)
+                              ? UINT64_MAX
+                              : static_cast<uint64_t>(count) * ir::elementSize(type);
+  if (data != needed)
     throw InputError(path, "the .npy data holds " + std::to_string(data) + " bytes where the shape needs " +
-                               std::to_string(t.byteSize()));
+                               (needed == UINT64_MAX ? std::string("more") : std::to_string(needed)));
+  Tensor t;
+  try {
+    t = Tensor::empty(type, dims);
+  } catch (const RunError& e) {
+    throw InputError(path, std::string("the .npy array cannot be held: ") + e.what());
+  }
   if (data) std::memcpy(t.mutableData<std::byte>(), bytes.data() + start + headerLen, data);
   if (type == ir::DataType::Bool) {
     auto* b = t.mutableData<uint8_t>();

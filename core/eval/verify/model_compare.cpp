@@ -13,7 +13,7 @@ namespace fb::eval {
 namespace {
 
 RunResult runNamed(const ir::Model& m, const std::map<std::string, Value>& inputs, const RunOptions& o,
-                   const char* which) {
+                   const std::string& label) {
   std::map<std::string, Value> own;
   for (const ir::Value* v : m.graph().inputs()) {
     auto it = inputs.find(v->name());
@@ -22,9 +22,8 @@ RunResult runNamed(const ir::Model& m, const std::map<std::string, Value>& input
   try {
     return runModel(m, own, o);
   } catch (RunError& e) {
-    RunError tagged(e.kind(), std::string(which) + ": " + e.what());
-    tagged.setNode(e.node());
-    throw tagged;
+    e.setNode(e.node().empty() ? label : label + ": " + e.node());
+    throw;
   }
 }
 
@@ -58,7 +57,9 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
   std::unordered_map<std::string, const ir::Node*> aNodes;
   for (const auto& n : a.graph().nodes())
     if (!n->name.empty()) aNodes.emplace(n->name, n.get());
+  // An unnamed node has no entry of its own (names are the keys): its values pair by name alone.
   auto sourcesOf = [&](const ir::Node& n) -> std::vector<std::string> {
+    if (n.name.empty()) return {};
     if (recorded) {
       auto it = recorded->find(n.name);
       if (it != recorded->end()) return it->second;
@@ -80,9 +81,8 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
       std::string aValue;
       const ir::Value* same = a.graph().findValue(out->name());
       if (same && same->producer() &&
-          (!recorded || std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
-        aValue = same->name();
-      else if (same && same->producer() && !p.provenance)
+          (!recorded || n->name.empty() ||
+           std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
         aValue = same->name();
       if (aValue.empty() && recorded && sources.size() == 1) {
         auto src = aNodes.find(sources[0]);
@@ -93,18 +93,20 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
       }
       if (aValue.empty() || !pairedA.insert(aValue).second) continue;
       const ir::Value* av = a.graph().findValue(aValue);
-      p.pairs.push_back({aValue, out->name(), av && av->producer() ? av->producer()->name : "", n->name, n->opType});
+      const ir::Node* ap = av ? av->producer() : nullptr;
+      p.pairs.push_back({aValue, out->name(), ap ? ap->name : "", n->name, n->opType, ap ? ap->opType : ""});
     }
   }
   return p;
 }
 
 ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
-                              const Tolerance& tol, const RunOptions& options) {
+                              const Tolerance& tol, const RunOptions& options, const std::string& aLabel,
+                              const std::string& bLabel) {
   RunOptions o = options;
   o.keep = RunOptions::Keep::All;
-  const RunResult ra = runNamed(a, inputs, o, "source");
-  const RunResult rb = runNamed(b, inputs, o, "converted");
+  const RunResult ra = runNamed(a, inputs, o, aLabel);
+  const RunResult rb = runNamed(b, inputs, o, bLabel);
   const auto va = valuesOf(ra, inputs);
   const auto vb = valuesOf(rb, inputs);
   ModelComparison r;
@@ -120,6 +122,7 @@ ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std:
     c.aNode = p.aNode;
     c.bNode = p.bNode;
     c.op = p.op;
+    c.aOp = p.aOp;
     ++r.compared;
     if (!c.diff.agree) {
       ++r.disagreeing;
@@ -143,11 +146,12 @@ ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std:
 
 std::vector<ComparedValue> compareOutputs(const ir::Model& a, const ir::Model& b,
                                           const std::map<std::string, Value>& inputs, const Tolerance& tol,
-                                          const RunOptions& options) {
+                                          const RunOptions& options, const std::string& aLabel,
+                                          const std::string& bLabel) {
   RunOptions o = options;
   o.keep = RunOptions::Keep::None;
-  const RunResult ra = runNamed(a, inputs, o, "source");
-  const RunResult rb = runNamed(b, inputs, o, "converted");
+  const RunResult ra = runNamed(a, inputs, o, aLabel);
+  const RunResult rb = runNamed(b, inputs, o, bLabel);
   std::vector<ComparedValue> out;
   for (size_t k = 0; k < std::min(ra.outputs.size(), rb.outputs.size()); ++k) {
     ComparedValue c = compared(ra.outputs[k].second, rb.outputs[k].second, tol);

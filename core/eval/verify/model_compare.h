@@ -18,6 +18,7 @@ struct ComparedValue {
   std::string bNode;   // the node of B that computes it (empty for a graph output paired by position)
   std::string aNode;   // its source node in A
   std::string op;      // B node's op
+  std::string aOp;     // A node's op
   std::string bValue;  // the value's name in B
   std::string aValue;  // and in A
   ValueDiff diff;
@@ -35,7 +36,7 @@ struct ModelComparison {
 // The values of B paired with values of A: B value name -> A value name, and the B node that computes it.
 struct ValuePairing {
   struct Pair {
-    std::string aValue, bValue, aNode, bNode, op;
+    std::string aValue, bValue, aNode, bNode, op, aOp;
   };
   std::vector<Pair> pairs;  // in B's node order
   bool provenance = false;
@@ -43,13 +44,16 @@ struct ValuePairing {
 ValuePairing pairValues(const ir::Model& a, const ir::Model& b);
 
 // Runs `a` and `b` on `inputs` (the same for both; inputs one of them lacks are left out of its run) keeping every
-// value, and compares. Throws RunError (from either run; the message says which model) as runModel does.
+// value, and compares. Throws RunError as runModel does, its node() prefixed with the label of the model that
+// failed ("source: node 'x' (Conv)").
 ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
-                              const Tolerance& tol, const RunOptions& options = {});
+                              const Tolerance& tol, const RunOptions& options = {},
+                              const std::string& aLabel = "source", const std::string& bLabel = "converted");
 
 // Only the graph outputs, by position: B's run keeps nothing (the cheap check `convert --verify` makes per sample).
 std::vector<ComparedValue> compareOutputs(const ir::Model& a, const ir::Model& b,
                                           const std::map<std::string, Value>& inputs, const Tolerance& tol,
-                                          const RunOptions& options = {});
+                                          const RunOptions& options = {}, const std::string& aLabel = "source",
+                                          const std::string& bLabel = "converted");
 
 }  // namespace fb::eval

@@ -173,7 +173,7 @@ std::optional<std::map<std::string, std::vector<std::string>>> readProvenance(co
   for (const auto& n : m.graph().nodes()) {
     std::optional<std::string> found;
     withoutNodeEntry(n->unknownFields.str(), &found);
-    if (!found) continue;
+    if (!found || n->name.empty()) continue;
     if (!r) r.emplace();
     addJson(n->name, *found);
   }
