@@ -13,5 +13,6 @@ void registerRecurrentKernels(KernelRegistry& r);    // kernels/recurrent*.cpp: 
 void registerImageKernels(KernelRegistry& r);        // kernels/image*.cpp: Resize, GridSample, RoiAlign, NMS, ...
 void registerControlFlowKernels(KernelRegistry& r);  // kernels/control_flow*.cpp: If, Loop, Scan, sequences
 void registerMiscKernels(KernelRegistry& r);         // kernels/misc*.cpp: losses, signal, strings, random, ...
+void registerRecentOpKernels(KernelRegistry& r);     // kernels/recent_ops*.cpp: ops added after opset 17
 
 }  // namespace fb::eval

@@ -44,6 +44,8 @@ const KernelRegistry& KernelRegistry::instance() {
     registerControlFlowKernels(r);
     r.setFamily("misc");
     registerMiscKernels(r);
+    r.setFamily("recent");
+    registerRecentOpKernels(r);
     return r;
   }();
   return registry;

@@ -1,0 +1,11 @@
+#pragma once
+// The "recent" family: ONNX ops added after opset 17 (Swish, BitCast, CumProd, RotaryEmbedding, TensorScatter,
+// Attention, ...), one file per idea; registerRecentOpKernels (kernel_families.h) calls these.
+namespace fb::eval {
+
+class KernelRegistry;
+
+void registerRecentElementwiseKernels(KernelRegistry& r);  // recent_ops_elementwise.cpp: Swish, BitCast
+void registerRecentScanKernels(KernelRegistry& r);         // recent_ops_cumprod.cpp: CumProd
+
+}  // namespace fb::eval

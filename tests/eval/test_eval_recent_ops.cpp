@@ -1,0 +1,181 @@
+// The evaluator's kernels for ONNX ops added after opset 17 (the "recent" family), each checked against ONNX
+// Runtime 1.30 on a small model built here, plus bad inputs refused with one-line RunErrors.
+#include <QtTest>
+
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "eval/runtime/run.h"
+#include "ir/graph.h"
+#include "ir/model.h"
+#include "ir/node.h"
+#include "node_oracle.h"
+#include "support/helpers.h"
+
+using namespace fb;
+using eval::Tensor;
+using ir::Attribute;
+using Kind = eval::RunError::Kind;
+using test::floatAttr;
+using test::intAttr;
+using test::OracleNode;
+using test::stringAttr;
+
+namespace {
+
+using Inputs = std::vector<std::optional<Tensor>>;
+
+// Runs one node of the default domain at `opset` on the evaluator and returns its outputs.
+std::vector<Tensor> runNode(const std::string& op, int64_t opset, const Inputs& ins, std::vector<Attribute> attrs,
+                            size_t outputs) {
+  ir::Model m;
+  m.setOpsetVersion("", opset);
+  ir::Graph& g = m.graph();
+  std::map<std::string, eval::Value> feed;
+  std::vector<ir::Value*> in;
+  for (size_t k = 0; k < ins.size(); ++k) {
+    if (!ins[k]) {
+      in.push_back(nullptr);
+      continue;
+    }
+    ir::Value* v = g.getOrCreateValue("in" + std::to_string(k));
+    g.addInput(v);
+    feed[v->name()] = *ins[k];
+    in.push_back(v);
+  }
+  std::vector<ir::Value*> out;
+  for (size_t k = 0; k < outputs; ++k) out.push_back(g.getOrCreateValue("out" + std::to_string(k)));
+  ir::Node* n = g.addNode(op, in, out);
+  n->attributes = std::move(attrs);
+  for (ir::Value* v : out) g.addOutput(v);
+  std::vector<Tensor> result;
+  for (auto& [name, v] : eval::runModel(m, feed).outputs) result.push_back(v.tensor());
+  return result;
+}
+
+// The kind of error running the node raises (empty when it runs); the message must be one line.
+std::optional<Kind> failureOf(const std::string& op, int64_t opset, const Inputs& ins, std::vector<Attribute> attrs,
+                              size_t outputs = 1) {
+  try {
+    runNode(op, opset, ins, std::move(attrs), outputs);
+  } catch (const eval::RunError& e) {
+    const std::string what = e.what();
+    if (what.empty() || what.find('\n') != std::string::npos) {
+      qWarning("not a one-line message: %s", e.what());
+      return std::nullopt;
+    }
+    return e.kind();
+  }
+  return std::nullopt;
+}
+
+Tensor randomTensor(std::vector<int64_t> dims, unsigned seed, float lo = -1, float hi = 1) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  int64_t n = 1;
+  for (int64_t k : dims) n *= k;
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = d(gen);
+  return Tensor::floats(std::move(dims), v);
+}
+
+Tensor ints(std::vector<int64_t> dims, const std::vector<int64_t>& v) { return Tensor::int64s(std::move(dims), v); }
+
+Tensor int32s(std::vector<int64_t> dims, const std::vector<int32_t>& v) {
+  Tensor t = Tensor::empty(ir::DataType::Int32, std::move(dims));
+  for (size_t k = 0; k < v.size(); ++k) t.mutableData<int32_t>()[k] = v[k];
+  return t;
+}
+
+Tensor doubles(std::vector<int64_t> dims, const std::vector<double>& v) {
+  Tensor t = Tensor::empty(ir::DataType::Double, std::move(dims));
+  for (size_t k = 0; k < v.size(); ++k) t.mutableData<double>()[k] = v[k];
+  return t;
+}
+
+void expectOnnxRuntime(const char* name, const OracleNode& c) {
+  QTemporaryDir dir;
+  const QString why = test::compareWithOnnxRuntime(c, dir.path());
+  if (!why.isEmpty()) qWarning("%s:%s", name, qPrintable(why));
+  QVERIFY2(why.isEmpty(), qPrintable(QString(name) + ":" + why));
+}
+
+constexpr auto F = ir::DataType::Float;
+
+}  // namespace
+
+class EvalRecentOps : public QObject {
+  Q_OBJECT
+ private slots:
+  void swishMatchesOnnxRuntime();
+  void bitCastMatchesOnnxRuntime();
+  void cumProdMatchesOnnxRuntime();
+  void badInputsAreOneLineErrors();
+};
+
+void EvalRecentOps::swishMatchesOnnxRuntime() {
+  expectOnnxRuntime("swish", {"Swish", 24, {randomTensor({2, 3, 4}, 1, -6, 6)}, {}, {F}});
+  expectOnnxRuntime("swish alpha", {"Swish", 24, {randomTensor({5, 7}, 2, -6, 6)}, {floatAttr("alpha", 1.702f)}, {F}});
+  Tensor d = doubles({4}, {-3.5, -0.25, 0, 8});
+  expectOnnxRuntime("swish double", {"Swish", 24, {d}, {floatAttr("alpha", 0.5f)}, {ir::DataType::Double}});
+  // Swish does not exist before opset 24.
+  QCOMPARE(failureOf("Swish", 23, {randomTensor({3}, 3)}, {}), std::optional<Kind>(Kind::Unsupported));
+}
+
+void EvalRecentOps::bitCastMatchesOnnxRuntime() {
+  Tensor f = Tensor::floats({2, 3}, {1.0f, -2.5f, 0.0f, -0.0f, 3.25e-20f, 1e30f});
+  expectOnnxRuntime(
+      "bitcast float->int32",
+      {"BitCast", 26, {f}, {intAttr("to", static_cast<int64_t>(ir::DataType::Int32))}, {ir::DataType::Int32}});
+  Tensor i = int32s({4}, {0x3f800000, 0x40490fdb, -1082130432, 0x00000001});
+  expectOnnxRuntime("bitcast int32->float", {"BitCast", 26, {i}, {intAttr("to", static_cast<int64_t>(F))}, {F}});
+  Tensor d = doubles({3}, {1.0, -0.1, 6.02e23});
+  expectOnnxRuntime(
+      "bitcast double->int64",
+      {"BitCast", 26, {d}, {intAttr("to", static_cast<int64_t>(ir::DataType::Int64))}, {ir::DataType::Int64}});
+  // By hand: the bits of 1.0f.
+  auto y = runNode("BitCast", 26, {Tensor::floats({1}, {1.0f})},
+                   {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::UInt32))}, 1);
+  QCOMPARE(y[0].dtype(), ir::DataType::UInt32);
+  QCOMPARE(y[0].data<uint32_t>()[0], 0x3f800000u);
+}
+
+void EvalRecentOps::cumProdMatchesOnnxRuntime() {
+  Tensor x = randomTensor({2, 3, 4}, 4, 0.5f, 2);
+  for (int64_t axis : {0, 1, -1})
+    for (int exclusive : {0, 1})
+      for (int reverse : {0, 1}) {
+        const std::string name = "cumprod axis " + std::to_string(axis) + " exclusive " + std::to_string(exclusive) +
+                                 " reverse " + std::to_string(reverse);
+        expectOnnxRuntime(name.c_str(), {"CumProd",
+                                         26,
+                                         {x, ints({}, {axis})},
+                                         {intAttr("exclusive", exclusive), intAttr("reverse", reverse)},
+                                         {F}});
+      }
+  expectOnnxRuntime("cumprod int64",
+                    {"CumProd", 26, {ints({2, 3}, {1, 2, 3, -4, 5, 6}), ints({1}, {1})}, {}, {ir::DataType::Int64}});
+  expectOnnxRuntime("cumprod int32 axis",
+                    {"CumProd", 26, {doubles({2, 2}, {1.5, 2, -3, 4}), int32s({}, {0})}, {}, {ir::DataType::Double}});
+}
+
+void EvalRecentOps::badInputsAreOneLineErrors() {
+  const std::optional<Kind> bad(Kind::BadInput);
+  Tensor f = Tensor::floats({2}, {1, 2});
+  // BitCast: widths must agree, 'to' must be a type.
+  QCOMPARE(failureOf("BitCast", 26, {f}, {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64))}), bad);
+  QCOMPARE(failureOf("BitCast", 26, {f}, {Attribute::makeInt("to", 999)}), bad);
+  QCOMPARE(failureOf("BitCast", 26, {f}, {}), bad);
+  QCOMPARE(failureOf("BitCast", 26, {f}, {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::String))}), bad);
+  // CumProd: axis out of range, not a scalar, a scalar input.
+  QCOMPARE(failureOf("CumProd", 26, {f, ints({}, {2})}, {}), bad);
+  QCOMPARE(failureOf("CumProd", 26, {f, ints({2}, {0, 0})}, {}), bad);
+  QCOMPARE(failureOf("CumProd", 26, {f, Tensor::floats({}, {0})}, {}), bad);
+  QCOMPARE(failureOf("CumProd", 26, {Tensor::floats({}, {3}), ints({}, {0})}, {}), bad);
+}
+
+QTEST_GUILESS_MAIN(EvalRecentOps)
+#include "test_eval_recent_ops.moc"
