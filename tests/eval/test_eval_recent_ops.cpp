@@ -113,6 +113,8 @@ class EvalRecentOps : public QObject {
   void swishMatchesOnnxRuntime();
   void bitCastMatchesOnnxRuntime();
   void cumProdMatchesOnnxRuntime();
+  void rotaryEmbeddingMatchesOnnxRuntime();
+  void tensorScatterMatchesOnnxRuntime();
   void badInputsAreOneLineErrors();
 };
 
@@ -162,6 +164,56 @@ void EvalRecentOps::cumProdMatchesOnnxRuntime() {
                     {"CumProd", 26, {doubles({2, 2}, {1.5, 2, -3, 4}), int32s({}, {0})}, {}, {ir::DataType::Double}});
 }
 
+void EvalRecentOps::rotaryEmbeddingMatchesOnnxRuntime() {
+  // 4-D [batch, heads, seq, head] with caches per token, halves and interleaved, full and partial rotation.
+  Tensor x4 = randomTensor({2, 3, 4, 8}, 10);
+  for (int interleaved : {0, 1}) {
+    const std::string name = "rotary 4-D interleaved " + std::to_string(interleaved);
+    expectOnnxRuntime(name.c_str(), {"RotaryEmbedding",
+                                     23,
+                                     {x4, randomTensor({2, 4, 4}, 11), randomTensor({2, 4, 4}, 12)},
+                                     {intAttr("interleaved", interleaved)},
+                                     {F}});
+    const std::string partial = name + " partial with position_ids";
+    expectOnnxRuntime(partial.c_str(), {"RotaryEmbedding",
+                                        23,
+                                        {x4, randomTensor({10, 2}, 13), randomTensor({10, 2}, 14),
+                                         ints({2, 4}, {0, 1, 2, 3, 9, 5, 5, 0})},
+                                        {intAttr("interleaved", interleaved), intAttr("rotary_embedding_dim", 4)},
+                                        {F}});
+  }
+  // 3-D [batch, seq, heads * head] split by num_heads.
+  expectOnnxRuntime("rotary 3-D", {"RotaryEmbedding",
+                                   23,
+                                   {randomTensor({2, 3, 12}, 15), randomTensor({6, 3}, 16), randomTensor({6, 3}, 17),
+                                    ints({2, 3}, {3, 4, 5, 0, 1, 2})},
+                                   {intAttr("num_heads", 2)},
+                                   {F}});
+}
+
+void EvalRecentOps::tensorScatterMatchesOnnxRuntime() {
+  Tensor past = randomTensor({2, 3, 6, 4}, 20);
+  Tensor update = randomTensor({2, 3, 2, 4}, 21);
+  expectOnnxRuntime("tensorscatter default", {"TensorScatter", 24, {past, update}, {}, {F}});
+  expectOnnxRuntime("tensorscatter linear",
+                    {"TensorScatter", 24, {past, update, ints({2}, {4, 1})}, {stringAttr("mode", "linear")}, {F}});
+  expectOnnxRuntime("tensorscatter circular",
+                    {"TensorScatter", 24, {past, update, ints({2}, {5, 3})}, {stringAttr("mode", "circular")}, {F}});
+  // The sequence axis elsewhere: [batch, seq, heads, head] with axis 1.
+  expectOnnxRuntime("tensorscatter axis 1",
+                    {"TensorScatter",
+                     24,
+                     {randomTensor({3, 5, 2, 2}, 22), randomTensor({3, 3, 2, 2}, 23), ints({3}, {0, 2, 1})},
+                     {intAttr("axis", 1)},
+                     {F}});
+  expectOnnxRuntime("tensorscatter int64",
+                    {"TensorScatter",
+                     24,
+                     {ints({2, 4, 1}, {1, 2, 3, 4, 5, 6, 7, 8}), ints({2, 1, 1}, {-1, -2}), ints({2}, {3, 0})},
+                     {},
+                     {ir::DataType::Int64}});
+}
+
 void EvalRecentOps::badInputsAreOneLineErrors() {
   const std::optional<Kind> bad(Kind::BadInput);
   Tensor f = Tensor::floats({2}, {1, 2});
@@ -175,6 +227,29 @@ void EvalRecentOps::badInputsAreOneLineErrors() {
   QCOMPARE(failureOf("CumProd", 26, {f, ints({2}, {0, 0})}, {}), bad);
   QCOMPARE(failureOf("CumProd", 26, {f, Tensor::floats({}, {0})}, {}), bad);
   QCOMPARE(failureOf("CumProd", 26, {Tensor::floats({}, {3}), ints({}, {0})}, {}), bad);
+  // RotaryEmbedding: caches of the wrong shape, a position outside them, an odd rotary dim, 3-D without num_heads.
+  Tensor x = randomTensor({1, 2, 3, 4}, 30);
+  Tensor cache = randomTensor({4, 2}, 31);
+  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, randomTensor({1, 3, 3}, 32), randomTensor({1, 3, 3}, 33)}, {}), bad);
+  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, 4})}, {}), bad);
+  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, -1})}, {}), bad);
+  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, 2})},
+                     {Attribute::makeInt("rotary_embedding_dim", 3)}),
+           bad);
+  QCOMPARE(failureOf("RotaryEmbedding", 23, {randomTensor({1, 3, 8}, 34), cache, cache, ints({1, 3}, {0, 1, 2})}, {}),
+           bad);
+  // TensorScatter: an update that does not fit, a write index past the end (linear), the batch axis, a bad mode.
+  Tensor past = randomTensor({2, 4, 3}, 35);
+  Tensor update = randomTensor({2, 2, 3}, 36);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, randomTensor({2, 5, 3}, 37)}, {Attribute::makeInt("axis", 1)}), bad);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, randomTensor({2, 2, 2}, 38)}, {Attribute::makeInt("axis", 1)}), bad);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, update, ints({2}, {0, 3})}, {Attribute::makeInt("axis", 1)}), bad);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, update, ints({2}, {0, -1})}, {Attribute::makeInt("axis", 1)}), bad);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, update, ints({3}, {0, 0, 0})}, {Attribute::makeInt("axis", 1)}), bad);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, past}, {Attribute::makeInt("axis", 0)}), bad);
+  QCOMPARE(failureOf("TensorScatter", 24, {past, update},
+                     {Attribute::makeInt("axis", 1), Attribute::makeString("mode", "ring")}),
+           bad);
 }
 
 QTEST_GUILESS_MAIN(EvalRecentOps)

@@ -8,6 +8,8 @@ namespace fb::eval {
 void registerRecentOpKernels(KernelRegistry& r) {
   registerRecentElementwiseKernels(r);
   registerRecentScanKernels(r);
+  registerRecentRotaryKernels(r);
+  registerRecentTensorScatterKernels(r);
 }
 
 }  // namespace fb::eval

@@ -5,7 +5,9 @@ namespace fb::eval {
 
 class KernelRegistry;
 
-void registerRecentElementwiseKernels(KernelRegistry& r);  // recent_ops_elementwise.cpp: Swish, BitCast
-void registerRecentScanKernels(KernelRegistry& r);         // recent_ops_cumprod.cpp: CumProd
+void registerRecentElementwiseKernels(KernelRegistry& r);    // recent_ops_elementwise.cpp: Swish, BitCast
+void registerRecentScanKernels(KernelRegistry& r);           // recent_ops_cumprod.cpp: CumProd
+void registerRecentRotaryKernels(KernelRegistry& r);         // recent_ops_rotary.cpp: RotaryEmbedding
+void registerRecentTensorScatterKernels(KernelRegistry& r);  // recent_ops_tensor_scatter.cpp: TensorScatter
 
 }  // namespace fb::eval
