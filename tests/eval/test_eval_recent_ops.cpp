@@ -115,6 +115,7 @@ class EvalRecentOps : public QObject {
   void cumProdMatchesOnnxRuntime();
   void rotaryEmbeddingMatchesOnnxRuntime();
   void tensorScatterMatchesOnnxRuntime();
+  void attentionMatchesOnnxRuntime();
   void badInputsAreOneLineErrors();
 };
 
@@ -214,6 +215,51 @@ void EvalRecentOps::tensorScatterMatchesOnnxRuntime() {
                      {ir::DataType::Int64}});
 }
 
+void EvalRecentOps::attentionMatchesOnnxRuntime() {
+  // Multi-head 4-D, with every output.
+  Tensor q = randomTensor({2, 4, 3, 8}, 40);
+  Tensor k = randomTensor({2, 4, 5, 8}, 41);
+  Tensor v = randomTensor({2, 4, 5, 6}, 42);
+  expectOnnxRuntime("attention mha", {"Attention", 23, {q, k, v}, {}, {F}});
+  expectOnnxRuntime("attention causal scale softcap",
+                    {"Attention",
+                     23,
+                     {q, k, v},
+                     {intAttr("is_causal", 1), floatAttr("scale", 0.7f), floatAttr("softcap", 2.0f)},
+                     {F}});
+  // Grouped-query (4 query heads over 2 key/value heads) with a past cache and the present outputs.
+  Tensor kg = randomTensor({2, 2, 3, 8}, 43);
+  Tensor vg = randomTensor({2, 2, 3, 6}, 44);
+  Tensor pastK = randomTensor({2, 2, 4, 8}, 45);
+  Tensor pastV = randomTensor({2, 2, 4, 6}, 46);
+  expectOnnxRuntime("attention gqa past causal",
+                    {"Attention", 23, {q, kg, vg, std::nullopt, pastK, pastV}, {intAttr("is_causal", 1)}, {F, F, F}});
+  // Masks: additive float broadcast over heads, boolean shorter than the keys (padded as masked).
+  expectOnnxRuntime("attention float mask",
+                    {"Attention", 23, {q, k, v, randomTensor({2, 1, 3, 5}, 47, -2, 0)}, {}, {F}});
+  expectOnnxRuntime("attention qk output softmax", {"Attention",
+                                                    23,
+                                                    {q, k, v, randomTensor({3, 5}, 48, -1, 0)},
+                                                    {intAttr("qk_matmul_output_mode", 3)},
+                                                    {F, F, F, F}});
+  expectOnnxRuntime("attention qk output raw", {"Attention", 23, {q, k, v}, {}, {F, F, F, F}});
+  // 3-D inputs split by the head-count attributes (multi-query: one key/value head).
+  expectOnnxRuntime("attention 3-D mqa",
+                    {"Attention",
+                     23,
+                     {randomTensor({2, 3, 16}, 49), randomTensor({2, 5, 4}, 50), randomTensor({2, 5, 6}, 51)},
+                     {intAttr("q_num_heads", 4), intAttr("kv_num_heads", 1)},
+                     {F}});
+  // Opset 24: nonpad_kv_seqlen masks each batch row's padding keys, and shifts the causal frontier.
+  expectOnnxRuntime("attention nonpad",
+                    {"Attention", 24, {q, k, v, std::nullopt, std::nullopt, std::nullopt, ints({2}, {5, 3})}, {}, {F}});
+  expectOnnxRuntime("attention nonpad causal", {"Attention",
+                                                24,
+                                                {q, k, v, std::nullopt, std::nullopt, std::nullopt, ints({2}, {4, 3})},
+                                                {intAttr("is_causal", 1)},
+                                                {F}});
+}
+
 void EvalRecentOps::badInputsAreOneLineErrors() {
   const std::optional<Kind> bad(Kind::BadInput);
   Tensor f = Tensor::floats({2}, {1, 2});
@@ -249,6 +295,22 @@ void EvalRecentOps::badInputsAreOneLineErrors() {
   QCOMPARE(failureOf("TensorScatter", 24, {past, past}, {Attribute::makeInt("axis", 0)}), bad);
   QCOMPARE(failureOf("TensorScatter", 24, {past, update},
                      {Attribute::makeInt("axis", 1), Attribute::makeString("mode", "ring")}),
+           bad);
+  // Attention: heads that do not group, K and V that disagree, a mask longer than the keys, a lone past_key.
+  Tensor q = randomTensor({1, 3, 2, 4}, 60);
+  Tensor k = randomTensor({1, 2, 5, 4}, 61);
+  QCOMPARE(failureOf("Attention", 23, {q, k, k}, {}), bad);
+  QCOMPARE(failureOf("Attention", 23, {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 4, 4}, 63)}, {}), bad);
+  QCOMPARE(failureOf("Attention", 23,
+                     {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 5, 4}, 63), randomTensor({2, 6}, 64)}, {}),
+           bad);
+  QCOMPARE(failureOf("Attention", 23,
+                     {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 5, 4}, 63), std::nullopt,
+                      randomTensor({1, 3, 2, 4}, 65)},
+                     {}),
+           bad);
+  QCOMPARE(failureOf("Attention", 23,
+                     {randomTensor({1, 2, 6}, 66), randomTensor({1, 2, 6}, 67), randomTensor({1, 2, 6}, 68)}, {}),
            bad);
 }
 

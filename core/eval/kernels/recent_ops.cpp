@@ -10,6 +10,7 @@ void registerRecentOpKernels(KernelRegistry& r) {
   registerRecentScanKernels(r);
   registerRecentRotaryKernels(r);
   registerRecentTensorScatterKernels(r);
+  registerRecentAttentionKernels(r);
 }
 
 }  // namespace fb::eval

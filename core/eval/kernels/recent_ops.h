@@ -9,5 +9,6 @@ void registerRecentElementwiseKernels(KernelRegistry& r);    // recent_ops_eleme
 void registerRecentScanKernels(KernelRegistry& r);           // recent_ops_cumprod.cpp: CumProd
 void registerRecentRotaryKernels(KernelRegistry& r);         // recent_ops_rotary.cpp: RotaryEmbedding
 void registerRecentTensorScatterKernels(KernelRegistry& r);  // recent_ops_tensor_scatter.cpp: TensorScatter
+void registerRecentAttentionKernels(KernelRegistry& r);      // recent_ops_attention.cpp: Attention
 
 }  // namespace fb::eval
