@@ -116,6 +116,7 @@ class EvalRecentOps : public QObject {
   void rotaryEmbeddingMatchesOnnxRuntime();
   void tensorScatterMatchesOnnxRuntime();
   void attentionMatchesOnnxRuntime();
+  void deformConvMatchesOnnxRuntime();
   void badInputsAreOneLineErrors();
 };
 
@@ -257,6 +258,32 @@ void EvalRecentOps::attentionMatchesOnnxRuntime() {
                                                 24,
                                                 {q, k, v, std::nullopt, std::nullopt, std::nullopt, ints({2}, {4, 3})},
                                                 {intAttr("is_causal", 1)},
+                                                {F}});
+}
+
+void EvalRecentOps::deformConvMatchesOnnxRuntime() {
+  // Offsets of up to two pixels move taps between pixels and past the border (read as zero).
+  Tensor x = randomTensor({2, 4, 5, 6}, 70);
+  Tensor w = randomTensor({6, 2, 3, 3}, 71);
+  expectOnnxRuntime("deformconv grouped", {"DeformConv",
+                                           19,
+                                           {x, w, randomTensor({2, 2 * 9 * 2, 3, 4}, 72, -2, 2), randomTensor({6}, 73),
+                                            randomTensor({2, 2 * 9, 3, 4}, 74, 0, 1)},
+                                           {intAttr("group", 2), intAttr("offset_group", 2)},
+                                           {F}});
+  expectOnnxRuntime(
+      "deformconv strides pads dilations",
+      {"DeformConv",
+       19,
+       {x, randomTensor({3, 4, 2, 2}, 75), randomTensor({2, 2 * 4, 3, 3}, 76, -1.5f, 1.5f)},
+       {test::intsAttr("strides", {2, 2}), test::intsAttr("pads", {1, 0, 1, 1}), test::intsAttr("dilations", {2, 1})},
+       {F}});
+  // Zero offsets and no mask: a plain convolution.
+  expectOnnxRuntime("deformconv zero offsets", {"DeformConv",
+                                                22,
+                                                {x, randomTensor({2, 4, 3, 3}, 77),
+                                                 Tensor::floats({2, 18, 3, 4}, std::vector<float>(2 * 18 * 12, 0.0f))},
+                                                {},
                                                 {F}});
 }
 

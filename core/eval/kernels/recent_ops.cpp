@@ -11,6 +11,7 @@ void registerRecentOpKernels(KernelRegistry& r) {
   registerRecentRotaryKernels(r);
   registerRecentTensorScatterKernels(r);
   registerRecentAttentionKernels(r);
+  registerRecentDeformConvKernels(r);
 }
 
 }  // namespace fb::eval

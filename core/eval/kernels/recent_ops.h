@@ -10,5 +10,6 @@ void registerRecentScanKernels(KernelRegistry& r);           // recent_ops_cumpr
 void registerRecentRotaryKernels(KernelRegistry& r);         // recent_ops_rotary.cpp: RotaryEmbedding
 void registerRecentTensorScatterKernels(KernelRegistry& r);  // recent_ops_tensor_scatter.cpp: TensorScatter
 void registerRecentAttentionKernels(KernelRegistry& r);      // recent_ops_attention.cpp: Attention
+void registerRecentDeformConvKernels(KernelRegistry& r);     // recent_ops_deform_conv.cpp: DeformConv (2-D)
 
 }  // namespace fb::eval
