@@ -80,13 +80,13 @@ std::vector<Value> attention(const KernelContext& c) {
     badInput("Attention needs both past_key and past_value, or neither");
   int64_t past = 0;
   if (pastKey) {
-    if (pastKey->dims() !=
-            std::vector<int64_t>{batch, kl.heads, pastKey->rank() == 4 ? pastKey->dim(2) : -1, kl.head} ||
-        pastValue->dims() != std::vector<int64_t>{batch, kl.heads, pastKey->dim(2), vHead} ||
-        pastKey->dtype() != q.dtype() || pastValue->dtype() != q.dtype())
+    // Both 4-D [batch, kv_heads, past, head], the same past length.
+    past = pastKey->rank() == 4 ? pastKey->dim(2) : -1;
+    if (pastKey->dims() != std::vector<int64_t>{batch, kl.heads, past, kl.head} ||
+        pastValue->dims() != std::vector<int64_t>{batch, kl.heads, past, vHead} || pastKey->dtype() != q.dtype() ||
+        pastValue->dtype() != q.dtype())
       badInput("Attention's past_key " + describe(*pastKey) + " and past_value " + describe(*pastValue) +
                " do not fit K and V");
-    past = pastKey->dim(2);
   }
   const int64_t total = past + kl.seq;
   std::vector<int64_t> valid(static_cast<size_t>(batch), total);
