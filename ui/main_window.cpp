@@ -25,6 +25,7 @@
 #include "ui/conversion/convert_panel.h"
 #include "ui/conversion/pass_stepper.h"
 #include "ui/conversion/status_table.h"
+#include "ui/conversion/verify_controller.h"
 #include "ui/document.h"
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
@@ -89,6 +90,27 @@ MainWindow::MainWindow(QWidget* parent)
   connect(runner_, &ModelRunner::progress, this, [this](int done, int total) {
     progress_->setValue(total ? done * 100 / total : 100);
     statusBar()->showMessage(tr("Running: %1 of %2 nodes").arg(done).arg(total));
+  });
+  // Verify (Convert dock) shares the status bar's progress and Cancel with opening and Run.
+  VerifyController* verify = conversion_->verifier();
+  connect(cancel_, &QPushButton::clicked, verify, &VerifyController::cancel);
+  connect(verify, &VerifyController::started, this, [this] {
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+  });
+  connect(verify, &VerifyController::progress, this, [this](int percent, const QString& phase) {
+    progress_->setValue(percent);
+    statusBar()->showMessage(phase);
+  });
+  connect(verify, &VerifyController::finished, this, [this](bool ok, const QString& message) {
+    progress_->hide();
+    cancel_->hide();
+    statusBar()->showMessage(ok ? message : tr("Verify stopped: %1").arg(message));
+    emit doc_->logMessage(ok ? message : tr("Error: Verify: %1").arg(message));
+  });
+  connect(verify, &VerifyController::thresholdChanged, this, [this, verify] {
+    if (verify->hasResult()) statusBar()->showMessage(verify->summary());
   });
   connect(runner_, &ModelRunner::finished, this, [this](bool ok, const QString& message) {
     progress_->hide();
@@ -268,6 +290,7 @@ void MainWindow::buildMenus() {
   convert->addAction(conversion_->panel()->saveAction());
   convert->addAction(conversion_->panel()->statusTable()->saveReportAction());
   convert->addAction(conversion_->passesAction());
+  convert->addAction(conversion_->verifyAction());
 
   auto* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(tr("&Run Model (Seeded Inputs)"), QKeySequence(Qt::CTRL | Qt::Key_R), this,

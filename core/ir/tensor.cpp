@@ -136,6 +136,12 @@ std::span<const std::byte> Tensor::bytes() const {
   return {data_->data(), data_->size()};
 }
 
+std::shared_ptr<const Buffer> Tensor::sharedBytes() const {
+  bytes();  // loads a side file
+  if (data_) return data_;
+  return lazy_ ? lazy_->buffer : nullptr;
+}
+
 std::vector<int64_t> Tensor::asInt64() const {
   std::vector<int64_t> out;
   auto b = bytes();

@@ -65,6 +65,9 @@ class Tensor {
 
   // The data; loads a side file on first use (thread-safe). Throws InputError naming the file on failure.
   std::span<const std::byte> bytes() const;
+  // What holds bytes() (loading a side file first): a reader that keeps it keeps the bytes valid after this tensor
+  // and its model are gone. Null for a tensor without data.
+  std::shared_ptr<const Buffer> sharedBytes() const;
   bool hasData() const;
   void setBytes(std::string raw);
   void setBuffer(std::shared_ptr<const Buffer> buf);

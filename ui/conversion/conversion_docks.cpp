@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include "ir/model.h"
@@ -13,7 +14,9 @@
 #include "ui/conversion/convert_panel.h"
 #include "ui/conversion/pass_stepper.h"
 #include "ui/conversion/status_badges.h"
+#include "ui/conversion/error_legend.h"
 #include "ui/conversion/status_overlay.h"
+#include "ui/conversion/verify_controller.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -39,8 +42,17 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
         return s ? statusColor(*s) : QColor();
       },
       this);
+  verify_ = new VerifyController(source, previewDoc_, this);
+  // After Verify the preview's marks are its nodes' errors; before, what the conversion added and modified.
   previewOverlay_ = new StatusOverlay(
-      previewScene_, [diffMap](uint64_t id) { return diffColor(diffMap->value(id, DiffKind::Same)); }, this);
+      previewScene_,
+      [this, diffMap](uint64_t id) {
+        if (!verify_->hasResult()) return diffColor(diffMap->value(id, DiffKind::Same));
+        const auto e = verify_->previewNodeError(previewDoc_->findNode(id));
+        return e ? errorColor(*e, verify_->threshold()) : QColor();
+      },
+      this);
+  connect(verify_, &VerifyController::thresholdChanged, previewOverlay_, &StatusOverlay::refresh);
   connect(controller_, &ConversionController::dryRunFinished, sourceOverlay_, &StatusOverlay::refresh);
   sourceBadges_ = new StatusBadges(
       source, sourceScene, [this](uint64_t id) { return controller_->statusOf(id); }, this);
@@ -91,7 +103,27 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   auto* layout = new QVBoxLayout(previewPane_);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(legend_);
+  errorLegend_ = new ErrorLegend(verify_, previewPane_);
+  layout->addWidget(errorLegend_);
   layout->addWidget(previewView_, 1);
+  connect(errorLegend_, &ErrorLegend::showFirstDivergence, this, [this, source] {
+    if (const ir::Node* b = verify_->firstDivergentPreviewNode()) previewDoc_->showNode(b);
+    if (const ir::Node* a = verify_->firstDivergentSourceNode()) source->showNode(a);
+  });
+  verifyAction_ = new QAction(tr("&Verify Conversion"), this);
+  verifyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+  verifyAction_->setToolTip(
+      tr("Run the source and the previewed conversion on the same seeded inputs and colour the preview by error"));
+  verifyAction_->setEnabled(false);
+  connect(previewDoc_, &Document::modelChanged, this, [this] { verifyAction_->setEnabled(previewDoc_->model()); });
+  connect(verifyAction_, &QAction::triggered, verify_, [this] { verify_->start(0); });
+  auto* verifyButton = new QPushButton(tr("Verify"), panel_);
+  verifyButton->setToolTip(verifyAction_->toolTip());
+  verifyButton->setEnabled(false);
+  connect(verifyAction_, &QAction::changed, verifyButton,
+          [this, verifyButton] { verifyButton->setEnabled(verifyAction_->isEnabled()); });
+  connect(verifyButton, &QPushButton::clicked, verifyAction_, &QAction::trigger);
+  panel_->addButton(verifyButton);
   previewPane_->hide();
   link_ = new PreviewLink(source, previewDoc_, this);
   // Each new preview starts at its first view, like the source (once its scene is built).

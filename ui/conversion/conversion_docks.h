@@ -23,6 +23,8 @@ class NodePanel;
 class StatusBadges;
 class PassStepper;
 class PreviewLink;
+class VerifyController;
+class ErrorLegend;
 
 class ConversionDocks : public QObject {
   Q_OBJECT
@@ -48,6 +50,10 @@ class ConversionDocks : public QObject {
   PassStepper* passStepper() const { return passStepper_; }
   QDockWidget* passesDock() const { return passesDock_; }
   QAction* passesAction() const { return passesAction_; }
+  // Verify: source and preview run on the same seeded inputs, the preview coloured by relative error.
+  VerifyController* verifier() const { return verify_; }
+  QAction* verifyAction() const { return verifyAction_; }
+  ErrorLegend* errorLegend() const { return errorLegend_; }
   // Adds the dry run's verdict on the selected node (status, reason, warnings) to a Node panel.
   void annotate(NodePanel* panel);
 
@@ -68,6 +74,9 @@ class ConversionDocks : public QObject {
   PassStepper* passStepper_;
   QDockWidget* passesDock_;
   QAction* passesAction_;
+  VerifyController* verify_;
+  QAction* verifyAction_;
+  ErrorLegend* errorLegend_;
 };
 
 }  // namespace fb::ui

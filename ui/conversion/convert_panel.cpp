@@ -71,7 +71,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   form->addRow(tr("Target"), target_);
   form->addRow(tr("Target opset"), opset_);
   form->addRow(tr("Passes"), passMode_);
-  auto* buttons = new QHBoxLayout;
+  auto* buttons = buttons_ = new QHBoxLayout;
   buttons->addWidget(convert_);
   buttons->addWidget(cancel_);
   buttons->addWidget(save_);
@@ -149,6 +149,8 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
 }
 
 QTableView* ConvertPanel::table() const { return statusTable_->view(); }
+
+void ConvertPanel::addButton(QWidget* button) { buttons_->addWidget(button); }
 
 void ConvertPanel::setSavePathChooser(ChooseSavePath chooser) {
   statusTable_->setSavePathChooser(chooser);

@@ -9,6 +9,7 @@
 class QSpinBox;
 class QLabel;
 class QPushButton;
+class QHBoxLayout;
 class QTableView;
 class QListWidget;
 class QComboBox;
@@ -40,6 +41,8 @@ class ConvertPanel : public QWidget {
   QPushButton* saveButton() const { return save_; }
   // Replaces the file dialog (tests).
   void setSavePathChooser(ChooseSavePath chooser);
+  // A button of another feature beside Convert / Cancel / Save (Verify).
+  void addButton(QWidget* button);
 
   // Save converted...: asks for the file (starting at <model folder>/<model>_opset<N>.onnx), adds .onnx when
   // missing, and for an incomplete conversion asks whether to write it anyway (default No).
@@ -71,6 +74,7 @@ class ConvertPanel : public QWidget {
   QPushButton* convert_;
   QPushButton* cancel_;
   QPushButton* save_;
+  QHBoxLayout* buttons_ = nullptr;
   QAction* previewAction_;
   QAction* saveAction_;
   // Made after the other widgets, so findChild<QComboBox*>() still finds the passes box first.

@@ -187,8 +187,22 @@ Tensor Tensor::fromModel(const ir::Tensor& t) {
     badInput("tensor '" + t.name + "' holds " + std::to_string(b.size()) + " bytes where its shape needs " +
              std::to_string(r.bytes_));
   const size_t align = std::max<size_t>(1, ir::elementSize(t.dtype));
+  // A bool byte other than 0 or 1 read as C++ bool is undefined behaviour: such tensors are copied as 0/1.
+  bool normalizeBools = false;
+  if (t.dtype == ir::DataType::Bool)
+    for (size_t k = 0; k < r.bytes_ && !normalizeBools; ++k) normalizeBools = static_cast<uint8_t>(b[k]) > 1;
+  if (normalizeBools) {
+    r.owner_ = allocate(r.bytes_);
+    r.data_ = static_cast<const std::byte*>(r.owner_.get());
+    auto* out = const_cast<std::byte*>(r.data_);
+    for (size_t k = 0; k < r.bytes_; ++k) out[k] = std::byte{b[k] != std::byte{0}};
+    return r;
+  }
   if (reinterpret_cast<uintptr_t>(b.data()) % align == 0) {
-    r.data_ = b.data();  // the model's bytes: no copy
+    // The model's bytes, not a copy; held, so that a value outliving the model (a run's output that is an
+    // initializer, a function body's constant) stays valid.
+    r.owner_ = t.sharedBytes();
+    r.data_ = b.data();
     return r;
   }
   r.owner_ = allocate(r.bytes_);

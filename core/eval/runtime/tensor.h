@@ -27,8 +27,8 @@ class Tensor {
   static Tensor scalar(ir::DataType t, double v);
   static Tensor int64s(std::vector<int64_t> dims, const std::vector<int64_t>& v);
   static Tensor floats(std::vector<int64_t> dims, const std::vector<float>& v);
-  // The model's tensor, sharing its bytes when they are aligned for the element type (the model must outlive
-  // the result), else a copy. Sub-byte and float8 types keep their packed bytes.
+  // The model's tensor, sharing (and holding) its bytes when they are aligned for the element type, else a copy.
+  // Sub-byte and float8 types keep their packed bytes.
   static Tensor fromModel(const ir::Tensor& t);
   // A copy of the bytes in a new ir::Tensor (Raw storage).
   ir::Tensor toModel(std::string name) const;
@@ -72,7 +72,7 @@ class Tensor {
   int64_t count_ = 0;
   size_t bytes_ = 0;
   const std::byte* data_ = nullptr;
-  std::shared_ptr<const void> owner_;  // keeps data_ alive; null for bytes the model owns
+  std::shared_ptr<const void> owner_;  // keeps data_ alive
   std::shared_ptr<std::vector<std::string>> strings_;
 };
 

@@ -50,54 +50,76 @@ ComparedValue compared(const Value& a, const Value& b, const Tolerance& tol) {
 
 }  // namespace
 
-ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
+namespace {
+
+// The pairing both ways of naming sources share: `sourcesOf(n)` gives the A nodes a B node comes from (none: pair
+// its values by name alone).
+ValuePairing pairThrough(const ir::Model& a, const ir::Model& b, bool provenance,
+                         const std::function<std::vector<const ir::Node*>(const ir::Node&)>& sourcesOf) {
   ValuePairing p;
-  const auto recorded = readProvenance(b);
-  p.provenance = recorded.has_value();
-  std::unordered_map<std::string, const ir::Node*> aNodes;
-  for (const auto& n : a.graph().nodes())
-    if (!n->name.empty()) aNodes.emplace(n->name, n.get());
-  // An unnamed node has no entry of its own (names are the keys): its values pair by name alone.
-  auto sourcesOf = [&](const ir::Node& n) -> std::vector<std::string> {
-    if (n.name.empty()) return {};
-    if (recorded) {
-      auto it = recorded->find(n.name);
-      if (it != recorded->end()) return it->second;
-    }
-    return {n.name};
-  };
+  p.provenance = provenance;
   // The last B node that comes from each A node: where a decomposed node's computation is complete, so that its
   // outputs can be paired by position when their names changed.
-  std::unordered_map<std::string, const ir::Node*> lastFrom;
-  if (recorded)
+  std::unordered_map<const ir::Node*, const ir::Node*> lastFrom;
+  if (provenance)
     for (const auto& n : b.graph().nodes())
-      for (const auto& s : sourcesOf(*n)) lastFrom[s] = n.get();
+      for (const ir::Node* s : sourcesOf(*n)) lastFrom[s] = n.get();
   std::set<std::string> pairedA;
   for (const auto& n : b.graph().nodes()) {
     const auto sources = sourcesOf(*n);
     for (size_t k = 0; k < n->outputs().size(); ++k) {
       const ir::Value* out = n->output(k);
       if (!out || out->name().empty()) continue;
-      std::string aValue;
+      const ir::Value* av = nullptr;
       const ir::Value* same = a.graph().findValue(out->name());
       if (same && same->producer() &&
-          (!recorded || n->name.empty() ||
-           std::find(sources.begin(), sources.end(), same->producer()->name) != sources.end()))
-        aValue = same->name();
-      if (aValue.empty() && recorded && sources.size() == 1) {
-        auto src = aNodes.find(sources[0]);
-        auto last = lastFrom.find(sources[0]);
-        if (src != aNodes.end() && last != lastFrom.end() && last->second == n.get() &&
-            src->second->outputs().size() == n->outputs().size() && src->second->output(k))
-          aValue = src->second->output(k)->name();
+          (!provenance || sources.empty() ||
+           std::find(sources.begin(), sources.end(), same->producer()) != sources.end()))
+        av = same;
+      if (!av && provenance && sources.size() == 1) {
+        const ir::Node* src = sources[0];
+        auto last = lastFrom.find(src);
+        if (last != lastFrom.end() && last->second == n.get() && src->outputs().size() == n->outputs().size())
+          av = src->output(k);
       }
-      if (aValue.empty() || !pairedA.insert(aValue).second) continue;
-      const ir::Value* av = a.graph().findValue(aValue);
-      const ir::Node* ap = av ? av->producer() : nullptr;
-      p.pairs.push_back({aValue, out->name(), ap ? ap->name : "", n->name, n->opType, ap ? ap->opType : ""});
+      if (!av || av->name().empty() || !pairedA.insert(av->name()).second) continue;
+      const ir::Node* ap = av->producer();
+      p.pairs.push_back({av->name(), out->name(), ap ? ap->name : "", n->name, n->opType, ap ? ap->opType : ""});
     }
   }
   return p;
+}
+
+}  // namespace
+
+ValuePairing pairValues(const ir::Model& a, const ir::Model& b) {
+  const auto recorded = readProvenance(b);
+  std::unordered_map<std::string, const ir::Node*> aNodes;
+  for (const auto& n : a.graph().nodes())
+    if (!n->name.empty()) aNodes.emplace(n->name, n.get());
+  return pairThrough(a, b, recorded.has_value(), [&](const ir::Node& n) {
+    std::vector<const ir::Node*> out;
+    // An unnamed node has no entry of its own (names are the keys): its values pair by name alone.
+    if (n.name.empty()) return out;
+    std::vector<std::string> names{n.name};
+    if (recorded)
+      if (auto it = recorded->find(n.name); it != recorded->end()) names = it->second;
+    for (const auto& name : names)
+      if (auto it = aNodes.find(name); it != aNodes.end()) out.push_back(it->second);
+    return out;
+  });
+}
+
+ValuePairing pairValuesByOrigins(const ir::Model& a, const ir::Model& b) {
+  std::unordered_map<uint64_t, const ir::Node*> aNodes;
+  for (const auto& n : a.graph().nodes()) aNodes.emplace(n->id(), n.get());
+  return pairThrough(a, b, true, [&](const ir::Node& n) {
+    std::vector<const ir::Node*> out;
+    const std::vector<uint64_t> ids = n.origins.empty() ? std::vector<uint64_t>{n.id()} : n.origins;
+    for (uint64_t id : ids)
+      if (auto it = aNodes.find(id); it != aNodes.end()) out.push_back(it->second);
+    return out;
+  });
 }
 
 ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
@@ -107,10 +129,14 @@ ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std:
   o.keep = RunOptions::Keep::All;
   const RunResult ra = runNamed(a, inputs, o, aLabel);
   const RunResult rb = runNamed(b, inputs, o, bLabel);
+  return compareRuns(ra, rb, inputs, pairValues(a, b), tol);
+}
+
+ModelComparison compareRuns(const RunResult& ra, const RunResult& rb, const std::map<std::string, Value>& inputs,
+                            const ValuePairing& pairing, const Tolerance& tol) {
   const auto va = valuesOf(ra, inputs);
   const auto vb = valuesOf(rb, inputs);
   ModelComparison r;
-  const ValuePairing pairing = pairValues(a, b);
   r.provenance = pairing.provenance;
   for (const auto& p : pairing.pairs) {
     auto ia = va.find(p.aValue);
@@ -128,6 +154,7 @@ ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std:
       ++r.disagreeing;
       if (!r.firstDivergence) r.firstDivergence = c;
     }
+    r.values.push_back(std::move(c));
   }
   const size_t n = std::min(ra.outputs.size(), rb.outputs.size());
   for (size_t k = 0; k < n; ++k) {

@@ -30,6 +30,7 @@ struct ModelComparison {
   size_t compared = 0;                           // values compared (graph outputs included)
   size_t disagreeing = 0;                        // of them, outside the tolerance
   std::vector<ComparedValue> outputs;            // B's graph outputs against A's, by position
+  std::vector<ComparedValue> values;             // every paired value, in B's node order
   std::optional<ComparedValue> firstDivergence;  // in B's node order
 };
 
@@ -42,6 +43,9 @@ struct ValuePairing {
   bool provenance = false;
 };
 ValuePairing pairValues(const ir::Model& a, const ir::Model& b);
+// The same pairing for a conversion still in memory (the app's preview): B's nodes name their source nodes in A by
+// id (`origins`), so no recorded names are needed and unnamed nodes pair too.
+ValuePairing pairValuesByOrigins(const ir::Model& a, const ir::Model& b);
 
 // Runs `a` and `b` on `inputs` (the same for both; inputs one of them lacks are left out of its run) keeping every
 // value, and compares. Throws RunError as runModel does, its node() prefixed with the label of the model that
@@ -49,6 +53,10 @@ ValuePairing pairValues(const ir::Model& a, const ir::Model& b);
 ModelComparison compareModels(const ir::Model& a, const ir::Model& b, const std::map<std::string, Value>& inputs,
                               const Tolerance& tol, const RunOptions& options = {},
                               const std::string& aLabel = "source", const std::string& bLabel = "converted");
+
+// Compares two runs already made (`ra` of `a`, `rb` of `b`, keeping every value) through `pairing`.
+ModelComparison compareRuns(const RunResult& ra, const RunResult& rb, const std::map<std::string, Value>& inputs,
+                            const ValuePairing& pairing, const Tolerance& tol);
 
 // Only the graph outputs, by position: B's run keeps nothing (the cheap check `convert --verify` makes per sample).
 std::vector<ComparedValue> compareOutputs(const ir::Model& a, const ir::Model& b,
