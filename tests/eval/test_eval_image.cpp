@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eval/runtime/run.h"
+#include "eval/single_node_run.h"
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ir/node.h"
@@ -25,53 +26,8 @@ using Kind = eval::RunError::Kind;
 
 namespace {
 
-using Inputs = std::vector<std::optional<Tensor>>;
-
-// Runs one node of the default domain at `opset` and returns its outputs.
-std::vector<Tensor> runNode(const std::string& op, int64_t opset, const Inputs& ins, std::vector<Attribute> attrs,
-                            size_t outputs, int threads = 1) {
-  ir::Model m;
-  m.setOpsetVersion("", opset);
-  ir::Graph& g = m.graph();
-  std::map<std::string, eval::Value> feed;
-  std::vector<ir::Value*> in;
-  for (size_t k = 0; k < ins.size(); ++k) {
-    if (!ins[k]) {
-      in.push_back(nullptr);
-      continue;
-    }
-    ir::Value* v = g.getOrCreateValue("in" + std::to_string(k));
-    g.addInput(v);
-    feed[v->name()] = *ins[k];
-    in.push_back(v);
-  }
-  std::vector<ir::Value*> out;
-  for (size_t k = 0; k < outputs; ++k) out.push_back(g.getOrCreateValue("out" + std::to_string(k)));
-  ir::Node* n = g.addNode(op, in, out);
-  n->attributes = std::move(attrs);
-  for (ir::Value* v : out) g.addOutput(v);
-  eval::RunOptions o;
-  o.threads = threads;
-  std::vector<Tensor> result;
-  for (auto& [name, v] : eval::runModel(m, feed, o).outputs) result.push_back(v.tensor());
-  return result;
-}
-
-// The kind of error running the node raises (empty when it runs); the message must be one line.
-std::optional<eval::RunError::Kind> failureOf(const std::string& op, int64_t opset, const Inputs& ins,
-                                              std::vector<Attribute> attrs, size_t outputs) {
-  try {
-    runNode(op, opset, ins, std::move(attrs), outputs);
-  } catch (const eval::RunError& e) {
-    const std::string what = e.what();
-    if (what.empty() || what.find('\n') != std::string::npos) {
-      qWarning("not a one-line message: %s", e.what());
-      return std::nullopt;
-    }
-    return e.kind();
-  }
-  return std::nullopt;
-}
+using Inputs = test::NodeInputs;
+using test::runNode;
 
 Tensor counting(std::vector<int64_t> dims) {
   int64_t n = 1;
@@ -170,7 +126,7 @@ void EvalImage::resizeHalfPixelSymmetricFromOpset19() {
   // 4 * 0.6 = 2.4 rounds down to 2 outputs; the sampling is centred on the input (offset 2 * (1 - 2 / 2.4)).
   auto r = runNode("Resize", 19, {x, std::nullopt, scales}, attrs, 1);
   compareNear(r[0], {2.0 / 3.0, 7.0 / 3.0}, 2e-5);
-  QVERIFY(failureOf("Resize", 18, {x, std::nullopt, scales}, attrs, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("Resize", 18, {x, std::nullopt, scales}, attrs, 1) == Kind::BadInput);
 }
 
 void EvalImage::resizeIntegersTruncateAndStringsGather() {
@@ -234,15 +190,15 @@ void EvalImage::gridSampleModeNamesFollowTheOpset() {
   Tensor grid = Tensor::floats({1, 1, 1, 2}, {0, 0});
   auto linear = Attribute::makeString("mode", "linear");
   auto bilinear = Attribute::makeString("mode", "bilinear");
-  QVERIFY(failureOf("GridSample", 16, {image, grid}, {linear}, 1) == Kind::BadInput);
-  QVERIFY(failureOf("GridSample", 20, {image, grid}, {bilinear}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("GridSample", 16, {image, grid}, {linear}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("GridSample", 20, {image, grid}, {bilinear}, 1) == Kind::BadInput);
   auto old = runNode("GridSample", 16, {image, grid}, {bilinear}, 1);
   auto now = runNode("GridSample", 20, {image, grid}, {linear}, 1);
   compareNear(old[0], {1.5});  // the centre of a 2x2 image, align_corners 0
   compareTensors(now[0], old[0]);
   Tensor volume = counting({1, 1, 2, 2, 2});
   Tensor grid3 = Tensor::floats({1, 1, 1, 1, 3}, {0, 0, 0});
-  QVERIFY(failureOf("GridSample", 16, {volume, grid3}, {}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("GridSample", 16, {volume, grid3}, {}, 1) == Kind::BadInput);
 }
 
 void EvalImage::affineGridByHand() {
@@ -269,33 +225,37 @@ void EvalImage::roiAlignCoordinateModeFollowsTheOpset() {
 
 void EvalImage::badInputsAreOneLineErrors() {
   Tensor x = counting({1, 1, 2, 2});
-  QVERIFY(failureOf("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, 0, 1})}, {}, 1) == Kind::BadInput);
-  QVERIFY(failureOf("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, NAN, 1})}, {}, 1) == Kind::BadInput);
-  QVERIFY(failureOf("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, 1e30f, 1e30f})}, {}, 1) ==
+  QVERIFY(test::nodeFailure("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, 0, 1})}, {}, 1) ==
           Kind::BadInput);
-  QVERIFY(failureOf("Resize", 13, {x, std::nullopt, std::nullopt, ints({4}, {1, 1, 4000000000LL, 4000000000LL})}, {},
-                    1) == Kind::BadInput);
-  QVERIFY(failureOf("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, 2, 2}), ints({4}, {1, 1, 4, 4})}, {},
-                    1) == Kind::BadInput);
-  QVERIFY(failureOf("Resize", 13, {x, std::nullopt, Tensor::floats({3}, {1, 2, 2})}, {}, 1) == Kind::BadInput);
-  QVERIFY(failureOf("Resize", 13, {x, Tensor::floats({2}, {0, 1}), Tensor::floats({4}, {1, 1, 2, 2})},
-                    {Attribute::makeString("coordinate_transformation_mode", "tf_crop_and_resize")},
-                    1) == Kind::BadInput);
-  QVERIFY(failureOf("RoiAlign", 16, {x, Tensor::floats({1, 4}, {0, 0, 1, 1}), ints({1}, {3})}, {}, 1) ==
+  QVERIFY(test::nodeFailure("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, NAN, 1})}, {}, 1) ==
           Kind::BadInput);
-  QVERIFY(failureOf("RoiAlign", 16, {x, Tensor::floats({1, 4}, {0, 0, 1e30f, 1e30f}), ints({1}, {0})}, {}, 1) ==
+  QVERIFY(test::nodeFailure("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, 1e30f, 1e30f})}, {}, 1) ==
+          Kind::BadInput);
+  QVERIFY(test::nodeFailure("Resize", 13,
+                            {x, std::nullopt, std::nullopt, ints({4}, {1, 1, 4000000000LL, 4000000000LL})}, {},
+                            1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("Resize", 13, {x, std::nullopt, Tensor::floats({4}, {1, 1, 2, 2}), ints({4}, {1, 1, 4, 4})},
+                            {}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("Resize", 13, {x, std::nullopt, Tensor::floats({3}, {1, 2, 2})}, {}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("Resize", 13, {x, Tensor::floats({2}, {0, 1}), Tensor::floats({4}, {1, 1, 2, 2})},
+                            {Attribute::makeString("coordinate_transformation_mode", "tf_crop_and_resize")},
+                            1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("RoiAlign", 16, {x, Tensor::floats({1, 4}, {0, 0, 1, 1}), ints({1}, {3})}, {}, 1) ==
+          Kind::BadInput);
+  QVERIFY(test::nodeFailure("RoiAlign", 16, {x, Tensor::floats({1, 4}, {0, 0, 1e30f, 1e30f}), ints({1}, {0})}, {}, 1) ==
           Kind::BadInput);
   Tensor boxes = Tensor::floats({1, 2, 4}, {0, 0, 1, 1, 0, 0, 1, 1});
-  QVERIFY(failureOf("NonMaxSuppression", 11, {boxes, Tensor::floats({1, 1, 3}, {1, 1, 1})}, {}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("NonMaxSuppression", 11, {boxes, Tensor::floats({1, 1, 3}, {1, 1, 1})}, {}, 1) ==
+          Kind::BadInput);
   // No max_output_boxes_per_class: its default 0 keeps nothing.
   auto none = runNode("NonMaxSuppression", 11, {boxes, Tensor::floats({1, 1, 2}, {1, 1})}, {}, 1);
   QCOMPARE(none[0].dims(), (std::vector<int64_t>{0, 3}));
-  QVERIFY(failureOf("MaxUnpool", 11, {x, ints({1, 1, 2, 2}, {0, 1, 2, 100})},
-                    {Attribute::makeInts("kernel_shape", {2, 2}), Attribute::makeInts("strides", {2, 2})},
-                    1) == Kind::BadInput);
-  QVERIFY(failureOf("GridSample", 20, {x, Tensor::floats({1, 1, 1, 3}, {0, 0, 0})}, {}, 1) == Kind::BadInput);
-  QVERIFY(failureOf("AffineGrid", 20, {Tensor::floats({1, 2, 3}, {1, 0, 0, 0, 1, 0}), ints({4}, {2, 1, 2, 2})}, {},
-                    1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("MaxUnpool", 11, {x, ints({1, 1, 2, 2}, {0, 1, 2, 100})},
+                            {Attribute::makeInts("kernel_shape", {2, 2}), Attribute::makeInts("strides", {2, 2})},
+                            1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("GridSample", 20, {x, Tensor::floats({1, 1, 1, 3}, {0, 0, 0})}, {}, 1) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("AffineGrid", 20, {Tensor::floats({1, 2, 3}, {1, 0, 0, 0, 1, 0}), ints({4}, {2, 1, 2, 2})},
+                            {}, 1) == Kind::BadInput);
 }
 
 void EvalImage::matchesOnnxRuntimeBeyondTheNodeTests() {

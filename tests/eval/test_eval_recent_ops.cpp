@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eval/runtime/run.h"
+#include "eval/single_node_run.h"
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ir/node.h"
@@ -26,51 +27,8 @@ using test::stringAttr;
 
 namespace {
 
-using Inputs = std::vector<std::optional<Tensor>>;
-
-// Runs one node of the default domain at `opset` on the evaluator and returns its outputs.
-std::vector<Tensor> runNode(const std::string& op, int64_t opset, const Inputs& ins, std::vector<Attribute> attrs,
-                            size_t outputs) {
-  ir::Model m;
-  m.setOpsetVersion("", opset);
-  ir::Graph& g = m.graph();
-  std::map<std::string, eval::Value> feed;
-  std::vector<ir::Value*> in;
-  for (size_t k = 0; k < ins.size(); ++k) {
-    if (!ins[k]) {
-      in.push_back(nullptr);
-      continue;
-    }
-    ir::Value* v = g.getOrCreateValue("in" + std::to_string(k));
-    g.addInput(v);
-    feed[v->name()] = *ins[k];
-    in.push_back(v);
-  }
-  std::vector<ir::Value*> out;
-  for (size_t k = 0; k < outputs; ++k) out.push_back(g.getOrCreateValue("out" + std::to_string(k)));
-  ir::Node* n = g.addNode(op, in, out);
-  n->attributes = std::move(attrs);
-  for (ir::Value* v : out) g.addOutput(v);
-  std::vector<Tensor> result;
-  for (auto& [name, v] : eval::runModel(m, feed).outputs) result.push_back(v.tensor());
-  return result;
-}
-
-// The kind of error running the node raises (empty when it runs); the message must be one line.
-std::optional<Kind> failureOf(const std::string& op, int64_t opset, const Inputs& ins, std::vector<Attribute> attrs,
-                              size_t outputs = 1) {
-  try {
-    runNode(op, opset, ins, std::move(attrs), outputs);
-  } catch (const eval::RunError& e) {
-    const std::string what = e.what();
-    if (what.empty() || what.find('\n') != std::string::npos) {
-      qWarning("not a one-line message: %s", e.what());
-      return std::nullopt;
-    }
-    return e.kind();
-  }
-  return std::nullopt;
-}
+using Inputs = test::NodeInputs;
+using test::runNode;
 
 Tensor randomTensor(std::vector<int64_t> dims, unsigned seed, float lo = -1, float hi = 1) {
   std::mt19937 gen(seed);
@@ -126,7 +84,7 @@ void EvalRecentOps::swishMatchesOnnxRuntime() {
   Tensor d = doubles({4}, {-3.5, -0.25, 0, 8});
   expectOnnxRuntime("swish double", {"Swish", 24, {d}, {floatAttr("alpha", 0.5f)}, {ir::DataType::Double}});
   // Swish does not exist before opset 24.
-  QCOMPARE(failureOf("Swish", 23, {randomTensor({3}, 3)}, {}), std::optional<Kind>(Kind::Unsupported));
+  QCOMPARE(test::nodeFailure("Swish", 23, {randomTensor({3}, 3)}, {}), std::optional<Kind>(Kind::Unsupported));
 }
 
 void EvalRecentOps::bitCastMatchesOnnxRuntime() {
@@ -291,54 +249,68 @@ void EvalRecentOps::badInputsAreOneLineErrors() {
   const std::optional<Kind> bad(Kind::BadInput);
   Tensor f = Tensor::floats({2}, {1, 2});
   // BitCast: widths must agree, 'to' must be a type.
-  QCOMPARE(failureOf("BitCast", 26, {f}, {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64))}), bad);
-  QCOMPARE(failureOf("BitCast", 26, {f}, {Attribute::makeInt("to", 999)}), bad);
-  QCOMPARE(failureOf("BitCast", 26, {f}, {}), bad);
-  QCOMPARE(failureOf("BitCast", 26, {f}, {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::String))}), bad);
+  QCOMPARE(test::nodeFailure("BitCast", 26, {f}, {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::Int64))}),
+           bad);
+  QCOMPARE(test::nodeFailure("BitCast", 26, {f}, {Attribute::makeInt("to", 999)}), bad);
+  QCOMPARE(test::nodeFailure("BitCast", 26, {f}, {}), bad);
+  QCOMPARE(
+      test::nodeFailure("BitCast", 26, {f}, {Attribute::makeInt("to", static_cast<int64_t>(ir::DataType::String))}),
+      bad);
   // CumProd: axis out of range, not a scalar, a scalar input.
-  QCOMPARE(failureOf("CumProd", 26, {f, ints({}, {2})}, {}), bad);
-  QCOMPARE(failureOf("CumProd", 26, {f, ints({2}, {0, 0})}, {}), bad);
-  QCOMPARE(failureOf("CumProd", 26, {f, Tensor::floats({}, {0})}, {}), bad);
-  QCOMPARE(failureOf("CumProd", 26, {Tensor::floats({}, {3}), ints({}, {0})}, {}), bad);
+  QCOMPARE(test::nodeFailure("CumProd", 26, {f, ints({}, {2})}, {}), bad);
+  QCOMPARE(test::nodeFailure("CumProd", 26, {f, ints({2}, {0, 0})}, {}), bad);
+  QCOMPARE(test::nodeFailure("CumProd", 26, {f, Tensor::floats({}, {0})}, {}), bad);
+  QCOMPARE(test::nodeFailure("CumProd", 26, {Tensor::floats({}, {3}), ints({}, {0})}, {}), bad);
   // RotaryEmbedding: caches of the wrong shape, a position outside them, an odd rotary dim, 3-D without num_heads.
   Tensor x = randomTensor({1, 2, 3, 4}, 30);
   Tensor cache = randomTensor({4, 2}, 31);
-  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, randomTensor({1, 3, 3}, 32), randomTensor({1, 3, 3}, 33)}, {}), bad);
-  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, 4})}, {}), bad);
-  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, -1})}, {}), bad);
-  QCOMPARE(failureOf("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, 2})},
-                     {Attribute::makeInt("rotary_embedding_dim", 3)}),
+  QCOMPARE(test::nodeFailure("RotaryEmbedding", 23, {x, randomTensor({1, 3, 3}, 32), randomTensor({1, 3, 3}, 33)}, {}),
            bad);
-  QCOMPARE(failureOf("RotaryEmbedding", 23, {randomTensor({1, 3, 8}, 34), cache, cache, ints({1, 3}, {0, 1, 2})}, {}),
+  QCOMPARE(test::nodeFailure("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, 4})}, {}), bad);
+  QCOMPARE(test::nodeFailure("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, -1})}, {}), bad);
+  QCOMPARE(test::nodeFailure("RotaryEmbedding", 23, {x, cache, cache, ints({1, 3}, {0, 1, 2})},
+                             {Attribute::makeInt("rotary_embedding_dim", 3)}),
+           bad);
+  QCOMPARE(test::nodeFailure("RotaryEmbedding", 23,
+                             {randomTensor({1, 3, 8}, 34), cache, cache, ints({1, 3}, {0, 1, 2})}, {}),
            bad);
   // TensorScatter: an update that does not fit, a write index past the end (linear), the batch axis, a bad mode.
   Tensor past = randomTensor({2, 4, 3}, 35);
   Tensor update = randomTensor({2, 2, 3}, 36);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, randomTensor({2, 5, 3}, 37)}, {Attribute::makeInt("axis", 1)}), bad);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, randomTensor({2, 2, 2}, 38)}, {Attribute::makeInt("axis", 1)}), bad);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, update, ints({2}, {0, 3})}, {Attribute::makeInt("axis", 1)}), bad);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, update, ints({2}, {0, -1})}, {Attribute::makeInt("axis", 1)}), bad);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, update, ints({3}, {0, 0, 0})}, {Attribute::makeInt("axis", 1)}), bad);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, past}, {Attribute::makeInt("axis", 0)}), bad);
-  QCOMPARE(failureOf("TensorScatter", 24, {past, update},
-                     {Attribute::makeInt("axis", 1), Attribute::makeString("mode", "ring")}),
+  QCOMPARE(test::nodeFailure("TensorScatter", 24, {past, randomTensor({2, 5, 3}, 37)}, {Attribute::makeInt("axis", 1)}),
+           bad);
+  QCOMPARE(test::nodeFailure("TensorScatter", 24, {past, randomTensor({2, 2, 2}, 38)}, {Attribute::makeInt("axis", 1)}),
+           bad);
+  QCOMPARE(test::nodeFailure("TensorScatter", 24, {past, update, ints({2}, {0, 3})}, {Attribute::makeInt("axis", 1)}),
+           bad);
+  QCOMPARE(test::nodeFailure("TensorScatter", 24, {past, update, ints({2}, {0, -1})}, {Attribute::makeInt("axis", 1)}),
+           bad);
+  QCOMPARE(
+      test::nodeFailure("TensorScatter", 24, {past, update, ints({3}, {0, 0, 0})}, {Attribute::makeInt("axis", 1)}),
+      bad);
+  QCOMPARE(test::nodeFailure("TensorScatter", 24, {past, past}, {Attribute::makeInt("axis", 0)}), bad);
+  QCOMPARE(test::nodeFailure("TensorScatter", 24, {past, update},
+                             {Attribute::makeInt("axis", 1), Attribute::makeString("mode", "ring")}),
            bad);
   // Attention: heads that do not group, K and V that disagree, a mask longer than the keys, a lone past_key.
   Tensor q = randomTensor({1, 3, 2, 4}, 60);
   Tensor k = randomTensor({1, 2, 5, 4}, 61);
-  QCOMPARE(failureOf("Attention", 23, {q, k, k}, {}), bad);
-  QCOMPARE(failureOf("Attention", 23, {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 4, 4}, 63)}, {}), bad);
-  QCOMPARE(failureOf("Attention", 23,
-                     {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 5, 4}, 63), randomTensor({2, 6}, 64)}, {}),
+  QCOMPARE(test::nodeFailure("Attention", 23, {q, k, k}, {}), bad);
+  QCOMPARE(test::nodeFailure("Attention", 23, {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 4, 4}, 63)}, {}),
            bad);
-  QCOMPARE(failureOf("Attention", 23,
-                     {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 5, 4}, 63), std::nullopt,
-                      randomTensor({1, 3, 2, 4}, 65)},
-                     {}),
+  QCOMPARE(test::nodeFailure(
+               "Attention", 23,
+               {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 5, 4}, 63), randomTensor({2, 6}, 64)}, {}),
            bad);
-  QCOMPARE(failureOf("Attention", 23,
-                     {randomTensor({1, 2, 6}, 66), randomTensor({1, 2, 6}, 67), randomTensor({1, 2, 6}, 68)}, {}),
+  QCOMPARE(test::nodeFailure("Attention", 23,
+                             {q, randomTensor({1, 3, 5, 4}, 62), randomTensor({1, 3, 5, 4}, 63), std::nullopt,
+                              randomTensor({1, 3, 2, 4}, 65)},
+                             {}),
            bad);
+  QCOMPARE(
+      test::nodeFailure("Attention", 23,
+                        {randomTensor({1, 2, 6}, 66), randomTensor({1, 2, 6}, 67), randomTensor({1, 2, 6}, 68)}, {}),
+      bad);
 }
 
 QTEST_GUILESS_MAIN(EvalRecentOps)

@@ -12,6 +12,7 @@
 
 #include "eval/runtime/node_eval.h"
 #include "eval/runtime/run.h"
+#include "eval/single_node_run.h"
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ir/node.h"
@@ -24,53 +25,8 @@ using ir::Attribute;
 
 namespace {
 
-using Inputs = std::vector<std::optional<Tensor>>;
-
-// Runs one node of the default domain at `opset` and returns its outputs.
-std::vector<Tensor> runNode(const std::string& op, int64_t opset, const Inputs& ins, std::vector<Attribute> attrs,
-                            size_t outputs, int threads = 1) {
-  ir::Model m;
-  m.setOpsetVersion("", opset);
-  ir::Graph& g = m.graph();
-  std::map<std::string, eval::Value> feed;
-  std::vector<ir::Value*> in;
-  for (size_t k = 0; k < ins.size(); ++k) {
-    if (!ins[k]) {
-      in.push_back(nullptr);
-      continue;
-    }
-    ir::Value* v = g.getOrCreateValue("in" + std::to_string(k));
-    g.addInput(v);
-    feed[v->name()] = *ins[k];
-    in.push_back(v);
-  }
-  std::vector<ir::Value*> out;
-  for (size_t k = 0; k < outputs; ++k) out.push_back(g.getOrCreateValue("out" + std::to_string(k)));
-  ir::Node* n = g.addNode(op, in, out);
-  n->attributes = std::move(attrs);
-  for (ir::Value* v : out) g.addOutput(v);
-  eval::RunOptions o;
-  o.threads = threads;
-  std::vector<Tensor> result;
-  for (auto& [name, v] : eval::runModel(m, feed, o).outputs) result.push_back(v.tensor());
-  return result;
-}
-
-// The kind of error running the node raises (empty when it runs); the message must be one line.
-std::optional<eval::RunError::Kind> failureOf(const std::string& op, int64_t opset, const Inputs& ins,
-                                              std::vector<Attribute> attrs, size_t outputs) {
-  try {
-    runNode(op, opset, ins, std::move(attrs), outputs);
-  } catch (const eval::RunError& e) {
-    const std::string what = e.what();
-    if (what.empty() || what.find('\n') != std::string::npos) {
-      qWarning("not a one-line message: %s", e.what());
-      return std::nullopt;
-    }
-    return e.kind();
-  }
-  return std::nullopt;
-}
+using Inputs = test::NodeInputs;
+using test::runNode;
 
 std::vector<float> randomValues(size_t n, unsigned seed) {
   std::mt19937 gen(seed);
@@ -286,21 +242,22 @@ void EvalRecurrent::badShapesAndNamesAreOneLineErrors() {
   Tensor x = randomTensor({2, 1, 3}, 31);
   Tensor w = randomTensor({1, 4, 3}, 32);
   Tensor r = randomTensor({1, 4, 4}, 33);
-  QVERIFY(failureOf("RNN", 14, {x, w, r}, {}, 2) == std::nullopt);  // the shapes fit: it runs
-  Tensor narrow = randomTensor({1, 4, 2}, 36);                      // W for an input of 2, not 3
-  QVERIFY(failureOf("RNN", 14, {x, narrow, r}, {}, 2) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("RNN", 14, {x, w, r}, {}, 2) == std::nullopt);  // the shapes fit: it runs
+  Tensor narrow = randomTensor({1, 4, 2}, 36);                              // W for an input of 2, not 3
+  QVERIFY(test::nodeFailure("RNN", 14, {x, narrow, r}, {}, 2) == Kind::BadInput);
   Tensor wRnn = randomTensor({1, 4, 3}, 34), rRnn = randomTensor({1, 4, 4}, 35);
-  QVERIFY(failureOf("GRU", 14, {x, wRnn, rRnn}, {}, 2) == Kind::BadInput);  // GRU needs 3 * hidden rows
+  QVERIFY(test::nodeFailure("GRU", 14, {x, wRnn, rRnn}, {}, 2) == Kind::BadInput);  // GRU needs 3 * hidden rows
   Tensor lens = Tensor::empty(ir::DataType::Int32, {1});
   lens.mutableData<int32_t>()[0] = 7;  // longer than the sequence
-  QVERIFY(failureOf("RNN", 14, {x, wRnn, rRnn, std::nullopt, lens}, {}, 2) == Kind::BadInput);
-  QVERIFY(failureOf("RNN", 14, {x, wRnn, rRnn}, {Attribute::makeString("direction", "sideways")}, 2) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("RNN", 14, {x, wRnn, rRnn, std::nullopt, lens}, {}, 2) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("RNN", 14, {x, wRnn, rRnn}, {Attribute::makeString("direction", "sideways")}, 2) ==
+          Kind::BadInput);
   Attribute names;
   names.name = "activations";
   names.type = ir::AttrType::Strings;
   names.strings = std::vector<std::string>{"Swish"};
-  QVERIFY(failureOf("RNN", 14, {x, wRnn, rRnn}, {names}, 2) == Kind::Unsupported);
-  QVERIFY(failureOf("RNN", 14, {x, wRnn, rRnn}, {Attribute::makeInt("hidden_size", 5)}, 2) == Kind::BadInput);
+  QVERIFY(test::nodeFailure("RNN", 14, {x, wRnn, rRnn}, {names}, 2) == Kind::Unsupported);
+  QVERIFY(test::nodeFailure("RNN", 14, {x, wRnn, rRnn}, {Attribute::makeInt("hidden_size", 5)}, 2) == Kind::BadInput);
 }
 
 void EvalRecurrent::matchesOnnxRuntimeBeyondTheNodeTests() {
