@@ -13,9 +13,10 @@ namespace fb::cli {
 // Exit codes, documented in --help and the README.
 enum ExitCode : int {
   kOk = 0,
-  kUsage = 1,        // bad arguments
-  kBadInput = 2,     // the input cannot be read or is not a valid model; or the output cannot be written
-  kUnconverted = 3,  // a conversion left unsupported or failed nodes
+  kUsage = 1,         // bad arguments
+  kBadInput = 2,      // the input cannot be read or is not a valid model; or the output cannot be written
+  kUnconverted = 3,   // a conversion left unsupported or failed nodes
+  kModelsDiffer = 5,  // `diff`: the two models differ
 };
 
 // A registrar adds its subcommand to `app`; when the subcommand is chosen, it stores what to run in `run`.
@@ -26,6 +27,7 @@ void registerConvert(CLI::App& app, Runner& run);
 void registerCheck(CLI::App& app, Runner& run);
 void registerOps(CLI::App& app, Runner& run);
 void registerRender(CLI::App& app, Runner& run);
+void registerDiff(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" (control characters escaped) and returns the exit code for it.
 // `input` is the model named on the command line: errors about other files (side files, weights) name it first.

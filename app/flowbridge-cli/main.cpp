@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
       "  2  the input cannot be read or is not a valid model, or the output cannot be written;\n"
       "     one line 'flowbridge-cli: error: <file>: <reason>' goes to stderr and no output file is left\n"
       "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error)\n"
+      "  5  diff: the two models differ\n"
       "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status "
       "128+N).");
   Runner run;
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   registerCheck(app, run);
   registerOps(app, run);
   registerRender(app, run);
+  registerDiff(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
