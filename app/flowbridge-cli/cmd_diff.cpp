@@ -5,7 +5,6 @@
 #include "diff/diff_report.h"
 #include "diff/model_diff.h"
 #include "formats/model_io.h"
-#include "util/printable.h"
 
 namespace fb::cli {
 
@@ -47,7 +46,7 @@ void registerDiff(CLI::App& app, Runner& run) {
       if (o->json)
         std::cout << dumpJson(diff::diffJson(d, o->a, o->b)) << "\n";
       else
-        std::cout << printableLines(diff::diffText(d, o->a, o->b, {o->maxRows, o->weights}));
+        std::cout << diff::diffText(d, o->a, o->b, {o->maxRows, o->weights});  // escaped line by line
       return d.same() ? int(kOk) : int(kModelsDiffer);
     };
   });

@@ -7,6 +7,7 @@
 #include "ir/graph.h"
 #include "ir/node_label.h"
 #include "ir/tensor.h"
+#include "util/printable.h"
 
 namespace fb::diff {
 namespace {
@@ -53,6 +54,12 @@ std::string blockOf(const std::string& scope, const ir::Node* n) {
   if (block.empty()) block = "(no name scope)";
   return scope.empty() ? block : scope + " " + block;
 }
+
+std::string label(const ir::Node& n) { return printable(ir::nodeLabel(n)); }
+std::string op(const ir::Node& n) { return printable(n.qualifiedOp()); }
+
+// The text with every string from a model or the command line escaped where it is put in.
+std::string diffLines(const ModelDiff& d, const std::string& pathA, const std::string& pathB, const TextOptions& o);
 
 }  // namespace
 
@@ -139,8 +146,15 @@ nlohmann::json diffJson(const ModelDiff& d, const std::string& pathA, const std:
 }
 
 std::string diffText(const ModelDiff& d, const std::string& pathA, const std::string& pathB, const TextOptions& o) {
+  return diffLines(d, pathA, pathB, o);
+}
+
+namespace {
+
+std::string diffLines(const ModelDiff& d, const std::string& pathA, const std::string& pathB, const TextOptions& o) {
   const DiffCounts c = d.counts();
-  std::string out = pathA + " vs " + pathB + ": " + (d.same() ? "the same" : "they differ") + "\n";
+  std::string out =
+      printable(pathA) + " vs " + printable(pathB) + ": " + (d.same() ? "the same" : "they differ") + "\n";
   out += "  nodes: " + nodeSummary(c) + "; " + std::to_string(c.paired) + " of " + std::to_string(c.nodesA) +
          " nodes of A paired (" + percent(c.paired, c.nodesA) + ")\n";
   out += "  weights: " + std::to_string(c.weightsSame) + " same, " + std::to_string(c.weightsChanged) + " changed, " +
@@ -148,22 +162,25 @@ std::string diffText(const ModelDiff& d, const std::string& pathA, const std::st
   out += "  signature: " +
          (d.signature.empty() ? std::string("the same") : std::to_string(d.signature.size()) + " differences") + "\n";
   for (const auto& s : d.signature)
-    out += "    " + s.what + ": " + (s.a.empty() ? "(none)" : s.a) + " -> " + (s.b.empty() ? "(none)" : s.b) + "\n";
+    out += "    " + printable(s.what) + ": " + (s.a.empty() ? "(none)" : printable(s.a)) + " -> " +
+           (s.b.empty() ? "(none)" : printable(s.b)) + "\n";
 
   struct Row {
-    int weight;  // regions first, then nodes only on one side, then changed ones
+    int weight;  // regions first, then nodes only on one side, then changed ones, then op versions alone
     std::string text;
   };
   struct Block {
     size_t first;
+    int top = 0;  // the weight of its most significant row, then the sum of all
     int score = 0;
     std::vector<Row> rows;
   };
   std::map<std::string, Block> blocks;
   size_t order = 0;
   auto add = [&](const std::string& block, int weight, std::string text) {
-    auto [it, fresh] = blocks.try_emplace(block, Block{order++, 0, {}});
+    auto [it, fresh] = blocks.try_emplace(block, Block{order++, 0, 0, {}});
     it->second.score += weight;
+    it->second.top = std::max(it->second.top, weight);
     it->second.rows.push_back({weight, std::move(text)});
   };
   for (const auto& g : d.graphs) {
@@ -172,30 +189,32 @@ std::string diffText(const ModelDiff& d, const std::string& pathA, const std::st
       const ir::Node* shown = n.a ? n.a : n.b;
       std::string text;
       if (n.status == Status::OnlyA) {
-        text = "- " + ir::nodeLabel(*n.a) + " (" + n.a->qualifiedOp() + ") only in A";
-        add(blockOf(g.scope, shown), 2, text);
+        text = "- " + label(*n.a) + " (" + op(*n.a) + ") only in A";
+        add(printable(blockOf(g.scope, shown)), 4, text);
         continue;
       }
       if (n.status == Status::OnlyB) {
-        text = "+ " + ir::nodeLabel(*n.b) + " (" + n.b->qualifiedOp() + ") only in B";
-        add(blockOf(g.scope, shown), 2, text);
+        text = "+ " + label(*n.b) + " (" + op(*n.b) + ") only in B";
+        add(printable(blockOf(g.scope, shown)), 4, text);
         continue;
       }
-      text = "~ " + ir::nodeLabel(*n.a) + " (" + n.a->qualifiedOp() + ")";
-      if (n.b->name != n.a->name) text += " = " + ir::nodeLabel(*n.b) + " in B";
+      text = "~ " + label(*n.a) + " (" + op(*n.a) + ")";
+      if (n.b->name != n.a->name) text += " = " + label(*n.b) + " in B";
       text += ": ";
-      for (size_t i = 0; i < n.changes.size(); ++i) text += (i ? "; " : "") + n.changes[i];
-      add(blockOf(g.scope, shown), 1, text);
+      for (size_t i = 0; i < n.changes.size(); ++i) text += (i ? "; " : "") + printable(n.changes[i]);
+      add(printable(blockOf(g.scope, shown)), n.changes.size() == 1 && n.changes[0].starts_with("op version ") ? 1 : 2,
+          text);
     }
     for (const auto& r : g.regions)
-      add(blockOf(g.scope, r.a.front()), 3,
-          "<> " + std::to_string(r.a.size()) + " nodes of A (" + opList(r.a) + ", from " + ir::nodeLabel(*r.a.front()) +
-              ") rewritten as " + std::to_string(r.b.size()) + " of B (" + opList(r.b) + ", from " +
-              ir::nodeLabel(*r.b.front()) + ")");
+      add(printable(blockOf(g.scope, r.a.front())), 6,
+          "<> " + std::to_string(r.a.size()) + " nodes of A (" + printable(opList(r.a)) + ", from " +
+              label(*r.a.front()) + ") rewritten as " + std::to_string(r.b.size()) + " of B (" +
+              printable(opList(r.b)) + ", from " + label(*r.b.front()) + ")");
   }
   std::vector<std::pair<std::string, Block*>> sorted;
   for (auto& [name, b] : blocks) sorted.push_back({name, &b});
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& x, const auto& y) {
+    if (x.second->top != y.second->top) return x.second->top > y.second->top;
     return x.second->score != y.second->score ? x.second->score > y.second->score : x.second->first < y.second->first;
   });
   size_t shown = 0, total = 0;
@@ -218,10 +237,11 @@ std::string diffText(const ModelDiff& d, const std::string& pathA, const std::st
         if (shown >= o.maxRows) continue;
         ++shown;
         std::string text = "  weight ";
-        if (w.status == Status::OnlyA) text += "- " + w.a->name + " only in A";
-        if (w.status == Status::OnlyB) text += "+ " + w.b->name + " only in B";
+        if (w.status == Status::OnlyA) text += "- " + printable(w.a->name) + " only in A";
+        if (w.status == Status::OnlyB) text += "+ " + printable(w.b->name) + " only in B";
         if (w.status == Status::Changed) {
-          text += "~ " + w.a->name + (w.b->name != w.a->name ? " = " + w.b->name + " in B" : "") + ": " + w.change;
+          text += "~ " + printable(w.a->name) + (w.b->name != w.a->name ? " = " + printable(w.b->name) + " in B" : "") +
+                  ": " + printable(w.change);
           if (w.maxAbs)
             text += ", max abs diff " + figure(*w.maxAbs) + ", max rel diff " + figure(*w.maxRel) + " (" +
                     std::to_string(w.differing) + " of " + std::to_string(w.a->numElements()) + " elements)";
@@ -232,5 +252,7 @@ std::string diffText(const ModelDiff& d, const std::string& pathA, const std::st
     out += "... and " + std::to_string(total - shown) + " more (--max-rows; --json lists every pair)\n";
   return out;
 }
+
+}  // namespace
 
 }  // namespace fb::diff

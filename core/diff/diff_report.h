@@ -1,7 +1,8 @@
 #pragma once
 // What `flowbridge-cli diff` prints: the JSON with every pair, and the text (a summary line, the signature, then
 // the changes grouped by block, most significant first). Nodes without a name are called what FlowBridge calls
-// them everywhere ("Op#id", ir/node_label.h). Strings are the model's own: the caller escapes text for a terminal.
+// them everywhere ("Op#id", ir/node_label.h). The text is escaped for a terminal (util/printable.h), line by line;
+// the JSON holds the model's strings as they are.
 #include <string>
 
 #include <nlohmann/json.hpp>

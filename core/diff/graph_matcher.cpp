@@ -610,6 +610,10 @@ class Matcher {
       const int32_t pa = A_.in[A_.inStart[size_t(a)] + s].producer;
       const int32_t pb = B_.in[B_.inStart[size_t(b)] + s].producer;
       if (pa >= 0 && pb >= 0 && aToB_[size_t(pa)] == pb) return true;
+      const ir::Value* va = A_.nodes[size_t(a)]->input(s);
+      const ir::Value* vb = B_.nodes[size_t(b)]->input(s);
+      if (va && vb)
+        if (auto it = valueAToB_.find(va); it != valueAToB_.end() && it->second == vb) return true;
     }
     for (uint32_t e = A_.outStart[size_t(a)]; e < A_.outStart[size_t(a) + 1]; ++e) {
       const int32_t partner = aToB_[size_t(A_.out[e].consumer)];
@@ -783,13 +787,43 @@ class Matcher {
       regionOfCompB[size_t(best)] = regionOfCompA[size_t(c)] = int32_t(r.regions.size());
       r.regions.emplace_back();
     }
+    // A region of one node on each side with one op is a node pair that changed (a Constant's value).
+    std::vector<int32_t> sizeA(r.regions.size(), 0), sizeB(r.regions.size(), 0), soleA(r.regions.size(), -1),
+        soleB(r.regions.size(), -1);
     for (int32_t i = 0; i < A_.size(); ++i)
       if (compA[size_t(i)] >= 0 && regionOfCompA[size_t(compA[size_t(i)])] >= 0) {
+        const auto k = size_t(regionOfCompA[size_t(compA[size_t(i)])]);
+        ++sizeA[k];
+        soleA[k] = i;
+      }
+    for (int32_t i = 0; i < B_.size(); ++i)
+      if (compB[size_t(i)] >= 0 && regionOfCompB[size_t(compB[size_t(i)])] >= 0) {
+        const auto k = size_t(regionOfCompB[size_t(compB[size_t(i)])]);
+        ++sizeB[k];
+        soleB[k] = i;
+      }
+    std::vector<int32_t> renumber(r.regions.size(), -1);
+    int32_t kept = 0;
+    for (size_t k = 0; k < r.regions.size(); ++k) {
+      if (sizeA[k] == 1 && sizeB[k] == 1 && A_.op[size_t(soleA[k])] == B_.op[size_t(soleB[k])]) {
+        match(soleA[k], soleB[k], MatchedBy::Neighbours);
+        continue;
+      }
+      renumber[k] = kept++;
+    }
+    work_.clear();
+    r.regions.resize(size_t(kept));
+    for (auto& x : regionOfCompA)
+      if (x >= 0) x = renumber[size_t(x)];
+    for (auto& x : regionOfCompB)
+      if (x >= 0) x = renumber[size_t(x)];
+    for (int32_t i = 0; i < A_.size(); ++i)
+      if (compA[size_t(i)] >= 0 && regionOfCompA[size_t(compA[size_t(i)])] >= 0 && freeA(i)) {
         r.regionOfA[size_t(i)] = regionOfCompA[size_t(compA[size_t(i)])];
         r.regions[size_t(r.regionOfA[size_t(i)])].a.push_back(i);
       }
     for (int32_t i = 0; i < B_.size(); ++i)
-      if (compB[size_t(i)] >= 0 && regionOfCompB[size_t(compB[size_t(i)])] >= 0) {
+      if (compB[size_t(i)] >= 0 && regionOfCompB[size_t(compB[size_t(i)])] >= 0 && freeB(i)) {
         r.regionOfB[size_t(i)] = regionOfCompB[size_t(compB[size_t(i)])];
         r.regions[size_t(r.regionOfB[size_t(i)])].b.push_back(i);
       }
