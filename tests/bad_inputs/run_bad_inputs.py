@@ -180,6 +180,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
                                 os.path.join(out_dir, "report.json")],
                     "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
+                    "diff": ["diff", path, path],
                     **code_target_args(path, out_dir)}[cmd]
             before = snapshot(case_root)
             r = run(cli, args, memory)

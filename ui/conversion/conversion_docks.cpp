@@ -13,7 +13,7 @@
 #include "ui/conversion/convert_panel.h"
 #include "ui/conversion/pass_stepper.h"
 #include "ui/conversion/status_badges.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
