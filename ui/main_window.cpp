@@ -190,7 +190,7 @@ void MainWindow::buildDocks() {
   split_->setPreviewPane(conversion_->previewPane(), conversion_->previewView());
   split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
   // Compare With...: the other model in a pane of its own beside the source, its table in a dock.
-  compare_ = new CompareDocks(this, doc_, scene_);
+  compare_ = new CompareDocks(this, doc_, scene_, view_);
   compare_->annotate(nodePanel_, tensorPanel_);
   connect(compare_->controller(), &CompareController::logMessage, logPanel_, &LogPanel::append);
   split_->addPane(compare_->pane(), compare_->view(), compare_->controller()->documentB());
@@ -240,6 +240,7 @@ void MainWindow::buildMenus() {
   auto* fitBoth = view->addAction(tr("Fit &Both (source and preview)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0),
                                   split_, &PreviewSplit::fitBoth);
   fitBoth->setObjectName(QStringLiteral("fitBoth"));
+  view->addAction(compare_->syncAction());
   view->addSeparator();
   auto* weights = view->addAction(tr("Show &Initializers"));
   weights->setCheckable(true);

@@ -22,6 +22,10 @@
 #include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_docks.h"
 #include "ui/compare/compare_table.h"
+#include "ui/compare/compare_view_sync.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/node_item.h"
+#include "ui/graph/graph_view.h"
 #include "ui/document.h"
 #include "ui/graph/status_overlay.h"
 #include "ui/inspector/node_panel.h"
@@ -157,6 +161,25 @@ class CompareTest : public QObject {
     b->selectNode(nthOf(b->model()->graph(), "Conv", 3));
     QCOMPARE(a->focusNode()->name, nthOf(b->model()->graph(), "Conv", 3)->name);
 
+    // Pan and zoom follow through the pairs: B's view comes to the counterpart of the node at A's centre.
+    QVERIFY(c->syncAction()->isChecked());
+    w.view()->zoomBy(1.5);
+    const ir::Node* middle = nthOf(a->model()->graph(), "Conv", 25);  // not at an edge, where views cannot centre
+    w.view()->centerOnNode(middle);
+    QTest::qWait(400);
+    QVERIFY2(std::abs(c->view()->zoom() - w.view()->zoom()) < 0.01 * w.view()->zoom(),
+             qPrintable(QString("%1 vs %2").arg(c->view()->zoom()).arg(w.view()->zoom())));
+    const NodeItem* middleB = c->scene()->itemForNode(named(*b->model(), middle->name));
+    QVERIFY(middleB);
+    const QPointF centreB = c->view()->mapToScene(c->view()->viewport()->rect().center());
+    QVERIFY2(middleB->sceneBoundingRect().adjusted(-20, -20, 20, 20).contains(centreB), "B is not at the Conv");
+    c->syncAction()->setChecked(false);
+    const double zoomB = c->view()->zoom();
+    w.view()->zoomBy(0.5);
+    QTest::qWait(200);
+    QCOMPARE(c->view()->zoom(), zoomB);
+    c->syncAction()->setChecked(true);
+
     // The Node panel: the counterpart and both nodes' attributes, the differing one marked.
     a->selectNode(named(*a->model(), changedConv_));
     PropertyTreeModel* panel = w.nodePanel()->model();
@@ -195,8 +218,24 @@ class CompareTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 30000);
     // The open model stays: B is the dropped one.
     QVERIFY(w.document()->path().endsWith("super_resolution_op11.onnx"));
-    QVERIFY(w.compare()->controller()->documentB()->path().endsWith("super_resolution_op17.onnx"));
+    QVERIFY(w.compare()->controller()->documentB()->name().endsWith("super_resolution_op17.onnx"));
     QCOMPARE(w.compare()->controller()->result()->counts().paired, size_t(8));
+  }
+
+  void badFileIsReportedAndAStays() {
+    MainWindow w;
+    w.show();
+    QVERIFY(test::openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
+    CompareController* c = w.compare()->controller();
+    QSignalSpy failed(c, &CompareController::failed);
+    const QString missing = test::scratchDir("ui_compare_bad") + "/missing.onnx";
+    c->compareWith(missing);
+    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+    QVERIFY2(failed.first().first().toString().contains(missing), qPrintable(failed.first().first().toString()));
+    QVERIFY(!c->isRunning() && !c->result());
+    QVERIFY(!w.compare()->pane()->isVisible());
+    QVERIFY(w.document()->model());
+    QVERIFY(w.compare()->table()->summary()->text().contains("missing.onnx"));
   }
 
   void cancelStopsIt() {

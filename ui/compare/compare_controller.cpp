@@ -5,10 +5,12 @@
 #include <QtConcurrent>
 
 #include "diff/diff_report.h"
+#include "formats/model_io.h"
 #include "ir/model.h"
 #include "ui/background_pool.h"
 #include "ui/document.h"
 #include "ui/theme/colors.h"
+#include "util/error.h"
 #include "util/failure_text.h"
 #include "util/stopwatch.h"
 
@@ -23,23 +25,16 @@ CompareController::CompareController(Document* a, QObject* parent) : QObject(par
   connect(a_, &Document::modelChanged, this, [this] {
     if (result_ || running_ || b_->model()) close();
   });
-  connect(b_, &Document::loadProgress, this, [this](int percent, const QString& phase) {
-    if (waitingForB_) emit progress(percent / 2, phase);
-  });
   connect(b_, &Document::loadFailed, this, [this](const QString& path, const QString& message) {
     if (!waitingForB_) return;
-    waitingForB_ = running_ = false;
+    waitingForB_ = false;
+    stop();
     emit failed(tr("Cannot open %1: %2").arg(path, message));
   });
-  connect(b_, &Document::loadCancelled, this, [this] {
-    if (!waitingForB_) return;
-    waitingForB_ = running_ = false;
-    emit cancelled();
-  });
   connect(b_, &Document::modelChanged, this, [this] {
-    if (!waitingForB_ || !b_->model()) return;
+    if (!waitingForB_ || !b_->model() || b_->model() != modelB_.get()) return;
     waitingForB_ = false;
-    startMatch();
+    finishIfDone();
   });
   connect(a_, &Document::selectionChanged, this, [this] { follow(a_, b_); });
   connect(b_, &Document::selectionChanged, this, [this] { follow(b_, a_); });
@@ -56,24 +51,63 @@ void CompareController::compareWith(const QString& path) {
   }
   cancel();
   result_.reset();
+  pending_.reset();
   index();
-  running_ = waitingForB_ = true;
+  running_ = true;
+  const quint64 generation = ++generation_;
   emit started(path);
-  emit progress(0, tr("Opening %1").arg(QFileInfo(path).fileName()));
-  b_->open(path);
+  emit progress(0, tr("Reading %1").arg(QFileInfo(path).fileName()));
+  struct Read {
+    std::shared_ptr<const ir::Model> model;
+    QString error;
+  };
+  auto future = QtConcurrent::run(backgroundPool(), [file = path.toStdString()]() -> Read {
+    Read r;
+    try {
+      r.model = loadModel(file);
+    } catch (const InputError& e) {
+      r.error =
+          QString::fromStdString((e.file().empty() || e.file() == file ? std::string() : e.file() + ": ") + e.what());
+    } catch (const std::exception& e) {
+      r.error = QString::fromStdString(failureText(e, "reading the model"));
+    }
+    return r;
+  });
+  auto* watcher = new QFutureWatcher<Read>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, path] {
+    watcher->deleteLater();
+    if (generation != generation_) return;  // cancelled, or another comparison started
+    const Read r = watcher->result();
+    if (!r.model) {
+      running_ = false;
+      emit failed(tr("Cannot open %1: %2").arg(path, r.error));
+      return;
+    }
+    // B's layout and the match run side by side on the background pool.
+    modelB_ = r.model;
+    waitingForB_ = true;
+    b_->show(modelB_, path);
+    startMatch();
+  });
+  watcher->setFuture(future);
 }
 
 void CompareController::cancel() {
   if (!running_) return;
-  ++generation_;  // a match still running is dropped when it ends
+  stop();
+  emit cancelled();
+}
+
+void CompareController::stop() {
+  ++generation_;  // a read or match still running is dropped when it ends
   if (cancel_) cancel_->store(true);
   if (waitingForB_) {
     waitingForB_ = false;
     b_->cancelLoad();
   }
   progressTimer_.stop();
+  pending_.reset();
   running_ = false;
-  emit cancelled();
 }
 
 void CompareController::close() {
@@ -90,14 +124,13 @@ void CompareController::close() {
 
 void CompareController::startMatch() {
   modelA_ = a_->loaded().model;
-  modelB_ = b_->loaded().model;
   if (!modelA_ || !modelB_) {
     running_ = false;
     return;
   }
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  percent_ = std::make_shared<std::atomic<int>>(50);
-  const quint64 generation = ++generation_;
+  percent_ = std::make_shared<std::atomic<int>>(10);
+  const quint64 generation = generation_;
   progressTimer_.start();
   struct Outcome {
     std::shared_ptr<diff::ModelDiff> diff;
@@ -109,7 +142,7 @@ void CompareController::startMatch() {
         try {
           diff::DiffOptions opts;
           opts.match.cancel = cancel.get();
-          opts.match.progress = [percent](double share) { percent->store(50 + int(share * 50)); };
+          opts.match.progress = [percent](double share) { percent->store(10 + int(share * 90)); };
           o.diff = std::make_shared<diff::ModelDiff>(diff::diffModels(*a, *b, opts));
         } catch (const std::exception& e) {
           o.error = QString::fromStdString(failureText(e, "comparing the models"));
@@ -121,28 +154,36 @@ void CompareController::startMatch() {
     watcher->deleteLater();
     if (generation != generation_) return;  // cancelled, or another comparison started
     progressTimer_.stop();
-    running_ = false;
     const Outcome o = watcher->result();
     if (!o.error.isEmpty()) {
+      stop();
       emit failed(o.error);
       return;
     }
     if (!o.diff || o.diff->cancelled) {
-      emit cancelled();
+      cancel();
       return;
     }
-    result_ = o.diff;
-    index();
-    const diff::DiffCounts c = result_->counts();
-    emit logMessage(tr("Compared %1 with %2: %3; %4 of %5 nodes paired in %6 ms")
-                        .arg(a_->name(), b_->name(), QString::fromStdString(diff::nodeSummary(c)))
-                        .arg(c.paired)
-                        .arg(c.nodesA)
-                        .arg(qRound(result_->totalMs)));
-    emit progress(100, tr("Compared"));
-    emit finished();
+    pending_ = o.diff;
+    finishIfDone();
   });
   watcher->setFuture(future);
+}
+
+void CompareController::finishIfDone() {
+  if (!running_ || waitingForB_ || !pending_) return;
+  running_ = false;
+  result_ = std::move(pending_);
+  pending_.reset();
+  index();
+  const diff::DiffCounts c = result_->counts();
+  emit logMessage(tr("Compared %1 with %2: %3; %4 of %5 nodes paired in %6 ms")
+                      .arg(a_->name(), b_->name(), QString::fromStdString(diff::nodeSummary(c)))
+                      .arg(c.paired)
+                      .arg(c.nodesA)
+                      .arg(qRound(result_->totalMs)));
+  emit progress(100, tr("Compared"));
+  emit finished();
 }
 
 void CompareController::index() {

@@ -30,7 +30,7 @@ class CompareController : public QObject {
 
   Document* documentA() const { return a_; }
   Document* documentB() const { return b_; }
-  // Opens `path` as B (in the background) and pairs it with A once both are there.
+  // Reads `path` as B (in the background), then lays B out and pairs it with A at the same time.
   void compareWith(const QString& path);
   // Stops the opening or the matching in progress (B stays as it was).
   void cancel();
@@ -61,12 +61,16 @@ class CompareController : public QObject {
 
  private:
   void startMatch();
+  void finishIfDone();
+  // Drops what is running (a read, B's layout, the match) without a word.
+  void stop();
   void index();
   void follow(Document* from, Document* to);
 
   Document* a_;
   Document* b_;
   std::shared_ptr<const diff::ModelDiff> result_;
+  std::shared_ptr<const diff::ModelDiff> pending_;    // the match is done, B's layout may not be
   std::shared_ptr<const ir::Model> modelA_, modelB_;  // what the diff's pointers point into
   QHash<const ir::Node*, const diff::NodeDiff*> rows_;
   QHash<const ir::Node*, const diff::RegionDiff*> regions_;

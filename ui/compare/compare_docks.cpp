@@ -17,6 +17,7 @@
 #include "ir/node_label.h"
 #include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_table.h"
+#include "ui/compare/compare_view_sync.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -47,7 +48,7 @@ QString statsText(const ir::Tensor& t) {
 
 }  // namespace
 
-CompareDocks::CompareDocks(QMainWindow* window, Document* a, GraphScene* sceneA)
+CompareDocks::CompareDocks(QMainWindow* window, Document* a, GraphScene* sceneA, GraphView* viewA)
     : QObject(window),
       controller_(new CompareController(a, this)),
       scene_(new GraphScene(controller_->documentB(), this)),
@@ -106,6 +107,14 @@ CompareDocks::CompareDocks(QMainWindow* window, Document* a, GraphScene* sceneA)
   closeAction_->setObjectName(QStringLiteral("closeComparison"));
   closeAction_->setEnabled(false);
   connect(closeAction_, &QAction::triggered, controller_, &CompareController::close);
+
+  sync_ = new CompareViewSync(controller_, viewA, view_, this);
+  syncAction_ = new QAction(tr("&Sync Pan and Zoom of Compared Models"), this);
+  syncAction_->setObjectName(QStringLiteral("syncCompareViews"));
+  syncAction_->setCheckable(true);
+  syncAction_->setChecked(true);
+  syncAction_->setToolTip(tr("Moving one view of a comparison moves the other to the counterpart of its centre"));
+  connect(syncAction_, &QAction::toggled, sync_, &CompareViewSync::setEnabled);
 
   connect(cancel_, &QPushButton::clicked, controller_, &CompareController::cancel);
   connect(controller_, &CompareController::started, this, [this] {

@@ -17,6 +17,7 @@ namespace fb::ui {
 
 class CompareController;
 class CompareTable;
+class CompareViewSync;
 class Document;
 class GraphScene;
 class GraphView;
@@ -27,7 +28,7 @@ class TensorPanel;
 class CompareDocks : public QObject {
   Q_OBJECT
  public:
-  CompareDocks(QMainWindow* window, Document* a, GraphScene* sceneA);
+  CompareDocks(QMainWindow* window, Document* a, GraphScene* sceneA, GraphView* viewA);
 
   CompareController* controller() const { return controller_; }
   CompareTable* table() const { return table_; }
@@ -40,6 +41,9 @@ class CompareDocks : public QObject {
   StatusOverlay* overlayB() const { return overlayB_; }
   QAction* compareAction() const { return compareAction_; }
   QAction* closeAction() const { return closeAction_; }
+  // View > Sync Pan and Zoom of Compared Models (checkable, on).
+  QAction* syncAction() const { return syncAction_; }
+  CompareViewSync* viewSync() const { return sync_; }
   // Adds the Comparison sections to the panels.
   void annotate(NodePanel* nodes, TensorPanel* tensors);
 
@@ -57,6 +61,8 @@ class CompareDocks : public QObject {
   StatusOverlay* overlayB_;
   QAction* compareAction_;
   QAction* closeAction_;
+  QAction* syncAction_;
+  CompareViewSync* sync_;
 };
 
 }  // namespace fb::ui
