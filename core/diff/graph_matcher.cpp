@@ -615,11 +615,14 @@ class Matcher {
       if (va && vb)
         if (auto it = valueAToB_.find(va); it != valueAToB_.end() && it->second == vb) return true;
     }
+    // B's consumers as a sorted list: a node read by thousands must not cost thousands squared.
+    std::vector<int32_t> consumersB;
+    for (uint32_t f = B_.outStart[size_t(b)]; f < B_.outStart[size_t(b) + 1]; ++f)
+      consumersB.push_back(B_.out[f].consumer);
+    std::sort(consumersB.begin(), consumersB.end());
     for (uint32_t e = A_.outStart[size_t(a)]; e < A_.outStart[size_t(a) + 1]; ++e) {
       const int32_t partner = aToB_[size_t(A_.out[e].consumer)];
-      if (partner < 0) continue;
-      for (uint32_t f = B_.outStart[size_t(b)]; f < B_.outStart[size_t(b) + 1]; ++f)
-        if (B_.out[f].consumer == partner) return true;
+      if (partner >= 0 && std::binary_search(consumersB.begin(), consumersB.end(), partner)) return true;
     }
     return false;
   }
