@@ -6,6 +6,8 @@
 // prints the document's log, FB_BENCH_UI_SETTLE=ms waits for the background work first, FB_BENCH_UI_TOGGLES=n
 // repeats the expansion for a profiler) and `--phases MODEL` (read and layout times and memory, no window).
 // `--preview MODEL [OPSET]`: Preview conversion as a user runs it, see previewChild.
+// `--compare A B`: File > Compare With... as a user runs it, see compareChild; the default run compares the
+// 30k-node synthetic graph with a copy whose every node and value is renamed.
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -29,6 +31,9 @@
 #include "ui/graph/graph_view.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
+#include "ui/compare/compare_controller.h"
+#include "ui/compare/compare_docks.h"
+#include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "ui/conversion/convert_panel.h"
 
@@ -266,6 +271,35 @@ int previewChild(const QString& path, int opset) {
   return 0;
 }
 
+// A open, then B opened beside it and paired with it: from the command to B's first painted frame with the marks,
+// the matching's share, and the nodes paired. One line: total ms, match ms, nodes of A, of B, paired.
+int compareChild(const QString& a, const QString& b) {
+  ui::MainWindow w;
+  w.resize(1400, 900);
+  w.show();
+  QSignalSpy opened(w.document(), &ui::Document::modelChanged);
+  w.openFile(a);
+  while (opened.isEmpty()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  QTest::qWait(200);
+  ui::CompareController* c = w.compare()->controller();
+  QSignalSpy done(c, &ui::CompareController::finished);
+  QSignalSpy failed(c, &ui::CompareController::failed);
+  QElapsedTimer t;
+  t.start();
+  w.compareWith(b);
+  while (done.isEmpty() && failed.isEmpty()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  if (!failed.isEmpty()) {
+    std::fprintf(stderr, "%s: compare failed: %s\n", qPrintable(b), qPrintable(failed.first().first().toString()));
+    return 1;
+  }
+  QCoreApplication::processEvents();  // the pane shows
+  w.compare()->view()->viewport()->repaint();
+  const double ms = double(t.nsecsElapsed()) / 1e6;
+  const auto counts = c->result()->counts();
+  std::printf("%.1f %.1f %zu %zu %zu\n", ms, c->result()->matchMs, counts.nodesA, counts.nodesB, counts.paired);
+  return 0;
+}
+
 // Where the first frame's time goes, phase by phase, on this thread (FB_BENCH_UI_PHASES=PATH).
 int phasesChild(const QString& path) {
   QElapsedTimer t;
@@ -308,6 +342,8 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   if (argc == 3 && QByteArray(argv[1]) == "--phases") return phasesChild(QString::fromLocal8Bit(argv[2]));
   if (argc == 3 && QByteArray(argv[1]) == "--first-frame") return firstFrameChild(QString::fromLocal8Bit(argv[2]));
+  if (argc == 4 && QByteArray(argv[1]) == "--compare")
+    return compareChild(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
   if ((argc == 3 || argc == 4) && QByteArray(argv[1]) == "--preview")
     return previewChild(QString::fromLocal8Bit(argv[2]), argc == 4 ? QByteArray(argv[3]).toInt() : 0);
   QCoreApplication::setOrganizationName("FlowBridgeBench");
@@ -347,5 +383,23 @@ int main(int argc, char** argv) {
                 qPrintable(dot));
     std::fflush(stdout);
   }
+  // Compare With... on 30k nodes: the synthetic graph against a copy with every node and value renamed.
+  const QString a30 = QStringLiteral("%1/synthetic_30000.onnx").arg(scratch);
+  const QString b30 = QStringLiteral("%1/synthetic_30000_renamed.onnx").arg(scratch);
+  if (!QFile::exists(b30)) {
+    auto m = loadModel(a30.toStdString());
+    ir::Graph& g = m->graph();
+    for (ir::Value* v : g.values())
+      if (!v->name().empty()) g.renameValue(v, "r_" + v->name());
+    for (const auto& n : g.nodes()) n->name = n->name.empty() ? std::string() : "r_" + n->name;
+    onnxfmt::writeOnnxFile(*m, b30.toStdString());
+  }
+  QProcess child;
+  child.start(QCoreApplication::applicationFilePath(), {"--compare", a30, b30});
+  child.waitForFinished(-1);
+  std::printf(
+      "\nCompare With... synthetic_30000 against it renamed (ms to B's first frame with marks, ms matching, "
+      "nodes A, B, paired): %s",
+      child.readAllStandardOutput().constData());
   return 0;
 }

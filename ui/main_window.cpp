@@ -20,6 +20,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/compare/compare_controller.h"
+#include "ui/compare/compare_docks.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/convert_panel.h"
@@ -209,11 +211,16 @@ void MainWindow::buildDocks() {
   conversion_->annotate(nodePanel_);
   split_->setPreviewPane(conversion_->previewPane(), conversion_->previewView());
   split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
-  // Beside a preview the panels make room for the two graphs; both start at their first view.
+  // Compare With...: the other model in a pane of its own beside the source, its table in a dock.
+  compare_ = new CompareDocks(this, doc_, scene_, view_);
+  compare_->annotate(nodePanel_, tensorPanel_);
+  connect(compare_->controller(), &CompareController::logMessage, logPanel_, &LogPanel::append);
+  split_->addPane(compare_->pane(), compare_->view(), compare_->controller()->documentB());
+  // Beside a preview or a compared model the panels make room for the two graphs; both start at their first view.
   connect(split_, &PreviewSplit::previewShown, this, [this, find, node] {
     resizeDocks({find, node}, {240, 240}, Qt::Horizontal);
     view_->showStart();
-    conversion_->previewView()->showStart();
+    if (GraphView* shown = split_->shownView()) shown->showStart();
   });
   tabifyDockWidget(find, conversion_->convertDock());
   find->raise();
@@ -234,6 +241,8 @@ void MainWindow::buildMenus() {
     const QString p = QFileDialog::getExistingDirectory(this, tr("Open a OneFlow model folder"));
     if (!p.isEmpty()) openFile(p);
   });
+  file->addAction(compare_->compareAction());
+  file->addAction(compare_->closeAction());
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
   file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), doc_, &Document::reload);
@@ -253,6 +262,7 @@ void MainWindow::buildMenus() {
   auto* fitBoth = view->addAction(tr("Fit &Both (source and preview)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_0),
                                   split_, &PreviewSplit::fitBoth);
   fitBoth->setObjectName(QStringLiteral("fitBoth"));
+  view->addAction(compare_->syncAction());
   view->addSeparator();
   auto* weights = view->addAction(tr("Show &Initializers"));
   weights->setCheckable(true);
@@ -408,8 +418,19 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  if (openFromMime(event->mimeData())) event->acceptProposedAction();
+  // Shift held: the dropped model is compared with the open one instead of replacing it.
+  const bool compare = event->modifiers().testFlag(Qt::ShiftModifier) && doc_->model();
+  if (compare ? compareFromMime(event->mimeData()) : openFromMime(event->mimeData())) event->acceptProposedAction();
 }
+
+bool MainWindow::compareFromMime(const QMimeData* mime) {
+  const auto urls = mime ? mime->urls() : QList<QUrl>{};
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return false;
+  compareWith(urls.first().toLocalFile());
+  return true;
+}
+
+void MainWindow::compareWith(const QString& path) { compare_->controller()->compareWith(path); }
 
 bool MainWindow::openFromMime(const QMimeData* mime) {
   const auto urls = mime ? mime->urls() : QList<QUrl>{};

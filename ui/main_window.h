@@ -23,6 +23,7 @@ class OperatorsPanel;
 class FindPanel;
 class LogPanel;
 class ConversionDocks;
+class CompareDocks;
 class PreviewSplit;
 class ModelRunner;
 
@@ -40,6 +41,10 @@ class MainWindow : public QMainWindow {
   bool exportImage(const QString& path);
   // What a drop does: opens the first local file among the URLs; false when there is none.
   bool openFromMime(const QMimeData* mime);
+  // What a drop with Shift held does: compares the first local file among the URLs with the open model.
+  bool compareFromMime(const QMimeData* mime);
+  // Opens `path` beside the open model and pairs their nodes (File > Compare With...).
+  void compareWith(const QString& path);
   // File > Export Image...: asks for the file (starting at <model folder>/<model>.svg), adds the chosen
   // format's extension when missing, and exports off the UI thread with a progress dialog (Cancel leaves nothing).
   void exportImageInteractively();
@@ -59,6 +64,7 @@ class MainWindow : public QMainWindow {
   FindPanel* findPanel() const { return findPanel_; }
   LogPanel* logPanel() const { return logPanel_; }
   ConversionDocks* conversion() const { return conversion_; }
+  CompareDocks* compare() const { return compare_; }
   PreviewSplit* split() const { return split_; }
   ModelRunner* runner() const { return runner_; }
   QString lastError() const;
@@ -87,6 +93,7 @@ class MainWindow : public QMainWindow {
   FindPanel* findPanel_;
   LogPanel* logPanel_;
   ConversionDocks* conversion_ = nullptr;
+  CompareDocks* compare_ = nullptr;
   PreviewSplit* split_ = nullptr;
   ModelRunner* runner_ = nullptr;
   QMenu* recentMenu_ = nullptr;

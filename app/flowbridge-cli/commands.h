@@ -18,6 +18,7 @@ enum ExitCode : int {
   kBadInput = 2,     // the input cannot be read or is not a valid model; or the output cannot be written
   kUnconverted = 3,  // a conversion left unsupported or failed nodes; the evaluator lacks a kernel
   kDiverged = 4,     // values disagree beyond the tolerance (convert --verify, compare)
+  kModelsDiffer = 5, // `diff`: the two models differ
 };
 
 // A bad argument found after parsing (an unknown value name, NAME=FILE without '='): exit 1.
@@ -37,6 +38,7 @@ void registerRender(CLI::App& app, Runner& run);
 void registerRun(CLI::App& app, Runner& run);
 void registerCompare(CLI::App& app, Runner& run);
 void registerExtract(CLI::App& app, Runner& run);
+void registerDiff(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" (control characters escaped) and returns the exit code for it.
 // `input` is the model named on the command line: errors about other files (side files, weights) name it first.

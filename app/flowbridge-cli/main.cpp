@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
       "     evaluator (run, compare, extract --with-data, convert --verify) has no kernel for a node's op or type\n"
       "  4  values disagree beyond the tolerance: convert --verify (nothing written unless --continue-on-error),\n"
       "     compare (the first divergent node is named)\n"
+      "  5  diff: the two models differ\n"
       "Stopped by SIGINT or SIGTERM, it removes its temporary files and folders and dies of the signal (status "
       "128+N).");
   Runner run;
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
   registerRun(app, run);
   registerCompare(app, run);
   registerExtract(app, run);
+  registerDiff(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -26,13 +26,14 @@ CASES = []
 
 
 def case(name, path, reason=None, readable=False, commands=None, valid=False, converts_leaving=None):
-    """Which commands may succeed (exit 0): readable: inspect and render (a well-formed graph that fails the checker:
-    showing it is their job); valid: every command (a valid model whose danger is time or memory). `check` never
+    """Which commands may succeed (exit 0): readable: inspect, render and diff (a well-formed graph that fails the
+    checker: showing it is their job; diff compares the model with itself, so 0 is its only success); valid: every command (a valid model whose danger is time or memory). `check` never
     may: for OneFlow attributes that only a built node shows, it builds the result as `convert` does (exit 3).
     converts_leaving: `convert` must succeed and its report must contain this text (what it refused to do)."""
-    may_pass = ["inspect", "check", "convert", "render", "run"] if valid else (["inspect", "render", "run"] if readable else [])
+    may_pass = (["inspect", "check", "convert", "render", "run", "diff"] if valid else
+                (["inspect", "render", "run", "diff"] if readable else []))
     CASES.append({"name": name, "path": path, "reason": reason, "may_pass": may_pass,
-                  "commands": commands or ["inspect", "check", "convert", "render", "run"],
+                  "commands": commands or ["inspect", "check", "convert", "render", "run", "diff"],
                   "converts_leaving": converts_leaving})
 
 

@@ -189,6 +189,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                                 os.path.join(out_dir, "report.json")],
                     "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
                     "run": ["run", path, "--save-outputs", os.path.join(out_dir, "out")],
+                    "diff": ["diff", path, path],
                     **code_target_args(path, out_dir)}[cmd]
             before = snapshot(case_root)
             r = run(cli, args, memory)

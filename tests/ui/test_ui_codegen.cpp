@@ -23,7 +23,7 @@
 #include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/node_item.h"

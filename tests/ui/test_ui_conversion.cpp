@@ -14,7 +14,7 @@
 #include "support/helpers.h"
 #include "passes/pass_graph.h"
 #include "ui/conversion/conversion_controller.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/conversion/conversion_docks.h"
 #include <QMainWindow>
 #include "ui/graph/graph_scene.h"

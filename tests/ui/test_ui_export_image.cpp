@@ -14,7 +14,7 @@
 #include "support/helpers.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/document.h"
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"

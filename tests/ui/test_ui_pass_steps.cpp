@@ -19,7 +19,7 @@
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/model_diff.h"
 #include "ui/conversion/pass_stepper.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/main_window.h"

@@ -17,7 +17,7 @@
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/convert_panel.h"
 #include "ui/conversion/error_legend.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/conversion/verify_controller.h"
 #include "ui/document.h"
 #include "ui/main_window.h"

@@ -16,7 +16,7 @@
 
 #include "ir/graph.h"
 #include "ui/conversion/conversion_controller.h"
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 #include "ui/document.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"

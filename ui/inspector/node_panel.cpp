@@ -1,5 +1,7 @@
 #include "ui/inspector/node_panel.h"
 
+#include <algorithm>
+
 #include "ir/graph.h"
 #include "ir/model.h"
 #include "ui/document.h"
@@ -22,8 +24,11 @@ NodePanel::NodePanel(Document* doc, QWidget* parent) : PropertyPanel(doc, parent
 }
 
 void NodePanel::setAnnotation(const QString& section, Annotation rows) {
-  annotationTitle_ = section;
-  annotation_ = std::move(rows);
+  auto it = std::find_if(annotations_.begin(), annotations_.end(), [&](const auto& a) { return a.first == section; });
+  if (it != annotations_.end())
+    it->second = std::move(rows);
+  else
+    annotations_.append({section, std::move(rows)});
   refresh();
 }
 
@@ -56,12 +61,11 @@ void NodePanel::refresh() {
     model_->addGraphLink(general, tr("function"), tr("model-local function, %1 nodes (open)").arg(body->nodeCount()),
                          body);
 
-  if (annotation_) {
-    const auto rows = annotation_(n);
-    if (!rows.isEmpty()) {
-      auto* section = model_->addSection(annotationTitle_);
-      for (const auto& [name, value] : rows) model_->addRow(section, name, value);
-    }
+  for (const auto& [title, annotation] : annotations_) {
+    const auto rows = annotation ? annotation(n) : QList<QPair<QString, QString>>{};
+    if (rows.isEmpty()) continue;
+    auto* section = model_->addSection(title);
+    for (const auto& [name, value] : rows) model_->addRow(section, name, value);
   }
 
   auto* attrs = model_->addSection(tr("Attributes (%1)").arg(n->attributes.size()));

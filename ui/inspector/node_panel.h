@@ -21,15 +21,15 @@ class NodePanel : public PropertyPanel {
   void setDocument(Document* doc);
   Document* document() const { return doc_; }
 
-  // Rows about the node from elsewhere (the conversion's verdict on it), in a section of their own after the
-  // node's general facts; no section when it returns none.
+  // Rows about the node from elsewhere (the conversion's verdict on it, its counterpart in a compared model), in a
+  // section of their own after the node's general facts; no section when it returns none. One per section title:
+  // setting a title again replaces its rows.
   using Annotation = std::function<QList<QPair<QString, QString>>(const ir::Node*)>;
   void setAnnotation(const QString& section, Annotation rows);
   void refresh();
 
  private:
-  QString annotationTitle_;
-  Annotation annotation_;
+  QList<QPair<QString, Annotation>> annotations_;
 };
 
 }  // namespace fb::ui

@@ -65,6 +65,19 @@ bool TensorPanel::addComputed(const ir::Value* v, bool drawHistogram) {
   return true;
 }
 
+void TensorPanel::setAnnotation(const QString& section, Annotation rows) {
+  annotationTitle_ = section;
+  annotation_ = std::move(rows);
+  refresh();
+}
+
+void TensorPanel::annotate(const ir::Value* v) {
+  const auto rows = annotation_ ? annotation_(v) : QList<QPair<QString, QString>>{};
+  if (rows.isEmpty()) return;
+  auto* section = model_->addSection(annotationTitle_);
+  for (const auto& [name, value] : rows) model_->addRow(section, name, value);
+}
+
 void TensorPanel::refresh() {
   model_->reset();
   histogram_->clear();
@@ -90,6 +103,7 @@ void TensorPanel::refresh() {
                                      : tr("activation"));
   addComputed(v, true);
   if (!init) {
+    annotate(v);
     finish();
     return;
   }
@@ -129,6 +143,7 @@ void TensorPanel::refresh() {
   } catch (const std::exception& e) {
     model_->addRow(stats, tr("error"), QString::fromStdString(e.what()));
   }
+  annotate(v);
   finish();
 }
 

@@ -15,41 +15,62 @@ PreviewSplit::PreviewSplit(GraphView* source, QWidget* parent) : QSplitter(Qt::H
 }
 
 void PreviewSplit::setPreviewPane(QWidget* pane, GraphView* previewView) {
-  pane_ = pane;
-  preview_ = previewView;
-  addWidget(pane_);
-  setStretchFactor(0, 1);
-  setStretchFactor(1, 1);
-  pane_->installEventFilter(this);
-  preview_->installEventFilter(this);
+  // The preview's document is named by linkNodePanel (the conversion docks are built before the panel is linked).
+  Document* doc = panes_.isEmpty() ? nullptr : panes_.first().doc;
+  panes_.prepend({pane, previewView, doc});
+  addWidget(pane);
+  for (int i = 0; i < count(); ++i) setStretchFactor(i, 1);
+  pane->installEventFilter(this);
+  previewView->installEventFilter(this);
+}
+
+void PreviewSplit::addPane(QWidget* pane, GraphView* view, Document* doc) {
+  panes_.append({pane, view, doc});
+  addWidget(pane);
+  for (int i = 0; i < count(); ++i) setStretchFactor(i, 1);
+  pane->installEventFilter(this);
+  view->installEventFilter(this);
 }
 
 void PreviewSplit::linkNodePanel(NodePanel* panel, Document* source, Document* preview) {
   panel_ = panel;
   sourceDoc_ = source;
-  previewDoc_ = preview;
+  if (!panes_.isEmpty()) panes_.first().doc = preview;
+}
+
+GraphView* PreviewSplit::shownView() const {
+  for (const Pane& p : panes_)
+    if (p.pane->isVisible()) return p.view;
+  return nullptr;
 }
 
 void PreviewSplit::fitBoth() {
   source_->fitAll();
-  if (preview_ && pane_ && pane_->isVisible()) preview_->fitAll();
+  if (GraphView* v = shownView()) v->fitAll();
 }
 
 bool PreviewSplit::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == pane_ && event->type() == QEvent::Show) {
-    // Once the splitter has made room for the pane (after this event), share the width equally.
-    QTimer::singleShot(0, this, [this] {
-      const int half = std::max(1, (width() - handleWidth()) / 2);
-      setSizes({half, half});
-      emit previewShown();
-    });
-  } else if (watched == pane_ && event->type() == QEvent::Hide) {
-    // The source view takes the whole width again; the Node panel goes back to it.
-    if (panel_ && sourceDoc_) panel_->setDocument(sourceDoc_);
-  } else if (event->type() == QEvent::FocusIn && panel_) {
-    if (watched == source_ && sourceDoc_) panel_->setDocument(sourceDoc_);
-    if (watched == preview_ && previewDoc_) panel_->setDocument(previewDoc_);
+  for (const Pane& p : panes_) {
+    if (watched == p.pane && event->type() == QEvent::Show) {
+      // One second graph at a time: the others make way.
+      for (const Pane& other : panes_)
+        if (other.pane != p.pane && other.pane->isVisible()) other.pane->hide();
+      // Once the splitter has made room for the pane (after this event), share the width equally.
+      QTimer::singleShot(0, this, [this, pane = p.pane] {
+        const int half = std::max(1, (width() - handleWidth()) / 2);
+        QList<int> sizes;
+        for (int i = 0; i < count(); ++i) sizes << (i == 0 || widget(i) == pane ? half : 0);
+        setSizes(sizes);
+        emit previewShown();
+      });
+    } else if (watched == p.pane && event->type() == QEvent::Hide) {
+      // The source view takes the whole width again; the Node panel goes back to it.
+      if (panel_ && sourceDoc_ && panel_->document() == p.doc) panel_->setDocument(sourceDoc_);
+    } else if (watched == p.view && event->type() == QEvent::FocusIn && panel_ && p.doc) {
+      panel_->setDocument(p.doc);
+    }
   }
+  if (watched == source_ && event->type() == QEvent::FocusIn && panel_ && sourceDoc_) panel_->setDocument(sourceDoc_);
   return QSplitter::eventFilter(watched, event);
 }
 

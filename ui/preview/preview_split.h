@@ -1,7 +1,9 @@
 #pragma once
-// The source graph and the converted preview side by side: two views of equal width, each with its own
-// pan and zoom, "fit both" at one key, and the Node panel showing the side whose view has focus. The
-// preview pane is hidden until there is a preview.
+// The source graph and a second graph side by side (the converted preview, or a model compared with the source):
+// two views of equal width, each with its own pan and zoom, "fit both" at one key, and the Node panel showing the
+// side whose view has focus. Each second graph has a pane of its own; one is shown at a time, none until there is
+// something to show.
+#include <QList>
 #include <QSplitter>
 
 namespace fb::ui {
@@ -16,26 +18,33 @@ class PreviewSplit : public QSplitter {
   explicit PreviewSplit(GraphView* source, QWidget* parent = nullptr);
   // The pane holding the preview (legend and view); shown at half the width whenever it becomes visible.
   void setPreviewPane(QWidget* pane, GraphView* previewView);
+  // Another pane beside the source (the compared model), showing `doc`; showing it hides the others.
+  void addPane(QWidget* pane, GraphView* view, Document* doc);
   // The Node panel follows the document of the view that last got focus.
   void linkNodePanel(NodePanel* panel, Document* source, Document* preview);
   void fitBoth();
   GraphView* sourceView() const { return source_; }
-  GraphView* previewView() const { return preview_; }
+  GraphView* previewView() const { return panes_.isEmpty() ? nullptr : panes_.first().view; }
+  // The view of the pane on screen beside the source (nullptr when none is).
+  GraphView* shownView() const;
 
  signals:
-  // The preview pane was shown and given half the width.
+  // A pane was shown and given half the width.
   void previewShown();
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  struct Pane {
+    QWidget* pane;
+    GraphView* view;
+    Document* doc;
+  };
   GraphView* source_;
-  GraphView* preview_ = nullptr;
-  QWidget* pane_ = nullptr;
+  QList<Pane> panes_;
   NodePanel* panel_ = nullptr;
   Document* sourceDoc_ = nullptr;
-  Document* previewDoc_ = nullptr;
 };
 
 }  // namespace fb::ui

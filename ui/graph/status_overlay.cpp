@@ -1,4 +1,4 @@
-#include "ui/conversion/status_overlay.h"
+#include "ui/graph/status_overlay.h"
 
 #include <QGraphicsRectItem>
 #include <QPen>
