@@ -4,7 +4,10 @@
 #include "commands.h"
 #include "diff/diff_report.h"
 #include "diff/model_diff.h"
+#include "eval/verify/model_compare.h"
+#include "eval/verify/seeded_inputs.h"
 #include "formats/model_io.h"
+#include "util/printable.h"
 
 namespace fb::cli {
 
@@ -12,8 +15,10 @@ namespace fb::cli {
 void registerDiff(CLI::App& app, Runner& run) {
   struct Opts {
     std::string a, b;
-    bool json = false, weights = false, ignoreNames = false;
+    bool json = false, weights = false, ignoreNames = false, runBoth = false;
     size_t maxRows = 40;
+    uint64_t seed = 1;
+    double atol = 1e-4, rtol = 1e-3;
   };
   auto o = std::make_shared<Opts>();
   auto* sub = app.add_subcommand(
@@ -28,10 +33,17 @@ void registerDiff(CLI::App& app, Runner& run) {
   sub->add_flag("--ignore-names", o->ignoreNames, "pair nodes and weights by structure and content alone");
   sub->add_option("--max-rows", o->maxRows, "rows of changes the text shows (default 40)")
       ->check(CLI::Range(size_t(0), size_t(1) << 40));
+  sub->add_flag("--run", o->runBoth,
+                "also run both models on FlowBridge's evaluator on the same seeded inputs and compare their outputs "
+                "by position (largest absolute and relative difference per output)");
+  sub->add_option("--seed", o->seed, "with --run: seed of the random inputs")->capture_default_str();
+  sub->add_option("--atol", o->atol, "with --run: absolute tolerance")->capture_default_str();
+  sub->add_option("--rtol", o->rtol, "with --run: relative tolerance")->capture_default_str();
   sub->footer(
       "Nodes without a name are shown under the name FlowBridge gives them everywhere: <Op>#<id>.\n"
-      "Exit codes: 0 the models are the same (names of nodes and values aside), 5 they differ, 1 usage error,\n"
-      "2 a model cannot be read.");
+      "Exit codes: 0 the models are the same (names of nodes and values aside; with --run, and their outputs agree),\n"
+      "5 they differ, 1 usage error, 2 a model cannot be read (or, with --run, cannot run), 3 the evaluator lacks a\n"
+      "kernel for a node of one of them.");
   sub->callback([&run, o] {
     run = [o] {
       currentInput() = o->a;
@@ -43,11 +55,39 @@ void registerDiff(CLI::App& app, Runner& run) {
       diff::DiffOptions opts;
       opts.match.useNames = !o->ignoreNames;
       const auto d = diff::diffModels(*a, *b, opts);
-      if (o->json)
-        std::cout << dumpJson(diff::diffJson(d, o->a, o->b)) << "\n";
-      else
+      std::vector<eval::ComparedValue> outputs;
+      if (o->runBoth) {
+        currentStep() = "running both models";
+        auto inputs = eval::makeInputs(*a, {}, {}, o->seed).values;
+        for (auto& [name, value] : eval::makeInputs(*b, {}, {}, o->seed).values) inputs.emplace(name, value);
+        outputs = eval::compareOutputs(*a, *b, inputs, eval::Tolerance{o->atol, o->rtol}, {}, o->a, o->b);
+      }
+      bool outputsAgree = true;
+      for (const auto& c : outputs) outputsAgree = outputsAgree && c.diff.agree;
+      if (o->json) {
+        auto j = diff::diffJson(d, o->a, o->b);
+        if (o->runBoth) {
+          auto& run = j["run"] = nlohmann::json::array();
+          for (const auto& c : outputs)
+            run.push_back({{"a", c.aValue},
+                           {"b", c.bValue},
+                           {"agree", c.diff.agree},
+                           {"max_abs_diff", c.diff.maxAbs},
+                           {"max_rel_diff", c.diff.maxRel},
+                           {"mismatch", c.diff.mismatch}});
+        }
+        std::cout << dumpJson(j) << "\n";
+      } else {
         std::cout << diff::diffText(d, o->a, o->b, {o->maxRows, o->weights});  // escaped line by line
-      return d.same() ? int(kOk) : int(kModelsDiffer);
+        if (o->runBoth) {
+          std::cout << "run on the same seeded inputs (seed " << o->seed << "): outputs "
+                    << (outputsAgree ? "agree" : "differ") << "\n";
+          for (const auto& c : outputs)
+            std::cout << "  " << printable(c.aValue) << " / " << printable(c.bValue) << ": " << eval::toText(c.diff)
+                      << (c.diff.agree ? "" : "  (outside the tolerance)") << "\n";
+        }
+      }
+      return d.same() && outputsAgree ? int(kOk) : int(kModelsDiffer);
     };
   });
 }

@@ -108,6 +108,34 @@ class CliDiff : public QObject {
     QCOMPARE(found, 1);
   }
 
+  // --run: both models on the evaluator with the same seeded inputs, outputs compared by position. The same model
+  // agrees; an export at another opset of the same network agrees numerically though its structure differs; a
+  // changed weight makes the outputs differ.
+  void runComparesTheOutputs() {
+    const QString m = test::corpusModel("super_resolution_op11.onnx");
+    auto same = test::runCli({"diff", "--run", m, m});
+    QVERIFY2(same.exitCode == 0, same.err.constData());
+    QVERIFY2(same.out.contains("outputs agree"), same.out.constData());
+    auto opsets = test::runCli({"diff", "--run", "--json", m, test::corpusModel("super_resolution_op17.onnx")});
+    const QJsonArray run = parse(opsets.out).value("run").toArray();
+    QCOMPARE(run.size(), 1);
+    QVERIFY(run[0].toObject().value("agree").toBool());
+    const QString dir = test::scratchDir("cli_diff_run");
+    const QString b = edited("super_resolution_op11.onnx", dir, "b.onnx", [&](ir::Model& mm) {
+      for (auto& t : mm.graph().initializers()) {
+        if (t->dims.size() != 4) continue;
+        auto v = t->values<float>();
+        for (float& x : v) x *= 2;  // a conv's weights doubled
+        t->setBytes(std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4));
+        break;
+      }
+    });
+    auto differ = test::runCli({"diff", "--run", m, b});
+    QCOMPARE(differ.exitCode, 5);
+    QVERIFY2(differ.out.contains("outputs differ") && differ.out.contains("outside the tolerance"),
+             differ.out.constData());
+  }
+
   // Nodes without a name are called "Op#id" in the text and the JSON, as everywhere in FlowBridge; names from the
   // file reach the terminal escaped.
   void unnamedNodesAndHostileNames() {
