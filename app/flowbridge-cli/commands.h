@@ -14,11 +14,11 @@ namespace fb::cli {
 // Exit codes, documented in --help and the README.
 enum ExitCode : int {
   kOk = 0,
-  kUsage = 1,        // bad arguments
-  kBadInput = 2,     // the input cannot be read or is not a valid model; or the output cannot be written
-  kUnconverted = 3,  // a conversion left unsupported or failed nodes; the evaluator lacks a kernel
-  kDiverged = 4,     // values disagree beyond the tolerance (convert --verify, compare)
-  kModelsDiffer = 5, // `diff`: the two models differ
+  kUsage = 1,         // bad arguments
+  kBadInput = 2,      // the input cannot be read or is not a valid model; or the output cannot be written
+  kUnconverted = 3,   // a conversion left unsupported or failed nodes; the evaluator lacks a kernel
+  kDiverged = 4,      // values disagree beyond the tolerance (convert --verify, compare)
+  kModelsDiffer = 5,  // `diff`: the two models differ
 };
 
 // A bad argument found after parsing (an unknown value name, NAME=FILE without '='): exit 1.
