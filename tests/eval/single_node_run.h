@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/runtime/node_eval.h"
 #include "eval/runtime/run.h"
 #include "ir/graph.h"
 #include "ir/model.h"
@@ -57,6 +58,26 @@ inline std::optional<eval::RunError::Kind> nodeFailure(const std::string& op, in
       qWarning("not a one-line message: %s", e.what());
       return std::nullopt;
     }
+    return e.kind();
+  }
+  return std::nullopt;
+}
+
+// The node's outputs from eval::evaluateNode (as constant folding calls the kernels: no run around them).
+inline std::vector<eval::Tensor> evaluateOp(const std::string& op, const std::vector<const eval::Tensor*>& ins,
+                                            std::vector<ir::Attribute> attrs, int64_t opset) {
+  ir::Node n;
+  n.opType = op;
+  n.attributes = std::move(attrs);
+  return eval::evaluateNode(n, ins, opset);
+}
+
+// The kind of RunError `f` throws, or nothing when it does not throw.
+template <typename F>
+std::optional<eval::RunError::Kind> errorOf(F f) {
+  try {
+    f();
+  } catch (const eval::RunError& e) {
     return e.kind();
   }
   return std::nullopt;

@@ -11,6 +11,7 @@
 
 #include "eval/runtime/memory_budget.h"
 #include "eval/runtime/node_eval.h"
+#include "eval/single_node_run.h"
 #include "eval/runtime/run_error.h"
 #include "ir/node.h"
 
@@ -23,25 +24,14 @@ namespace {
 
 std::vector<Tensor> run(const std::string& op, const std::vector<const Tensor*>& ins, std::vector<Attribute> attrs,
                         int64_t opset) {
-  ir::Node n;
-  n.opType = op;
-  n.attributes = std::move(attrs);
-  return eval::evaluateNode(n, ins, opset);
+  return test::evaluateOp(op, ins, std::move(attrs), opset);
 }
 
 Tensor one(const std::string& op, const std::vector<const Tensor*>& ins, std::vector<Attribute> attrs, int64_t opset) {
   return run(op, ins, std::move(attrs), opset).at(0);
 }
 
-template <typename F>
-std::optional<eval::RunError::Kind> errorOf(F f) {
-  try {
-    f();
-  } catch (const eval::RunError& e) {
-    return e.kind();
-  }
-  return std::nullopt;
-}
+using test::errorOf;
 
 std::vector<double> valuesOf(const Tensor& t) { return t.toDoubles(); }
 

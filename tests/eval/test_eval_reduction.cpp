@@ -10,6 +10,7 @@
 
 #include "eval/runtime/half.h"
 #include "eval/runtime/node_eval.h"
+#include "eval/single_node_run.h"
 #include "eval/runtime/run_error.h"
 #include "ir/node.h"
 
@@ -22,26 +23,14 @@ namespace {
 
 std::vector<Tensor> run(const std::string& op, const std::vector<const Tensor*>& ins, std::vector<Attribute> attrs,
                         int64_t opset) {
-  ir::Node n;
-  n.opType = op;
-  n.attributes = std::move(attrs);
-  return eval::evaluateNode(n, ins, opset);
+  return test::evaluateOp(op, ins, std::move(attrs), opset);
 }
 
 Tensor one(const std::string& op, const std::vector<const Tensor*>& ins, std::vector<Attribute> attrs, int64_t opset) {
   return run(op, ins, std::move(attrs), opset).at(0);
 }
 
-// The kind of RunError `f` throws, or nothing when it does not throw.
-template <typename F>
-std::optional<eval::RunError::Kind> errorOf(F f) {
-  try {
-    f();
-  } catch (const eval::RunError& e) {
-    return e.kind();
-  }
-  return std::nullopt;
-}
+using test::errorOf;
 
 std::vector<float> floatsOf(const Tensor& t) {
   std::vector<float> v;
