@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/io/npy_file.h"
 #include "eval/runtime/run.h"
 #include "formats/onnx/onnx_proto_import.h"
 #include "oracle/oracle.h"
@@ -72,63 +73,22 @@ inline onnx::AttributeProto stringsAttr(const std::string& name, const std::vect
 
 namespace oracle_detail {
 
-inline const char* npyDescr(ir::DataType t) {
-  switch (t) {
-    case ir::DataType::Float:
-      return "<f4";
-    case ir::DataType::Double:
-      return "<f8";
-    case ir::DataType::Int64:
-      return "<i8";
-    case ir::DataType::Int32:
-      return "<i4";
-    default:
-      return nullptr;
+// The oracle's .npy files, through core's reader and writer (eval/io/npy_file).
+inline bool writeNpy(const std::string& path, const eval::Tensor& t) {
+  try {
+    eval::writeNpyFile(path, t);
+    return true;
+  } catch (const std::exception&) {
+    return false;
   }
 }
 
-inline bool writeNpy(const std::string& path, const eval::Tensor& t) {
-  const char* descr = npyDescr(t.dtype());
-  if (!descr) return false;
-  std::string shape = "(";
-  for (size_t k = 0; k < t.rank(); ++k)
-    shape += std::to_string(t.dim(k)) + (t.rank() == 1 || k + 1 < t.rank() ? "," : "");
-  shape += ")";
-  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
-  out.write(len, 2);
-  out << header;
-  out.write(reinterpret_cast<const char*>(t.bytes().data()), static_cast<std::streamsize>(t.byteSize()));
-  return static_cast<bool>(out);
-}
-
 inline std::optional<eval::Tensor> readNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return std::nullopt;
-  const size_t headerLength = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
-  const std::string header = bytes.substr(10, headerLength);
-  std::smatch descr, shape;
-  if (!std::regex_search(header, descr, std::regex("'descr':\\s*'([^']+)'")) ||
-      !std::regex_search(header, shape, std::regex("'shape':\\s*\\(([^)]*)\\)")))
+  try {
+    return eval::readNpyFile(path);
+  } catch (const std::exception&) {
     return std::nullopt;
-  std::vector<int64_t> dims;
-  const std::string dimText = shape[1];
-  const std::regex number("\\d+");
-  for (std::sregex_iterator it(dimText.begin(), dimText.end(), number), end; it != end; ++it)
-    dims.push_back(std::stoll(it->str()));
-  ir::DataType t = ir::DataType::Undefined;
-  for (ir::DataType c : {ir::DataType::Float, ir::DataType::Double, ir::DataType::Int64, ir::DataType::Int32})
-    if (descr[1] == npyDescr(c)) t = c;
-  if (t == ir::DataType::Undefined) return std::nullopt;
-  eval::Tensor out = eval::Tensor::empty(t, dims);
-  const size_t body = 10 + headerLength;
-  if (bytes.size() - body != out.byteSize()) return std::nullopt;
-  std::memcpy(out.mutableData<char>(), bytes.data() + body, out.byteSize());
-  return out;
+  }
 }
 
 }  // namespace oracle_detail

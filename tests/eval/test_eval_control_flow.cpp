@@ -5,6 +5,8 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "eval/io/npy_file.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -145,29 +147,12 @@ std::map<std::string, Value> loopInputs(int64_t m, bool cond, bool keepGoing) {
           {"keep_going", Tensor::scalar(ir::DataType::Bool, keepGoing)}};
 }
 
-// Minimal .npy reading (format 1.0, little-endian float32 / int64, C order): the oracle's files.
 std::optional<Tensor> readNpy(const QString& path) {
-  std::ifstream in(path.toStdString(), std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return std::nullopt;
-  const size_t headerLength = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
-  const std::string header = bytes.substr(10, headerLength);
-  std::smatch descr, shape;
-  if (!std::regex_search(header, descr, std::regex("'descr':\\s*'([^']+)'")) ||
-      !std::regex_search(header, shape, std::regex("'shape':\\s*\\(([^)]*)\\)")))
+  try {
+    return eval::readNpyFile(path.toStdString());
+  } catch (const std::exception&) {
     return std::nullopt;
-  std::vector<int64_t> dims;
-  const std::string dimText = shape[1];
-  const std::regex number("\\d+");
-  for (std::sregex_iterator it(dimText.begin(), dimText.end(), number), end; it != end; ++it)
-    dims.push_back(std::stoll(it->str()));
-  const ir::DataType t = descr[1] == "<f4" ? ir::DataType::Float : ir::DataType::Int64;
-  if (descr[1] != "<f4" && descr[1] != "<i8") return std::nullopt;
-  Tensor out = Tensor::empty(t, dims);
-  const size_t body = 10 + headerLength;
-  if (bytes.size() - body != out.byteSize()) return std::nullopt;
-  std::memcpy(out.mutableData<char>(), bytes.data() + body, out.byteSize());
-  return out;
+  }
 }
 
 // Runs `node` through the evaluator's kernel and, as a model-local function, through libonnx's function body for
