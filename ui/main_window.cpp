@@ -39,6 +39,7 @@
 #include "ui/inspector/tensor_panel.h"
 #include "ui/preview/preview_split.h"
 #include "ui/run/model_runner.h"
+#include "ui/run/subgraph_extractor.h"
 #include "ui/widgets/breadcrumb_bar.h"
 #include "ui/widgets/log_panel.h"
 #include "ui/widgets/panel_layout.h"
@@ -62,6 +63,10 @@ MainWindow::MainWindow(QWidget* parent)
       cancel_(new QPushButton(tr("Cancel"))),
       zoomLabel_(new QLabel) {
   runner_ = new ModelRunner(doc_, this);
+  extractor_ = new SubgraphExtractor(doc_, this, this);
+  // The graph's context menu: what applies to the selection.
+  view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  view_->addAction(extractor_->action());
   auto* central = new QWidget(this);
   auto* box = new QVBoxLayout(central);
   box->setContentsMargins(0, 0, 0, 0);
@@ -113,6 +118,12 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(verify, &VerifyController::thresholdChanged, this, [this, verify] {
     if (verify->hasResult()) statusBar()->showMessage(verify->summary());
+  });
+  connect(extractor_, &SubgraphExtractor::started, this, [this](const QString& folder) {
+    statusBar()->showMessage(tr("Extracting the selection into %1 ...").arg(folder));
+  });
+  connect(extractor_, &SubgraphExtractor::finished, this, [this](bool ok, const QString& message) {
+    statusBar()->showMessage(ok ? message : tr("Extract Subgraph: %1").arg(message));
   });
   connect(runner_, &ModelRunner::finished, this, [this](bool ok, const QString& message) {
     progress_->hide();
@@ -211,6 +222,8 @@ void MainWindow::buildDocks() {
   conversion_->annotate(nodePanel_);
   split_->setPreviewPane(conversion_->previewPane(), conversion_->previewView());
   split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
+  split_->linkTensorPanel(tensorPanel_);
+  conversion_->pairRunValues(tensorPanel_);
   // Compare With...: the other model in a pane of its own beside the source, its table in a dock.
   compare_ = new CompareDocks(this, doc_, scene_, view_);
   compare_->annotate(nodePanel_, tensorPanel_);
@@ -294,6 +307,9 @@ void MainWindow::buildMenus() {
   auto* panels = view->addMenu(tr("&Panels"));
   panels->setObjectName(QStringLiteral("panelsMenu"));
   fillPanelsMenu(this, panels);
+
+  auto* graph = menuBar()->addMenu(tr("&Graph"));
+  graph->addAction(extractor_->action());
 
   auto* convert = menuBar()->addMenu(tr("&Convert"));
   convert->addAction(conversion_->panel()->previewAction());

@@ -26,6 +26,7 @@ class ConversionDocks;
 class CompareDocks;
 class PreviewSplit;
 class ModelRunner;
+class SubgraphExtractor;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -67,6 +68,8 @@ class MainWindow : public QMainWindow {
   CompareDocks* compare() const { return compare_; }
   PreviewSplit* split() const { return split_; }
   ModelRunner* runner() const { return runner_; }
+  // Graph > Extract Subgraph... (also on the graph's context menu).
+  SubgraphExtractor* extractor() const { return extractor_; }
   QString lastError() const;
 
  protected:
@@ -96,6 +99,7 @@ class MainWindow : public QMainWindow {
   CompareDocks* compare_ = nullptr;
   PreviewSplit* split_ = nullptr;
   ModelRunner* runner_ = nullptr;
+  SubgraphExtractor* extractor_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* plainExport_ = nullptr;
   SceneExporter* exporter_ = nullptr;

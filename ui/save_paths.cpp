@@ -30,6 +30,15 @@ QString suggestedExportPath(const QString& modelPath, const QString& suffix) {
   return QDir(folder).filePath(stem + '.' + suffix);
 }
 
+QString suggestedFolderPath(const QString& modelPath, const QString& what) {
+  auto [folder, stem] = folderAndStem(modelPath);
+  static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9_-]+"));
+  QString tail = what;
+  tail.replace(unsafe, QStringLiteral("_"));
+  tail = tail.left(60);
+  return QDir(folder).filePath(tail.isEmpty() ? stem : stem + '_' + tail);
+}
+
 QString withSuffix(const QString& path, const QStringList& suffixes, const QString& fallback) {
   if (path.isEmpty()) return path;
   const QString suffix = QFileInfo(path).suffix();
@@ -59,6 +68,20 @@ ChooseSavePath fileDialogChooser() {
                      [&dialog](const QString& f) { dialog.setDefaultSuffix(suffixOfFilter(f)); });
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
     if (selectedFilter) *selectedFilter = dialog.selectedNameFilter();
+    return dialog.selectedFiles().first();
+  };
+}
+
+ChooseFolder folderDialogChooser() {
+  return [](QWidget* parent, const QString& title, const QString& suggested) -> QString {
+    // A save dialog rather than a folder picker: the suggested folder usually does not exist yet.
+    QFileDialog dialog(parent, title);
+    dialog.setAcceptMode(QFileDialog::AcceptSave);
+    dialog.setFileMode(QFileDialog::AnyFile);
+    dialog.setOption(QFileDialog::DontConfirmOverwrite);
+    dialog.setDirectory(QFileInfo(suggested).absolutePath());
+    dialog.selectFile(QFileInfo(suggested).fileName());
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
     return dialog.selectedFiles().first();
   };
 }

@@ -16,6 +16,10 @@ QString suggestedConvertedPath(const QString& modelPath, int opset);
 // `<folder of the model>/<model name>.<suffix>` (suffix without the dot).
 QString suggestedExportPath(const QString& modelPath, const QString& suffix);
 
+// `<folder of the model>/<model name>_<what>`, `what` reduced to letters, digits, '-' and '_' (a node name from the
+// model is untrusted): the folder Extract Subgraph... proposes.
+QString suggestedFolderPath(const QString& modelPath, const QString& what);
+
 // `path` unchanged when it ends with one of `suffixes` (case-insensitive, without dots), else `path.<fallback>`.
 QString withSuffix(const QString& path, const QStringList& suffixes, const QString& fallback);
 
@@ -29,5 +33,10 @@ using ChooseSavePath = std::function<QString(QWidget* parent, const QString& tit
 // QFileDialog in save mode, starting at `suggested`, that adds the selected filter's suffix itself (so its
 // overwrite question is about the file that will really be written).
 ChooseSavePath fileDialogChooser();
+
+// Asks for a folder to write into, existing or new (a name typed in the dialog; the writer creates it). Returns the
+// path, empty when cancelled. Tests put their own in place of the dialog.
+using ChooseFolder = std::function<QString(QWidget* parent, const QString& title, const QString& suggested)>;
+ChooseFolder folderDialogChooser();
 
 }  // namespace fb::ui

@@ -1,41 +1,23 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
 
 #include "commands.h"
-#include "check/onnx_check.h"
-#include "convert/convert_report.h"
-#include "eval/io/proto_value_file.h"
 #include "eval/runtime/run.h"
-#include "eval/verify/extract_subgraph.h"
+#include "eval/verify/reproducer.h"
 #include "eval/verify/seeded_inputs.h"
 #include "formats/model_io.h"
-#include "formats/onnx/onnx_writer.h"
 #include "passes/value_types.h"
 #include "run_values.h"
-#include "schema/opsets.h"
-#include "schema/opsets_18_26/structure_check.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/printable.h"
-#include "util/temp_folder.h"
 
 namespace fb::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// A value's type as a run computed it, for a cut input or output that inference could not type.
-ir::TypeInfo typeOfRunValue(const eval::Value& v) {
-  if (!v.isTensor()) return {};
-  std::vector<ir::Dim> dims;
-  for (int64_t d : v.tensor().dims()) dims.push_back(ir::Dim::of(d));
-  return ir::TypeInfo::tensor(v.tensor().dtype(), dims);
-}
-
-bool untyped(const ir::TypeInfo& t) { return t.kind == ir::TypeInfo::Kind::None || (t.isTensor() && !t.shape); }
 
 }  // namespace
 
@@ -80,6 +62,8 @@ void registerExtract(CLI::App& app, Runner& run) {
       passes::refreshValueTypes(*model);
 
       std::map<std::string, eval::Value> values;
+      std::vector<std::string> ends = o->outputs;
+      ends.insert(ends.end(), o->inputs.begin(), o->inputs.end());
       if (!o->withData.empty()) {
         std::error_code ec;
         if (fs::exists(o->withData, ec) && !fs::is_directory(o->withData, ec))
@@ -90,80 +74,28 @@ void registerExtract(CLI::App& app, Runner& run) {
         for (const auto& note : inputs.notes) std::cout << "  " << note << "\n";
         eval::RunOptions ro;
         ro.threads = o->threads;
-        ro.keep = eval::RunOptions::Keep::Listed;
-        ro.keepValues.insert(o->outputs.begin(), o->outputs.end());
-        ro.keepValues.insert(o->inputs.begin(), o->inputs.end());
         currentStep() = "running the model";
-        auto result = eval::runModel(*model, inputs.values, ro);
-        values = std::move(inputs.values);
-        for (auto& [n, v] : result.kept) values[n] = std::move(v);
-        for (auto& [n, v] : result.outputs) values[n] = std::move(v);
-        for (const auto* list : {&o->outputs, &o->inputs})
-          for (const auto& name : *list) {
-            ir::Value* v = model->graph().findValue(name);
-            auto it = values.find(name);
-            if (untyped(v->type) && it != values.end()) v->type = typeOfRunValue(it->second);
-          }
+        values = eval::runKeeping(*model, std::move(inputs.values), ends, ro);
+        eval::typeFromRun(*model, ends, values);
       }
 
       currentStep() = "extracting the subgraph";
       std::unique_ptr<ir::Model> cut;
       try {
-        cut = eval::extractSubgraph(*model, o->outputs, o->inputs);
+        cut = eval::cutReproducer(*model, o->outputs, o->inputs, o->output);
       } catch (const std::invalid_argument& e) {
         throw UsageError(o->model + ": " + e.what());
+      } catch (const eval::ReproducerCheckFailed& e) {
+        for (const auto& line : e.lines()) std::cerr << "flowbridge-cli: " << printable(line) << "\n";
+        throw InputError(o->model, e.what());
       }
-      // The reproducer must stand on its own: the same check a conversion's result passes.
-      const int64_t opset = cut->opsetVersion("");
-      const CheckResult check =
-          opset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(*cut) : checkModel(*cut);
-      if (!check.ok) {
-        for (const auto& line : convert::checkLines(check, o->output, "subgraph check"))
-          std::cerr << "flowbridge-cli: " << printable(line) << "\n";
-        throw InputError(o->model, "the cut subgraph does not pass the check; nothing written");
-      }
-      // The data folder is written beside its place and moved in after the model, so a failure leaves neither.
-      size_t files = 0;
-      const fs::path set =
-          o->withData.empty() ? fs::path() : outputFolderPath((fs::path(o->withData) / "test_data_set_0").string());
-      std::optional<CreatedParents> parents;
-      std::optional<TempFolder> data;
-      if (!o->withData.empty()) {
-        currentStep() = "writing " + o->withData;
-        std::vector<std::string> mustStay = model->sourceFiles;
-        mustStay.push_back(o->output);
-        for (const auto& f : mustStay) {
-          std::error_code ec;
-          const fs::path p = fs::weakly_canonical(fs::absolute(f), ec);
-          const auto rel = p.lexically_relative(fs::weakly_canonical(set, ec));
-          if (!rel.empty() && *rel.begin() != "..")
-            throw OutputError(set.string() + ": --with-data would replace a folder holding " + f);
-        }
-        parents.emplace(set, o->withData);
-        data.emplace(set, o->withData);
-        auto write = [&](const char* kind, size_t k, const ir::Value* v) {
-          auto it = values.find(v->name());
-          if (it == values.end()) throw InputError(o->model, "the run computed no value '" + v->name() + "'");
-          const fs::path path = data->path() / (std::string(kind) + "_" + std::to_string(k) + ".pb");
-          eval::writeProtoValueFile(path.string(), it->second, v->name());
-          ++files;
-        };
-        for (size_t k = 0; k < cut->graph().inputs().size(); ++k) write("input", k, cut->graph().inputs()[k]);
-        for (size_t k = 0; k < cut->graph().outputs().size(); ++k) write("output", k, cut->graph().outputs()[k]);
-      }
-      currentStep() = "writing " + o->output;
-      cut->sourcePath = model->sourcePath;
-      cut->sourceFiles = model->sourceFiles;
-      onnxfmt::writeOnnxFile(*cut, o->output);
-      if (data) {
-        data->placeAt(set);
-        parents->keep();
-      }
+      currentStep() = "writing " + o->output + (o->withData.empty() ? "" : " and " + o->withData);
+      const eval::ReproducerFiles files = eval::writeReproducer(*model, *cut, values, o->output, o->withData);
       std::cout << printable(o->model) << ": " << cut->graph().nodeCount() << " of " << model->graph().nodeCount()
                 << " nodes, " << cut->graph().inputs().size() << " inputs, " << cut->graph().outputs().size()
                 << " outputs; written to " << printable(o->output);
-      if (files)
-        std::cout << " and " << files << " .pb files to "
+      if (files.pbFiles)
+        std::cout << " and " << files.pbFiles << " .pb files to "
                   << printable((fs::path(o->withData) / "test_data_set_0").string());
       std::cout << "\n";
       return int(kOk);

@@ -21,6 +21,7 @@
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
 #include "ui/inspector/node_panel.h"
+#include "ui/inspector/tensor_panel.h"
 #include "ui/preview/preview_link.h"
 #include "ui/theme/colors.h"
 
@@ -28,6 +29,7 @@ namespace fb::ui {
 
 ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphScene* sourceScene)
     : QObject(window),
+      source_(source),
       controller_(new ConversionController(source, this)),
       panel_(new ConvertPanel(source, controller_)),
       previewDoc_(new Document(this)),
@@ -149,6 +151,16 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
     passesDock_->show();
     passesDock_->raise();
   });
+}
+
+void ConversionDocks::pairRunValues(TensorPanel* panel) {
+  panel->setRunPairs([this](const ir::Value* v) -> std::optional<TensorPanel::RunPair> {
+    const VerifyController::PairedValue* p = verify_->hasResult() ? verify_->pairOf(v) : nullptr;
+    if (!p) return std::nullopt;
+    return TensorPanel::RunPair{source_, p->source, previewDoc_, p->result, p->diff};
+  });
+  // Verify's result arrives with the run values (which refresh the panel); a dropped one goes without them.
+  connect(verify_, &VerifyController::thresholdChanged, panel, &TensorPanel::refresh);
 }
 
 void ConversionDocks::annotate(NodePanel* panel) {

@@ -20,6 +20,7 @@ class ConvertPanel;
 class StatusOverlay;
 class CodePreview;
 class NodePanel;
+class TensorPanel;
 class StatusBadges;
 class PassStepper;
 class PreviewLink;
@@ -56,8 +57,11 @@ class ConversionDocks : public QObject {
   ErrorLegend* errorLegend() const { return errorLegend_; }
   // Adds the dry run's verdict on the selected node (status, reason, warnings) to a Node panel.
   void annotate(NodePanel* panel);
+  // After Verify, the Tensor panel shows a value of either side beside its counterpart on the other.
+  void pairRunValues(TensorPanel* panel);
 
  private:
+  Document* source_;
   ConversionController* controller_;
   ConvertPanel* panel_;
   Document* previewDoc_;

@@ -11,6 +11,7 @@
 #include "eval/verify/seeded_inputs.h"
 #include "ir/graph.h"
 #include "ir/model.h"
+#include "ir/value.h"
 #include "ui/background_pool.h"
 #include "ui/document.h"
 #include "ui/run_values.h"
@@ -20,8 +21,12 @@ namespace fb::ui {
 
 struct VerifyController::Outcome {
   QString error;  // empty on success
-  eval::ModelComparison comparison;
   std::shared_ptr<RunValues> sourceValues, previewValues;
+  // The comparison as the controller keeps it (see done()).
+  QHash<const ir::Node*, double> previewErrors, sourceErrors;
+  QList<QPair<const ir::Node*, const ir::Node*>> order;
+  std::vector<PairedValue> pairs;
+  QHash<const ir::Value*, int> pairIndex;
 };
 
 namespace {
@@ -44,13 +49,36 @@ double errorOf(const eval::ComparedValue& c) {
   return c.diff.maxRel;
 }
 
-// The node computing a main-graph value (by the value's name: unnamed nodes are found too).
-const ir::Node* producerOf(const ir::Model& m, const std::string& value) {
-  const ir::Value* v = m.graph().findValue(value);
-  return v ? v->producer() : nullptr;
-}
-
 }  // namespace
+
+// Errors per node (the largest of its outputs'), the compared nodes in B's order and the pairs of values, looked
+// up in the two models (which stay alive and unchanged: both are shared and const).
+void VerifyController::keepComparison(const eval::ModelComparison& comparison, const ir::Model& a, const ir::Model& b,
+                                      Outcome& out) {
+  for (const eval::ComparedValue& c : comparison.values) {
+    const ir::Value* bv = b.graph().findValue(c.bValue);
+    const ir::Value* av = a.graph().findValue(c.aValue);
+    const ir::Node* bn = bv ? bv->producer() : nullptr;
+    const ir::Node* an = av ? av->producer() : nullptr;
+    const double e = errorOf(c);
+    if (bn) {
+      auto it = out.previewErrors.find(bn);
+      if (it == out.previewErrors.end()) {
+        out.previewErrors.insert(bn, e);
+        out.order.append(qMakePair(bn, an));
+      } else {
+        *it = std::max(*it, e);
+      }
+    }
+    if (an) out.sourceErrors[an] = std::max(out.sourceErrors.value(an, 0.0), e);
+    if (av && bv && !out.pairIndex.contains(av) && !out.pairIndex.contains(bv)) {
+      const int k = int(out.pairs.size());
+      out.pairs.push_back({av, bv, c.diff});
+      out.pairIndex.insert(av, k);
+      out.pairIndex.insert(bv, k);
+    }
+  }
+}
 
 VerifyController::VerifyController(Document* source, Document* preview, QObject* parent)
     : QObject(parent),
@@ -82,6 +110,8 @@ void VerifyController::drop() {
   previewErrors_.clear();
   sourceErrors_.clear();
   order_.clear();
+  pairs_.clear();
+  pairIndex_.clear();
   sourceModel_.reset();
   previewModel_.reset();
   if (had) emit thresholdChanged();  // the marks go
@@ -127,7 +157,9 @@ void VerifyController::start(quint64 seed) {
       for (const std::string& name : eval::requiredInputs(*b))
         if (auto it = inputs.values.find(name); it != inputs.values.end()) bInputs.emplace(name, it->second);
       const eval::RunResult rb = eval::runModel(*b, bInputs, o);
-      out->comparison = eval::compareRuns(ra, rb, inputs.values, eval::pairValuesByOrigins(*a, *b), eval::Tolerance{});
+      const eval::ModelComparison comparison =
+          eval::compareRuns(ra, rb, inputs.values, eval::pairValuesByOrigins(*a, *b), eval::Tolerance{});
+      keepComparison(comparison, *a, *b, *out);
       const QString label = QObject::tr("seeded random inputs (seed %1), Verify").arg(seed);
       out->sourceValues = valuesOf(ra, inputs.values, *a, label);
       out->previewValues = valuesOf(rb, bInputs, *b, label);
@@ -154,24 +186,11 @@ void VerifyController::done() {
     emit finished(false, out->error);
     return;
   }
-  previewErrors_.clear();
-  sourceErrors_.clear();
-  order_.clear();
-  for (const eval::ComparedValue& c : out->comparison.values) {
-    const ir::Node* b = producerOf(*previewModel_, c.bValue);
-    const ir::Node* a = producerOf(*sourceModel_, c.aValue);
-    const double e = errorOf(c);
-    if (b) {
-      auto it = previewErrors_.find(b);
-      if (it == previewErrors_.end()) {
-        previewErrors_.insert(b, e);
-        order_.append(qMakePair(b, a));
-      } else {
-        *it = std::max(*it, e);
-      }
-    }
-    if (a) sourceErrors_[a] = std::max(sourceErrors_.value(a, 0.0), e);
-  }
+  previewErrors_ = std::move(out->previewErrors);
+  sourceErrors_ = std::move(out->sourceErrors);
+  order_ = std::move(out->order);
+  pairs_ = std::move(out->pairs);
+  pairIndex_ = std::move(out->pairIndex);
   hasResult_ = true;
   source_->setRunValues(out->sourceValues);
   preview_->setRunValues(out->previewValues);
@@ -189,6 +208,11 @@ std::optional<double> VerifyController::sourceNodeError(const ir::Node* n) const
   auto it = sourceErrors_.find(n);
   if (it == sourceErrors_.end()) return std::nullopt;
   return *it;
+}
+
+const VerifyController::PairedValue* VerifyController::pairOf(const ir::Value* v) const {
+  auto it = pairIndex_.find(v);
+  return it == pairIndex_.end() ? nullptr : &pairs_[size_t(*it)];
 }
 
 void VerifyController::setThreshold(double t) {

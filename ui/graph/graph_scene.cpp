@@ -203,10 +203,23 @@ QGraphicsItem* GraphScene::pickable(const QPointF& pos) const {
 }
 
 void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+  if (event->button() == Qt::RightButton) {
+    // The context menu acts on the selection: a right click on a node outside it selects that node first.
+    if (auto* n = qgraphicsitem_cast<NodeItem*>(pickable(event->scenePos()));
+        n && !doc_->selectedNodes().contains(n->node()))
+      doc_->selectNodes({n->node()}, /*bringIntoView=*/false);
+    return QGraphicsScene::mousePressEvent(event);
+  }
   if (event->button() != Qt::LeftButton) return QGraphicsScene::mousePressEvent(event);
   QGraphicsItem* item = pickable(event->scenePos());
   if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
-    doc_->selectNodes({n->node()}, /*bringIntoView=*/false);  // it is under the pointer already
+    if (event->modifiers().testFlag(Qt::ControlModifier)) {  // Ctrl+click adds a node to the selection or drops it
+      QList<const ir::Node*> nodes = doc_->selectedNodes();
+      if (!nodes.removeOne(n->node())) nodes.append(n->node());
+      doc_->selectNodes(nodes, /*bringIntoView=*/false);
+    } else {
+      doc_->selectNodes({n->node()}, /*bringIntoView=*/false);  // it is under the pointer already
+    }
     event->accept();
   } else if (auto* v = qgraphicsitem_cast<ValueItem*>(item)) {
     doc_->selectValue(v->value());

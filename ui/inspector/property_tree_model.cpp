@@ -35,6 +35,20 @@ QStandardItem* PropertyTreeModel::addRow(QStandardItem* section, const QString& 
   return v;
 }
 
+void PropertyTreeModel::addPairRow(QStandardItem* section, const QString& name, const QString& first,
+                                   const QString& second) {
+  QList<QStandardItem*> row{new QStandardItem(name), new QStandardItem(first), new QStandardItem(second)};
+  for (QStandardItem* item : row) {
+    item->setEditable(false);
+    item->setToolTip(item->text());
+  }
+  (section ? section : invisibleRootItem())->appendRow(row);
+}
+
+void PropertyTreeModel::setPairTitles(const QString& first, const QString& second) {
+  setHorizontalHeaderLabels({tr("Property"), first, second});
+}
+
 QStandardItem* PropertyTreeModel::addNodeLink(QStandardItem* section, const QString& name, const QString& text,
                                               const ir::Node* n) {
   QStandardItem* v = addRow(section, name, text);
@@ -63,10 +77,10 @@ QStandardItem* PropertyTreeModel::addGraphLink(QStandardItem* section, const QSt
   return v;
 }
 
-QString PropertyTreeModel::valueOf(const QString& name) const {
+QString PropertyTreeModel::valueOf(const QString& name, int column) const {
   const auto hits = match(index(0, 0), Qt::DisplayRole, name, 1, Qt::MatchExactly | Qt::MatchRecursive);
   if (hits.isEmpty()) return {};
-  return hits.first().siblingAtColumn(1).data().toString();
+  return hits.first().siblingAtColumn(column).data().toString();
 }
 
 }  // namespace fb::ui

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include <QLayout>
+#include <QBoxLayout>
 
 #include "eval/verify/value_histogram.h"
 #include "eval/verify/value_stats.h"
@@ -13,54 +13,97 @@
 #include "ir/value.h"
 #include "ui/document.h"
 #include "ui/inspector/property_tree_model.h"
+#include "ui/run/value_summary.h"
 #include "ui/widgets/histogram_view.h"
 #include "util/error.h"
 #include "util/mapped_file.h"
+#include "util/printable.h"
 
 namespace fb::ui {
 
 namespace {
 
 constexpr int kHistogramBins = 40;
-constexpr int kFirstValues = 8;
 
 }  // namespace
 
 TensorPanel::TensorPanel(Document* doc, QWidget* parent)
-    : PropertyPanel(doc, parent), histogram_(new HistogramView(this)) {
-  layout()->addWidget(histogram_);
+    : PropertyPanel(doc, parent), histogram_(new HistogramView), resultHistogram_(new HistogramView) {
+  auto* histograms = new QHBoxLayout;
+  histograms->addWidget(histogram_);
+  histograms->addWidget(resultHistogram_);
+  static_cast<QBoxLayout*>(layout())->addLayout(histograms);
   connect(doc_, &Document::selectionChanged, this, &TensorPanel::refresh);
   connect(doc_, &Document::runValuesChanged, this, &TensorPanel::refresh);
 }
 
+void TensorPanel::setDocument(Document* doc) {
+  if (!doc || doc == doc_) return;
+  disconnect(doc_, nullptr, this, nullptr);
+  doc_ = doc;
+  connect(doc_, &Document::selectionChanged, this, &TensorPanel::refresh);
+  connect(doc_, &Document::runValuesChanged, this, &TensorPanel::refresh);
+  refresh();
+}
+
+void TensorPanel::setRunPairs(FindRunPair find) {
+  findPair_ = std::move(find);
+  refresh();
+}
+
 bool TensorPanel::addComputed(const ir::Value* v, bool drawHistogram) {
+  if (addPair(v, drawHistogram)) return true;
   const eval::Value* x = doc_->runValueOf(v);
   if (!x) return false;
   auto* sec = model_->addSection(tr("Computed: %1").arg(QString::fromStdString(v->name())));
-  if (!x->isTensor()) {
-    model_->addRow(sec, tr("value"), QString::fromStdString(eval::describe(*x)));
-    return true;
-  }
-  const eval::Tensor& t = x->tensor();
-  model_->addRow(sec, tr("type"), QString::fromStdString(eval::describe(t)));
-  const eval::ValueStats st = eval::statsOf(t);
-  if (st.numeric) {
-    model_->addRow(sec, tr("min"), QString::number(st.min, 'g', 6));
-    model_->addRow(sec, tr("max"), QString::number(st.max, 'g', 6));
-    model_->addRow(sec, tr("mean"), QString::number(st.mean, 'g', 6));
-    if (st.nanCount) model_->addRow(sec, tr("NaN"), QString::number(st.nanCount));
-    if (st.infCount) model_->addRow(sec, tr("infinite"), QString::number(st.infCount));
-    QStringList first;
-    for (int64_t k = 0; k < std::min<int64_t>(t.size(), kFirstValues); ++k)
-      first << QString::number(t.doubleAt(k), 'g', 5);
-    model_->addRow(sec, tr("first values"), first.join(", ") + (t.size() > kFirstValues ? ", ..." : ""));
-    if (drawHistogram)
-      histogram_->setHistogram(eval::histogramOf(t, kHistogramBins), QString::fromStdString(v->name()));
+  for (const auto& [name, text] : summaryRows(*x)) model_->addRow(sec, name, text);
+  if (drawHistogram && x->isTensor() && !x->tensor().isString())
+    histogram_->setHistogram(eval::histogramOf(x->tensor(), kHistogramBins), QString::fromStdString(v->name()));
+  return true;
+}
+
+bool TensorPanel::addPair(const ir::Value* v, bool drawHistogram) {
+  const std::optional<RunPair> pair = findPair_ ? findPair_(v) : std::nullopt;
+  if (!pair) return false;
+  const eval::Value* a = pair->source->runValueOf(pair->sourceValue);
+  const eval::Value* b = pair->result->runValueOf(pair->resultValue);
+  if (!a || !b) return false;
+  const QString aName = QString::fromStdString(pair->sourceValue->name());
+  const QString bName = QString::fromStdString(pair->resultValue->name());
+  model_->setPairTitles(tr("Source"), tr("Result"));
+  auto* sec = model_->addSection(tr("Source | result: %1").arg(QString::fromStdString(v->name())));
+  if (aName != bName) model_->addPairRow(sec, tr("value"), aName, bName);
+  // The rows of both in the source's order; a row only one side has (NaN, infinite) keeps its place.
+  const auto aRows = summaryRows(*a), bRows = summaryRows(*b);
+  QStringList names;
+  for (const auto& rows : {aRows, bRows})
+    for (const auto& row : rows)
+      if (!names.contains(row.first)) names << row.first;
+  auto textOf = [](const QList<QPair<QString, QString>>& rows, const QString& name) {
+    for (const auto& row : rows)
+      if (row.first == name) return row.second;
+    return QString();
+  };
+  for (const QString& name : names) model_->addPairRow(sec, name, textOf(aRows, name), textOf(bRows, name));
+  const eval::ValueDiff& d = pair->diff;
+  if (!d.mismatch.empty()) {
+    model_->addRow(sec, tr("not comparable"), QString::fromStdString(printable(d.mismatch)));
   } else {
-    QStringList first;
-    for (int64_t k = 0; k < std::min<int64_t>(t.size(), kFirstValues); ++k)
-      first << QString::fromStdString(t.stringValues()[static_cast<size_t>(k)]).left(40);
-    model_->addRow(sec, tr("first values"), first.join(", "));
+    model_->addRow(sec, tr("max abs difference"), QString::number(d.maxAbs, 'g', 4));
+    model_->addRow(sec, tr("max rel difference"), QString::number(d.maxRel, 'g', 4));
+    if (d.outside) model_->addRow(sec, tr("outside tolerance"), tr("%1 elements").arg(d.outside));
+  }
+  if (drawHistogram && a->isTensor() && b->isTensor() && !a->tensor().isString() && !b->tensor().isString()) {
+    // One range for both, so that the bars compare.
+    const eval::ValueStats sa = eval::statsOf(a->tensor()), sb = eval::statsOf(b->tensor());
+    const bool aFinite = sa.count > sa.nanCount + sa.infCount, bFinite = sb.count > sb.nanCount + sb.infCount;
+    if (aFinite || bFinite) {
+      const double lo = aFinite && bFinite ? std::min(sa.min, sb.min) : aFinite ? sa.min : sb.min;
+      const double hi = aFinite && bFinite ? std::max(sa.max, sb.max) : aFinite ? sa.max : sb.max;
+      histogram_->setHistogram(eval::histogramOver(a->tensor(), kHistogramBins, lo, hi), tr("source: %1").arg(aName));
+      resultHistogram_->setHistogram(eval::histogramOver(b->tensor(), kHistogramBins, lo, hi),
+                                     tr("result: %1").arg(bName));
+    }
   }
   return true;
 }
@@ -81,6 +124,7 @@ void TensorPanel::annotate(const ir::Value* v) {
 void TensorPanel::refresh() {
   model_->reset();
   histogram_->clear();
+  resultHistogram_->clear();
   const ir::Value* v = doc_->selectedValue();
   if (!v) {
     // A node selected: what the run computed for each of its outputs.

@@ -5,6 +5,7 @@
 
 #include "ui/graph/graph_view.h"
 #include "ui/inspector/node_panel.h"
+#include "ui/inspector/tensor_panel.h"
 
 namespace fb::ui {
 
@@ -38,6 +39,11 @@ void PreviewSplit::linkNodePanel(NodePanel* panel, Document* source, Document* p
   if (!panes_.isEmpty()) panes_.first().doc = preview;
 }
 
+void PreviewSplit::showDocument(Document* doc) {
+  panel_->setDocument(doc);
+  if (tensorPanel_) tensorPanel_->setDocument(doc);
+}
+
 GraphView* PreviewSplit::shownView() const {
   for (const Pane& p : panes_)
     if (p.pane->isVisible()) return p.view;
@@ -65,12 +71,12 @@ bool PreviewSplit::eventFilter(QObject* watched, QEvent* event) {
       });
     } else if (watched == p.pane && event->type() == QEvent::Hide) {
       // The source view takes the whole width again; the Node panel goes back to it.
-      if (panel_ && sourceDoc_ && panel_->document() == p.doc) panel_->setDocument(sourceDoc_);
+      if (panel_ && sourceDoc_ && panel_->document() == p.doc) showDocument(sourceDoc_);
     } else if (watched == p.view && event->type() == QEvent::FocusIn && panel_ && p.doc) {
-      panel_->setDocument(p.doc);
+      showDocument(p.doc);
     }
   }
-  if (watched == source_ && event->type() == QEvent::FocusIn && panel_ && sourceDoc_) panel_->setDocument(sourceDoc_);
+  if (watched == source_ && event->type() == QEvent::FocusIn && panel_ && sourceDoc_) showDocument(sourceDoc_);
   return QSplitter::eventFilter(watched, event);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The source graph and a second graph side by side (the converted preview, or a model compared with the source):
-// two views of equal width, each with its own pan and zoom, "fit both" at one key, and the Node panel showing the
-// side whose view has focus. Each second graph has a pane of its own; one is shown at a time, none until there is
-// something to show.
+// two views of equal width, each with its own pan and zoom, "fit both" at one key, and the Node and Tensor panels
+// showing the side whose view has focus. Each second graph has a pane of its own; one is shown at a time, none until
+// there is something to show.
 #include <QList>
 #include <QSplitter>
 
@@ -11,6 +11,7 @@ namespace fb::ui {
 class Document;
 class GraphView;
 class NodePanel;
+class TensorPanel;
 
 class PreviewSplit : public QSplitter {
   Q_OBJECT
@@ -22,6 +23,8 @@ class PreviewSplit : public QSplitter {
   void addPane(QWidget* pane, GraphView* view, Document* doc);
   // The Node panel follows the document of the view that last got focus.
   void linkNodePanel(NodePanel* panel, Document* source, Document* preview);
+  // The Tensor panel follows it the same way.
+  void linkTensorPanel(TensorPanel* panel) { tensorPanel_ = panel; }
   void fitBoth();
   GraphView* sourceView() const { return source_; }
   GraphView* previewView() const { return panes_.isEmpty() ? nullptr : panes_.first().view; }
@@ -43,7 +46,9 @@ class PreviewSplit : public QSplitter {
   };
   GraphView* source_;
   QList<Pane> panes_;
+  void showDocument(Document* doc);
   NodePanel* panel_ = nullptr;
+  TensorPanel* tensorPanel_ = nullptr;
   Document* sourceDoc_ = nullptr;
 };
 

@@ -21,13 +21,25 @@ ValueHistogram histogramOf(const Tensor& t, int bins) {
     any = true;
   }
   if (!any) return h;
+  return histogramOver(t, bins, h.min, h.max);
+}
+
+ValueHistogram histogramOver(const Tensor& t, int bins, double lo, double hi) {
+  ValueHistogram h;
+  h.min = lo;
+  h.max = hi;
+  if (t.isString() || bins <= 0) return h;
   h.counts.assign(static_cast<size_t>(bins), 0);
-  const double width = (h.max - h.min) / bins;
+  const double width = (hi - lo) / bins;
+  const int64_t n = t.size();
   for (int64_t k = 0; k < n; ++k) {
     const double v = t.doubleAt(k);
-    if (!std::isfinite(v)) continue;
-    int b = width > 0 ? static_cast<int>((v - h.min) / width) : 0;
-    h.counts[static_cast<size_t>(std::clamp(b, 0, bins - 1))]++;
+    if (!std::isfinite(v)) {
+      ++h.nonFinite;
+      continue;
+    }
+    const int b = width > 0 ? static_cast<int>(std::clamp((v - lo) / width, 0.0, double(bins - 1))) : 0;
+    h.counts[static_cast<size_t>(b)]++;
   }
   return h;
 }

@@ -16,5 +16,8 @@ struct ValueHistogram {
 
 // Empty counts for strings and for a tensor without finite values.
 ValueHistogram histogramOf(const Tensor& t, int bins);
+// The same over [lo, hi] (finite values outside it count in the first or last bin): two tensors drawn side by side
+// on one range (a source's value and its conversion's) compare bar for bar. Empty counts for strings only.
+ValueHistogram histogramOver(const Tensor& t, int bins, double lo, double hi);
 
 }  // namespace fb::eval
