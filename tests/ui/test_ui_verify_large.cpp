@@ -48,28 +48,38 @@ class TestUiVerifyLarge : public QObject {
     QVERIFY(test::openAndWait(w, model, 600000));
     QVERIFY(test::previewAndWait(w));
     ui::VerifyController* v = w.conversion()->verifier();
+    QTest::qWait(3000);  // the first frames of both graphs are painted: what is measured below is Verify's
 
-    QElapsedTimer clock, sinceTick;
-    qint64 longest = 0, overlayAt = -1;
-    QTimer ticker;
-    ticker.setInterval(10);
-    QObject::connect(&ticker, &QTimer::timeout, [&] {
-      longest = std::max(longest, sinceTick.restart());
-      if (overlayAt < 0 && v->hasResult() && w.conversion()->previewOverlay()->markedCount() > 0)
-        overlayAt = clock.elapsed();
-    });
-    QSignalSpy done(v, &ui::VerifyController::finished);
-    clock.start();
-    sinceTick.start();
-    ticker.start();
-    w.conversion()->verifyAction()->trigger();
-    QVERIFY(done.wait(1200000));
-    QTRY_VERIFY_WITH_TIMEOUT(overlayAt >= 0, 10000);
-    ticker.stop();
-    QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
-    qInfo("swin_t Verify: %d nodes compared, overlay after %.1f s, longest event-loop stall %lld ms (%s)",
-          v->comparedCount(), double(overlayAt) / 1000, longest, qPrintable(done.first().at(1).toString()));
-    QVERIFY2(longest < 500, qPrintable(QString::number(longest)));
+    // Twice: the second run's values replace the first's (which are let go of then).
+    for (int round = 1; round <= 2; ++round) {
+      QElapsedTimer clock, sinceTick;
+      qint64 longest = 0, overlayAt = -1, finishedAt = -1;
+      QList<QPair<qint64, qint64>> stalls;  // (when, how long) of gaps over 50 ms
+      QTimer ticker;
+      ticker.setInterval(10);
+      QObject::connect(&ticker, &QTimer::timeout, [&] {
+        const qint64 gap = sinceTick.restart();
+        if (gap > 50) stalls.append({clock.elapsed(), gap});
+        longest = std::max(longest, gap);
+        if (overlayAt < 0 && finishedAt >= 0 && v->hasResult() && w.conversion()->previewOverlay()->markedCount() > 0)
+          overlayAt = clock.elapsed();
+      });
+      QSignalSpy done(v, &ui::VerifyController::finished);
+      QObject::connect(v, &ui::VerifyController::finished, &ticker, [&] { finishedAt = clock.elapsed(); });
+      clock.start();
+      sinceTick.start();
+      ticker.start();
+      w.conversion()->verifyAction()->trigger();
+      QVERIFY(done.wait(1200000));
+      QTRY_VERIFY_WITH_TIMEOUT(overlayAt >= 0, 10000);
+      ticker.stop();
+      QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+      qInfo("swin_t Verify %d: %d nodes compared, overlay after %.1f s, longest event-loop stall %lld ms (%s)", round,
+            v->comparedCount(), double(overlayAt) / 1000, longest, qPrintable(done.first().at(1).toString()));
+      for (const auto& [when, gap] : stalls)
+        qInfo("  stall of %lld ms ending at %lld ms (finished at %lld ms)", gap, when, finishedAt);
+      QVERIFY2(longest < 500, qPrintable(QString::number(longest)));
+    }
   }
 };
 
