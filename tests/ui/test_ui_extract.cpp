@@ -3,7 +3,7 @@
 // expected outputs. The model loads and passes the check, its inputs and outputs are the values the selection
 // reads from outside and computes for outside, and FlowBridge's evaluator run on the written inputs gives the written
 // outputs. Ctrl+click builds the selection; the action is on the graph's context menu and off without a selection;
-// a folder that cannot be written is one line naming it.
+// after Run the data set holds that run's values; a folder that cannot be written is one line naming it.
 #include <QtTest>
 
 #include <set>
@@ -23,6 +23,7 @@
 #include "ui/graph/graph_view.h"
 #include "ui/graph/node_item.h"
 #include "ui/main_window.h"
+#include "ui/run/model_runner.h"
 #include "ui/run/subgraph_extractor.h"
 
 using namespace fb;
@@ -100,6 +101,7 @@ class TestUiExtract : public QObject {
     x->action()->trigger();
     QVERIFY(done.wait(60000));
     QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+    qInfo("%s", qPrintable(done.first().at(1).toString()));
     QVERIFY2(suggested.startsWith(QFileInfo(test::corpusModel(file)).absolutePath()), qPrintable(suggested));
     QVERIFY2(done.first().at(1).toString().contains(dir), qPrintable(done.first().at(1).toString()));
 
@@ -135,6 +137,32 @@ class TestUiExtract : public QObject {
     // Nothing but the reproducer in the folder: no temporary folder left behind.
     QCOMPARE(QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
              QStringList({"model.onnx", "test_data_set_0"}));
+  }
+
+  void afterARunTheReproducerHoldsItsValues() {
+    ui::MainWindow w;
+    QVERIFY(test::openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
+    QSignalSpy ran(w.runner(), &ui::ModelRunner::finished);
+    w.runner()->runSeeded(5);
+    QVERIFY(ran.wait(60000));
+    QVERIFY(ran.first().at(0).toBool());
+    const ir::Graph& g = w.document()->model()->graph();
+    const ir::Node* middle = std::next(g.nodes().begin(), long(g.nodeCount() / 2))->get();
+    w.document()->selectNode(middle);
+    const QString dir = test::scratchDir("ui_extract_after_run");
+    QSignalSpy done(w.extractor(), &ui::SubgraphExtractor::finished);
+    QVERIFY(w.extractor()->start(dir));
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString()));
+    QVERIFY2(done.first().at(1).toString().contains("last run"), qPrintable(done.first().at(1).toString()));
+    // The data set holds what the run computed (seed 5), not values of another run.
+    const eval::Value* in = w.document()->runValueOf(middle->input(0));
+    const eval::Value* out = w.document()->runValueOf(middle->output(0));
+    QVERIFY(in && out);
+    const auto written = eval::readProtoValueFile((dir + "/test_data_set_0/input_0.pb").toStdString());
+    const auto expected = eval::readProtoValueFile((dir + "/test_data_set_0/output_0.pb").toStdString());
+    QCOMPARE(eval::diffValues(*in, written, eval::Tolerance{0, 0}).maxAbs, 0.0);
+    QVERIFY(eval::diffValues(*out, expected, eval::Tolerance{1e-5, 1e-4}).agree);
   }
 
   void ctrlClickBuildsTheSelection() {
@@ -177,6 +205,7 @@ class TestUiExtract : public QObject {
     QVERIFY(!done.first().at(0).toBool());
     const QString message = done.first().at(1).toString();
     QVERIFY2(message.contains(file) && !message.contains('\n'), qPrintable(message));
+    qInfo("%s", qPrintable(message));
   }
 };
 

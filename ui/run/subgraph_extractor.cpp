@@ -101,15 +101,15 @@ bool SubgraphExtractor::start(const QString& folder) {
       const auto files = eval::writeReproducer(*m, *cut, values, modelPath, dir.toStdString());
       out.ok = true;
       out.message = QObject::tr(
-                        "Extracted %1 nodes of %2 (%3 inputs, %4 outputs, on %5) to %6 and %7 .pb files "
-                        "to %8")
+                        "Extracted %1 of %2 nodes of %3 into %4 (model.onnx: %5 inputs, %6 outputs; "
+                        "test_data_set_0: %7 .pb files from a run on %8)")
                         .arg(nodes)
-                        .arg(name)
+                        .arg(model->graph().nodeCount())
+                        .arg(QFileInfo(name).fileName(), dir)
                         .arg(cut->graph().inputs().size())
                         .arg(cut->graph().outputs().size())
-                        .arg(inputsFrom, text(files.model))
                         .arg(files.pbFiles)
-                        .arg(text(files.dataSet));
+                        .arg(inputsFrom);
     } catch (const eval::RunError& e) {
       out.message = e.kind() == eval::RunError::Kind::Cancelled
                         ? QObject::tr("cancelled")
