@@ -73,12 +73,17 @@ bool TensorPanel::addPair(const ir::Value* v, bool drawHistogram) {
   model_->setPairTitles(tr("Source"), tr("Result"));
   auto* sec = model_->addSection(tr("Source | result: %1").arg(QString::fromStdString(v->name())));
   if (aName != bName) model_->addPairRow(sec, tr("value"), aName, bName);
-  // The rows of both in the source's order; a row only one side has (NaN, infinite) keeps its place.
+  // The rows of both, one list: a row only the result has (its NaN or infinity count) goes after the row it
+  // follows there.
   const auto aRows = summaryRows(*a), bRows = summaryRows(*b);
   QStringList names;
-  for (const auto& rows : {aRows, bRows})
-    for (const auto& row : rows)
-      if (!names.contains(row.first)) names << row.first;
+  for (const auto& row : aRows) names << row.first;
+  qsizetype at = 0;
+  for (const auto& row : bRows) {
+    const qsizetype found = names.indexOf(row.first);
+    if (found < 0) names.insert(at, row.first);
+    at = (found < 0 ? at : found) + 1;
+  }
   auto textOf = [](const QList<QPair<QString, QString>>& rows, const QString& name) {
     for (const auto& row : rows)
       if (row.first == name) return row.second;
