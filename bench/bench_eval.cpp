@@ -6,10 +6,10 @@
 // /proc/self/clear_refs) is what loading and running the model took. The evaluator's own count of the tensor bytes
 // it held at once (RunResult.peakBytes, each value freed after its last reader) is printed too. Outputs are
 // compared (1e-4 + 1e-3 * |ORT's|) so that a fast wrong kernel shows. A model with ops the evaluator has no kernel
-// for is listed with those ops and not timed. The load average is printed: on a machine shared with other work,
-// OpenMP's default spin-waiting (the evaluator's threads, through oneDNN) loses most of its time to descheduled
-// spinners at 2+ threads; OMP_WAIT_POLICY=passive (inherited by the evaluator's process) measures it sleeping instead.
-// Usage: bench_eval [--threads N] [--runs R] TMP_DIR ORACLE_DIR MODEL.onnx...
+// for is listed with those ops and not timed. The load average is printed. The evaluator's threads wait passively
+// unless OMP_WAIT_POLICY says otherwise (passive_waits.h, as in flowbridge-cli run); OMP_WAIT_POLICY=active measures
+// libgomp's spinning. --rounds K alternates the two runtimes K times (each round RUNS timed runs) and pools the times.
+// Usage: bench_eval [--threads N] [--runs R] [--rounds K] TMP_DIR ORACLE_DIR MODEL.onnx...
 //        bench_eval --child MODEL THREADS RUNS OUT_DIR INPUT.npy...   (the evaluator's process; prints JSON)
 #include <time.h>
 
@@ -28,6 +28,7 @@
 
 #include "eval/io/npy_file.h"
 #include "eval/runtime/kernel_registry.h"
+#include "eval/runtime/passive_waits.h"
 #include "eval/runtime/run.h"
 #include "eval/verify/seeded_inputs.h"
 #include "formats/model_io.h"
@@ -63,7 +64,7 @@ void missingOps(const ir::Graph& g, int64_t opset, std::set<std::string>& out) {
   }
 }
 
-// Bytes of the initializers a run copies (those not aligned for their element type in the file).
+// Bytes of the initializers the evaluator copies once per loaded model (not aligned for their type in the file).
 uint64_t unalignedWeightBytes(const ir::Graph& g) {
   uint64_t copied = 0;
   for (const auto& t : g.initializers()) {
@@ -168,8 +169,19 @@ nlohmann::json childResult(const std::string& printed) {
   }
 }
 
+// Adds one round's times to `all` (peak: the largest).
+void pool(nlohmann::json& all, const nlohmann::json& round) {
+  if (all.is_null()) {
+    all = round;
+    return;
+  }
+  for (const char* key : {"ms", "cpu_ms"})
+    for (const auto& v : round[key]) all[key].push_back(v);
+  all["peak"] = std::max(all["peak"].get<double>(), round["peak"].get<double>());
+}
+
 void benchModel(const std::string& self, const std::string& path, const std::string& tmp, const std::string& oracle,
-                int threads, int runs) {
+                int threads, int runs, int rounds) {
   const std::string name = fs::path(path).stem().string();
   auto model = loadModel(path);
   const int64_t opset = std::max<int64_t>(1, model->opsetVersion(""));
@@ -197,16 +209,23 @@ void benchModel(const std::string& self, const std::string& path, const std::str
   fs::remove_all(fbOut);
   fs::remove_all(ortOut);
   const std::string common = " " + quote(path) + " " + std::to_string(threads) + " " + std::to_string(runs) + " ";
-  const nlohmann::json fb = childResult(runCommand(quote(self) + " --child" + common + quote(fbOut) + inputArgs));
-  if (fb.contains("error")) {
-    std::printf("%-26s evaluator failed: %s\n", name.c_str(), fb["error"].get<std::string>().c_str());
-    return;
-  }
-  const nlohmann::json ort = childResult(
-      runCommand("node " + quote(FB_BENCH_ORT_SCRIPT) + " " + quote(oracle) + common + quote(ortOut) + inputArgs));
-  if (ort.contains("error")) {
-    std::printf("%-26s ONNX Runtime failed: %s\n", name.c_str(), ort["error"].get<std::string>().c_str());
-    return;
+  // Rounds alternate the two runtimes, so that a change of the machine's load falls on both; times of all rounds
+  // are pooled, memory is the largest of the rounds'.
+  nlohmann::json fb, ort;
+  for (int round = 0; round < rounds; ++round) {
+    const nlohmann::json f = childResult(runCommand(quote(self) + " --child" + common + quote(fbOut) + inputArgs));
+    if (f.contains("error")) {
+      std::printf("%-26s evaluator failed: %s\n", name.c_str(), f["error"].get<std::string>().c_str());
+      return;
+    }
+    const nlohmann::json o = childResult(
+        runCommand("node " + quote(FB_BENCH_ORT_SCRIPT) + " " + quote(oracle) + common + quote(ortOut) + inputArgs));
+    if (o.contains("error")) {
+      std::printf("%-26s ONNX Runtime failed: %s\n", name.c_str(), o["error"].get<std::string>().c_str());
+      return;
+    }
+    pool(fb, f);
+    pool(ort, o);
   }
   double worst = 0;
   bool ok = true;
@@ -229,7 +248,7 @@ void benchModel(const std::string& self, const std::string& path, const std::str
               oPeak > 0 ? fbPeak / oPeak : 0.0, mb(fb["tensor_peak"].get<double>()).c_str(), ok ? "match" : "DIFFER",
               worst);
   if (fb["copied"].get<double>() > 0)
-    std::printf("%-26s (%s MB of its weights are not aligned in the file: the evaluator copies them each run)\n", "",
+    std::printf("%-26s (%s MB of its weights are not aligned in the file: the evaluator copies them once)\n", "",
                 mb(fb["copied"].get<double>()).c_str());
   std::fflush(stdout);
 }
@@ -237,11 +256,13 @@ void benchModel(const std::string& self, const std::string& path, const std::str
 }  // namespace
 
 int main(int argc, char** argv) {
+  eval::reexecWithPassiveWaits(argv);  // as flowbridge-cli run does
   if (argc >= 6 && std::string(argv[1]) == "--child")
     return runChild(argv[2], std::max(1, std::atoi(argv[3])), std::max(1, std::atoi(argv[4])), argv[5],
                     std::vector<std::string>(argv + 6, argv + argc));
   int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int runs = 10;
+  int rounds = 1;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -249,11 +270,13 @@ int main(int argc, char** argv) {
       threads = std::max(1, std::atoi(argv[++i]));
     else if (a == "--runs" && i + 1 < argc)
       runs = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--rounds" && i + 1 < argc)
+      rounds = std::max(1, std::atoi(argv[++i]));
     else
       positional.push_back(a);
   }
   if (positional.size() < 3) {
-    std::fprintf(stderr, "usage: bench_eval [--threads N] [--runs R] TMP_DIR ORACLE_DIR MODEL.onnx...\n");
+    std::fprintf(stderr, "usage: bench_eval [--threads N] [--runs R] [--rounds K] TMP_DIR ORACLE_DIR MODEL.onnx...\n");
     return 2;
   }
   const std::string tmp = fs::absolute(positional[0]).string(), oracle = fs::absolute(positional[1]).string();
@@ -268,9 +291,10 @@ int main(int argc, char** argv) {
   std::printf("load average %s; %u hardware threads; OMP_WAIT_POLICY %s\n", load.substr(0, 14).c_str(),
               std::thread::hardware_concurrency(), policy ? policy : "unset (libgomp spins, then sleeps)");
   std::printf(
-      "evaluator (FB) vs ONNX Runtime (ORT): %d threads, median of %d runs after a warm-up; MB: resident "
-      "peak of loading and running, each in its own process; tensors: the evaluator's peak of live tensors\n",
-      threads, runs);
+      "evaluator (FB) vs ONNX Runtime (ORT): %d threads, median of %d runs after a warm-up (%d alternating "
+      "rounds); MB: resident peak of loading and running, each in its own process; tensors: the evaluator's peak "
+      "of live tensors\n",
+      threads, runs * rounds, rounds);
   std::printf("%-26s %8s %8s %6s  %8s %8s %6s  %8s %8s %6s  %8s  outputs\n", "model", "FB ms", "ORT ms", "ratio",
               "FB cpu", "ORT cpu", "ratio", "FB MB", "ORT MB", "ratio", "tensors");
   for (size_t i = 2; i < positional.size(); ++i) {
@@ -279,7 +303,7 @@ int main(int argc, char** argv) {
       continue;
     }
     try {
-      benchModel(self, positional[i], tmp, oracle, threads, runs);
+      benchModel(self, positional[i], tmp, oracle, threads, runs, rounds);
     } catch (const std::exception& e) {
       std::printf("%-26s failed: %s\n", fs::path(positional[i]).stem().c_str(), e.what());
     }

@@ -1,6 +1,8 @@
 #include <iostream>
+#include <string>
 
 #include "commands.h"
+#include "eval/runtime/passive_waits.h"
 #include "eval/runtime/run_error.h"
 #include "util/error.h"
 #include "util/failure_text.h"
@@ -52,8 +54,26 @@ int reportError(const std::exception& e, const std::string& input) {
 
 }  // namespace fb::cli
 
+namespace {
+
+// Commands that run the evaluator on a whole model (its threads wait passively, passive_waits.h); the others are
+// not worth the second start-up.
+bool runsTheEvaluator(int argc, char** argv) {
+  if (argc < 2) return false;
+  const std::string command = argv[1];
+  if (command == "run" || command == "compare" || command == "verify") return true;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--verify" || a == "--run" || a == "--with-data") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace fb::cli;
+  if (runsTheEvaluator(argc, argv)) fb::eval::reexecWithPassiveWaits(argv);
   CLI::App app{"FlowBridge: inspect and convert ONNX and OneFlow models.", "flowbridge-cli"};
   app.set_version_flag("--version",
                        std::string("flowbridge-cli ") + FLOWBRIDGE_VERSION +

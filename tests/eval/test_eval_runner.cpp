@@ -8,8 +8,12 @@
 
 #include "eval/runtime/node_eval.h"
 #include "eval/runtime/run.h"
+#include "eval/verify/seeded_inputs.h"
+#include "eval/verify/value_diff.h"
+#include "formats/model_io.h"
 #include "ir/graph.h"
 #include "ir/model.h"
+#include "support/helpers.h"
 
 using namespace fb;
 
@@ -210,6 +214,41 @@ class TestEvalRunner : public QObject {
     g.addOutput(z);
     auto r = eval::runModel(*m, {{"x", eval::Value(ramp(3, -3))}, {"y", eval::Value(ramp(3, 1))}});
     QCOMPARE(r.outputs[0].second.tensor().toDoubles(), (std::vector<double>{0, 0, 2}));  // relu([-3,-2,-1] + [1,2,3])
+  }
+
+  // A Conv whose only reader is a Relu runs with the Relu fused (a oneDNN post-op), and the weights' copies
+  // (aligned, reordered) are made on the first run and reused: squeezenet's Conv -> Relu pairs give the same outputs
+  // on a second run, and with every value kept (nothing fused, each Relu run on its own).
+  void fusedAndCachedRunsAgreeWithPlainOnes() {
+    auto m = loadModel(test::corpusModel("squeezenet1_0_op11.onnx").toStdString());
+    const auto inputs = eval::makeInputs(*m, {}, {}, 3).values;
+    size_t calls = 0, last = 0;
+    eval::RunOptions fused;
+    fused.progress = [&](size_t done, size_t total) {
+      ++calls;
+      last = done;
+      QCOMPARE(total, m->graph().nodeCount());
+    };
+    const auto first = eval::runModel(*m, inputs, fused);
+    QCOMPARE(last, m->graph().nodeCount());  // the skipped Relus still count as done
+    QVERIFY2(calls < m->graph().nodeCount(), "no Relu was fused");
+    const auto second = eval::runModel(*m, inputs, fused);
+    eval::RunOptions all;
+    all.keep = eval::RunOptions::Keep::All;
+    const auto plain = eval::runModel(*m, inputs, all);
+    // Every Conv's output is kept there: none was fused.
+    size_t convsKept = 0;
+    for (const auto& n : m->graph().nodes())
+      if (n->opType == "Conv")
+        for (const auto& [name, value] : plain.kept) convsKept += name == n->output(0)->name();
+    QCOMPARE(convsKept, size_t{26});
+    for (const auto* other : {&second, &plain}) {
+      QCOMPARE(other->outputs.size(), first.outputs.size());
+      for (size_t k = 0; k < first.outputs.size(); ++k) {
+        const auto d = eval::diffValues(first.outputs[k].second, other->outputs[k].second, eval::Tolerance{1e-6, 1e-5});
+        QVERIFY2(d.agree, eval::toText(d).c_str());
+      }
+    }
   }
 
   void evaluatesOneNodeForFolding() {

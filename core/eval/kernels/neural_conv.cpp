@@ -12,7 +12,9 @@
 #include "eval/kernels/neural_families.h"
 #include "eval/kernels/neural_onednn.h"
 #include "eval/kernels/neural_quant.h"
+#include "eval/runtime/derived_copy_cache.h"
 #include "eval/runtime/dispatch.h"
+#include "eval/runtime/exec_context.h"
 #include "eval/runtime/kernel_registry.h"
 
 namespace fb::eval {
@@ -123,22 +125,23 @@ struct ConvPlan {
   std::optional<dnnl::reorder> srcIn, weightsIn, dstOut;  // where the primitive's layout is not the plain one
 };
 
-std::string planKey(const ConvShape& s, const Tensor& x, bool hasBias) {
+std::string planKey(const ConvShape& s, const Tensor& x, bool hasBias, bool relu) {
   std::string key;
   auto add = [&](const std::vector<int64_t>& v) {
     for (int64_t d : v) key += std::to_string(d) + ",";
     key += ";";
   };
   add(x.dims());
-  add({s.outChannels, s.groups, hasBias ? 1 : 0});
+  add({s.outChannels, s.groups, hasBias ? 1 : 0, relu ? 1 : 0});
   const Window& w = s.window;
   for (const auto* v : {&w.kernel, &w.strides, &w.dilations, &w.padBegin, &w.padEnd}) add(*v);
   return key;
 }
 
-const ConvPlan& convPlan(const ConvShape& s, const Tensor& x, const Tensor& y, bool hasBias) {
+// `relu`: the primitive applies max(0, x) to its result (a post-op, ExecContext::reluMayBeFused()).
+const ConvPlan& convPlan(const ConvShape& s, const Tensor& x, const Tensor& y, bool hasBias, bool relu) {
   thread_local std::unordered_map<std::string, std::unique_ptr<ConvPlan>> plans;
-  const std::string key = planKey(s, x, hasBias);
+  const std::string key = planKey(s, x, hasBias, relu);
   if (auto it = plans.find(key); it != plans.end()) return *it->second;
   if (plans.size() >= 1024) plans.clear();  // a bound for models with very many distinct convolutions
   const Window& win = s.window;
@@ -153,7 +156,13 @@ const ConvPlan& convPlan(const ConvShape& s, const Tensor& x, const Tensor& y, b
                               chosenLayout(p->userSrc, plain), chosenLayout(p->userWeights, plain), p->bias,
                               chosenLayout(p->userDst, plain), asDims(win.strides), oneDnnDilations(win),
                               asDims(win.padBegin), asDims(win.padEnd));
-  convolution_forward::primitive_desc pd(d, onednn::strictAttr(), onednn::cpuEngine());
+  dnnl::primitive_attr attr = onednn::strictAttr();
+  if (relu) {
+    dnnl::post_ops ops;
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    attr.set_post_ops(ops);
+  }
+  convolution_forward::primitive_desc pd(d, attr, onednn::cpuEngine());
   p->conv = convolution_forward(pd);
   p->src = pd.src_desc();
   p->weights = pd.weights_desc();
@@ -166,9 +175,23 @@ const ConvPlan& convPlan(const ConvShape& s, const Tensor& x, const Tensor& y, b
   return *plans.emplace(key, std::move(p)).first->second;
 }
 
-void convolveFloat(const ConvShape& s, const Tensor& x, const Tensor& w, const Tensor* bias, Tensor& y) {
+// What identifies a blocked layout: dims, strides and inner blocks (two primitives that chose the same layout for
+// the same weights share one reordered copy).
+std::string layoutKey(const memory::desc& d) {
+  const dnnl_memory_desc_t& c = d.data;
+  std::string key;
+  for (int k = 0; k < c.ndims; ++k)
+    key += std::to_string(c.dims[k]) + "/" + std::to_string(c.format_desc.blocking.strides[k]) + ",";
+  key += "|";
+  for (int k = 0; k < c.format_desc.blocking.inner_nblks; ++k)
+    key += std::to_string(c.format_desc.blocking.inner_blks[k]) + "@" +
+           std::to_string(c.format_desc.blocking.inner_idxs[k]) + ",";
+  return key + "|" + std::to_string(static_cast<int>(c.format_kind));
+}
+
+void convolveFloat(const ConvShape& s, const Tensor& x, const Tensor& w, const Tensor* bias, Tensor& y, bool relu) {
   onednn::guarded("convolution", [&] {
-    const ConvPlan& p = convPlan(s, x, y, bias != nullptr);
+    const ConvPlan& p = convPlan(s, x, y, bias != nullptr, relu);
     std::vector<Tensor> keep;
     dnnl::stream stream(onednn::cpuEngine());
     memory userSrc = onednn::wrap(p.userSrc, x.data<float>()), src = userSrc;
@@ -177,7 +200,17 @@ void convolveFloat(const ConvShape& s, const Tensor& x, const Tensor& w, const T
       p.srcIn->execute(stream, userSrc, src);
     }
     memory userWeights = onednn::wrap(p.userWeights, w.data<float>()), weights = userWeights;
-    if (p.weightsIn) {
+    std::shared_ptr<const void> kept;
+    if (p.weightsIn && w.isModelConstant()) {
+      // A model's weights in the primitive's layout, reordered once per loaded model instead of once per run.
+      kept = derivedCopy(w.holder(), w.data<float>(), "conv weights " + layoutKey(p.weights), p.weights.get_size(),
+                         [&](void* to) {
+                           memory m(p.weights, onednn::cpuEngine(), to);
+                           p.weightsIn->execute(stream, userWeights, m);
+                           stream.wait();
+                         });
+      weights = memory(p.weights, onednn::cpuEngine(), const_cast<void*>(kept.get()));
+    } else if (p.weightsIn) {
       weights = onednn::scratch(p.weights, onednn::ScratchRole::Weights, keep);
       p.weightsIn->execute(stream, userWeights, weights);
     }
@@ -220,7 +253,9 @@ std::vector<Value> conv(const KernelContext& c) {
   Tensor y = Tensor::empty(x.dtype(), outputDims(s));
   if (y.size() == 0) return {y};
   if (x.dtype() == ir::DataType::Float && s.window.rank() <= 3) {
-    convolveFloat(s, x, w, bias, y);
+    const bool relu = c.exec.reluMayBeFused();
+    convolveFloat(s, x, w, bias, y, relu);
+    if (relu) c.exec.markReluFused();
   } else {
     visitFloating(x.dtype(), [&]<typename T>() { convolveLoop<T>(s, x, w, bias, y); });
   }

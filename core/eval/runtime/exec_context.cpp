@@ -289,11 +289,31 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
     if (options_.keep == RunOptions::Keep::All) return true;
     return options_.keep == RunOptions::Keep::Listed && options_.keepValues.count(v->name()) != 0;
   };
+  // Whether node k is a Conv whose output only the Relu at k + 1 reads (reluMayBeFused()).
+  auto reluFollows = [&](size_t k) {
+    if (k + 1 >= order.size()) return false;
+    const ir::Node &conv = *order[k], &relu = *order[k + 1];
+    if (!conv.isDefaultDomain() || conv.opType != "Conv" || !relu.isDefaultDomain() || relu.opType != "Relu")
+      return false;
+    const ir::Value* v = conv.outputs().empty() ? nullptr : conv.output(0);
+    if (!v || v->name().empty() || conv.outputs().size() != 1 || relu.inputs().size() != 1 || relu.input(0) != v)
+      return false;
+    if (relu.outputs().size() != 1 || !relu.output(0) || relu.output(0)->name().empty()) return false;
+    const auto last = lastUse.find(v);
+    return last != lastUse.end() && last->second == k + 1 && !keepForever(v);
+  };
   for (size_t k = 0; k < order.size(); ++k) {
     checkCancelled();
     const ir::Node& n = *order[k];
     std::vector<Value> outs;
+    const bool offerRelu = reluFollows(k);
+    reluFused_ = false;
     try {
+      struct Offer {
+        bool& flag;
+        ~Offer() { flag = false; }
+      } offer{reluMayBeFused_};
+      reluMayBeFused_ = offerRelu;
       outs = runNode(n, gatherInputs(n, scope), opset, scope);
       if (outs.size() < n.outputs().size()) {
         size_t needed = 0;
@@ -319,8 +339,11 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
       r.setNode(nodeWhere(n));
       throw r;
     }
-    for (size_t o = 0; o < n.outputs().size() && o < outs.size(); ++o) {
-      const ir::Value* v = n.output(o);
+    // With the Relu fused into the Conv, the result is the Relu's output.
+    const bool fused = offerRelu && reluFused_;
+    const ir::Node& producer = fused ? *order[k + 1] : n;
+    for (size_t o = 0; o < producer.outputs().size() && o < outs.size(); ++o) {
+      const ir::Value* v = producer.output(o);
       if (!v || v->name().empty()) continue;
       if (kept && mainGraph && !v->isGraphOutput() && keepForever(v)) kept->emplace_back(v->name(), outs[o]);
       scope.set(v, std::move(outs[o]));
@@ -332,8 +355,9 @@ void ExecContext::runGraph(const ir::Graph& g, Scope& scope, int64_t opset, bool
       for (const std::string& name : body->capturedNames())
         if (const ir::Value* v = g.findValue(name); v && lastUse[v] == k && !keepForever(v) && !v->initializer())
           scope.erase(v);
-    for (const ir::Value* v : n.outputs())
+    for (const ir::Value* v : producer.outputs())
       if (v && !v->name().empty() && !lastUse.count(v) && !keepForever(v)) scope.erase(v);  // never read
+    if (fused) ++k;
     if (mainGraph && options_.progress) options_.progress(k + 1, order.size());
   }
 }

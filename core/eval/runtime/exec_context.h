@@ -67,6 +67,12 @@ class ExecContext {
   // The scope of the node currently running (for kernels that run bodies).
   const Scope& currentScope() const { return *current_; }
 
+  // True while a Conv runs whose output's only reader is the next node, a Relu (neither kept nor a graph output):
+  // the Conv kernel may apply the Relu itself (a oneDNN post-op, no pass over the tensor and no second tensor) and
+  // say so with markReluFused(); the runner then binds its result to the Relu's output and skips the Relu.
+  bool reluMayBeFused() const { return reluMayBeFused_; }
+  void markReluFused() { reluFused_ = true; }
+
  private:
   std::vector<Value> runNode(const ir::Node& n, const std::vector<const Value*>& inputs, int64_t opset,
                              const Scope& scope);
@@ -83,6 +89,7 @@ class ExecContext {
   int threads_;
   const Scope* current_ = nullptr;
   int depth_ = 0;  // nested bodies and functions
+  bool reluMayBeFused_ = false, reluFused_ = false;
   // Function bodies with the calling node's attributes substituted, one per calling node.
   std::unordered_map<const ir::Node*, std::shared_ptr<ir::Graph>> functionBodies_;
   // ONNX's function bodies of default-domain ops no kernel implements (schema_function.h).

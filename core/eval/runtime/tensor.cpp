@@ -5,6 +5,7 @@
 #include <new>
 
 #include "eval/eval_budget.h"
+#include "eval/runtime/derived_copy_cache.h"
 #include "eval/runtime/half.h"
 #include "eval/runtime/memory_budget.h"
 #include "eval/runtime/run_error.h"
@@ -203,6 +204,15 @@ Tensor Tensor::fromModel(const ir::Tensor& t) {
     // initializer, a function body's constant) stays valid.
     r.owner_ = t.sharedBytes();
     r.data_ = b.data();
+    r.modelConstant_ = r.owner_ != nullptr;
+    return r;
+  }
+  if (std::shared_ptr<const void> source = t.sharedBytes(); source && r.bytes_ > 0) {
+    // An aligned copy made once per loaded model, not per run.
+    const size_t n = r.bytes_;
+    r.owner_ = derivedCopy(source, b.data(), "aligned", n, [&](void* p) { std::memcpy(p, b.data(), n); });
+    r.data_ = static_cast<const std::byte*>(r.owner_.get());
+    r.modelConstant_ = true;
     return r;
   }
   r.owner_ = allocate(r.bytes_);

@@ -51,6 +51,10 @@ class Tensor {
     return reinterpret_cast<T*>(const_cast<std::byte*>(data_));
   }
   std::span<const std::byte> bytes() const { return {data_, bytes_}; }
+  // True for a model's constant (fromModel): its bytes never change while `holder()` lives, so copies derived from
+  // them may be kept across runs (derived_copy_cache.h).
+  bool isModelConstant() const { return modelConstant_; }
+  const std::shared_ptr<const void>& holder() const { return owner_; }
   const std::vector<std::string>& stringValues() const;
   std::vector<std::string>& mutableStrings();
 
@@ -73,6 +77,7 @@ class Tensor {
   size_t bytes_ = 0;
   const std::byte* data_ = nullptr;
   std::shared_ptr<const void> owner_;  // keeps data_ alive
+  bool modelConstant_ = false;
   std::shared_ptr<std::vector<std::string>> strings_;
 };
 
