@@ -189,6 +189,7 @@ void registerConvert(CLI::App& app, Runner& run) {
       else
         std::cout << "; nothing written";
       std::cout << "\n";
+      for (const auto& note : r.notes) std::cout << "  " << printable(note) << "\n";
       printPassWarnings(r, !o->report.empty());
       if (!verified) return int(kDiverged);
       return complete ? int(kOk) : int(kUnconverted);

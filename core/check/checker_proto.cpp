@@ -47,6 +47,21 @@ void unmark(onnx::SparseTensorProto& t) {
   unmark(*t.mutable_indices());
 }
 
+// libonnx's checker says "Field 'shape' of 'type' is required but missing." of a graph input or output without
+// naming it. It checks the inputs, then the outputs, in order: the first one lacking what it asks is the one.
+std::string valueLackingType(const onnx::GraphProto& g) {
+  auto lacks = [](const onnx::ValueInfoProto& v) {
+    if (!v.has_type() || v.type().value_case() == onnx::TypeProto::VALUE_NOT_SET) return true;
+    const auto& t = v.type();
+    return t.has_tensor_type() && (!t.tensor_type().has_elem_type() || !t.tensor_type().has_shape());
+  };
+  for (const auto& v : g.input())
+    if (lacks(v)) return "graph input '" + v.name() + "'";
+  for (const auto& v : g.output())
+    if (lacks(v)) return "graph output '" + v.name() + "'";
+  return {};
+}
+
 }  // namespace
 
 bool markPlaceholder(const ir::Tensor& t, ir::ExternalRef& ref) {
@@ -88,7 +103,12 @@ CheckMessage messageFrom(const std::exception& e) { return {nodeFrom(e.what()), 
 
 void checkAndInfer(onnx::ModelProto& p, bool strict, CheckResult& r) {
   guarded(r, [&] { onnx::checker::check_model(p); });
-  if (!r.ok) return;
+  if (!r.ok) {
+    CheckMessage& m = r.messages.back();
+    if (m.node.empty() && m.message.rfind("Field '", 0) == 0)
+      if (auto value = valueLackingType(p.graph()); !value.empty()) m.message = value + ": " + m.message;
+    return;
+  }
   if (auto why = inferenceHazardAfterCheck(p)) {
     r.ok = false;
     r.messages.push_back({"", *why});

@@ -7,6 +7,9 @@
 #include "check/inference_gate.h"
 #include "formats/onnx/onnx_proto_export.h"
 #include "formats/onnx/onnx_proto_import.h"
+#include "schema/opsets.h"
+#include "schema/opsets_18_26/inference_view.h"
+#include "schema/shape_facts.h"
 
 namespace fb {
 namespace {
@@ -63,6 +66,11 @@ std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, st
   onnx::ModelProto& p = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   guarded(r, [&] {
     exportForInference(m, p);
+    // libonnx 1.12 would read an opset-18+ node by its opset-17 rules (an opset-18 ReduceMean's axes input ignored)
+    // and its checker refuses the new forms: inference runs on the model's opset-17 view, where each node keeps its
+    // output shapes (schema/opsets_18_26/inference_view.h), the view's opaque nodes typed by FlowBridge's own rules.
+    const bool after17 = m.opsetVersion("") > schema::kLibonnxMaxOpset;
+    if (after17) schema::opsets_18_26::makeOpset17View(p);
     if (auto why = inferenceHazard(p)) {
       // Fallback: the types the model declares.
       r.messages.push_back({"", "shape inference skipped: " + *why});
@@ -71,6 +79,8 @@ std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, st
     }
     // Intermediate value_info may be stale; let inference start from inputs and initializers.
     p.mutable_graph()->clear_value_info();
+    if (after17 && schema::opsets_18_26::hasOpaqueNodes(p))
+      schema::opsets_18_26::declareOpaqueOutputs(p, schema::inferShapeFacts(m));
     onnx::ShapeInferenceOptions opts(false, 0, true);
     onnx::shape_inference::InferShapes(p, onnx::OpSchemaRegistry::Instance(), opts);
     collectTypes(p.graph(), out);

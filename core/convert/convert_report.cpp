@@ -69,6 +69,7 @@ nlohmann::json reportJson(const ConvertResult& r, const std::string& sourcePath)
     check["messages"] = msgs;
     j["check"] = check;
   }
+  if (!r.notes.empty()) j["notes"] = r.notes;
   if (!r.error.empty()) j["error"] = r.error;
   j["time_ms"] = {{"handlers", r.handlersMs}, {"passes", r.passesMs}, {"check", r.checkMs}, {"total", r.totalMs}};
   return j;

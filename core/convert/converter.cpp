@@ -9,6 +9,7 @@
 #include "convert/builtin_handlers.h"
 #include "convert/direction.h"
 #include "convert/node_walk.h"
+#include "convert/output_types.h"
 #include "ir/op_counts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
@@ -195,6 +196,11 @@ void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<pas
   }
   setIrVersion(work, opts.targetOpset);
   res.opsAfter = ir::countOps(work.graph());
+  OutputTyping outputs;
+  if (res.error.empty()) {
+    outputs = typeShapelessOutputs(work);
+    res.notes = outputs.written;
+  }
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();
     releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
@@ -204,6 +210,11 @@ void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<pas
     releaseFreedHeap();
     res.checkMs = msSince(tc);
   }
+  // Where the checker refused an untyped output, these say which and what to do; elsewhere they are notes.
+  if (opts.check && !res.check.ok)
+    res.check.messages.insert(res.check.messages.end(), outputs.untyped.begin(), outputs.untyped.end());
+  else
+    for (const auto& m : outputs.untyped) res.notes.push_back(m.message);
 }
 
 ConvertResult run(const ir::Model& source, const ConvertOptions& opts, Mode mode, std::unique_ptr<ir::Model> owned) {

@@ -56,6 +56,9 @@ struct ConvertResult {
   bool passesRan = false;
   CheckResult check;  // of the result (ok when not run)
   std::string error;  // a whole-model failure (a pass threw), empty otherwise
+  // What the conversion wrote that the source did not say: main-graph output types it inferred (output_types.h), and
+  // outputs left without a shape when the check did not refuse them.
+  std::vector<std::string> notes;
   double handlersMs = 0, passesMs = 0, checkMs = 0, totalMs = 0;
 
   size_t count(NodeStatus s) const;

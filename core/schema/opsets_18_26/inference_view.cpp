@@ -165,20 +165,32 @@ void makeOpset17View(onnx::ModelProto& p) {
   }
 }
 
+bool hasOpaqueNodes(const onnx::ModelProto& view) {
+  for (const auto& o : view.opset_import())
+    if (o.domain() == kOpaqueDomain) return true;
+  return false;
+}
+
 void declareOpaqueOutputs(onnx::ModelProto& p, const ShapeFacts& f) {
   auto* g = p.mutable_graph();
-  std::unordered_map<std::string, bool> declared;
-  for (const auto& vi : g->output()) declared[vi.name()] = true;
+  // Graph outputs declared without a shape take the known type in place (a value_info beside them would conflict).
+  std::unordered_map<std::string, onnx::ValueInfoProto*> declared;
+  for (auto& vi : *g->mutable_output()) {
+    const auto& t = vi.type();
+    const bool shapeless = !t.has_tensor_type() || !t.tensor_type().has_shape() || !t.tensor_type().has_elem_type();
+    declared[vi.name()] = shapeless ? &vi : nullptr;
+  }
   for (const auto& n : g->node()) {
     if (n.domain() != kOpaqueDomain) continue;
     for (const auto& o : n.output()) {
-      if (o.empty() || declared.count(o)) continue;
+      auto d = declared.find(o);
+      if (o.empty() || (d != declared.end() && !d->second)) continue;
       auto it = f.types.find(o);
       if (it == f.types.end() || !it->second.isTensor() || it->second.elemType == ir::DataType::Undefined) continue;
-      auto* vi = g->add_value_info();
+      onnx::ValueInfoProto* vi = d != declared.end() ? d->second : g->add_value_info();
       vi->set_name(o);
       onnxfmt::exportType(it->second, *vi->mutable_type());
-      declared[o] = true;
+      declared[o] = nullptr;
     }
   }
 }

@@ -15,6 +15,9 @@ namespace fb::schema::opsets_18_26 {
 // Rewrites `p` (a model at default-domain opset > 17, as exportForInference wrote it) into its opset-17 view.
 void makeOpset17View(onnx::ModelProto& p);
 
+// Whether the view has opaque nodes (whose outputs only declareOpaqueOutputs can type).
+bool hasOpaqueNodes(const onnx::ModelProto& view);
+
 // Declares the outputs of the view's opaque nodes with the types `f` knows for them (main graph only).
 void declareOpaqueOutputs(onnx::ModelProto& p, const ShapeFacts& f);
 
