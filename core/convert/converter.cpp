@@ -196,8 +196,9 @@ void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<pas
   }
   setIrVersion(work, opts.targetOpset);
   res.opsAfter = ir::countOps(work.graph());
+  // Only for a checked result: a function body converted on its own (no check) is spliced, not written.
   OutputTyping outputs;
-  if (res.error.empty()) {
+  if (opts.check && res.error.empty()) {
     outputs = typeShapelessOutputs(work);
     res.notes = outputs.written;
   }

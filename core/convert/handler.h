@@ -60,6 +60,9 @@ struct HandlerContext {
   // In a dry run handlers decide and report but must not touch the graph: they call commit() right
   // before their first edit and return when it says no.
   bool dryRun = false;
+  // Dry runs: the handler chose to put a body in the node's place (already converted to the target), which
+  // commit() alone does not tell from an edit of the node itself.
+  bool wouldReplace = false;
   bool commit() {
     changed = true;
     return !dryRun;

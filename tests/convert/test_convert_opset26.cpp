@@ -159,6 +159,10 @@ class TestOpset26 : public QObject {
           "dequantize_blocked_21", "dequantize_blocked_int4_21", "dequantize_float8_19", "averagepool_dilated_19",
           "averagepool_dilated_padded_22", "col2im_18", "col2im_strided_18", "lppool_dilated_22",
           "scatterelements_max_distinct_18", "scatternd_min_18",
+          // LpPool ceil_mode=1 as end pads (partial last windows, with pads, dilated, a dropped window); bool
+          // ReduceMax/ReduceMin through uint8
+          "lppool_ceil_18", "lppool_ceil_padded_18", "lppool_ceil_dilated_22", "lppool_ceil_dropped_18",
+          "reducemax_bool_20", "reducemin_bool_20", "reducemin_bool_all_20",
           // GridSample-20 -> 16, then below 16 from corner Gathers (static shapes, linear)
           "gridsample_linear_20",
           // intermediate shapes only from 18+ ops (shape facts for opsets above 17)
@@ -189,18 +193,20 @@ class TestOpset26 : public QObject {
   }
 
   // Ops or forms that opset 13 does not have (DFT 17, ScatterElements reduction 16): converted to 17, and at 13
-  // unsupported with the opset they need.
+  // unsupported with the lowest opset that has them, in the dry run and the conversion alike.
   void convertsTo17Only_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("op");
+    QTest::addColumn<int>("lowest");
     QTest::newRow("dft") << "dft_axis_20"
-                         << "DFT";
+                         << "DFT" << 17;
     QTest::newRow("scatter add") << "scatterelements_add_18"
-                                 << "ScatterElements";
+                                 << "ScatterElements" << 16;
   }
   void convertsTo17Only() {
     QFETCH(QString, name);
     QFETCH(QString, op);
+    QFETCH(int, lowest);
     auto source = fb::loadModel(path(name));
     convert::ConvertOptions o;
     o.targetOpset = 17;
@@ -212,12 +218,18 @@ class TestOpset26 : public QObject {
     onnxfmt::writeOnnxFile(*r.model, out.toStdString());
     auto run = fb::test::runOracle(modelDir() + "/" + name + ".onnx", {out});
     QVERIFY2(run.ok(), qPrintable(run.failures()));
-    o.targetOpset = 13;
-    auto low = convert::convertModel(*source, o);
-    const auto* n = reportFor(low, op.toStdString());
-    QVERIFY(n);
-    QCOMPARE(n->status, convert::NodeStatus::Unsupported);
-    QVERIFY(!low.model);
+    for (int64_t target : {13, 16})
+      for (bool dry : {true, false}) {
+        o.targetOpset = target;
+        if (target >= lowest) continue;
+        auto low = dry ? convert::dryRun(*source, o) : convert::convertModel(*source, o);
+        const auto* n = reportFor(low, op.toStdString());
+        QVERIFY(n);
+        QCOMPARE(n->status, convert::NodeStatus::Unsupported);
+        QVERIFY(!low.model);
+        QVERIFY2(n->lowestOpset, n->message.c_str());
+        QCOMPARE(*n->lowestOpset, int64_t(lowest));
+      }
   }
 
   // What opset 17 cannot express is unsupported, with the reason, in the dry run and the conversion alike.
@@ -243,9 +255,6 @@ class TestOpset26 : public QObject {
     QTest::newRow("blocked dq") << "dequantize_blocked_runtime_21"
                                 << "DequantizeLinear"
                                 << "block_size=2";
-    QTest::newRow("lppool ceil") << "lppool_ceil_18"
-                                 << "LpPool"
-                                 << "ceil_mode=1";
     QTest::newRow("tensorscatter run-time") << "tensorscatter_runtime_24"
                                             << "TensorScatter"
                                             << "computed at run time";

@@ -74,6 +74,13 @@ def v(name, elem, shape):
     return h.make_tensor_value_info(name, elem, shape)
 
 
+# ReduceMax/ReduceMin-20 on bool -> through uint8 and back.
+save("reducemax_bool_20", 20, [h.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=1)],
+     [v("x", T.BOOL, [2, 3, 4])], [v("y", T.BOOL, [2, 1, 4])], [i64("axes", [1])])
+save("reducemin_bool_20", 20, [h.make_node("ReduceMin", ["x", "axes"], ["y"], keepdims=0)],
+     [v("x", T.BOOL, [2, 3, 4])], [v("y", T.BOOL, [3])], [i64("axes", [0, 2])])
+save("reducemin_bool_all_20", 20, [h.make_node("ReduceMin", ["x"], ["y"], keepdims=1)],
+     [v("x", T.BOOL, [2, 2])], [v("y", T.BOOL, [1, 1])])
 save("reducemax_axes_20", 20, [h.make_node("ReduceMax", ["x", "axes"], ["y"], keepdims=1)],
      [fin("x", [2, 3, 4])], [fout("y", [2, 1, 4])], [i64("axes", [1])])
 save("pad_axes_18", 18, [h.make_node("Pad", ["x", "pads", "", "axes"], ["y"], mode="reflect")],
@@ -168,6 +175,17 @@ save("lppool_dilated_22", 22,
      [fin("x", [1, 2, 5, 6])], [fout("y", [1, 2, 3, 3])])
 save("lppool_ceil_18", 18, [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], ceil_mode=1, strides=[2, 2])],
      [fin("x", [1, 1, 5, 5])], [fout("y", [1, 1, 3, 3])])
+# ceil_mode=1 -> explicit end pads: a partial last window on both axes (above), with pads and dilations (the Conv
+# form), and one whose extra window would start in the end padding (dropped: same size as floor).
+save("lppool_ceil_padded_18", 18,
+     [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[3, 2], ceil_mode=1, strides=[2, 3], pads=[1, 0, 0, 0], p=3)],
+     [fin("x", [1, 2, 7, 7])], [fout("y", [1, 2, 4, 3])])
+save("lppool_ceil_dilated_22", 22,
+     [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2, 2], ceil_mode=1, strides=[2, 2], dilations=[2, 1])],
+     [fin("x", [1, 2, 6, 5])], [fout("y", [1, 2, 3, 3])])
+save("lppool_ceil_dropped_18", 18,
+     [h.make_node("LpPool", ["x"], ["y"], kernel_shape=[2], ceil_mode=1, strides=[2], pads=[0, 1])],
+     [fin("x", [1, 1, 4])], [fout("y", [1, 1, 2])])
 save("scatterelements_add_18", 18, [h.make_node("ScatterElements", ["x", "idx", "upd"], ["y"], axis=1, reduction="add")],
      [fin("x", [2, 4])], [fout("y", [2, 4])],
      [h.make_tensor("idx", T.INT64, [2, 2], [0, 0, 3, 1]), f32("upd", [2, 2], [1, 2, 3, 4])])

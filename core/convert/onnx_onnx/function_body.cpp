@@ -280,7 +280,10 @@ bool expandBody(ir::Node& n, HandlerContext& ctx, const onnx::FunctionProto& f, 
   std::unique_ptr<ir::Model> converted = convertBody(*body, ctx);
   ctx.note = "expanded function body (" + std::to_string(converted->graph().nodeCount()) + " nodes at opset " +
              std::to_string(ctx.targetOpset) + ")";
-  if (!ctx.commit()) return true;
+  if (!ctx.commit()) {
+    ctx.wouldReplace = true;
+    return true;
+  }
   splice(n, *converted, ctx);
   return true;
 }

@@ -68,7 +68,14 @@ void OnnxRetargeting::convertDirect(ir::Node& n, HandlerContext& ctx) const {
   if (defaultDomain && ctx.targetOpset > schema::kLibonnxMaxOpset) return convertAbove17(n, ctx);
   // Opsets 18-26 first step down to 17 (own adapters), then the 7-17 chain goes on from there.
   if (defaultDomain && ctx.sourceOpset > schema::kLibonnxMaxOpset) {
-    if (stepDownTo17(n, ctx)) return;
+    if (stepDownTo17(n, ctx)) {
+      // A dry run's step edits nothing, so the steps from 17 on cannot run on the node. An op the target lacks,
+      // with no handler to write it otherwise, is refused here as the real conversion refuses it (DFT-20 to 16).
+      if (ctx.dryRun && !ctx.wouldReplace && ctx.targetOpset < schema::kLibonnxMaxOpset &&
+          !schema::schemaAt("", n.opType, ctx.targetOpset) && !handlers().find("", n.opType, ctx.targetOpset))
+        compatibleVersionStep(n, ctx);  // throws "<op> does not exist at opset N"
+      return;
+    }
     ctx.sourceOpset = schema::kLibonnxMaxOpset;
   }
   if (defaultDomain) {

@@ -82,16 +82,34 @@ void widenNarrowInputs(ir::Node& n, HandlerContext& ctx) {
                         "; opset 17 has no such type");
 }
 
+// ReduceMax/ReduceMin-20 on bool: max is "any", min is "all"; on 0/1 as uint8 (opset 12 and later) they are the
+// same, and an empty reduction gives uint8's lowest (false) or highest (true, after the Cast back), as on bool.
+void reduceBoolThroughUint8(ir::Node& n, HandlerContext& ctx, const std::optional<std::vector<int64_t>>& axes) {
+  std::string attrs = "keepdims = " + std::to_string(n.attrInt("keepdims", 1));
+  if (axes && !axes->empty()) attrs += ", axes = " + intList(*axes);
+  const std::string reduce = "r = " + n.opType + " <" + attrs + "> (u)";
+  replaceByBody17(
+      n, ctx, {"X"}, {"Y"},
+      [&](onnx::FunctionBuilder& b) {
+        b.Add("u = Cast <to = 2> (X)");
+        b.Add(reduce.c_str());
+        b.Add("Y = Cast <to = 9> (r)");
+      },
+      n.opType + " on bool through uint8 and back");
+}
+
 // Reduce* (18): axes became an optional input. A constant one goes back to the attribute; absent axes with
 // noop_with_empty_axes=0 mean "all axes", as an absent attribute did.
 void reduceAxes(ir::Node& n, HandlerContext& ctx) {
-  if (ctx.elemType(n.input(0)) == ir::DataType::Bool)
-    throw Unsupported(n.opType + "-20 on bool: opset 17's " + n.opType + " has no bool form");
+  const bool onBool = ctx.elemType(n.input(0)) == ir::DataType::Bool;
+  if (onBool && n.opType != "ReduceMax" && n.opType != "ReduceMin")
+    throw Unsupported(n.opType + " on bool: opset 17's " + n.opType + " has no bool form");
   std::optional<std::vector<int64_t>> axes;
   if (n.input(1)) axes = requireConstantInts(n, 1, ctx, "axes");
   if (n.attrInt("noop_with_empty_axes", 0) != 0 && (!axes || axes->empty()))
     throw Unsupported(n.opType +
                       "-18: noop_with_empty_axes=1 with empty axes (identity) has no equivalent at opset 17");
+  if (onBool) return reduceBoolThroughUint8(n, ctx, axes);
   ctx.note = axes ? "axes input -> attribute" : "no axes: reduce all, as before";
   if (!ctx.commit()) return;
   if (n.input(1)) ctx.dropInput(n, 1);
@@ -248,21 +266,29 @@ void scatterReduction(ir::Node& n, HandlerContext& ctx) {
   if (red == "max" || red == "min") scatterMaxMinTo17(n, ctx);
 }
 
-// AveragePool-19 / LpPool-18: dilations (and LpPool's ceil_mode) at their defaults only.
+// AveragePool-19 / LpPool-18: dilations of 1 dropped, others written as a depthwise Conv; LpPool's ceil_mode=1 as
+// explicit end pads.
 void poolDilations(ir::Node& n, HandlerContext& ctx) {
   const schema::opsets_18_26::SchemaFact* fact = schema::opsets_18_26::schemaFact(n.opType, ctx.sourceOpset);
-  if (n.opType == "LpPool") addedAttributesAtDefault(n, ctx, *fact, {"ceil_mode"});
+  const bool ceilPadded = n.opType == "LpPool" && n.attrInt("ceil_mode", 0) != 0;
+  const std::vector<int64_t> pads = ceilPadded ? lpPoolCeilModePads(n, ctx) : n.attrInts("pads");
+  if (n.opType == "LpPool" && !ceilPadded) addedAttributesAtDefault(n, ctx, *fact, {"ceil_mode"});
   if (const auto* d = n.attr("dilations")) {
     for (int64_t v : d->ints)
       if (v != 1) {
         if (n.opType == "AveragePool") return averagePoolDilatedTo17(n, ctx);
-        if (n.opType == "LpPool") return lpPoolDilatedTo17(n, ctx);
+        if (n.opType == "LpPool") return lpPoolDilatedTo17(n, ctx, pads);
         throw Unsupported(at(n, fact->since) +
                           ": dilations other than 1 have no opset-17 form (the pooling windows skip inputs)");
       }
     ctx.note = "dilations of 1 dropped";
     if (ctx.commit()) n.removeAttr("dilations");
   }
+  if (!ceilPadded) return;
+  ctx.note = (ctx.note.empty() ? "" : ctx.note + "; ") + "ceil_mode=1 -> end pads " + intList(pads);
+  if (!ctx.commit()) return;
+  n.removeAttr("ceil_mode");
+  n.setAttr(ir::Attribute::makeInts("pads", pads));
 }
 
 // QuantizeLinear/DequantizeLinear-19..25: per-tensor and per-axis forms as before; blocked forms refused;

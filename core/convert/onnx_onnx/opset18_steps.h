@@ -27,7 +27,10 @@ void scatterMaxMinTo17(ir::Node& n,
 void tensorScatterTo17(ir::Node& n, HandlerContext& ctx);  // 24, constant write_indices (opset18_scatter.cpp)
 void cumProdTo17(ir::Node& n, HandlerContext& ctx);  // 26, constant axis, static length: unrolled (opset18_cumprod.cpp)
 void col2ImTo17(ir::Node& n, HandlerContext& ctx);   // 18, constant shapes -> ConvTranspose (opset18_col2im.cpp)
-void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx);  // 18/22 dilations -> Pow + Conv of ones (opset18_pool.cpp)
+// 18/22 dilations -> Pow + Conv of ones with `pads` (opset18_pool.cpp)
+void lpPoolDilatedTo17(ir::Node& n, HandlerContext& ctx, const std::vector<int64_t>& pads);
+// 18/22 ceil_mode=1 -> the pads whose end pads give opset 17's floor rule the same windows (opset18_pool.cpp)
+std::vector<int64_t> lpPoolCeilModePads(const ir::Node& n, const HandlerContext& ctx);
 void averagePoolDilatedTo17(ir::Node& n, HandlerContext& ctx);  // 19/22 dilations -> depthwise Conv (opset18_pool.cpp)
 
 // DequantizeLinear of a constant blocked or narrow-typed weight -> a float Constant (opset18_dequantize.cpp).
