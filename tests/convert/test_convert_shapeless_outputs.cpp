@@ -136,12 +136,12 @@ class TestConvertShapelessOutputs : public QObject {
   }
 
   // A corpus model at opset 18 (its 24 ReduceMean nodes take axes as an input there, which libonnx 1.12's
-  // rules would ignore) has the edge types of the same model at 17, every node output typed.
+  // rules would ignore, and its checker refuses) gets the edge types of the same model at 17: every value of the
+  // opset-17 model that inference shapes, the opset-18 model has with the same type.
   void opset18EdgesGetShapes() {
     const QString dir = test::scratchDir("shapeless_outputs/opset18");
     auto source = loadModel(test::corpusModel("transformer_encoder_op13_raw.onnx").toStdString());
     std::unordered_map<int64_t, std::unordered_map<std::string, ir::TypeInfo>> types;
-    size_t nodeOutputs = 0;
     for (int64_t target : {17, 18}) {
       convert::ConvertOptions o;
       o.targetOpset = target;
@@ -157,28 +157,21 @@ class TestConvertShapelessOutputs : public QObject {
       auto bare = loadModel(path.toStdString());
       QCOMPARE(bare->opsetVersion(""), target);
       std::vector<CheckMessage> warnings;
-      types[target] = inferShapes(*bare, &warnings);
+      for (const auto& [name, t] : inferShapes(*bare, &warnings))
+        if (t.shape && bare->graph().findValue(name) && bare->graph().findValue(name)->producer())
+          types[target][name] = t;
       for (const auto& w : warnings) QVERIFY2(w.message.find("skipped") == std::string::npos, w.message.c_str());
-      if (target == 18) {
-        for (const auto& n : bare->graph().nodes())
-          for (const ir::Value* v : n->outputs()) {
-            if (!v || v->name().empty()) continue;
-            ++nodeOutputs;
-            auto it = types[18].find(v->name());
-            QVERIFY2(it != types[18].end() && it->second.shape, v->name().c_str());
-          }
-      }
     }
-    QVERIFY(nodeOutputs > 600);
     size_t compared = 0;
     for (const auto& [name, t17] : types[17]) {
       auto it = types[18].find(name);
-      if (it == types[18].end()) continue;  // the axes constants of opset 18 and attributes of 17 differ
+      QVERIFY2(it != types[18].end(), qPrintable(QString::fromStdString(name + " has no shape at 18")));
       QVERIFY2(it->second == t17, qPrintable(QString::fromStdString(name + ": " + it->second.toString() + " at 18, " +
                                                                     t17.toString() + " at 17")));
       ++compared;
     }
-    QVERIFY(compared > 600);
+    qInfo("opset 18: %zu of %zu node outputs shaped as at 17", compared, types[18].size());
+    QVERIFY2(compared > 600, qPrintable(QString::number(compared)));
   }
 };
 
