@@ -39,6 +39,7 @@ void registerRun(CLI::App& app, Runner& run);
 void registerCompare(CLI::App& app, Runner& run);
 void registerExtract(CLI::App& app, Runner& run);
 void registerDiff(CLI::App& app, Runner& run);
+void registerEdit(CLI::App& app, Runner& run);
 
 // Prints "flowbridge-cli: error: <file>: <reason>" (control characters escaped) and returns the exit code for it.
 // `input` is the model named on the command line: errors about other files (side files, weights) name it first.

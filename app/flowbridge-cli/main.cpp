@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
       "Exit codes:\n"
       "  0  success\n"
       "  1  usage error (bad arguments)\n"
-      "  2  the input cannot be read or is not a valid model, or the output cannot be written;\n"
+      "  2  the input cannot be read or is not a valid model, or the output cannot be written; edit: an edit does\n"
+      "     not apply or the edited model fails the check;\n"
       "     one line 'flowbridge-cli: error: <file>: <reason>' goes to stderr and no output file is left\n"
       "  3  a conversion left unsupported or failed nodes (nothing written unless --continue-on-error), or the\n"
       "     evaluator (run, compare, extract --with-data, convert --verify) has no kernel for a node's op or type\n"
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   registerCompare(app, run);
   registerExtract(app, run);
   registerDiff(app, run);
+  registerEdit(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
