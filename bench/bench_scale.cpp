@@ -30,6 +30,7 @@
 #include "formats/model_io.h"
 #include "formats/onnx/onnx_writer.h"
 #include "ir/model.h"
+#include "residual_model.h"
 
 #include <onnx/defs/schema.h>
 
@@ -41,72 +42,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-constexpr int64_t kChannels = 8;
-constexpr int kNodesPerBlock = 7;
-
-// A residual network of `blocks` blocks, scoped like torch.onnx's exports ("/layer3/layer3.12/conv1/Conv").
+// bench::buildResidualModel written to `dir` (once per size).
 std::string makeResidualModel(const fs::path& dir, size_t targetNodes) {
-  const size_t blocks = std::max<size_t>(1, targetNodes / kNodesPerBlock);
   std::string path = (dir / ("residual_" + std::to_string(targetNodes) + ".onnx")).string();
   if (fs::exists(path)) return path;
   ir::Model m;
-  m.opsets = {{"", 13}};
-  m.producerName = "pytorch";
-  m.producerVersion = "1.13.1";
-  ir::Graph& g = m.graph();
-  g.name = "torch_jit";
-  ir::Value* x = g.getOrCreateValue("input");
-  x->type = ir::TypeInfo::tensor(ir::DataType::Float,
-                                 ir::Shape{ir::Dim::of(1), ir::Dim::of(kChannels), ir::Dim::of(16), ir::Dim::of(16)});
-  g.addInput(x);
-  std::mt19937 rng(11);
-  auto randoms = [&](size_t n, float lo, float hi) {
-    std::uniform_real_distribution<float> d(lo, hi);
-    std::vector<float> v(n);
-    for (auto& f : v) f = d(rng);
-    return v;
-  };
-  auto param = [&](const std::string& name, std::vector<int64_t> dims, float lo, float hi) {
-    size_t n = 1;
-    for (auto d : dims) n *= static_cast<size_t>(d);
-    return g.addInitializer(ir::Tensor::fromValues(name, ir::DataType::Float, dims, randoms(n, lo, hi)));
-  };
-  auto node = [&](const std::string& scope, const std::string& op, std::vector<ir::Value*> ins) {
-    ir::Value* out = g.getOrCreateValue(scope + "/" + op + "_output_0");
-    ir::Node* n = g.addNode(op, ins, {out});
-    n->name = scope + "/" + op;
-    return n;
-  };
-  ir::Value* acc = x;
-  for (size_t b = 0; b < blocks; ++b) {
-    const std::string layer = "layer" + std::to_string(b / 100 + 1);
-    const std::string module = layer + "." + std::to_string(b % 100);
-    const std::string scope = "/" + layer + "/" + module;
-    ir::Value* h = acc;
-    for (int k = 1; k <= 2; ++k) {
-      const std::string conv = "conv" + std::to_string(k), bn = "bn" + std::to_string(k);
-      ir::Node* c = node(scope + "/" + conv, "Conv",
-                         {h, param(module + "." + conv + ".weight", {kChannels, kChannels, 3, 3}, -0.2f, 0.2f)});
-      c->attributes.push_back(ir::Attribute::makeInts("dilations", {1, 1}));
-      c->attributes.push_back(ir::Attribute::makeInt("group", 1));
-      c->attributes.push_back(ir::Attribute::makeInts("kernel_shape", {3, 3}));
-      c->attributes.push_back(ir::Attribute::makeInts("pads", {1, 1, 1, 1}));
-      c->attributes.push_back(ir::Attribute::makeInts("strides", {1, 1}));
-      ir::Node* n = node(scope + "/" + bn, "BatchNormalization",
-                         {c->output(0), param(module + "." + bn + ".weight", {kChannels}, 0.5f, 1.5f),
-                          param(module + "." + bn + ".bias", {kChannels}, -0.1f, 0.1f),
-                          param(module + "." + bn + ".running_mean", {kChannels}, -0.1f, 0.1f),
-                          param(module + "." + bn + ".running_var", {kChannels}, 0.5f, 1.5f)});
-      n->attributes.push_back(ir::Attribute::makeFloat("epsilon", 1e-5f));
-      n->attributes.push_back(ir::Attribute::makeFloat("momentum", 0.9f));
-      h = n->output(0);
-      if (k == 1) h = node(scope + "/relu", "Relu", {h})->output(0);
-    }
-    ir::Value* sum = node(scope + "/add", "Add", {h, acc})->output(0);
-    acc = node(scope + "/relu_1", "Relu", {sum})->output(0);
-  }
-  g.addOutput(acc);
-  acc->type = x->type;
+  bench::buildResidualModel(m, targetNodes);
   fs::create_directories(dir);
   onnxfmt::writeOnnxFile(m, path);
   return path;
@@ -447,7 +388,7 @@ int main(int argc, char** argv) {
   }
 
   std::printf("Synthetic residual graphs (Conv/BatchNormalization/Relu/Add, %lld channels), warm cache; ms (peak MB)\n",
-              static_cast<long long>(kChannels));
+              static_cast<long long>(bench::kChannels));
   std::printf("%-14s", "nodes");
   for (size_t i = 0; i < nodes.size(); ++i) std::printf(" %17zu", nodes[i]);
   std::printf("   exponent between sizes\n%-14s", "file MB");

@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "commands.h"
-#include "convert/convert_report.h"
 #include "edit/apply_edits.h"
 #include "edit/edit_script.h"
 #include "edit/edit_verb.h"
@@ -33,7 +32,7 @@ void printVerbs() {
   for (const auto& v : verbs) {
     std::cout << std::left << std::setw(int(width) + 2) << v.name << v.description << "\n";
     for (const auto& a : v.verb->args())
-      std::cout << std::string(width + 4, ' ') << a.name << "=" << (a.required ? "" : "  (optional) ") << "  " << a.help
+      std::cout << std::string(width + 4, ' ') << a.name << "=  " << (a.required ? "" : "(optional) ") << a.help
                 << "\n";
     if (!v.verb->freeArgPrefix().empty())
       std::cout << std::string(width + 4, ' ') << v.verb->freeArgPrefix() << "NAME=VALUE  (optional) an attribute\n";
@@ -143,9 +142,15 @@ void registerEdit(CLI::App& app, Runner& run) {
       currentStep() = "checking the edited model";
       const CheckResult check = edit::checkEditedModel(*model);
       if (!check.ok) {
-        for (const auto& line : convert::checkLines(check, o->output, "edited model check"))
-          std::cerr << "flowbridge-cli: " << printable(line) << "\n";
-        throw InputError(o->model, "the edited model does not pass the check; nothing written");
+        // One line, as for every exit 2: the first thing the check found names the fault.
+        std::string first;
+        if (!check.messages.empty()) {
+          const auto& msg = check.messages.front();
+          first = (msg.node.empty() ? std::string() : msg.node + ": ") + msg.message;
+          if (first.size() > 400) first = first.substr(0, 400) + "...";
+          first = " (" + first + ")";
+        }
+        throw InputError(o->model, "the edited model does not pass the check" + first + "; nothing written");
       }
       currentStep() = "writing " + o->output;
       onnxfmt::writeOnnxFile(*model, o->output);

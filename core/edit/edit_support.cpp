@@ -8,7 +8,12 @@
 
 namespace fb::edit {
 
-std::string q(const std::string& name) { return "'" + name + "'"; }
+std::string q(const std::string& name) {
+  // A model string may be a megabyte long: a message shows its start and says how long it is.
+  constexpr size_t kShown = 200;
+  if (name.size() <= kShown) return "'" + name + "'";
+  return "'" + name.substr(0, kShown) + "...' (" + std::to_string(name.size()) + " bytes)";
+}
 
 ir::Node* findNode(const ir::Graph& g, const std::string& name, std::string& why) {
   ir::Node* found = nullptr;

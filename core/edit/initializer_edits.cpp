@@ -6,6 +6,7 @@
 #include "edit/edit_verb.h"
 #include "eval/io/npy_file.h"
 #include "eval/runtime/value_conversion.h"
+#include "util/error.h"
 
 namespace fb::edit {
 
@@ -17,13 +18,14 @@ class SetInitializer : public EditVerb {
     return {{"name", true, "initializer"},
             {"npy", false, "replace the tensor from a .npy file"},
             {"cast", false, "cast it to an element type (float, float16, int64, ...)"},
+            {"fill", false, "keep its type and shape, every element this number"},
             {"scalar", false, "replace it by a 0-d tensor of its element type holding this number"}};
   }
   std::optional<std::string> check(const ir::Model& m, const Edit& e) const override {
     const ir::Value* v = m.graph().findValue(e.get("name"));
     if (!v || !v->initializer()) return "the graph has no initializer " + q(e.get("name"));
-    const int given = int(e.has("npy")) + int(e.has("cast")) + int(e.has("scalar"));
-    if (given != 1) return "give exactly one of npy=, cast=, scalar=";
+    const int given = int(e.has("npy")) + int(e.has("cast")) + int(e.has("scalar")) + int(e.has("fill"));
+    if (given != 1) return "give exactly one of npy=, cast=, fill=, scalar=";
     const ir::Tensor& t = *v->initializer();
     if (t.dtype == ir::DataType::String) return q(v->name()) + " holds strings";
     if (e.has("cast")) {
@@ -31,7 +33,8 @@ class SetInitializer : public EditVerb {
       if (!to || *to == ir::DataType::String || *to == ir::DataType::Undefined)
         return "not a numeric element type: " + q(e.get("cast"));
     }
-    if (e.has("scalar") && !parseDouble(e.get("scalar"))) return "not a number: " + q(e.get("scalar"));
+    for (const char* key : {"scalar", "fill"})
+      if (e.has(key) && !parseDouble(e.get(key))) return "not a number: " + q(e.get(key));
     if (e.has("npy")) {
       std::string why;
       if (!replacement(*v, e, why)) return why;
@@ -73,6 +76,9 @@ class SetInitializer : public EditVerb {
       if (e.has("npy")) return eval::readNpyFile(e.get("npy")).toModel(v.name());
       if (e.has("scalar")) return eval::Tensor::scalar(t.dtype, *parseDouble(e.get("scalar"))).toModel(v.name());
       return eval::castTensor(eval::Tensor::fromModel(t), *ir::dataTypeFromName(e.get("cast"))).toModel(v.name());
+    } catch (const InputError& ex) {
+      why = q(v.name()) + ": " + ex.file() + ": " + ex.what();
+      return std::nullopt;
     } catch (const std::exception& ex) {
       why = q(v.name()) + ": " + ex.what();
       return std::nullopt;
@@ -83,7 +89,7 @@ class SetInitializer : public EditVerb {
 }  // namespace
 
 void registerInitializerEdits(EditRegistry& r) {
-  r.add({"set-initializer", "Replace a weight from a .npy file, cast it to another element type, or set it to a scalar",
+  r.add({"set-initializer", "Replace a weight from a .npy file, cast it, fill it with a number, or make it a scalar",
          std::make_shared<SetInitializer>()});
 }
 

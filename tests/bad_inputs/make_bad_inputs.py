@@ -30,10 +30,10 @@ def case(name, path, reason=None, readable=False, commands=None, valid=False, co
     checker: showing it is their job; diff compares the model with itself, so 0 is its only success); valid: every command (a valid model whose danger is time or memory). `check` never
     may: for OneFlow attributes that only a built node shows, it builds the result as `convert` does (exit 3).
     converts_leaving: `convert` must succeed and its report must contain this text (what it refused to do)."""
-    may_pass = (["inspect", "check", "convert", "render", "run", "diff"] if valid else
+    may_pass = (["inspect", "check", "convert", "render", "run", "diff", "edit"] if valid else
                 (["inspect", "render", "run", "diff"] if readable else []))
     CASES.append({"name": name, "path": path, "reason": reason, "may_pass": may_pass,
-                  "commands": commands or ["inspect", "check", "convert", "render", "run", "diff"],
+                  "commands": commands or ["inspect", "check", "convert", "render", "run", "diff", "edit"],
                   "converts_leaving": converts_leaving})
 
 
@@ -767,6 +767,45 @@ def code_output_fixtures(d):
                                 [f32("x", [1])], [f32("y", [1])]))
 
 
+# ---- edit scripts (issue 28): hostile scripts on a small valid model; each must exit 2 with one line, nothing
+# written. reason: a text the line must contain.
+def edit_script_cases(d):
+    e = os.path.join(d, "edit")
+    save(e, "model", model([helper.make_node("Relu", ["x"], ["h"], name="relu"),
+                            helper.make_node("Neg", ["h"], ["y"], name="neg")], [f32("x", [2, "n"])], [f32("y", [2, "n"])]))
+    scripts = [
+        ("unknown_verb", b"explode node=relu\n", "unknown verb 'explode'"),
+        ("missing_node", b"remove-node node=ghost\n", "no node named 'ghost'"),
+        ("missing_value", b"add-output value=ghost\n", "no value 'ghost'"),
+        ("missing_argument", b"set-attr node=relu name=alpha\n", "missing argument 'value'"),
+        ("unknown_argument", b"prune really=yes\n", "unknown argument 'really'"),
+        ("wrong_attr_type", b"insert-node value=h op=Cast attr.to=float\n", "is not one"),
+        ("attr_op_lacks", b"set-attr node=relu name=alpha value=1\n", "Relu has no attribute 'alpha'"),
+        ("wrong_shape", b"set-input-shape name=x shape=2,-1\n", "not a shape"),
+        ("two_producers", b"rename from=h to=y\n", "a value is named 'y' already"),
+        ("cycle", b"insert-node value=x op=Add inputs=y\n", "cyclic"),
+        ("bypass_type", b"insert-node value=h op=Shape name=s readers=\"\"\nbypass-node node=s\n", "types differ"),
+        ("unterminated_quote", b"rename from=\"h to=z\n", "unterminated quote"),
+        ("no_equals", b"rename from\n", "has no '=VALUE'"),
+        ("repeated_key", b"rename from=h from=x to=z\n", "given twice"),
+        ("bad_escape", b"rename from=\"\\q\" to=z\n", "unknown escape"),
+        ("binary", bytes(range(256)) * 4, None),
+        ("nul_in_name", b"rename from=h to=\"a\\u0000b\"\nremove-node node=\"\x00\"\n", "no node named"),
+        ("control_chars", b"remove-node node=\"\\u001b[2J\\u0007evil\"\n", "no node named"),
+        ("long_name", b"remove-node node=" + b"n" * 1000000 + b"\n", "no node named"),
+        ("breaks_check", b"set-op node=relu op=Add\n", "does not pass the check"),
+        ("last_edit_fails", b"rename from=h to=z\n" * 1 + b"set-producer name=p\n" * 5000 + b"remove-node node=z\n",
+         "edit 5002"),
+        ("npy_missing", b"insert-node value=h op=Identity\nset-attr node=relu name=alpha value=@/nonexistent.npy "
+                        b"type=tensor\n", "edit 2"),
+    ]
+    for name, text, reason in scripts:
+        with open(os.path.join(e, name + ".txt"), "wb") as f:
+            f.write(text)
+    with open(os.path.join(e, "scripts.json"), "w") as f:
+        json.dump([{"name": n, "reason": r} for n, _, r in scripts], f, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -782,6 +821,7 @@ def main():
     write_fixtures(a.out)
     code_output_fixtures(a.out)
     codegen_name_cases(a.out)
+    edit_script_cases(a.out)
     with open(os.path.join(a.out, "cases.json"), "w") as f:
         json.dump(CASES, f, indent=1)
     print("%d bad inputs in %s" % (len(CASES), a.out))

@@ -171,6 +171,11 @@ def code_target_args(path, out_dir):
 
 
 def bad_inputs(cli, cases_dir, scratch, memory, only):
+    global EDIT_SCRIPT
+    # `edit` on every hostile model: an edit that applies to any model, so that what is judged is the model.
+    EDIT_SCRIPT = os.path.join(scratch, "set_producer.txt")
+    with open(EDIT_SCRIPT, "w") as f:
+        f.write("set-producer name=bad_inputs\n")
     with open(os.path.join(cases_dir, "cases.json")) as f:
         cases = json.load(f)
     for c in cases:
@@ -190,6 +195,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
                     "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
                     "run": ["run", path, "--save-outputs", os.path.join(out_dir, "out")],
                     "diff": ["diff", path, path],
+                    "edit": ["edit", path, "--script", EDIT_SCRIPT, "-o", os.path.join(out_dir, "out.onnx")],
                     **code_target_args(path, out_dir)}[cmd]
             before = snapshot(case_root)
             r = run(cli, args, memory)
@@ -212,7 +218,7 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
             if snapshot(case_root) != before:
                 fail(what, "the input's folder changed")
             left = sorted(os.listdir(out_dir))
-            expected = {0: {"render": ["out.svg"], "convert": ["out.onnx", "report.json"], "run": ["out"],
+            expected = {0: {"render": ["out.svg"], "edit": ["out.onnx"], "convert": ["out.onnx", "report.json"], "run": ["out"],
                             **CODE_TARGET_OUTPUTS}.get(cmd, []), 2: [],
                         3: ["report.json"] if cmd == "convert" else []}
             if r.returncode in expected and left != expected[r.returncode]:
@@ -483,6 +489,38 @@ def code_output_cases(cli, cases_dir, scratch, memory, only):
     shutil.rmtree(work, ignore_errors=True)
 
 
+def edit_script_runs(cli, cases_dir, scratch, memory, only):
+    """Hostile edit scripts on a valid model: exit 2, one line (naming the reason), nothing written, input kept."""
+    d = os.path.join(cases_dir, "edit")
+    with open(os.path.join(d, "scripts.json")) as f:
+        scripts = json.load(f)
+    model = os.path.join(d, "model", "model.onnx")
+    for s in scripts:
+        if only and only not in "edit " + s["name"]:
+            continue
+        what = "edit script " + s["name"]
+        out_dir = os.path.join(scratch, "edit-" + s["name"])
+        shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        before = snapshot(d)
+        r = run(cli, ["edit", model, "--script", os.path.join(d, s["name"] + ".txt"), "-o",
+                      os.path.join(out_dir, "out.onnx")], memory)
+        check_run(what, r, [2], None, s["reason"])
+        if snapshot(d) != before:
+            fail(what, "the input's folder changed")
+        if os.listdir(out_dir):
+            fail(what, "left %s in the output folder" % sorted(os.listdir(out_dir)))
+        shutil.rmtree(out_dir, ignore_errors=True)
+    # The script and the output folder as inputs of the wrong kind.
+    for name, script in (("script is a folder", d), ("script is missing", os.path.join(d, "none.txt"))):
+        if only and only not in "edit " + name:
+            continue
+        r = run(cli, ["edit", model, "--script", script, "-o", os.path.join(scratch, "edit-out.onnx")], memory)
+        check_run("edit " + name, r, [2])
+        if os.path.exists(os.path.join(scratch, "edit-out.onnx")):
+            fail("edit " + name, "wrote the output")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -498,6 +536,7 @@ def main():
     bad_inputs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
     write_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
     code_output_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
+    edit_script_runs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
     print("%d runs, %d failures, %.1f s" % (runs, len(failures), time.monotonic() - t0))
     sys.exit(1 if failures else 0)
 

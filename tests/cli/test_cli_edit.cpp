@@ -3,6 +3,8 @@
 // written; the edited model gives ONNX Runtime the source's outputs where the edits keep the computation.
 #include <QtTest>
 
+#include <cmath>
+
 #include "formats/model_io.h"
 #include "ir/node.h"
 #include "support/eval_oracle.h"
@@ -78,7 +80,11 @@ class CliEditTest : public QObject {
     const auto a = eval::readNpyFile((dir + "/ort_src/0.npy").toStdString());
     const auto b = eval::readNpyFile((dir + "/ort_edit/0.npy").toStdString());
     QCOMPARE(a.dims(), b.dims());
-    QCOMPARE(a.toDoubles(), b.toDoubles());
+    // ONNX Runtime optimises a graph with static shapes differently: float rounding may differ, nothing more.
+    const auto x = a.toDoubles(), y = b.toDoubles();
+    double worst = 0;
+    for (size_t k = 0; k < x.size(); ++k) worst = std::max(worst, std::abs(x[k] - y[k]));
+    QVERIFY2(worst < 1e-4, qPrintable(QString("max abs difference %1").arg(worst)));
   }
 
   // An edit that does not apply: exit 2, one line naming the edit (its number and line) and the reason, no file.
@@ -120,7 +126,9 @@ class CliEditTest : public QObject {
         writeText(dir + "/edits.txt", ("set-op node=\"" + nodeName(*m, "Conv") + "\" op=Relu\n").toUtf8());
     const auto r = runCli({"edit", src, "--script", path, "-o", out});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains("does not pass the check; nothing written"), r.err.constData());
+    QVERIFY2(r.err.contains("the edited model does not pass the check (") && r.err.endsWith("; nothing written\n"),
+             r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1);
     QVERIFY(!QFile::exists(out));
   }
 

@@ -1,0 +1,97 @@
+// Edits and their undo records (issue 28): 1,000 edits applied one after another to the synthetic 100k-node
+// residual network (residual_model.h) and to swin_t when its export is given, then all undone. Prints the time per
+// edit (the verb's check against the model + the change), the memory the undo records report and the resident
+// memory they added, the time per undo, and the structural check of the edited model once (the revalidation).
+// Usage: bench_edit [SWIN_T.onnx]   (make it with ../shared/corpus/make_corpus.py --one swin_t 13)
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "edit/apply_edits.h"
+#include "formats/model_io.h"
+#include "ir/model.h"
+#include "residual_model.h"
+
+using namespace fb;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+long rssKb() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return 0;
+}
+
+// 1,000 edits spread over the graph, four kinds in turn: rename a node, rename its output, insert an Identity on
+// that output, bypass the Identity just inserted.
+std::vector<edit::Edit> editsFor(const ir::Model& m, size_t count) {
+  std::vector<const ir::Node*> picks;
+  const size_t step = std::max<size_t>(1, m.graph().nodeCount() / (count / 4 + 1));
+  size_t k = 0;
+  for (const auto& n : m.graph().nodes())
+    if (k++ % step == 0 && !n->name.empty() && n->output(0) && !n->output(0)->isGraphOutput()) picks.push_back(n.get());
+  std::vector<edit::Edit> out;
+  for (size_t i = 0; out.size() < count && i < picks.size(); ++i) {
+    const std::string node = picks[i]->name, value = picks[i]->output(0)->name(), tag = std::to_string(i);
+    out.push_back(edit::Edit{"rename-node", {{"from", node}, {"to", node + "#e" + tag}}});
+    out.push_back(edit::Edit{"rename-value", {{"from", value}, {"to", value + "#e" + tag}}});
+    out.push_back(
+        edit::Edit{"insert-node", {{"value", value + "#e" + tag}, {"op", "Identity"}, {"name", "probe" + tag}}});
+    out.push_back(edit::Edit{"bypass-node", {{"node", "probe" + tag}}});
+  }
+  out.resize(std::min(out.size(), count));
+  return out;
+}
+
+void measure(const char* label, ir::Model& m) {
+  const size_t nodes = m.graph().nodeCount();
+  const auto edits = editsFor(m, 1000);
+  const long rss0 = rssKb();
+  auto t0 = Clock::now();
+  std::vector<edit::Applied> applied = edit::applyEdits(m, edits);
+  const double applyMs = msSince(t0);
+  const long rss1 = rssKb();
+  size_t undoBytes = 0;
+  for (const auto& a : applied) undoBytes += a.undo.bytes;
+  t0 = Clock::now();
+  const CheckResult check = edit::checkEditedModel(m);
+  const double checkMs = msSince(t0);
+  t0 = Clock::now();
+  edit::revertEdits(m, applied);
+  const double undoMs = msSince(t0);
+  std::printf(
+      "%-22s %7zu nodes  %zu edits: %.3f ms/edit (check + change), undo records %.1f KB (%.0f B/edit), "
+      "RSS +%ld KB; undo %.3f ms/edit; structural check of the result %.0f ms (%s); nodes after undo %zu\n",
+      label, nodes, edits.size(), applyMs / double(edits.size()), double(undoBytes) / 1024.0,
+      double(undoBytes) / double(edits.size()), rss1 - rss0, undoMs / double(edits.size()), checkMs,
+      check.ok ? "ok" : "FAILED", m.graph().nodeCount());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    {
+      ir::Model m;
+      bench::buildResidualModel(m, 100000);
+      measure("synthetic residual", m);
+    }
+    if (argc > 1) {
+      auto m = loadModel(argv[1]);
+      measure("swin_t", *m);
+    } else {
+      std::printf("swin_t: not given (bench_edit SWIN_T.onnx; make_corpus.py --one swin_t 13 exports it)\n");
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_edit: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
