@@ -75,6 +75,22 @@ class SetInitializer : public EditVerb {
     try {
       if (e.has("npy")) return eval::readNpyFile(e.get("npy")).toModel(v.name());
       if (e.has("scalar")) return eval::Tensor::scalar(t.dtype, *parseDouble(e.get("scalar"))).toModel(v.name());
+      if (e.has("fill")) {
+        // One element of the type, repeated: the bytes of Tensor::scalar copied numElements() times.
+        const ir::Tensor one = eval::Tensor::scalar(t.dtype, *parseDouble(e.get("fill"))).toModel(v.name());
+        const auto b = one.bytes();
+        const int64_t n = t.numElements();
+        if (n < 0 || b.empty()) throw std::runtime_error("cannot fill this tensor");
+        std::string raw;
+        raw.reserve(b.size() * size_t(n));
+        for (int64_t k = 0; k < n; ++k) raw.append(reinterpret_cast<const char*>(b.data()), b.size());
+        ir::Tensor filled;
+        filled.name = v.name();
+        filled.dtype = t.dtype;
+        filled.dims = t.dims;
+        filled.setBytes(std::move(raw));
+        return filled;
+      }
       return eval::castTensor(eval::Tensor::fromModel(t), *ir::dataTypeFromName(e.get("cast"))).toModel(v.name());
     } catch (const InputError& ex) {
       why = q(v.name()) + ": " + ex.file() + ": " + ex.what();

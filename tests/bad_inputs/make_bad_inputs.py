@@ -772,7 +772,9 @@ def code_output_fixtures(d):
 def edit_script_cases(d):
     e = os.path.join(d, "edit")
     save(e, "model", model([helper.make_node("Relu", ["x"], ["h"], name="relu"),
-                            helper.make_node("Neg", ["h"], ["y"], name="neg")], [f32("x", [2, "n"])], [f32("y", [2, "n"])]))
+                            helper.make_node("Neg", ["h"], ["y"], name="neg"),
+                            helper.make_node("Shape", ["x"], ["s"], name="shape")], [f32("x", [2, "n"])],
+                           [f32("y", [2, "n"]), helper.make_tensor_value_info("s", TensorProto.INT64, [2])]))
     scripts = [
         ("unknown_verb", b"explode node=relu\n", "unknown verb 'explode'"),
         ("missing_node", b"remove-node node=ghost\n", "no node named 'ghost'"),
@@ -784,7 +786,7 @@ def edit_script_cases(d):
         ("wrong_shape", b"set-input-shape name=x shape=2,-1\n", "not a shape"),
         ("two_producers", b"rename from=h to=y\n", "a value is named 'y' already"),
         ("cycle", b"insert-node value=x op=Add inputs=y\n", "cyclic"),
-        ("bypass_type", b"insert-node value=h op=Shape name=s readers=\"\"\nbypass-node node=s\n", "types differ"),
+        ("bypass_type", b"bypass-node node=shape\n", "types differ"),
         ("unterminated_quote", b"rename from=\"h to=z\n", "unterminated quote"),
         ("no_equals", b"rename from\n", "has no '=VALUE'"),
         ("repeated_key", b"rename from=h from=x to=z\n", "given twice"),
