@@ -128,6 +128,10 @@ void registerEdit(CLI::App& app, Runner& run) {
       ensureWritableOutput(o->output, {o->model});
       if (!o->script.empty()) ensureWritableOutput(o->output, {o->script});
       auto model = loadModel(o->model);
+      // Edits name ONNX nodes and values, and the result is written as ONNX: a OneFlow graph is converted first.
+      if (model->sourceFormat != "onnx")
+        throw InputError(o->model, "edit works on ONNX models; convert this " + model->sourceFormat +
+                                       " model to ONNX first (flowbridge-cli convert)");
       ensureWritableOutput(o->output, model->sourceFiles);
       const size_t nodesBefore = model->graph().nodeCount();
       currentStep() = "applying the edits";

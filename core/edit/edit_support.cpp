@@ -39,10 +39,16 @@ ir::Value* findLiveValue(const ir::Graph& g, const std::string& name) {
 bool nameIsFree(const ir::Graph& g, const std::string& name) { return !name.empty() && !findLiveValue(g, name); }
 
 bool capturedBySubgraph(const ir::Graph& g, const std::string& name) {
-  for (const auto& n : g.nodes())
+  for (const auto& n : g.nodes()) {
+    // Nearly no node holds a body: look at the attribute kinds before building the list of bodies.
+    bool hasBody = false;
+    for (const auto& a : n->attributes)
+      hasBody = hasBody || a.type == ir::AttrType::Graph || a.type == ir::AttrType::Graphs;
+    if (!hasBody) continue;
     for (ir::Graph* body : n->subgraphs())
       for (const auto& c : body->capturedNames())
         if (c == name) return true;
+  }
   return false;
 }
 
