@@ -121,7 +121,7 @@ void registerEdit(CLI::App& app, Runner& run) {
         if (!o->extractInputs.empty()) e.set("inputs", join(o->extractInputs));
         edits.push_back(e);
       }
-      if (o->printScript) std::cout << printable(edit::formatScript(edits));
+      if (o->printScript) std::cout << printableLines(edit::formatScript(edits));
       if (o->output.empty()) return int(kOk);
       if (edits.empty()) throw UsageError("edit: no edits (give --script or an edit flag)");
 

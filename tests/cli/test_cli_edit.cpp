@@ -38,6 +38,11 @@ class CliEditTest : public QObject {
     QCOMPARE(r.exitCode, 0);
     for (const char* v : {"set-input-shape", "remove-node", "insert-node", "extract", "set-opset"})
       QVERIFY2(r.out.contains(v), v);
+    // --print-script: the flags as script lines, a name with a space quoted, nothing else done.
+    const auto p = runCli({"edit", test::corpusModel("squeezenet1_0_op11.onnx"), "--rename", "a b=c", "--add-output",
+                           "x", "--print-script"});
+    QCOMPARE(p.exitCode, 0);
+    QCOMPARE(p.out, QByteArray("rename from=\"a b\" to=c\nadd-output value=x\n"));
   }
 
   // The common flags: shape pinned, value renamed, attribute set, output added; the result reads back so.
