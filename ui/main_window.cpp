@@ -245,14 +245,19 @@ void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
     const QString p = QFileDialog::getOpenFileName(
-        this, tr("Open model"), {},
+        this, tr("Open model"), lastFolder(DialogKind::Open),
         tr("Models (*.onnx *.pb *.prototxt);;ONNX (*.onnx);;OneFlow graphs (*.pb *.prototxt);;All files (*)"));
-    if (!p.isEmpty()) openFile(p);
+    if (p.isEmpty()) return;
+    rememberFolder(DialogKind::Open, p);
+    openFile(p);
   });
   // OneFlow models are folders (a job or SavedModel with its weight folders).
   file->addAction(tr("Open &Folder..."), this, [this] {
-    const QString p = QFileDialog::getExistingDirectory(this, tr("Open a OneFlow model folder"));
-    if (!p.isEmpty()) openFile(p);
+    const QString p =
+        QFileDialog::getExistingDirectory(this, tr("Open a OneFlow model folder"), lastFolder(DialogKind::Open));
+    if (p.isEmpty()) return;
+    rememberFolder(DialogKind::Open, p);
+    openFile(p);
   });
   file->addAction(compare_->compareAction());
   file->addAction(compare_->closeAction());
@@ -344,9 +349,10 @@ void MainWindow::setSavePathChooser(ChooseSavePath chooser) {
 void MainWindow::exportImageInteractively() {
   const QString svg = tr("SVG (*.svg)"), png = tr("PNG (*.png)");
   QString filter = svg;
-  const QString chosen = choosePath_(this, tr("Export image"), suggestedExportPath(doc_->path(), QStringLiteral("svg")),
-                                     svg + QStringLiteral(";;") + png, &filter);
+  const QString suggested = inLastFolder(DialogKind::Export, suggestedExportPath(doc_->path(), QStringLiteral("svg")));
+  const QString chosen = choosePath_(this, tr("Export image"), suggested, svg + QStringLiteral(";;") + png, &filter);
   if (chosen.isEmpty()) return;
+  rememberFolder(DialogKind::Export, chosen);
   const QString fallback = suffixOfFilter(filter).isEmpty() ? QStringLiteral("svg") : suffixOfFilter(filter);
   const QString path = withSuffix(chosen, {QStringLiteral("svg"), QStringLiteral("png")}, fallback);
   if (path != chosen && QFileInfo::exists(path) &&

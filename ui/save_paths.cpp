@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSettings>
 
 namespace fb::ui {
 namespace {
@@ -16,7 +17,39 @@ std::pair<QString, QString> folderAndStem(const QString& modelPath) {
   return {info.absoluteDir().absolutePath(), stem};
 }
 
+QString settingsKey(DialogKind kind) {
+  switch (kind) {
+    case DialogKind::Open:
+      return QStringLiteral("dialogFolders/open");
+    case DialogKind::Save:
+      return QStringLiteral("dialogFolders/save");
+    case DialogKind::Report:
+      return QStringLiteral("dialogFolders/report");
+    case DialogKind::Export:
+      return QStringLiteral("dialogFolders/export");
+  }
+  return {};
+}
+
 }  // namespace
+
+QString lastFolder(DialogKind kind) {
+  const QString folder = QSettings().value(settingsKey(kind)).toString();
+  return !folder.isEmpty() && QFileInfo(folder).isDir() ? folder : QString();
+}
+
+void rememberFolder(DialogKind kind, const QString& chosen) {
+  if (chosen.isEmpty()) return;
+  // A chosen folder is remembered by where it lies too: the next dialog shows it among its siblings.
+  QSettings().setValue(settingsKey(kind), QFileInfo(QDir::cleanPath(chosen)).absolutePath());
+}
+
+QString inLastFolder(DialogKind kind, const QString& suggested) {
+  const QString folder = lastFolder(kind);
+  return folder.isEmpty() ? suggested : QDir(folder).filePath(QFileInfo(QDir::cleanPath(suggested)).fileName());
+}
+
+void forgetLastFolders() { QSettings().remove(QStringLiteral("dialogFolders")); }
 
 QString suggestedConvertedPath(const QString& modelPath, int opset) {
   auto [folder, stem] = folderAndStem(modelPath);
@@ -81,6 +114,20 @@ ChooseFolder folderDialogChooser() {
     dialog.setOption(QFileDialog::DontConfirmOverwrite);
     dialog.setDirectory(QFileInfo(suggested).absolutePath());
     dialog.selectFile(QFileInfo(suggested).fileName());
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
+    return dialog.selectedFiles().first();
+  };
+}
+
+ChooseFolder directoryDialogChooser() {
+  return [](QWidget* parent, const QString& title, const QString& suggested) -> QString {
+    QFileDialog dialog(parent, title);
+    dialog.setFileMode(QFileDialog::Directory);
+    dialog.setOption(QFileDialog::ShowDirsOnly);
+    const QFileInfo target(QDir::cleanPath(suggested));
+    dialog.setDirectory(target.absolutePath());
+    // The folder made last time is offered again.
+    if (target.isDir()) dialog.selectFile(target.fileName());
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return {};
     return dialog.selectedFiles().first();
   };

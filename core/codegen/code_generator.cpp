@@ -112,6 +112,9 @@ class Generator {
     ctx.rankCache = &ranks_;
     PyNode p(n, ctx, mb_, opset);
     ctx.py = &p;
+    // Weights registered from here on are this node's; a subgraph's nodes take over and hand back.
+    const uint64_t outerNode = mb_.currentNode();
+    mb_.setCurrentNode(n.id());
 
     const size_t linesBefore = mb_.lines().size();
     const int indentBefore = mb_.indentLevel();
@@ -139,6 +142,7 @@ class Generator {
       for (const ir::Value* out : n.outputs())
         if (out && !out->name().empty() && !mb_.isBound(out)) mb_.newLocal(out);
     }
+    mb_.setCurrentNode(outerNode);
     schema::propagateElemTypes(n, schema::schemaAt(domain, n.opType, opset), types_);
   }
 
@@ -230,6 +234,7 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   });
   for (const Weight* wp : declared) {
     const Weight& w = *wp;
+    for (uint64_t user : w.users) code->weightLines[user].push_back(lineNo);
     std::string comment = w.onnxName != w.key ? "  # " + pyCommentText(w.onnxName) : "";
     if (w.parameter)
       emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);

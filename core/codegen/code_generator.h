@@ -26,8 +26,11 @@ struct GeneratedCode {
   std::string modelPy;  // model.py
   std::string runPy;    // run.py
   std::vector<Weight> weights;
-  // ONNX node id -> the 1-based lines of model.py written for it.
+  // ONNX node id -> the 1-based lines of model.py written for it (its statements in forward).
   std::map<uint64_t, std::vector<int>> nodeLines;
+  // ONNX node id -> the 1-based lines of __init__ that declare the weights its statements use (a weight shared by
+  // several nodes is declared once, and listed for each).
+  std::map<uint64_t, std::vector<int>> weightLines;
   std::vector<std::string> apiNames;  // qualified API names model.py uses
 };
 

@@ -1,5 +1,6 @@
 #include "codegen/module_builder.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "codegen/python_text.h"
@@ -161,9 +162,12 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::
   const ir::Value* r = resolve(v);
   if (auto it = weightKeys_.find(r); it != weightKeys_.end()) {
     // A tensor first seen as a buffer becomes a parameter when a consumer trains it.
-    if (trainable && ir::isFloatingPoint(t->dtype))
-      for (auto& w : weights_)
-        if (w.key == it->second) w.parameter = true;
+    for (auto& w : weights_) {
+      if (w.key != it->second) continue;
+      if (trainable && ir::isFloatingPoint(t->dtype)) w.parameter = true;
+      if (currentNode_ && std::find(w.users.begin(), w.users.end(), currentNode_) == w.users.end())
+        w.users.push_back(currentNode_);
+    }
     return "self." + it->second;
   }
   std::string key = members_.claim(weightName(r, consumer, slot));
@@ -172,6 +176,7 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::
   w.onnxName = r->name();
   w.tensor = *t;
   w.parameter = trainable && ir::isFloatingPoint(t->dtype);
+  if (currentNode_) w.users.push_back(currentNode_);
   weights_.push_back(std::move(w));
   weightKeys_[r] = key;
   return "self." + key;

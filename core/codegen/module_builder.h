@@ -30,6 +30,8 @@ struct Weight {
   std::string onnxName;    // the initializer (or Constant) it comes from
   ir::Tensor tensor;       // shares the source's bytes
   bool parameter = false;  // nn.Parameter (trainable) or buffer
+  // The ONNX nodes whose code uses it, in first-use order: its declaration in __init__ is among their lines.
+  std::vector<uint64_t> users{};
 };
 
 class ModuleBuilder {
@@ -59,6 +61,9 @@ class ModuleBuilder {
   // `consumer`/`slot` name anonymous constants ("onnx::MatMul_613") after the layer that uses them.
   std::string weight(const ir::Value* v, bool trainable, const ir::Node* consumer = nullptr, int slot = -1);
   const std::vector<Weight>& weights() const { return weights_; }
+  // The node whose code is being written (0: none); weights registered meanwhile count it among their users.
+  void setCurrentNode(uint64_t nodeId) { currentNode_ = nodeId; }
+  uint64_t currentNode() const { return currentNode_; }
 
   // --- code
   void line(const std::string& text, uint64_t nodeId, std::string comment = {});
@@ -91,6 +96,7 @@ class ModuleBuilder {
   std::unordered_map<const ir::Value*, const ir::Tensor*> constantCache_;
   std::vector<CodeLine> lines_;
   std::set<std::string> helpers_;
+  uint64_t currentNode_ = 0;
   int indent_ = 2;  // inside `class ...:` and `def forward(...):`
 };
 

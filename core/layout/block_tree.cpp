@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "ir/graph.h"
 
@@ -40,6 +41,34 @@ struct Builder {
   BlockTree& t;
   size_t maxChildren;
   std::vector<std::map<std::string, int>> childByName;
+  // Per structural group: the first and last name scope it holds (nested groups included); absent for groups that
+  // hold nodes only.
+  std::map<int, std::pair<std::string, std::string>> scopeRange{};
+  std::set<int> opGroups{};  // structural groups of nodes only (named by their ops, not a scope)
+
+  // The first and last scope under child `c` of a group: its own name, or the range of a group within the group.
+  std::pair<std::string, std::string> rangeOf(int c) const {
+    auto it = scopeRange.find(c);
+    return it != scopeRange.end() ? it->second : std::pair{t.blocks[c].label, t.blocks[c].label};
+  }
+
+  // A group holding scopes (a run of repeated layers) is named by the first and last of them: "layer.0 - layer.9",
+  // with the nodes it holds beside them counted; a group of nodes only, by its most frequent ops.
+  std::string groupLabel(int gid) {
+    const Block& g = t.blocks[gid];
+    std::vector<int> scoped;
+    for (int c : g.childBlocks)
+      if (!opGroups.count(c)) scoped.push_back(c);
+    if (scoped.empty()) {
+      opGroups.insert(gid);
+      return opSummaryLabel(nodesUnder(gid));
+    }
+    const std::string first = rangeOf(scoped.front()).first, last = rangeOf(scoped.back()).second;
+    scopeRange[gid] = {first, last};
+    std::string out = first == last ? first : first + " - " + last;
+    if (!g.nodes.empty()) out += " (+" + std::to_string(g.nodes.size()) + (g.nodes.size() == 1 ? " node)" : " nodes)");
+    return out;
+  }
 
   int child(int parent, const std::string& label) {
     auto it = childByName[parent].find(label);
@@ -138,7 +167,7 @@ struct Builder {
             t.blocks[c].parent = gid;
           }
         }
-        t.blocks[gid].label = opSummaryLabel(nodesUnder(gid));
+        t.blocks[gid].label = groupLabel(gid);
       }
     }
   }

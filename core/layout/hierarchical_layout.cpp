@@ -29,7 +29,18 @@ Size valueBoxSize(const ir::Value& v, bool initializer) {
   return initializer ? Size{textWidth(v.name().size(), 40, 150), 20} : Size{textWidth(v.name().size(), 70, 220), 28};
 }
 
-Size collapsedBlockSize(const Block& b) { return {textWidth(b.label.size(), 110, 260), 46}; }
+// A collapsed block's name is bold and one size up from the other labels (block_item.h): wider letters. Its box
+// is made wide enough for the whole name ("layer.0 - layer.11"); only beyond the maximum does the item shrink it.
+Size collapsedBlockSize(const Block& b) {
+  constexpr double kBoldCharWidth = 8.5;
+  return {std::clamp(double(b.label.size()) * kBoldCharWidth + 24, 110.0, 480.0), 46};
+}
+
+// An open block's frame: its content with a margin, and at least as wide as the title written in its top margin.
+Size frameSize(const Block& b, Size content) {
+  return {std::max(content.width + 2 * kFramePad, double(b.label.size()) * kCharWidth + 20),
+          content.height + kFramePad + kFrameTitle};
+}
 
 }  // namespace
 
@@ -281,7 +292,7 @@ Size HierarchicalLayout::blockSize(int block, const std::atomic<bool>* cancel, L
       s = endpoints_[unit].size;
     } else {
       s = blockSize(unit - E, cancel, stats, cancelled);
-      if (expanded_[unit - E]) s = {s.width + 2 * kFramePad, s.height + kFramePad + kFrameTitle};
+      if (expanded_[unit - E]) s = frameSize(tree_.blocks[unit - E], s);
     }
     if (cancelled) return {};
     req.boxes.push_back(s);
@@ -465,9 +476,10 @@ PlacedGraph HierarchicalLayout::compute(const std::atomic<bool>* cancel) {
         item.block = b;
         item.expanded = expanded_[b];
         if (item.expanded) {
-          item.size = {current_[b].width + 2 * kFramePad, current_[b].height + kFramePad + kFrameTitle};
+          item.size = frameSize(tree_.blocks[b], {current_[b].width, current_[b].height});
           const Point topLeft{item.center.x - item.size.width / 2, item.center.y - item.size.height / 2};
-          stack.push_back({b, {topLeft.x + kFramePad, topLeft.y + kFrameTitle}});
+          // Centred: a frame widened for its title has more margin than kFramePad.
+          stack.push_back({b, {topLeft.x + (item.size.width - current_[b].width) / 2, topLeft.y + kFrameTitle}});
         } else {
           item.size = collapsedBlockSize(tree_.blocks[b]);
         }

@@ -10,9 +10,11 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTextBlock>
 #include <QThreadPool>
+#include <algorithm>
 
 #include "codegen/code_generator.h"
 #include "formats/model_io.h"
@@ -81,6 +83,17 @@ struct FakeDialog {
       return answer;
     };
   }
+  // Save converted... of code asks for a folder.
+  ChooseFolder folderChooser() {
+    return [this](QWidget*, const QString&, const QString& suggested) {
+      suggestions << suggested;
+      return answer;
+    };
+  }
+  void install(MainWindow& w) {
+    w.setSavePathChooser(chooser());
+    w.conversion()->panel()->setFolderChooser(folderChooser());
+  }
 };
 
 using test::MessageBoxAnswer;
@@ -121,6 +134,7 @@ class UiCodegen : public QObject {
   void initTestCase() {
     QCoreApplication::setOrganizationName("FlowBridgeTests");
     QCoreApplication::setApplicationName("test_ui_codegen");
+    forgetLastFolders();  // the suggestions below are the first-time ones
   }
   void cleanup() { QThreadPool::globalInstance()->waitForDone(); }
 
@@ -206,10 +220,14 @@ class UiCodegen : public QObject {
     const auto& lines = code->nodeLines.at(conv->id());
     QVERIFY(!lines.empty());
     w.document()->selectNode(conv);
-    QCOMPARE(view->highlightedLines(), QList<int>(lines.begin(), lines.end()));
-    QCOMPARE(view->extraSelections().size(), qsizetype(lines.size()));
-    QCOMPARE(view->currentLine(), lines.front());
-    QCOMPARE(w.document()->focusNode(), conv);  // showing the lines did not choose another node
+    // All its lines: the declarations of its weight and bias in __init__, then its statement in forward.
+    QList<int> all(lines.begin(), lines.end());
+    all += QList<int>(code->weightLines.at(conv->id()).begin(), code->weightLines.at(conv->id()).end());
+    std::sort(all.begin(), all.end());
+    QCOMPARE(view->highlightedLines(), all);
+    QCOMPARE(view->extraSelections().size(), all.size());
+    QCOMPARE(view->currentLine(), lines.front());  // the view goes to the statement
+    QCOMPARE(w.document()->focusNode(), conv);     // showing the lines did not choose another node
     QVERIFY(view->document()->findBlockByNumber(lines.front() - 1).text().contains(QString::fromStdString(conv->name)));
 
     // Line -> node, by the keyboard: a line of the first Relu.
@@ -239,6 +257,63 @@ class UiCodegen : public QObject {
     const ir::Node* before = w.document()->focusNode();
     view->setTextCursor(QTextCursor(view->document()->firstBlock()));
     QCOMPARE(w.document()->focusNode(), before);
+  }
+
+  // Issue 26, point 9: a node's lines include the __init__ lines that declare its weights, and every highlighted
+  // line is on screen; the declaration's line selects the node that uses the weight.
+  void aNodesWeightDeclarationsAreHighlightedToo() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* controller = w.conversion()->controller();
+    CodePreview* preview = w.conversion()->codePreview();
+    CodeView* view = preview->view();
+    QVERIFY(openAndWait(w, test::corpusModel("mobilenet_v2_op11.onnx")));
+    QVERIFY(pickAndWait(w, Flavour::PyTorch));
+    QVERIFY(previewAndWait(w));
+    QVERIFY(controller->generatedCode());
+    const QStringList text = view->toPlainText().split('\n');
+    const int init = int(text.indexOf(QRegularExpression("\\s*def __init__\\(.*"))) + 1;
+    const int forward = int(text.indexOf(QRegularExpression("\\s*def forward\\(.*"))) + 1;
+    QVERIFY(init > 0 && forward > init);
+    int checked = 0;
+    for (const auto& n : w.document()->model()->graph().nodes()) {
+      if (n->opType != "Conv" && n->opType != "Gemm") continue;
+      w.document()->selectNode(n.get());
+      const QList<int> shown = view->highlightedLines();
+      QList<int> inInit;
+      for (int line : shown)
+        if (line > init && line < forward) inInit << line;
+      // The weight (and bias) the statement reads as self.<name> are declared on the highlighted __init__ lines.
+      const int statement = view->currentLine();
+      QVERIFY(statement > forward);
+      QVERIFY(shown.contains(statement));
+      QRegularExpression member("self\\.(\\w+)");
+      auto it = member.globalMatch(text.value(statement - 1));
+      int members = 0;
+      while (it.hasNext()) {
+        const QString name = it.next().captured(1);
+        ++members;
+        bool declared = false;
+        for (int line : inInit)
+          declared |= text.value(line - 1).trimmed().startsWith("self." + name + " =") ||
+                      text.value(line - 1).contains("'" + name + "'");
+        QVERIFY2(declared, qPrintable(QStringLiteral("%1: self.%2 not among the highlighted __init__ lines")
+                                          .arg(QString::fromStdString(n->name), name)));
+      }
+      QVERIFY(members >= 1);
+      QCOMPARE(inInit.size(), members);
+      ++checked;
+    }
+    QVERIFY(checked > 40);
+    // A declaration's line selects the node that uses the weight.
+    const ir::Node* firstConv = nullptr;
+    for (const auto& n : w.document()->model()->graph().nodes())
+      if (n->opType == "Conv" && !firstConv) firstConv = n.get();
+    const int declaration = controller->generatedCode()->weightLines.at(firstConv->id()).front();
+    view->setTextCursor(QTextCursor(view->document()->findBlockByNumber(declaration - 1)));
+    QCOMPARE(w.document()->focusNode(), firstConv);
   }
 
   // A line written for a node inside a Loop/If body opens that body and selects the node there.
@@ -274,7 +349,7 @@ class UiCodegen : public QObject {
     const QString dir = test::scratchDir("ui_codegen_save");
     MainWindow w;
     FakeDialog dialog;
-    w.setSavePathChooser(dialog.chooser());
+    dialog.install(w);
     auto* controller = w.conversion()->controller();
     auto* panel = w.conversion()->panel();
     const QString source = test::corpusModel("super_resolution_op11.onnx");
@@ -347,7 +422,7 @@ class UiCodegen : public QObject {
     }
     MainWindow w;
     FakeDialog dialog;
-    w.setSavePathChooser(dialog.chooser());
+    dialog.install(w);
     QVERIFY(openAndWait(w, copy));
     QVERIFY(pickAndWait(w, Flavour::PyTorch));
     QVERIFY(previewAndWait(w));
@@ -372,7 +447,7 @@ class UiCodegen : public QObject {
     }
     MainWindow w;
     FakeDialog dialog;
-    w.setSavePathChooser(dialog.chooser());
+    dialog.install(w);
     QVERIFY(openAndWait(w, test::corpusModel("super_resolution_op11.onnx")));
     QVERIFY(pickAndWait(w, Flavour::PyTorch));
     QVERIFY(previewAndWait(w));
@@ -415,7 +490,7 @@ class UiCodegen : public QObject {
 
     MainWindow w;
     FakeDialog dialog;
-    w.setSavePathChooser(dialog.chooser());
+    dialog.install(w);
     auto* controller = w.conversion()->controller();
     QVERIFY(openAndWait(w, path));
     QVERIFY(pickAndWait(w, Flavour::PyTorch));

@@ -90,6 +90,7 @@ class UiConversionSafety : public QObject {
   void initTestCase() {
     QCoreApplication::setOrganizationName("FlowBridgeTests");
     QCoreApplication::setApplicationName("test_ui_conversion_safety");
+    forgetLastFolders();  // dialogs of earlier runs would move the suggestions checked below
   }
 
   // Point 1: the saved model is the conversion of the current settings, never an older preview.
@@ -321,7 +322,9 @@ class UiConversionSafety : public QObject {
     QCOMPARE(withSuffix("/x/pic.png", {"svg", "png"}, "svg"), QString("/x/pic.png"));
     QCOMPARE(suffixOfFilter("PNG (*.png)"), QString("png"));
 
-    // In the app: the save dialog is offered that name, and a typed name gets .onnx.
+    // In the app, with no folder remembered from the saves above: the save dialog is offered that name, and a
+    // typed name gets .onnx.
+    forgetLastFolders();
     MainWindow w;
     FakeDialog dialog;
     w.setSavePathChooser(dialog.chooser());

@@ -116,6 +116,7 @@ class UiConversionStatus : public QObject {
   void initTestCase() {
     QCoreApplication::setOrganizationName("FlowBridgeTests");
     QCoreApplication::setApplicationName("test_ui_conversion_status");
+    forgetLastFolders();  // dialogs of earlier runs would move the suggestions checked below
   }
 
   // Point 7: an unsupported node deep in the transformer's name scopes marks the collapsed block that hides it;
@@ -318,6 +319,7 @@ class UiConversionStatus : public QObject {
     QVERIFY(previewAndWait(w));
     {
       const QString report = dir + "/converted";  // the extension is added
+      forgetLastFolders();                        // the first-time suggestion
       QString suggestedPath;
       table->setSavePathChooser([&](QWidget*, const QString&, const QString& suggested, const QString&, QString*) {
         suggestedPath = suggested;

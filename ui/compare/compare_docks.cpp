@@ -24,6 +24,7 @@
 #include "ui/graph/status_overlay.h"
 #include "ui/inspector/node_panel.h"
 #include "ui/inspector/tensor_panel.h"
+#include "ui/save_paths.h"
 #include "ui/theme/colors.h"
 
 namespace fb::ui {
@@ -97,11 +98,14 @@ CompareDocks::CompareDocks(QMainWindow* window, Document* a, GraphScene* sceneA,
   compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O));
   compareAction_->setToolTip(tr("Open another model beside this one, its nodes paired with this one's"));
   connect(compareAction_, &QAction::triggered, this, [this, window, a] {
-    const QString start = a->path().isEmpty() ? QString() : QFileInfo(a->path()).absolutePath();
+    QString start = lastFolder(DialogKind::Open);
+    if (start.isEmpty() && !a->path().isEmpty()) start = QFileInfo(a->path()).absolutePath();
     const QString p = QFileDialog::getOpenFileName(
         window, tr("Compare with"), start,
         tr("Models (*.onnx *.pb *.prototxt);;ONNX (*.onnx);;OneFlow graphs (*.pb *.prototxt);;All files (*)"));
-    if (!p.isEmpty()) controller_->compareWith(p);
+    if (p.isEmpty()) return;
+    rememberFolder(DialogKind::Open, p);
+    controller_->compareWith(p);
   });
   closeAction_ = new QAction(tr("Close Comparison"), this);
   closeAction_->setObjectName(QStringLiteral("closeComparison"));

@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 
 #include "codegen/code_generator.h"
 #include "ir/node.h"
@@ -60,6 +61,16 @@ void CodePreview::showGenerated() {
   nodeAtLine_.clear();
   for (const auto& [id, lines] : code->nodeLines)
     for (int line : lines) nodeAtLine_.insert(line, id);
+  // A weight's declaration stands for the node that uses it first in forward.
+  auto firstStatement = [&code](quint64 id) {
+    const auto it = code->nodeLines.find(id);
+    return it == code->nodeLines.end() || it->second.empty() ? std::numeric_limits<int>::max() : it->second.front();
+  };
+  for (const auto& [id, lines] : code->weightLines)
+    for (int line : lines)
+      if (const auto at = nodeAtLine_.constFind(line);
+          at == nodeAtLine_.constEnd() || firstStatement(id) < firstStatement(*at))
+        nodeAtLine_.insert(line, id);
   view_->setCode(QString::fromStdString(code->modelPy));
   const auto lines = std::count(code->modelPy.begin(), code->modelPy.end(), '\n');
   legend_->setText(tr("%1: model.py, %2 lines, class %3, %4 weights. Select a node to see its lines; click a line "
@@ -85,14 +96,23 @@ void CodePreview::showGenerated() {
 void CodePreview::followSelection() {
   const auto code = controller_->generatedCode();
   const ir::Node* n = doc_->focusNode();
+  // All of the node's lines: its statements in forward and the declarations of its weights in __init__; the view
+  // goes to the first statement.
   QList<int> lines;
-  if (code && n)
-    if (auto it = code->nodeLines.find(n->id()); it != code->nodeLines.end())
+  int statement = 0;
+  if (code && n) {
+    if (auto it = code->nodeLines.find(n->id()); it != code->nodeLines.end() && !it->second.empty()) {
       lines = QList<int>(it->second.begin(), it->second.end());
+      statement = it->second.front();
+    }
+    if (auto it = code->weightLines.find(n->id()); it != code->weightLines.end())
+      lines += QList<int>(it->second.begin(), it->second.end());
+    std::sort(lines.begin(), lines.end());
+  }
   if (choosing_)
     view_->highlightLines(lines);
   else
-    view_->showLines(lines);
+    view_->showLines(lines, statement);
 }
 
 void CodePreview::chooseLine(int line) {

@@ -1,7 +1,8 @@
 #pragma once
 // The Code dock: the model.py a code target's Preview generated, in a read-only code view beside the graph,
-// linked to the source graph both ways through the generator's node -> lines map. Selecting a node in the graph
-// highlights its lines and scrolls to them; moving the cursor to a line selects the node it was written for
+// linked to the source graph both ways through the generator's node -> lines maps. Selecting a node in the graph
+// highlights all its lines (its statements in forward and its weights' declarations in __init__) and scrolls to its
+// first statement; moving the cursor to a line selects the node it was written for
 // (opening its subgraph and expanding its block when needed). Like the graph Preview, it shows only what the
 // current model and settings produce: any change clears it.
 #include <QHash>

@@ -81,14 +81,20 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
     }
     int added = 0, modified = 0;
     for (DiffKind k : *diffMap) (k == DiffKind::Added ? added : modified)++;
+    // The count is of the converted model's nodes, subgraphs included, not of the boxes on screen (blocks fold
+    // many into one, constants are drawn inside their consumers): the legend says so.
+    const size_t total = shown->graph().totalNodeCount(), inSubgraphs = total - shown->graph().nodeCount();
+    const QString count =
+        inSubgraphs ? tr("%1 nodes in the converted model (%2 of them in subgraphs)").arg(total).arg(inSubgraphs)
+                    : tr("%1 nodes in the converted model").arg(total);
     legend_->setText(tr("Opset %6, %7 &nbsp; <span style='color:%1'>&#9632;</span> added (%2) &nbsp; <span "
                         "style='color:%3'>&#9632;</span> "
-                        "modified (%4) &nbsp; %5 nodes")
+                        "modified (%4) &nbsp; %5")
                          .arg(diffColor(DiffKind::Added).name())
                          .arg(added)
                          .arg(diffColor(DiffKind::Modified).name())
                          .arg(modified)
-                         .arg(shown->graph().nodeCount())
+                         .arg(count)
                          .arg(shown->opsetVersion(""))
                          .arg(controller_->passesDescription().toHtmlEscaped()));
     previewPane_->show();

@@ -178,9 +178,11 @@ void ConvertPanel::saveConverted() {
   if (!controller_->hasConversion()) return;
   if (controller_->codeTarget()) return saveGeneratedCode();
   QString filter = tr("ONNX models (*.onnx)");
-  const QString suggested = suggestedConvertedPath(doc_->path(), int(controller_->conversion()->targetOpset));
+  const QString suggested =
+      inLastFolder(DialogKind::Save, suggestedConvertedPath(doc_->path(), int(controller_->conversion()->targetOpset)));
   const QString chosen = choosePath_(this, tr("Save converted model"), suggested, filter, &filter);
   if (chosen.isEmpty()) return;
+  rememberFolder(DialogKind::Save, chosen);
   const QString path = withSuffix(chosen, {QStringLiteral("onnx")}, QStringLiteral("onnx"));
   // The dialog asked about replacing the name as typed, not the one with the added extension.
   if (path != chosen && QFileInfo::exists(path) &&

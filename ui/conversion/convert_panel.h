@@ -41,6 +41,8 @@ class ConvertPanel : public QWidget {
   QPushButton* saveButton() const { return save_; }
   // Replaces the file dialog (tests).
   void setSavePathChooser(ChooseSavePath chooser);
+  // Replaces the folder dialog of Save converted... for code targets (tests).
+  void setFolderChooser(ChooseFolder chooser) { chooseFolder_ = std::move(chooser); }
   // A button of another feature beside Convert / Cancel / Save (Verify).
   void addButton(QWidget* button);
 
@@ -80,6 +82,7 @@ class ConvertPanel : public QWidget {
   // Made after the other widgets, so findChild<QComboBox*>() still finds the passes box first.
   TargetPicker* target_;
   ChooseSavePath choosePath_ = fileDialogChooser();
+  ChooseFolder chooseFolder_ = directoryDialogChooser();
 };
 
 }  // namespace fb::ui

@@ -1,8 +1,9 @@
 // Save converted... for the code targets: the generated code is a folder (model.py, run.py, the weights), so
-// the dialog asks for a new folder's name beside the model. The same rules as for ONNX files: only the preview
-// of the current settings is written, an incomplete one only after an explicit Yes (its unsupported nodes are
-// `raise NotImplementedError` lines), and a folder FlowBridge generated (its marker file) is replaced only after a Yes.
-// The controller refuses folders that hold the source or other files, with the reason in a message.
+// a folder chooser asks where, starting beside the model (or where the last save went). The same rules as for ONNX
+// files: only the preview of the current settings is written, an incomplete one only after an explicit Yes (its
+// unsupported nodes are `raise NotImplementedError` lines), and a folder FlowBridge generated (its marker file) is
+// replaced only after a Yes. The controller refuses folders that hold the source or other files, with the reason in a
+// message.
 #include <QDir>
 #include <QFileInfo>
 
@@ -19,11 +20,11 @@ void ConvertPanel::saveGeneratedCode() {
   const auto flavour = controller_->codeTarget();
   if (!flavour || !controller_->generatedCode()) return;
   const QString name = codeTargetName(*flavour);
-  // No name filter: the answer is the name of the folder to create.
-  QString filter = tr("Folder (*)");
-  const QString chosen = choosePath_(this, tr("Save %1 into a new folder").arg(name),
-                                     suggestedCodeFolder(doc_->path(), *flavour), filter, &filter);
+  // A folder chooser: the answer is the folder to write into (a new or empty one, or the one written last time).
+  const QString chosen = chooseFolder_(this, tr("Choose or create the folder for the %1").arg(name),
+                                       inLastFolder(DialogKind::Save, suggestedCodeFolder(doc_->path(), *flavour)));
   if (chosen.isEmpty()) return;
+  rememberFolder(DialogKind::Save, chosen);
   const QString folder = QDir::cleanPath(QFileInfo(chosen).absoluteFilePath());
   // Settings may have changed while the dialog was open: only the code of the current ones is saved.
   const convert::ConvertResult* r = controller_->conversion();

@@ -3,6 +3,7 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QScopeGuard>
 #include <QStringList>
 #include <algorithm>
 
@@ -140,6 +141,9 @@ void StatusBadges::refresh() {
       owners << item;
   }
   qDeleteAll(old);
+  std::vector<QRectF> drawn;
+  // Edge labels move off the badges (and back where badges went away).
+  const auto keepLabelsOff = qScopeGuard([&] { scene_->keepLabelsOff(drawn); });
   if (!doc_->hasGraph()) return;
   const auto& tree = doc_->currentLevel().layout->tree();
   // The same tree (the address alone could be reused by another level's) with the same statuses: counted already.
@@ -160,7 +164,7 @@ void StatusBadges::refresh() {
       box = n->box();
     }
     if (counts.isEmpty()) continue;
-    new BadgeItem(counts, box, item);
+    drawn.push_back((new BadgeItem(counts, box, item))->sceneBoundingRect());
     ++badges_;
   }
 }

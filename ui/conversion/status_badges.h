@@ -2,7 +2,7 @@
 // Counts by conversion status where nodes are out of sight: a badge on each collapsed block (the nodes inside it,
 // their subgraphs included) and on each node with a body (If/Loop/Scan: the nodes of its subgraphs). Like the
 // halos of StatusOverlay, badges are child items of the scene's items, re-made whenever the scene is rebuilt or
-// the statuses change, so the graph items know nothing of conversions.
+// the statuses change, so the graph items know nothing of conversions; the scene places its edge labels off them.
 #include <QMap>
 #include <QObject>
 #include <QPointer>

@@ -152,8 +152,10 @@ void StatusTable::saveReportInteractively() {
   if (suggested.endsWith(QLatin1String(".onnx"))) suggested.chop(5);
   suggested += QStringLiteral(".report.json");
   QString filter = tr("JSON reports (*.json)");
-  const QString chosen = choosePath_(this, tr("Save conversion report"), suggested, filter, &filter);
+  const QString chosen =
+      choosePath_(this, tr("Save conversion report"), inLastFolder(DialogKind::Report, suggested), filter, &filter);
   if (chosen.isEmpty()) return;
+  rememberFolder(DialogKind::Report, chosen);
   saveReport(withSuffix(chosen, {QStringLiteral("json")}, QStringLiteral("json")));
 }
 

@@ -1,5 +1,6 @@
 #include "ui/graph/block_item.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -16,6 +17,24 @@ BlockItem::BlockItem(int block, const QString& label, const QString& path, size_
                  .arg(nodeCount)
                  .arg(expanded ? QObject::tr("collapse") : QObject::tr("expand")));
   setZValue(expanded ? 0 : 2);
+  labelFont_ = fittingLabelFont();  // measured once: painting is frequent
+}
+
+QRectF BlockItem::labelRect() const {
+  return expanded_ ? QRectF(rect_.left() + 8, rect_.top() + 3, rect_.width() - 16, 16)
+                   : rect_.adjusted(6, 4, -6, -rect_.height() / 2);
+}
+
+QFont BlockItem::fittingLabelFont() const {
+  QFont f;
+  f.setBold(!expanded_);
+  // Collapsed names are set one size up; step down until the name fits.
+  const double width = labelRect().width();
+  for (double size = expanded_ ? 8 : 9; size >= kMinTextPointSize; size -= 0.5) {
+    f.setPointSizeF(size);
+    if (QFontMetricsF(f).horizontalAdvance(label_) <= width) break;
+  }
+  return f;
 }
 
 void BlockItem::setHighlight(Highlight h) {
@@ -35,11 +54,11 @@ void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
     p->setBrush(canvasTheme().blockFrameFill);
     p->drawRoundedRect(rect_, 8, 8);
     if (lod >= kTextLevelOfDetail) {
-      QFont f = p->font();
-      f.setPointSizeF(8);
-      p->setFont(f);
+      p->setFont(labelFont());
       p->setPen(canvasTheme().blockLabel);
-      p->drawText(rect_.adjusted(8, 3, -8, 0), Qt::AlignLeft | Qt::AlignTop, label_);
+      const QRectF r = labelRect();
+      p->drawText(r, Qt::AlignLeft | Qt::AlignTop,
+                  QFontMetricsF(p->font()).elidedText(label_, Qt::ElideMiddle, r.width()));
     }
     return;
   }
@@ -52,13 +71,11 @@ void BlockItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidg
   p->drawRoundedRect(rect_, 6, 6);
   // A second outline hints that there is more inside.
   p->drawLine(rect_.bottomLeft() + QPointF(6, 3), rect_.bottomRight() + QPointF(-6, 3));
-  QFont f = p->font();
-  f.setPointSizeF(9);
-  f.setBold(true);
+  QFont f = labelFont();
   p->setFont(f);
   p->setPen(Qt::black);
-  p->drawText(rect_.adjusted(6, 4, -6, -rect_.height() / 2), Qt::AlignCenter,
-              p->fontMetrics().elidedText(label_, Qt::ElideMiddle, int(rect_.width() - 12)));
+  const QRectF r = labelRect();
+  p->drawText(r, Qt::AlignCenter, QFontMetricsF(f).elidedText(label_, Qt::ElideMiddle, r.width()));
   f.setBold(false);
   f.setPointSizeF(8);
   p->setFont(f);

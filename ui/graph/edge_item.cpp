@@ -91,7 +91,7 @@ void EdgeItem::setHighlighted(bool on) {
 
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
   const double lod = option->levelOfDetailFromTransform(p->worldTransform());
-  // Emphasis is a darker, thicker line: red is what the preview uses for changed nodes.
+  // Emphasis is a thicker line in the selection's hue, which no conversion status or diff kind uses.
   const QColor color = highlighted_ ? itemColors().selectedEdge : canvasTheme().edge;
   QPen pen(color, highlighted_ ? 2.5 : 1.0);
   pen.setCosmetic(true);

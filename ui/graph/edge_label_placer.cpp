@@ -166,20 +166,25 @@ int placeEdgeLabels(const QList<EdgeItem*>& edges, const std::vector<QRectF>& ob
       spots.push_back(length / 2 - d);
       spots.push_back(length / 2 + d);
     }
-    // Beside the line (right, left) or, where the line runs sideways, above or below it: the first spot no
-    // line crosses; failing that, one only a frame's outline crosses; failing that, one its own edge crosses.
+    // Beside the line (right, left) or, where the line runs sideways, above or below it, close and a little
+    // further off: the first spot no line crosses; failing that, one only a frame's outline crosses. Never one its
+    // own edge crosses: a label struck through by its line is hard to read (and where the line bends back, a spot
+    // beside one part of it can lie on another).
     QRectF chosen;
-    int chosenRank = 3;
+    int chosenRank = 2;
     for (double s : spots) {
       const QPointF at = line.pointAt(s);
       const QRectF candidates[] = {
-          QRectF(at.x() + 4, at.y() - h / 2, w, h), QRectF(at.x() - 4 - w, at.y() - h / 2, w, h),
-          QRectF(at.x() - w / 2, at.y() - 3 - h, w, h), QRectF(at.x() - w / 2, at.y() + 3, w, h)};
+          QRectF(at.x() + 4, at.y() - h / 2, w, h),      QRectF(at.x() - 4 - w, at.y() - h / 2, w, h),
+          QRectF(at.x() - w / 2, at.y() - 3 - h, w, h),  QRectF(at.x() - w / 2, at.y() + 3, w, h),
+          QRectF(at.x() + 12, at.y() - h / 2, w, h),     QRectF(at.x() - 12 - w, at.y() - h / 2, w, h),
+          QRectF(at.x() - w / 2, at.y() - 10 - h, w, h), QRectF(at.x() - w / 2, at.y() + 10, w, h)};
       for (const QRectF& r : candidates) {
         if (taken.intersects(r)) continue;
-        const int crossing = drawn.crossing(r.adjusted(-1, -1, 1, 1), i);
-        if (crossing & SegmentGrid::kOther) continue;
-        const int rank = crossing == 0 ? 0 : crossing == SegmentGrid::kFrameLine ? 1 : 2;
+        // The margin is more than half the widest pen an edge is drawn with (2.5 pixels, at zoom 1 or more).
+        const int crossing = drawn.crossing(r.adjusted(-1.5, -1.5, 1.5, 1.5), i);
+        if (crossing & (SegmentGrid::kOther | SegmentGrid::kOwn)) continue;
+        const int rank = crossing == 0 ? 0 : 1;
         if (rank < chosenRank) {
           chosen = r;
           chosenRank = rank;

@@ -121,7 +121,10 @@ void GraphScene::rebuild() {
   labelFont.setPointSizeF(kMinTextPointSize);
   const QFontMetricsF labelMetrics(labelFont);
   // Labels keep off the boxes and off the titles of open frames (drawn as BlockItem draws them).
-  std::vector<QRectF> boxes, frames;
+  std::vector<QRectF>&boxes = labelObstacles_, &frames = frames_;
+  boxes.clear();
+  frames.clear();
+  marks_.clear();
   for (const auto& it : placed.items) {
     const QRectF r = boxOf(it);
     if (it.kind != layout::PlacedItem::Kind::Block || !it.expanded) {
@@ -133,11 +136,25 @@ void GraphScene::rebuild() {
     const double width = std::min(labelMetrics.horizontalAdvance(title) + 2, r.width() - 16);
     if (width > 0) boxes.push_back(QRectF(r.left() + 8, r.top() + 3, width, labelMetrics.height()));
   }
-  placedLabels_ = placeEdgeLabels(edges_, boxes, labelMetrics, frames);
+  placeLabels();
   setItemIndexMethod(BspTreeIndex);
   setSceneRect(QRectF(-40, -40, placed.width + 80, placed.height + 80));
   applySelection();
   emit rebuilt();
+}
+
+void GraphScene::placeLabels() {
+  QFont labelFont;
+  labelFont.setPointSizeF(kMinTextPointSize);
+  std::vector<QRectF> obstacles = labelObstacles_;
+  obstacles.insert(obstacles.end(), marks_.begin(), marks_.end());
+  placedLabels_ = placeEdgeLabels(edges_, obstacles, QFontMetricsF(labelFont), frames_);
+}
+
+void GraphScene::keepLabelsOff(const std::vector<QRectF>& marks) {
+  if (marks.empty() && marks_.empty()) return;
+  marks_ = marks;
+  placeLabels();
 }
 
 void GraphScene::applySelection() {

@@ -35,6 +35,9 @@ class GraphScene : public QGraphicsScene {
   // Expands or collapses a block and scrolls `view` so that the block stays where it was on screen.
   void toggleBlockKeepingPlace(int block, QGraphicsView* view);
   const QList<EdgeItem*>& edgeItems() const { return edges_; }
+  // Marks drawn over the scene by others (status badges): edge labels are placed again, off them too. Until the
+  // next rebuild, which drops them (their owners add them again on rebuilt()).
+  void keepLabelsOff(const std::vector<QRectF>& marks);
 
  signals:
   void rebuilt();
@@ -46,6 +49,7 @@ class GraphScene : public QGraphicsScene {
  private:
   void rebuild();
   void applySelection();
+  void placeLabels();
 
   Document* doc_;
   std::vector<QGraphicsItem*> items_;  // by placed item index
@@ -55,6 +59,8 @@ class GraphScene : public QGraphicsScene {
   QHash<QGraphicsItem*, int> indexOf_;
   std::vector<std::vector<std::pair<int, EdgeItem*>>> links_;  // per item: (other item, edge)
   QList<EdgeItem*> edges_;
+  std::vector<QRectF> labelObstacles_, frames_;  // boxes and frame titles; open frames' outlines
+  std::vector<QRectF> marks_;                    // keepLabelsOff()
   std::vector<int> highlighted_;
 };
 

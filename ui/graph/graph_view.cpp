@@ -67,8 +67,24 @@ void GraphView::updateRenderHints() {
   setRenderHint(QPainter::TextAntialiasing, fine);
 }
 
+double GraphView::fittedZoom() const {
+  if (!scene()) return 0;
+  const QRectF r = scene()->sceneRect();
+  if (r.isEmpty()) return 0;
+  // What fitInView gives, without its margin: the viewport is the size the scroll bars leave when none show.
+  const QSize room = maximumViewportSize();
+  return std::min({room.width() / r.width(), room.height() / r.height(), kMaxFitZoom});
+}
+
 void GraphView::zoomBy(double factor) {
-  const double z = zoom() * factor;
+  double z = zoom() * factor;
+  // Smaller than the fitted view would only shrink the whole graph into a corner of an empty canvas.
+  const double floor = fittedZoom();
+  if (factor < 1 && z < floor) {
+    if (zoom() <= floor * 1.0001) return;
+    z = floor;
+    factor = z / zoom();
+  }
   if (z < 0.002 || z > 8) return;
   scale(factor, factor);
   updateRenderHints();

@@ -1,6 +1,6 @@
 #pragma once
 // The view on a GraphScene: drag or arrow keys to pan, wheel and Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit
-// (never beyond 100 %). A click on empty canvas or Esc clears the selection.
+// (never beyond 100 %); zooming out stops at the fitted view. A click on empty canvas or Esc clears the selection.
 // Zoomed far out, where thousands of items are in view, the scene is painted once into an overview pixmap
 // at the current zoom and panning only copies from it; the pixmap is redrawn when the zoom or the scene
 // changes. Antialiasing is off there too: it costs most and shows least.
@@ -19,7 +19,10 @@ class GraphView : public QGraphicsView {
   Q_OBJECT
  public:
   explicit GraphView(GraphScene* scene, QWidget* parent = nullptr);
+  // Scales by `factor`; zooming out goes no further than fittedZoom().
   void zoomBy(double factor);
+  // The zoom at which the whole scene fits the view (at most kMaxFitZoom): the floor of zooming out.
+  double fittedZoom() const;
   void fitAll();
   // The first view of a new graph: fitted when that stays readable, else its inputs at a zoom where node
   // names and shapes show.

@@ -22,11 +22,13 @@ QColor addedColor() { return QColor("#2ca02c"); }
 QColor modifiedColor() { return QColor("#ff7f0e"); }
 QColor removedColor() { return QColor("#d62728"); }
 
+// The selection is magenta and its neighbours teal: far (CIE76 distance > 40) from every status and diff colour
+// above, so a selected node never looks converted, modified, unsupported or removed.
 const ItemColors& itemColors() {
   static const ItemColors colors{
-      .selected = QColor("#d62728"),
-      .neighbour = QColor("#3a6fd8"),
-      .selectedEdge = QColor("#1f4e9c"),
+      .selected = QColor("#e6007e"),
+      .neighbour = QColor("#00c2b0"),
+      .selectedEdge = QColor("#b0006a"),
       .nodeOutline = QColor("#444444"),
       .nodeText = QColor("#202020"),
       .valueOutline = QColor("#333333"),

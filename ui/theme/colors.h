@@ -17,8 +17,9 @@ QColor addedColor();
 QColor modifiedColor();
 QColor removedColor();
 
-// Canvas items: outlines of the selection and its neighbours (blue, never the preview's "modified" orange), and the
-// fixed fills and outlines of nodes, values and collapsed blocks.
+// Canvas items: outlines of the selection (magenta) and its neighbours (teal), in hues no status or diff colour has
+// (not "converted" blue, "modified" orange, "unsupported" red), and the fixed fills and outlines of nodes, values and
+// collapsed blocks.
 struct ItemColors {
   QColor selected;      // outline of a selected node
   QColor neighbour;     // outline of what is next to the selection (nodes, values, blocks)

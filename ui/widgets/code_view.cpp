@@ -64,10 +64,10 @@ void CodeView::highlightLines(const QList<int>& lines) {
   lineNumbers_->update();
 }
 
-void CodeView::showLines(const QList<int>& lines) {
+void CodeView::showLines(const QList<int>& lines, int focus) {
   highlightLines(lines);
   if (lines.isEmpty()) return;
-  const QTextBlock block = document()->findBlockByNumber(lines.first() - 1);
+  const QTextBlock block = document()->findBlockByNumber((focus > 0 ? focus : lines.first()) - 1);
   if (!block.isValid()) return;
   QTextCursor cursor(block);
   movingCursor_ = true;

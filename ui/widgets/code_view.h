@@ -18,9 +18,9 @@ class CodeView : public QPlainTextEdit {
   void setCode(const QString& text);
   // Highlights these 1-based lines (an empty list clears the highlight); the cursor stays where it is.
   void highlightLines(const QList<int>& lines);
-  // Highlights the lines and scrolls the first into the middle of the view; the cursor goes to the first line
-  // without reporting lineChosen.
-  void showLines(const QList<int>& lines);
+  // Highlights the lines and scrolls `focus` (0: the first of them) into the middle of the view; the cursor goes
+  // there without reporting lineChosen.
+  void showLines(const QList<int>& lines, int focus = 0);
   const QList<int>& highlightedLines() const { return highlighted_; }
   // The 1-based line the cursor is on.
   int currentLine() const;
