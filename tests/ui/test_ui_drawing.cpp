@@ -135,23 +135,33 @@ class UiDrawing : public QObject {
     QVERIFY(test::openAndWait(w, test::corpusModel(file)));
     QVERIFY(waitForDryRun(w, codegen::Flavour::PyTorch));
     int badges = badgeRects(w.scene()).size();
-    QVERIFY2(badges > 0, "no badges: nothing to check labels against");
+    int collapsed = 0;
+    for (ui::BlockItem* b : itemsOf<ui::BlockItem>(w.scene())) collapsed += !b->isExpanded();
+    qInfo("first view: %d collapsed blocks, %d badges, %d statuses", collapsed, badges,
+          int(w.conversion()->controller()->dryRun() ? w.conversion()->controller()->dryRun()->nodes.size() : 0));
     LabelCheck first = checkLabels(w.scene());
     QVERIFY2(first.labels > 5, qPrintable(QString::number(first.labels)));
     w.document()->expandAll();
     QTest::qWait(20);
     const LabelCheck open = checkLabels(w.scene());
-    w.document()->collapseAll();
+    // Open blocks with their innermost ones closed: many badged boxes among many labelled edges.
+    const auto& tree = w.document()->currentLevel().layout->tree();
+    std::vector<int> leaves;
+    for (size_t b = 1; b < tree.blocks.size(); ++b)
+      if (tree.blocks[b].childBlocks.empty()) leaves.push_back(int(b));
+    for (int b : leaves) w.document()->toggleBlock(b);
     QTest::qWait(20);
     badges += badgeRects(w.scene()).size();
     const LabelCheck closed = checkLabels(w.scene());
-    qInfo("%s: %d badges; labels %d (first view), %d (expanded), %d (collapsed)", qPrintable(file), badges,
-          first.labels, open.labels, closed.labels);
+    qInfo("%s: %d badges; labels %d (first view), %d (expanded), %d (innermost blocks closed, %d badges)",
+          qPrintable(file), badges, first.labels, open.labels, closed.labels, int(badgeRects(w.scene()).size()));
     for (const LabelCheck& c : {first, open, closed}) {
       QVERIFY2(c.struck == 0, qPrintable(c.examples.join("; ")));
       QVERIFY2(c.underBadge == 0, qPrintable(c.examples.join("; ")));
     }
     QVERIFY(open.labels > 50);  // still labelled: the rules did not drop them all
+    QVERIFY2(badgeRects(w.scene()).size() > 3, "few badges: little to check labels against");
+    QVERIFY(closed.labels > 20);
   }
 
   // The selection's outline, its neighbours' and the selected edges' colour are far from "converted" blue,
