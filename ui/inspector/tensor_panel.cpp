@@ -13,7 +13,7 @@
 #include "ir/value.h"
 #include "ui/document.h"
 #include "ui/inspector/property_tree_model.h"
-#include "ui/run/value_summary.h"
+#include "ui/inspector/value_summary.h"
 #include "ui/widgets/histogram_view.h"
 #include "util/error.h"
 #include "util/mapped_file.h"

@@ -1,4 +1,4 @@
-#include "ui/run/value_summary.h"
+#include "ui/inspector/value_summary.h"
 
 #include <QObject>
 #include <QStringList>
