@@ -208,6 +208,29 @@ void Document::enterSubgraph(const ir::Graph* g, const QString& title) {
   emit selectionChanged();
 }
 
+void Document::enterBody(const ir::Graph* body) {
+  if (body) enterSubgraph(body, bodyTitle(body));
+}
+
+QString Document::bodyTitle(const ir::Graph* body) {
+  const ir::Node* owner = body ? body->ownerNode() : nullptr;
+  if (!owner) return {};
+  const QString node = QString::fromStdString(owner->name.empty() ? owner->opType : owner->name);
+  for (const auto& a : owner->attributes)
+    for (const auto& g : a.graphs)
+      if (g.get() == body) return node + QStringLiteral(": ") + QString::fromStdString(a.name);
+  return node;
+}
+
+bool Document::goUp() {
+  if (levelCount() < 2) return false;
+  const ir::Node* owner = currentLevel().graph->ownerNode();
+  goToLevel(levelCount() - 2);
+  // Back where the body was entered from: its node selected, as the breadcrumb's way back in.
+  if (owner && owner->graph() == currentLevel().graph) selectNode(owner);
+  return true;
+}
+
 const ir::Graph* Document::functionBody(const ir::Node* n) const {
   if (!n || !model()) return nullptr;
   for (const auto& f : model()->functions)
@@ -356,10 +379,7 @@ void Document::showNode(const ir::Node* n) {
     std::vector<const ir::Graph*> chain;
     for (const ir::Graph* g = n->graph(); g && g->ownerNode(); g = g->parent()) chain.insert(chain.begin(), g);
     if (levelCount() > 1) goToLevel(0);
-    for (const ir::Graph* g : chain) {
-      const ir::Node* owner = g->ownerNode();
-      enterSubgraph(g, QString::fromStdString(owner->name.empty() ? owner->opType : owner->name));
-    }
+    for (const ir::Graph* g : chain) enterBody(g);
     if (currentLevel().graph != n->graph()) return;  // not reachable from the main graph
   }
   selectNode(n);

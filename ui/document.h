@@ -59,6 +59,12 @@ class Document : public QObject {
   const GraphLevel& currentLevel() const { return levels_.back(); }
   bool hasGraph() const { return !levels_.empty(); }
   void enterSubgraph(const ir::Graph* g, const QString& title);
+  // Opens a body of an If/Loop/Scan node, titled as bodyTitle() names it.
+  void enterBody(const ir::Graph* body);
+  // "/If: else_branch": the node that owns a body and the attribute that holds it (empty for a graph no node owns).
+  static QString bodyTitle(const ir::Graph* body);
+  // One level up the breadcrumb; the node whose body was left is selected there. False on the main graph.
+  bool goUp();
   // The body of the model-local function a node calls (nullptr when it calls an operator).
   const ir::Graph* functionBody(const ir::Node* n) const;
   void goToLevel(int i);

@@ -297,6 +297,12 @@ void MainWindow::buildMenus() {
     fitOnNextLayout_ = true;
     doc_->setHorizontal(on);
   });
+  // Esc anywhere in the window (a graph view clears its own graph; see GraphView).
+  auto* clear = view->addAction(tr("Clear &Selection"), QKeySequence(Qt::Key_Escape), this, [this] {
+    scene_->deselectAll();
+    if (nodePanel_->document() != doc_) nodePanel_->document()->clearSelection();  // the preview's, shown there
+  });
+  clear->setObjectName(QStringLiteral("clearSelection"));
   view->addAction(tr("&Expand All Blocks"), doc_, &Document::expandAll);
   view->addAction(tr("&Collapse All Blocks"), doc_, &Document::collapseAll);
   view->addSeparator();

@@ -82,6 +82,28 @@ const ir::Tensor* initializerOf(const ir::Value* v) {
   return nullptr;
 }
 
+const ir::Tensor* foldedTensorOf(const ir::Value* v, const ir::Value** source) {
+  // Bounded: a malformed file could chain Identity nodes in a cycle.
+  for (int hops = 0; v && hops < 256; ++hops) {
+    if (const ir::Tensor* weight = initializerOf(v)) {
+      if (source) *source = v;
+      return weight;
+    }
+    const ir::Node* p = v->producer();
+    if (!p || !p->isDefaultDomain() || p->outputs().size() != 1) return nullptr;
+    if (p->opType == "Identity" && p->inputs().size() == 1) {
+      v = p->input(0);
+    } else if (p->opType == "Constant" && p->inputs().empty()) {
+      const ir::Tensor* t = constantTensor(*p);
+      if (t && source) *source = v;
+      return t;
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 const ir::Node* ConstantFolding::shownAs(const ir::Node* n) const {
   auto it = consumerOf.find(n);
   return it == consumerOf.end() ? n : it->second;

@@ -38,6 +38,12 @@ ConstantFolding foldConstantsForView(const ir::Graph& g);
 // the initializer it names there (nullptr for anything computed, or a graph input).
 const ir::Tensor* initializerOf(const ir::Value* v);
 
+// What a value holds before the graph runs, through what the view folds away: its weight (initializerOf), or the
+// weight or constant that a chain of Identity nodes (and a Constant node) passes on to it; nullptr for anything
+// computed. `source`, when given, is set to the value the tensor belongs to (the aliased weight, the Constant's
+// output; `v` itself for its own weight).
+const ir::Tensor* foldedTensorOf(const ir::Value* v, const ir::Value** source = nullptr);
+
 // "= 0.5", "= [1, -1]" for a small numeric tensor, "256×256" otherwise.
 std::string describeTensor(const ir::Tensor& t);
 

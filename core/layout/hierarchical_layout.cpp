@@ -46,13 +46,21 @@ Size frameSize(const Block& b, Size content) {
 
 Size nodeBoxSize(const ir::Node& n, const std::vector<FoldedInput>* details) {
   Size s{textWidth(n.opType.size(), 64, 220), kNodeHeaderHeight};
-  if (!details || details->empty()) return s;
-  const size_t lines = std::min(details->size(), kMaxDetailLines);
+  const size_t lines = details ? std::min(details->size(), kMaxDetailLines) : 0;
   size_t longest = 0;
   for (size_t i = 0; i < lines; ++i) longest = std::max(longest, (*details)[i].text.size());
+  // The bodies of If/Loop/Scan are named below, one line each ("else_branch ›", clicked to open).
+  size_t bodies = 0;
+  for (const auto& a : n.attributes)
+    for (const auto& g : a.graphs)
+      if (g) {
+        ++bodies;
+        longest = std::max(longest, a.name.size() + 2);
+      }
+  if (lines + bodies == 0) return s;
   // Detail lines use an 8 pt font: about 6.2 points per character.
   s.width = std::max(s.width, std::clamp(double(longest) * 6.2 + 16, 64.0, 260.0));
-  s.height += double(lines) * kDetailLineHeight;
+  s.height += double(lines + bodies) * kDetailLineHeight;
   return s;
 }
 

@@ -69,7 +69,8 @@ struct PlacedGraph {
   bool cancelled = false;
 };
 
-// Sizes the UI and the renderers agree on (points). `details`: the lines listing folded inputs.
+// Sizes the UI and the renderers agree on (points). `details`: the lines listing folded inputs; a line more for
+// each body of an If/Loop/Scan (its attribute's name).
 Size nodeBoxSize(const ir::Node& n, const std::vector<FoldedInput>* details = nullptr);
 // Detail lines a node box shows at most (the last one says how many more there are).
 constexpr size_t kMaxDetailLines = 5;

@@ -139,6 +139,7 @@ void GraphScene::rebuild() {
   placeLabels();
   setItemIndexMethod(BspTreeIndex);
   setSceneRect(QRectF(-40, -40, placed.width + 80, placed.height + 80));
+  if (BlockItem* b = blockItems_.value(keyBlock_, nullptr); !b || b->isExpanded()) keyBlock_ = -1;
   applySelection();
   emit rebuilt();
 }
@@ -182,6 +183,18 @@ void GraphScene::applySelection() {
       }
     }
   }
+  // A block the arrow keys moved to stands for the selection until the document selects something again.
+  if (!sel.isEmpty() || doc_->selectedValue()) keyBlock_ = -1;
+  if (BlockItem* block = blockItems_.value(keyBlock_, nullptr)) {
+    const int i = indexOf_.value(block, -1);
+    if (i >= 0) {
+      highlighted_.push_back(i);
+      for (auto& [other, edge] : links_[i]) {
+        setItemHighlight(items_[other], Highlight::Neighbour);
+        edge->setHighlighted(true);
+      }
+    }
+  }
   for (int i : highlighted_) setItemHighlight(items_[i], Highlight::Selected);
 }
 
@@ -192,6 +205,10 @@ NodeItem* GraphScene::itemForNode(const ir::Node* n) const {
 }
 
 void GraphScene::deselectAll() {
+  if (keyBlock_ >= 0) {
+    keyBlock_ = -1;
+    applySelection();
+  }
   if (!doc_->selectedNodes().isEmpty() || doc_->selectedValue()) doc_->clearSelection();
 }
 
@@ -228,8 +245,17 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
     return QGraphicsScene::mousePressEvent(event);
   }
   if (event->button() != Qt::LeftButton) return QGraphicsScene::mousePressEvent(event);
+  enteredBodyByClick_ = false;
   QGraphicsItem* item = pickable(event->scenePos());
   if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
+    if (const int body = n->bodyAt(event->scenePos()); body >= 0) {
+      // A body's name on an If/Loop/Scan box: opens it (the scene is rebuilt, `n` with it).
+      const ir::Graph* g = n->bodies()[body].second;
+      enteredBodyByClick_ = true;
+      doc_->enterBody(g);
+      event->accept();
+      return;
+    }
     if (event->modifiers().testFlag(Qt::ControlModifier)) {  // Ctrl+click adds a node to the selection or drops it
       QList<const ir::Node*> nodes = doc_->selectedNodes();
       if (!nodes.removeOne(n->node())) nodes.append(n->node());
@@ -248,32 +274,42 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event) {
   }
 }
 
+void GraphScene::openBodies(const ir::Node* node, const QPoint& screenPos, QWidget* menuParent, bool selectFirst) {
+  // Each graph attribute is a body: If has two (then/else), Loop and Scan one. With more than one, a menu offers
+  // them; the breadcrumb names the one entered ("/If: else_branch").
+  QList<QPair<QString, const ir::Graph*>> bodies;
+  for (const auto& a : node->attributes)
+    for (const auto& g : a.graphs)
+      if (g) bodies.append({QString::fromStdString(a.name), g.get()});
+  auto enter = [this, selectFirst](const ir::Graph* body) {
+    doc_->enterBody(body);
+    if (selectFirst) selectFirstNodeIn(sceneRect());
+  };
+  if (bodies.size() == 1) {
+    enter(bodies.front().second);
+  } else if (bodies.size() > 1) {
+    auto* menu = new QMenu(menuParent);
+    menu->setObjectName(QStringLiteral("bodyMenu"));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    for (const auto& [name, body] : bodies) menu->addAction(name, this, [enter, body = body] { enter(body); });
+    menu->popup(screenPos);
+  } else if (const ir::Graph* body = doc_->functionBody(node)) {
+    doc_->enterSubgraph(body, QString::fromStdString(node->name.empty() ? node->opType : node->name));
+    if (selectFirst) selectFirstNodeIn(sceneRect());
+  }
+}
+
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) {
+  if (enteredBodyByClick_) {
+    // The first click of this double-click opened a body: what is now under the pointer was not aimed at.
+    enteredBodyByClick_ = false;
+    event->accept();
+    return;
+  }
   const QTransform t = views().isEmpty() ? QTransform() : views().first()->transform();
   for (QGraphicsItem* item : items(event->scenePos(), Qt::IntersectsItemBoundingRect, Qt::DescendingOrder, t)) {
     if (auto* n = qgraphicsitem_cast<NodeItem*>(item)) {
-      const ir::Node* node = n->node();
-      const QString title = QString::fromStdString(node->name.empty() ? node->opType : node->name);
-      // Each graph attribute is a body: If has two (then/else), Loop and Scan one. With more than one, a
-      // menu offers them; the breadcrumb names the one entered ("If_0: else_branch").
-      QList<QPair<QString, const ir::Graph*>> bodies;
-      for (const auto& a : node->attributes)
-        for (const auto& g : a.graphs)
-          if (g) bodies.append({QString::fromStdString(a.name), g.get()});
-      if (bodies.size() == 1) {
-        doc_->enterSubgraph(bodies.front().second, title);
-      } else if (bodies.size() > 1) {
-        auto* menu = new QMenu(event->widget());
-        menu->setObjectName(QStringLiteral("bodyMenu"));
-        menu->setAttribute(Qt::WA_DeleteOnClose);
-        for (const auto& [name, body] : bodies)
-          menu->addAction(name, this, [this, title, name = name, body = body] {
-            doc_->enterSubgraph(body, title + QStringLiteral(": ") + name);
-          });
-        menu->popup(event->screenPos());
-      } else if (const ir::Graph* body = doc_->functionBody(node)) {
-        doc_->enterSubgraph(body, title);
-      }
+      openBodies(n->node(), event->screenPos(), event->widget());
       event->accept();
       return;
     }

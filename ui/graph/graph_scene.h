@@ -6,6 +6,8 @@
 #include <QHash>
 #include <vector>
 
+#include "ui/graph/neighbour_pick.h"
+
 namespace fb::ir {
 class Node;
 }
@@ -39,6 +41,22 @@ class GraphScene : public QGraphicsScene {
   // next rebuild, which drops them (their owners add them again on rebuilt()).
   void keepLabelsOff(const std::vector<QRectF>& marks);
 
+  // --- keyboard (GraphView's keys)
+  // What the keys act on: the selected node's box, or the collapsed block that hides it, or a block the keys
+  // moved to (nullptr when nothing is selected).
+  QGraphicsItem* keyboardItem() const;
+  // Arrow keys: the selection moves along an edge to the neighbour that lies that way (a node, or a collapsed
+  // block); Left/Right, where no edge leads, to a node beside it that shares a neighbour. False when nothing moved.
+  bool stepSelection(StepDirection direction);
+  // Enter: expands the collapsed block under the keys, or opens the selected node's body (a menu offers several),
+  // and selects the first node inside. False when there is nothing to open.
+  bool activateSelection(QGraphicsView* view);
+  // Backspace: one level up the breadcrumb, the node whose body was left selected. False on the main graph.
+  bool goUp();
+  // Opens a body of `node` (a menu at `screenPos` offers them when there are several, or a function's body);
+  // `selectFirst`: the body's first node is selected, as a start for the keys.
+  void openBodies(const ir::Node* node, const QPoint& screenPos, QWidget* menuParent, bool selectFirst = false);
+
  signals:
   void rebuilt();
 
@@ -50,6 +68,7 @@ class GraphScene : public QGraphicsScene {
   void rebuild();
   void applySelection();
   void placeLabels();
+  void selectFirstNodeIn(const QRectF& area);
 
   Document* doc_;
   std::vector<QGraphicsItem*> items_;  // by placed item index
@@ -62,6 +81,8 @@ class GraphScene : public QGraphicsScene {
   std::vector<QRectF> labelObstacles_, frames_;  // boxes and frame titles; open frames' outlines
   std::vector<QRectF> marks_;                    // keepLabelsOff()
   std::vector<int> highlighted_;
+  int keyBlock_ = -1;
+  bool enteredBodyByClick_ = false;  // a collapsed block the arrow keys moved to (the document selects nodes only)
 };
 
 }  // namespace fb::ui

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/neighbour_pick.h"
 #include "ui/graph/block_item.h"
 #include "ui/graph/node_item.h"
 #include "ui/graph/value_item.h"
@@ -150,9 +151,49 @@ void GraphView::centerOnNode(const ir::Node* n) {
   }
 }
 
+bool GraphView::event(QEvent* event) {
+  // Esc is also the window's Clear Selection: in a view it clears this view's graph (a preview has its own).
+  if (event->type() == QEvent::ShortcutOverride && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+    event->accept();
+    return true;
+  }
+  return QGraphicsView::event(event);
+}
+
 void GraphView::keyPressEvent(QKeyEvent* event) {
-  if (event->key() == Qt::Key_Escape) {
-    graphScene_->deselectAll();
+  auto step = [this](StepDirection d) { return graphScene_->stepSelection(d); };
+  bool done = false;
+  switch (event->key()) {
+    case Qt::Key_Escape:
+      graphScene_->deselectAll();
+      done = true;
+      break;
+    case Qt::Key_Up:
+      done = step(StepDirection::Up);
+      break;
+    case Qt::Key_Down:
+      done = step(StepDirection::Down);
+      break;
+    case Qt::Key_Left:
+      done = step(StepDirection::Left);
+      break;
+    case Qt::Key_Right:
+      done = step(StepDirection::Right);
+      break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+      done = graphScene_->activateSelection(this);
+      break;
+    case Qt::Key_Backspace:
+      done = graphScene_->goUp();
+      break;
+    default:
+      break;
+  }
+  // An arrow key with nothing selected pans, as before; with a selection and nowhere to go it does nothing.
+  const bool arrow = event->key() == Qt::Key_Up || event->key() == Qt::Key_Down || event->key() == Qt::Key_Left ||
+                     event->key() == Qt::Key_Right;
+  if (done || (arrow && graphScene_->keyboardItem())) {
     event->accept();
     return;
   }

@@ -1,6 +1,8 @@
 #pragma once
-// The view on a GraphScene: drag or arrow keys to pan, wheel and Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit
-// (never beyond 100 %); zooming out stops at the fitted view. A click on empty canvas or Esc clears the selection.
+// The view on a GraphScene: drag to pan, wheel and Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit (never beyond 100 %);
+// zooming out stops at the fitted view. Keys: with a selection the arrow keys move it along edges (without one they
+// pan), Enter expands a block or opens a body, Backspace goes up the breadcrumb. A click on empty canvas or Esc
+// clears the selection.
 // Zoomed far out, where thousands of items are in view, the scene is painted once into an overview pixmap
 // at the current zoom and panning only copies from it; the pixmap is redrawn when the zoom or the scene
 // changes. Antialiasing is off there too: it costs most and shows least.
@@ -38,6 +40,7 @@ class GraphView : public QGraphicsView {
   void zoomChanged(double zoom);
 
  protected:
+  bool event(QEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;

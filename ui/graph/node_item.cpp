@@ -4,6 +4,7 @@
 #include <QStyleOptionGraphicsItem>
 
 #include "ir/node.h"
+#include "ir/graph.h"
 #include "layout/hierarchical_layout.h"
 #include "layout/op_category.h"
 #include "ui/theme/colors.h"
@@ -17,9 +18,25 @@ NodeItem::NodeItem(const ir::Node* node, const QRectF& rect, const QStringList& 
       QString::fromUtf8(layout::opCategoryColor(category).data(), int(layout::opCategoryColor(category).size())));
   op_ = QString::fromStdString(node->opType);
   name_ = QString::fromStdString(node->name);
+  for (const auto& a : node->attributes)
+    for (const auto& g : a.graphs)
+      if (g) bodies_.append({QString::fromStdString(a.name), g.get()});
   setToolTip(QStringLiteral("%1\n%2").arg(name_.isEmpty() ? QStringLiteral("(unnamed)") : name_, op_) +
              (details_.isEmpty() ? QString() : QStringLiteral("\n") + details_.join(QLatin1Char('\n'))));
   setZValue(2);
+}
+
+QRectF NodeItem::bodyRect(int i) const {
+  // Below the header and the folded inputs' lines, as nodeBoxSize counts them.
+  const int detailLines = int(std::min<size_t>(size_t(details_.size()), layout::kMaxDetailLines));
+  const double top = rect_.top() + layout::kNodeHeaderHeight + (detailLines + i) * layout::kDetailLineHeight - 2;
+  return {rect_.left() + 6, top, rect_.width() - 12, layout::kDetailLineHeight};
+}
+
+int NodeItem::bodyAt(const QPointF& scenePos) const {
+  for (int i = 0; i < bodies_.size(); ++i)
+    if (bodyRect(i).contains(scenePos)) return i;
+  return -1;
 }
 
 void NodeItem::setHighlight(Highlight h) {
@@ -65,9 +82,18 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     p->setFont(f);
     p->drawText(header, Qt::AlignCenter, op_);
   }
-  if (details_.isEmpty() || lod < kDetailLevelOfDetail) return;
+  if ((details_.isEmpty() && bodies_.isEmpty()) || lod < kDetailLevelOfDetail) return;
   f.setPointSizeF(kMinTextPointSize);
   f.setBold(false);
+  if (!bodies_.isEmpty()) {
+    // Body names read as links: they open the body.
+    QFont link = f;
+    link.setUnderline(true);
+    p->setFont(link);
+    p->setPen(itemColors().nodeText);
+    for (int i = 0; i < bodies_.size(); ++i)
+      p->drawText(bodyRect(i), Qt::AlignLeft | Qt::AlignVCenter, bodies_[i].first + QStringLiteral(" \u203a"));
+  }
   p->setFont(f);
   p->setPen(itemColors().nodeText);
   const int shown = int(std::min<size_t>(size_t(details_.size()), layout::kMaxDetailLines));

@@ -50,7 +50,8 @@ void NodePanel::refresh() {
   model_->addRow(general, tr("domain"), n->domain.empty() ? QStringLiteral("ai.onnx") : q(n->domain));
   model_->addRow(general, tr("name"), q(n->name));
   const int opset = int(doc_->model()->opsetVersion(n->domain));
-  if (auto facts = lookupOpSchema(q(n->opType), q(n->domain), opset)) {
+  const auto facts = lookupOpSchema(q(n->opType), q(n->domain), opset);
+  if (facts) {
     model_->addRow(general, tr("since version"), tr("%1 (model imports opset %2)").arg(facts->sinceVersion).arg(opset));
     if (!facts->doc.isEmpty()) model_->addRow(general, tr("documentation"), facts->doc);
   } else {
@@ -81,14 +82,19 @@ void NodePanel::refresh() {
     const ir::TypeInfo* t = doc_->typeOf(v);
     return t ? QString::fromStdString(t->toString()) : tr("type unknown");
   };
+  // Rows are named as the schema names them ("X", "W", "B"), by position where it does not (custom ops).
+  auto rowName = [&facts](bool input, size_t i) {
+    const QString name = facts ? formalName(input ? facts->inputs : facts->outputs, int(i)) : QString();
+    return name.isEmpty() ? QString::number(i) : name;
+  };
   auto* inputs = model_->addSection(tr("Inputs (%1)").arg(n->inputs().size()));
   for (size_t i = 0; i < n->inputs().size(); ++i) {
     const ir::Value* v = n->inputs()[i];
     if (!v) {
-      model_->addRow(inputs, QString::number(i), tr("(omitted)"));
+      model_->addRow(inputs, rowName(true, i), tr("(omitted)"));
       continue;
     }
-    model_->addValueLink(inputs, QString::number(i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
+    model_->addValueLink(inputs, rowName(true, i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
     if (v->producer())
       model_->addNodeLink(inputs, tr("  from"), nodeLabel(v->producer()), v->producer());
     else
@@ -101,7 +107,7 @@ void NodePanel::refresh() {
   for (size_t i = 0; i < n->outputs().size(); ++i) {
     const ir::Value* v = n->outputs()[i];
     if (!v) continue;
-    model_->addValueLink(outputs, QString::number(i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
+    model_->addValueLink(outputs, rowName(false, i), QStringLiteral("%1  %2").arg(q(v->name()), typeText(v)), v);
     for (const auto& use : v->uses()) model_->addNodeLink(outputs, tr("  to"), nodeLabel(use.node), use.node);
     if (v->isGraphOutput()) model_->addRow(outputs, tr("  to"), tr("graph output"));
   }

@@ -4,6 +4,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "ir/graph.h"
 #include "ui/document.h"
 #include "ui/inspector/property_tree_model.h"
 
@@ -23,9 +24,14 @@ PropertyPanel::PropertyPanel(Document* doc, QWidget* parent)
       doc_->selectNode(static_cast<const ir::Node*>(n.value<const void*>()));
     else if (auto v = i.data(PropertyTreeModel::LinkValueRole); v.isValid())
       doc_->selectValue(static_cast<const ir::Value*>(v.value<const void*>()));
-    else if (auto g = i.data(PropertyTreeModel::LinkGraphRole); g.isValid())
-      doc_->enterSubgraph(static_cast<const ir::Graph*>(g.value<const void*>()),
-                          i.siblingAtColumn(0).data().toString());
+    else if (auto g = i.data(PropertyTreeModel::LinkGraphRole); g.isValid()) {
+      const auto* graph = static_cast<const ir::Graph*>(g.value<const void*>());
+      // A body is titled by its node and branch; a function's body by the row that links it.
+      if (graph->ownerNode())
+        doc_->enterBody(graph);
+      else
+        doc_->enterSubgraph(graph, i.siblingAtColumn(0).data().toString());
+    }
   });
   connect(view_, &QTreeView::clicked, view_, &QTreeView::activated);
 }

@@ -11,6 +11,7 @@
 #include "ir/node.h"
 #include "ir/tensor.h"
 #include "ir/value.h"
+#include "layout/constant_folding_view.h"
 #include "ui/document.h"
 #include "ui/inspector/property_tree_model.h"
 #include "ui/inspector/value_summary.h"
@@ -145,9 +146,17 @@ void TensorPanel::refresh() {
   model_->addRow(general, tr("name"), QString::fromStdString(v->name()));
   const ir::TypeInfo* t = doc_->typeOf(v);
   model_->addRow(general, tr("type"), t ? QString::fromStdString(t->toString()) : tr("unknown"));
-  const ir::Tensor* init = v->initializer();
+  // An Identity of a weight (or a Constant) is folded away in the view: its output shows the values it passes on.
+  const ir::Value* source = v;
+  const ir::Tensor* init = v->initializer() ? v->initializer() : layout::foldedTensorOf(v, &source);
+  const bool constant = source->producer() && source->producer()->opType == "Constant";
   model_->addRow(general, tr("kind"),
-                 init                ? tr("initializer")
+                 v->initializer() ? tr("initializer")
+                 : source != v
+                     ? tr("alias of %1 %2")
+                           .arg(constant ? tr("constant") : tr("initializer"), QString::fromStdString(source->name()))
+                 : constant          ? tr("constant")
+                 : init              ? tr("initializer of an outer graph")
                  : v->isGraphInput() ? tr("graph input")
                                      : tr("activation"));
   addComputed(v, true);

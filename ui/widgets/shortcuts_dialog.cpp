@@ -36,6 +36,16 @@ void walk(const QList<QAction*>& actions, const QString& path, QList<ShortcutEnt
 
 }  // namespace
 
+QList<QPair<QString, QString>> graphViewKeys() {
+  return {
+      {QObject::tr("Up, Down, Left, Right"),
+       QObject::tr("Move the selection along an edge to a neighbour (pan when nothing is selected)")},
+      {QObject::tr("Enter"), QObject::tr("Expand the selected block, or open the selected node's body")},
+      {QObject::tr("Backspace"), QObject::tr("Go up the breadcrumb")},
+      {QObject::tr("Esc"), QObject::tr("Clear the selection")},
+  };
+}
+
 QList<ShortcutEntry> shortcutsOf(QMainWindow* window) {
   QList<ShortcutEntry> out;
   QSet<QAction*> seen;
@@ -48,7 +58,8 @@ QList<ShortcutEntry> shortcutsOf(QMainWindow* window) {
   return out;
 }
 
-ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), table_(new QTableWidget(this)) {
+ShortcutsDialog::ShortcutsDialog(QMainWindow* window)
+    : QDialog(window), table_(new QTableWidget(this)), viewKeys_(new QTableWidget(this)) {
   setWindowTitle(tr("Keyboard Shortcuts"));
   setObjectName(QStringLiteral("shortcutsDialog"));
   const auto entries = shortcutsOf(window);
@@ -73,14 +84,28 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window) : QDialog(window), table_(
     }
     table_->setItem(i, 1, key);
   }
+  const auto viewKeys = graphViewKeys();
+  viewKeys_->setColumnCount(2);
+  viewKeys_->setHorizontalHeaderLabels({tr("In the graph view"), tr("Key")});
+  viewKeys_->setRowCount(int(viewKeys.size()));
+  viewKeys_->verticalHeader()->hide();
+  viewKeys_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  viewKeys_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  for (int i = 0; i < int(viewKeys.size()); ++i) {
+    viewKeys_->setItem(i, 0, new QTableWidgetItem(viewKeys[i].second));
+    viewKeys_->setItem(i, 1, new QTableWidgetItem(viewKeys[i].first));
+  }
+  viewKeys_->setMaximumHeight(viewKeys_->horizontalHeader()->height() +
+                              int(viewKeys.size()) * viewKeys_->verticalHeader()->defaultSectionSize() + 4);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(table_);
+  layout->addWidget(viewKeys_);
   if (!conflicts_.isEmpty())
     layout->addWidget(new QLabel(tr("Bound twice: %1").arg(conflicts_.join(QStringLiteral(", "))), this));
   layout->addWidget(buttons);
-  resize(520, 480);
+  resize(520, 600);
 }
 
 }  // namespace fb::ui

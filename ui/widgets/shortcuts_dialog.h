@@ -4,6 +4,7 @@
 #include <QDialog>
 #include <QKeySequence>
 #include <QList>
+#include <QPair>
 
 class QMainWindow;
 class QTableWidget;
@@ -20,16 +21,22 @@ struct ShortcutEntry {
 // The window's actions with a shortcut: through its menu bar first (in menu order), then any other action.
 QList<ShortcutEntry> shortcutsOf(QMainWindow* window);
 
+// Keys a graph view handles itself, with no action behind them (GraphView::keyPressEvent): (keys, what they do).
+QList<QPair<QString, QString>> graphViewKeys();
+
 class ShortcutsDialog : public QDialog {
   Q_OBJECT
  public:
   explicit ShortcutsDialog(QMainWindow* window);
   QTableWidget* table() const { return table_; }
+  // The graph view's own keys (graphViewKeys()), below the commands.
+  QTableWidget* viewKeysTable() const { return viewKeys_; }
   // Keys bound to more than one action ("Ctrl+E"); empty when every key does one thing.
   QStringList conflicts() const { return conflicts_; }
 
  private:
   QTableWidget* table_;
+  QTableWidget* viewKeys_;
   QStringList conflicts_;
 };
 
