@@ -41,15 +41,18 @@ bool GraphScene::stepSelection(StepDirection direction) {
     ids.push_back(k);
     boxes.push_back(items_[k]->sceneBoundingRect());
   };
-  for (const auto& [other, edge] : links_[at]) consider(other);
-  int pick = pickNeighbour(from->sceneBoundingRect(), boxes, direction);
-  if (pick < 0 && (direction == StepDirection::Left || direction == StepDirection::Right)) {
+  for (const auto& link : links_[at]) consider(link.first);
+  const bool sideways = direction == StepDirection::Left || direction == StepDirection::Right;
+  // Along an edge that way first; Up/Down then also to an edge's far end well off to the side.
+  int pick = pickNeighbour(from->sceneBoundingRect(), boxes, direction, /*inCone=*/true);
+  if (pick < 0 && !sideways) pick = pickNeighbour(from->sceneBoundingRect(), boxes, direction, false);
+  if (pick < 0 && sideways) {
     // No edge leads sideways in a top-down layout: the other branches beside this one, which share a neighbour.
     ids.clear();
     boxes.clear();
-    for (const auto& [neighbour, edge] : links_[at])
-      for (const auto& [sibling, edge2] : links_[neighbour]) consider(sibling);
-    pick = pickNeighbour(from->sceneBoundingRect(), boxes, direction);
+    for (const auto& link : links_[at])
+      for (const auto& siblingLink : links_[link.first]) consider(siblingLink.first);
+    pick = pickNeighbour(from->sceneBoundingRect(), boxes, direction, false);
   }
   if (pick < 0) return false;
   QGraphicsItem* to = items_[ids[pick]];

@@ -5,7 +5,7 @@
 
 namespace fb::ui {
 
-int pickNeighbour(const QRectF& from, const std::vector<QRectF>& candidates, StepDirection direction) {
+int pickNeighbour(const QRectF& from, const std::vector<QRectF>& candidates, StepDirection direction, bool inCone) {
   const QPointF unit = direction == StepDirection::Up     ? QPointF(0, -1)
                        : direction == StepDirection::Down ? QPointF(0, 1)
                        : direction == StepDirection::Left ? QPointF(-1, 0)
@@ -16,7 +16,7 @@ int pickNeighbour(const QRectF& from, const std::vector<QRectF>& candidates, Ste
     const QPointF offset = candidates[i].center() - from.center();
     const double along = offset.x() * unit.x() + offset.y() * unit.y();
     const double across = std::abs(offset.x() * unit.y() - offset.y() * unit.x());
-    if (along <= 1) continue;  // beside or behind
+    if (along <= 1 || (inCone && across > along)) continue;  // beside or behind, or off to the side
     // Off to the side counts double: Down from a node with two consumers takes the one straight below.
     const double score = along + 2 * across;
     if (score < bestScore) {

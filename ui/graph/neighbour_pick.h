@@ -8,7 +8,8 @@ namespace fb::ui {
 
 enum class StepDirection { Up, Down, Left, Right };
 
-// Index into `candidates` of the box a step from `from` lands on; -1 when none lies that way.
-int pickNeighbour(const QRectF& from, const std::vector<QRectF>& candidates, StepDirection direction);
+// Index into `candidates` of the box a step from `from` lands on; -1 when none lies that way. `inCone`: only boxes
+// within 45° of the direction count (else the whole half-plane does).
+int pickNeighbour(const QRectF& from, const std::vector<QRectF>& candidates, StepDirection direction, bool inCone);
 
 }  // namespace fb::ui
