@@ -81,8 +81,8 @@ class GraphScene : public QGraphicsScene {
   std::vector<QRectF> labelObstacles_, frames_;  // boxes and frame titles; open frames' outlines
   std::vector<QRectF> marks_;                    // keepLabelsOff()
   std::vector<int> highlighted_;
-  int keyBlock_ = -1;
-  bool enteredBodyByClick_ = false;  // a collapsed block the arrow keys moved to (the document selects nodes only)
+  int keyBlock_ = -1;                // a collapsed block the arrow keys moved to (the document selects nodes only)
+  bool enteredBodyByClick_ = false;  // the press of a double-click opened a body: its double-click is spent
 };
 
 }  // namespace fb::ui

@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "ui/graph/graph_scene.h"
-#include "ui/graph/neighbour_pick.h"
 #include "ui/graph/block_item.h"
 #include "ui/graph/node_item.h"
 #include "ui/graph/value_item.h"
