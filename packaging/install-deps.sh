@@ -16,6 +16,7 @@ PACKAGES=(
   libjemalloc-dev                      # the executables' allocator (node-heavy graphs: 2-2.5x faster than glibc's)
   zlib1g-dev                           # CRC-32 of the zip entries in PyTorch checkpoints (codegen weights)
   fonts-dejavu-core                    # text in offscreen rendering (tests, screenshots)
+  fonts-noto-mono fonts-droid-fallback # common fonts whose "monospace" is not fixed pitch: test_ui_code_font
   xvfb xauth                           # a display for the app on machines without one
   dpkg-dev file                        # CPack's .deb: dpkg-shlibdeps works out the package's dependencies
   python3-numpy                        # benchmark reference (python onnx.load)

@@ -16,12 +16,15 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/compare/compare_controller.h"
 #include "ui/compare/compare_docks.h"
+#include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/convert_panel.h"
@@ -54,14 +57,15 @@ constexpr int kMaxRecent = 10;
 const char* kRecentKey = "recentFiles";
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent)
+MainWindow::MainWindow(QWidget* parent, Settings settings)
     : QMainWindow(parent),
       doc_(new Document(this)),
       scene_(new GraphScene(doc_, this)),
       view_(new GraphView(scene_)),
       progress_(new QProgressBar),
       cancel_(new QPushButton(tr("Cancel"))),
-      zoomLabel_(new QLabel) {
+      zoomLabel_(new QLabel),
+      settings_(settings) {
   runner_ = new ModelRunner(doc_, this);
   extractor_ = new SubgraphExtractor(doc_, this, this);
   // The graph's context menu: what applies to the selection.
@@ -77,7 +81,9 @@ MainWindow::MainWindow(QWidget* parent)
   setCentralWidget(central);
   buildDocks();
   buildMenus();
-  restorePanelLayout(this);
+  resize(1400, 900);
+  // A saved layout has its own sizes; the first start's are set once the window has its size (showEvent).
+  if (settings_ == Settings::UseSaved && restorePanelLayout(this)) sizeDocksOnShow_ = false;
 
   progress_->setRange(0, 100);
   progress_->setMaximumWidth(220);
@@ -186,7 +192,6 @@ MainWindow::MainWindow(QWidget* parent)
     if (message != tr("cancelled")) showError(path, tr("the picture could not be written: %1").arg(message));
   });
   setAcceptDrops(true);
-  resize(1400, 900);
   setWindowTitle(QStringLiteral("FlowBridge"));
 }
 
@@ -199,22 +204,19 @@ void MainWindow::buildDocks() {
   operatorsPanel_ = new OperatorsPanel(doc_);
   findPanel_ = new FindPanel(doc_);
   logPanel_ = new LogPanel(doc_);
-  auto dock = [this](QWidget* w, const QString& title, Qt::DockWidgetArea area) {
+  auto dock = [this](QWidget* w, const QString& title) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(title);
     d->setWidget(w);
-    addDockWidget(area, d);
     return d;
   };
-  auto* node = dock(nodePanel_, tr("Node"), Qt::RightDockWidgetArea);
-  dock(tensorPanel_, tr("Tensor"), Qt::RightDockWidgetArea);
-  auto* model = dock(modelPanel_, tr("Model"), Qt::RightDockWidgetArea);
-  tabifyDockWidget(model, node);
-  node->raise();
-  auto* find = dock(findPanel_, tr("Find"), Qt::LeftDockWidgetArea);
-  dock(operatorsPanel_, tr("Operators"), Qt::LeftDockWidgetArea);
-  auto* log = dock(logPanel_, tr("Log"), Qt::BottomDockWidgetArea);
-  // Convert (left, tabbed with Operators) and the converted-graph Preview (right, shown after a conversion).
+  nodeDock_ = dock(nodePanel_, tr("Node"));
+  tensorDock_ = dock(tensorPanel_, tr("Tensor"));
+  modelDock_ = dock(modelPanel_, tr("Model"));
+  findDock_ = dock(findPanel_, tr("Find"));
+  operatorsDock_ = dock(operatorsPanel_, tr("Operators"));
+  logDock_ = dock(logPanel_, tr("Log"));
+  // Convert (left, tabbed with Find) and the converted-graph Preview (right, shown after a conversion).
   conversion_ = new ConversionDocks(this, doc_, scene_);
   connect(conversion_->controller(), &ConversionController::logMessage, logPanel_, &LogPanel::append);
   connect(conversion_->panel(), &ConvertPanel::logMessage, logPanel_, &LogPanel::append);
@@ -229,16 +231,91 @@ void MainWindow::buildDocks() {
   compare_->annotate(nodePanel_, tensorPanel_);
   connect(compare_->controller(), &CompareController::logMessage, logPanel_, &LogPanel::append);
   split_->addPane(compare_->pane(), compare_->view(), compare_->controller()->documentB());
-  // Beside a preview or a compared model the panels make room for the two graphs; both start at their first view.
-  connect(split_, &PreviewSplit::previewShown, this, [this, find, node] {
-    resizeDocks({find, node}, {240, 240}, Qt::Horizontal);
+  // Beside a preview or a compared model both graphs start at their first view; the docks keep the widths the
+  // user gave them.
+  connect(split_, &PreviewSplit::previewShown, this, [this] {
     view_->showStart();
     if (GraphView* shown = split_->shownView()) shown->showStart();
   });
-  tabifyDockWidget(find, conversion_->convertDock());
-  find->raise();
-  resizeDocks({find, node}, {260, 380}, Qt::Horizontal);
-  resizeDocks({log}, {90}, Qt::Vertical);
+  arrangeDocks();
+  keepPassesReadable();
+  // Node and Tensor come out when there is something to show in them.
+  connect(doc_, &Document::selectionChanged, this, [this] {
+    QDockWidget* wanted = doc_->selectedValue() ? tensorDock_ : doc_->focusNode() ? nodeDock_ : nullptr;
+    if (!wanted || wanted->isVisible()) return;
+    const bool columnWasEmpty = nodeDock_->isHidden() && tensorDock_->isHidden();
+    wanted->show();
+    wanted->raise();
+    // The first of the two to come out gets a readable width (once it is in the layout).
+    if (columnWasEmpty)
+      QTimer::singleShot(
+          0, this, [this, wanted] { resizeDocks({wanted}, {std::clamp(width() / 5, 260, 420)}, Qt::Horizontal); });
+  });
+}
+
+void MainWindow::arrangeDocks() {
+  // The graph gets the room (on a 1366x768 laptop too). The panels about the whole model share one column of
+  // tabs on the left, so the status table gets the column's height; Node and Tensor, empty until something is
+  // selected, wait hidden in the right column, where the generated code also goes; the Log is a strip under the
+  // graph, with the Passes tab beside it, and the Compare table opens next to it.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  QDockWidget* convert = conversion_->convertDock();
+  QDockWidget* passes = conversion_->passesDock();
+  QDockWidget* code = conversion_->codePreview()->dock();
+  QDockWidget* compare = compare_->dock();
+  for (QDockWidget* d : findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly)) d->setFloating(false);
+  addDockWidget(Qt::LeftDockWidgetArea, findDock_);
+  for (QDockWidget* d : {convert, operatorsDock_, modelDock_}) tabifyDockWidget(findDock_, d);
+  for (QDockWidget* d : {findDock_, convert, operatorsDock_, modelDock_}) d->show();
+  findDock_->raise();
+  addDockWidget(Qt::RightDockWidgetArea, nodeDock_);
+  tabifyDockWidget(nodeDock_, tensorDock_);
+  addDockWidget(Qt::RightDockWidgetArea, code, Qt::Vertical);
+  nodeDock_->setVisible(doc_->focusNode());
+  tensorDock_->setVisible(doc_->selectedValue());
+  addDockWidget(Qt::BottomDockWidgetArea, logDock_);
+  tabifyDockWidget(logDock_, passes);
+  passes->hide();
+  logDock_->show();
+  logDock_->raise();
+  addDockWidget(Qt::BottomDockWidgetArea, compare, Qt::Horizontal);
+}
+
+void MainWindow::sizeDocks() {
+  // A fifth of the width for the left column (within what its panels need), a tenth of the height for the Log.
+  resizeDocks({findDock_}, {std::clamp(width() / 5, 240, 380)}, Qt::Horizontal);
+  resizeDocks({logDock_}, {std::clamp(height() / 10, 60, 120)}, Qt::Vertical);
+  const int right = std::clamp(width() / 5, 260, 420);
+  for (QDockWidget* d : {nodeDock_, tensorDock_})
+    if (d->isVisible()) resizeDocks({d}, {right}, Qt::Horizontal);
+}
+
+void MainWindow::resetLayout() {
+  logHeightBeforePasses_ = 0;
+  arrangeDocks();
+  // The sizes apply to the docks' new places, which the layout takes on its next pass.
+  QTimer::singleShot(0, this, &MainWindow::sizeDocks);
+}
+
+void MainWindow::keepPassesReadable() {
+  // Passes is a tab of the Log's strip, and unreadable at the strip's height: the strip grows to almost half the
+  // window while Passes is open, and gets its height back when Passes is closed.
+  QDockWidget* passes = conversion_->passesDock();
+  connect(passes, &QDockWidget::visibilityChanged, this, [this, passes] {
+    QTimer::singleShot(0, this, [this, passes] {
+      if (passes->isHidden()) {
+        if (logHeightBeforePasses_ && logDock_->isVisible())
+          resizeDocks({logDock_}, {logHeightBeforePasses_}, Qt::Vertical);
+        logHeightBeforePasses_ = 0;
+        return;
+      }
+      const int readable = height() * 9 / 20;
+      if (logHeightBeforePasses_ || !passes->isVisible() || passes->height() >= readable) return;
+      logHeightBeforePasses_ = passes->height();
+      resizeDocks({passes}, {readable}, Qt::Vertical);
+    });
+  });
 }
 
 void MainWindow::buildMenus() {
@@ -318,6 +395,9 @@ void MainWindow::buildMenus() {
   auto* panels = view->addMenu(tr("&Panels"));
   panels->setObjectName(QStringLiteral("panelsMenu"));
   fillPanelsMenu(this, panels);
+  auto* reset = view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+  reset->setObjectName(QStringLiteral("resetLayout"));
+  reset->setToolTip(tr("The panels where a first start puts them, sized for the window"));
 
   auto* graph = menuBar()->addMenu(tr("&Graph"));
   graph->addAction(extractor_->action());
@@ -383,6 +463,7 @@ void MainWindow::showError(const QString& path, const QString& message) {
 }
 
 void MainWindow::rememberRecent(const QString& path) {
+  if (settings_ == Settings::Ignore) return;
   QSettings settings;
   QStringList recent = settings.value(kRecentKey).toStringList();
   const QString abs = QFileInfo(path).absoluteFilePath();
@@ -395,7 +476,8 @@ void MainWindow::rememberRecent(const QString& path) {
 
 void MainWindow::rebuildRecentMenu() {
   recentMenu_->clear();
-  const QStringList recent = QSettings().value(kRecentKey).toStringList();
+  const QStringList recent =
+      settings_ == Settings::Ignore ? QStringList() : QSettings().value(kRecentKey).toStringList();
   for (const QString& p : recent) recentMenu_->addAction(p, this, [this, p] { openFile(p); });
   recentMenu_->setEnabled(!recent.isEmpty());
 }
@@ -437,8 +519,15 @@ void MainWindow::startExport(const QString& path) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  savePanelLayout(this);
+  if (settings_ == Settings::UseSaved) savePanelLayout(this);
   QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (!sizeDocksOnShow_) return;
+  sizeDocksOnShow_ = false;
+  sizeDocks();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

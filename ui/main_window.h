@@ -10,6 +10,7 @@ class QPushButton;
 class QLabel;
 class QMenu;
 class QMimeData;
+class QDockWidget;
 
 namespace fb::ui {
 
@@ -31,8 +32,14 @@ class SubgraphExtractor;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  // Whether the window reads and writes the user's settings (panel layout, window geometry, Open Recent).
+  // --screenshot's window ignores them: its picture must not depend on them, and it must not change them.
+  enum class Settings { UseSaved, Ignore };
+  explicit MainWindow(QWidget* parent = nullptr, Settings settings = Settings::UseSaved);
   ~MainWindow() override;
+
+  // View > Reset Layout: the panels where a first start puts them, sized for the window's current size.
+  void resetLayout();
 
   // Starts loading in the background; errors are shown in a message and in the log, and the previous
   // model stays open.
@@ -76,10 +83,16 @@ class MainWindow : public QMainWindow {
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void buildMenus();
   void buildDocks();
+  // The first start's arrangement (which dock is where, tabbed with which, shown or hidden) and its sizes,
+  // which depend on the window's size.
+  void arrangeDocks();
+  void sizeDocks();
+  void keepPassesReadable();
   void rememberRecent(const QString& path);
   void rebuildRecentMenu();
   void showError(const QString& path, const QString& message);
@@ -95,6 +108,15 @@ class MainWindow : public QMainWindow {
   OperatorsPanel* operatorsPanel_;
   FindPanel* findPanel_;
   LogPanel* logPanel_;
+  QDockWidget* nodeDock_ = nullptr;
+  QDockWidget* tensorDock_ = nullptr;
+  QDockWidget* modelDock_ = nullptr;
+  QDockWidget* findDock_ = nullptr;
+  QDockWidget* operatorsDock_ = nullptr;
+  QDockWidget* logDock_ = nullptr;
+  Settings settings_;
+  bool sizeDocksOnShow_ = true;    // no saved layout: the docks get their sizes once the window has its size
+  int logHeightBeforePasses_ = 0;  // the Log's height before the Passes tab grew their shared area, 0: not grown
   ConversionDocks* conversion_ = nullptr;
   CompareDocks* compare_ = nullptr;
   PreviewSplit* split_ = nullptr;

@@ -82,8 +82,9 @@ CommandLine readCommandLine(const QStringList& args, const QString& defaultModel
   parser.addVersionOption();
   QCommandLineOption screenshot(
       "screenshot",
-      "Open the model, lay it out, fit it (with --opset: its first view, "
-      "the inputs at a readable zoom), write the window to <picture> (.png or .svg) and exit.",
+      "Open the model, lay it out, show its first view (the inputs at a readable zoom, as on opening it), "
+      "write the window to <picture> (.png or .svg) and exit. The saved panel layout and Open Recent are "
+      "neither read nor changed.",
       "picture");
   QCommandLineOption size("size", "Window size for --screenshot (default 1400x900).", "WxH");
   QCommandLineOption select("select",

@@ -17,8 +17,11 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const fb::app::AppOptions& o = cl.options;
 
-  fb::ui::MainWindow w;
-  if (!o.screenshot.isEmpty()) {
+  // A screenshot neither depends on the user's settings (saved layout, geometry) nor changes them (Open Recent).
+  const bool screenshot = !o.screenshot.isEmpty();
+  fb::ui::MainWindow w(nullptr,
+                       screenshot ? fb::ui::MainWindow::Settings::Ignore : fb::ui::MainWindow::Settings::UseSaved);
+  if (screenshot) {
     w.resize(o.size);
     fb::app::arrangeScreenshot(w, o);
   }

@@ -88,10 +88,10 @@ void arrangeScreenshot(ui::MainWindow& w, const AppOptions& options) {
         // The selected node in the middle, at 100 %: readable, whatever the graph's size.
         w.view()->zoomBy(1.0 / w.view()->zoom());
         w.view()->centerOnNode(chosen);
-      } else if (graphOnly) {
-        w.view()->showStart();
       } else if (!keepView) {
-        w.view()->fitAll();
+        // What a user sees on opening the model: its first view (readable, at the inputs), not the whole graph
+        // fitted into a strip; at the view's final size.
+        w.view()->showStart();
       }
       try {
         fb::AtomicFile out(output.toStdString());

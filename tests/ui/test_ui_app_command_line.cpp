@@ -1,12 +1,20 @@
 // The real flowbridge binary's command line: --help and --version need no display, and --screenshot refuses
 // to write over a model or any file that is not a picture, and rejects bad --size and --select values with one
-// line on stderr and the exit codes the README documents (1 usage, 2 file refused or unreadable).
+// line on stderr and the exit codes the README documents (1 usage, 2 file refused or unreadable). A screenshot
+// shows the model's first view, what a user sees on opening it, and neither reads nor changes the user's settings
+// (issue 26, point 7).
 #include <QtTest>
 
 #include <QCryptographicHash>
+#include <QDockWidget>
 #include <QProcess>
+#include <QSettings>
 
 #include "support/helpers.h"
+#include "support/wait_for_ui.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
+#include "ui/main_window.h"
 
 using namespace fb;
 
@@ -19,9 +27,14 @@ struct Run {
   QByteArray out, err;
 };
 
-Run runApp(const QStringList& args, bool withDisplay = true, int timeoutMs = 120000) {
+// The app's settings folder (XDG_CONFIG_HOME) is in the build folder, never the user's.
+QString defaultConfigHome() { return QStringLiteral(FB_TEST_TMP) + QStringLiteral("/app_command_line_config"); }
+
+Run runApp(const QStringList& args, bool withDisplay = true, int timeoutMs = 120000,
+           const QString& configHome = defaultConfigHome()) {
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("XDG_CONFIG_HOME", configHome);
   env.remove("QT_QPA_PLATFORM");
   env.remove("DISPLAY");
   env.remove("WAYLAND_DISPLAY");
@@ -62,11 +75,44 @@ QString scratchModel(const QString& dir, const QString& corpusFile, const QStrin
   return path;
 }
 
+// This process's windows read and write their settings in `dir` (an empty one: a first start).
+void useSettingsIn(const QString& dir) { QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir); }
+
+// Where the graph view and the left column of panels are in a first start's window of `size` (the layout
+// --screenshot uses).
+struct WindowRegions {
+  QRect graph, leftColumn;
+};
+WindowRegions regionsAt(QSize size) {
+  ui::MainWindow w;
+  w.resize(size);
+  w.show();
+  QTest::qWaitForWindowExposed(&w);
+  QTest::qWait(50);
+  auto* find = w.findChild<QDockWidget*>(QStringLiteral("Find"));
+  return {QRect(w.view()->mapTo(&w, QPoint(0, 0)), w.view()->size()), find ? find->geometry() : QRect()};
+}
+
+// The share of pixels that differ between two pictures of the same size (1 when the sizes differ).
+double differingShare(const QImage& a, const QImage& b) {
+  if (a.size() != b.size() || a.isNull()) return 1;
+  const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+  qint64 differing = 0;
+  for (int row = 0; row < x.height(); ++row) {
+    const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+    const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+    for (int col = 0; col < x.width(); ++col) differing += p[col] != q[col];
+  }
+  return double(differing) / (double(x.width()) * x.height());
+}
+
 }  // namespace
 
 class AppCommandLine : public QObject {
   Q_OBJECT
  private slots:
+  void initTestCase() { useSettingsIn(test::scratchDir("app_command_line_settings")); }
+
   void helpAndVersionNeedNoDisplay() {
     const Run help = runApp({"--help"}, false);
     QVERIFY2(help.exitCode == 0, help.err.constData());
@@ -164,6 +210,76 @@ class AppCommandLine : public QObject {
     const QByteArray text = f.readAll();
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.size() > 10000);  // the window's widgets and the graph, not an empty page
+  }
+
+  // The window a user sees on opening a model (here without saved settings, at a laptop's size) and the
+  // screenshot's picture show the same graph: its first view, not the whole graph fitted into a strip.
+  void screenshotShowsTheFirstView() {
+    const QSize size(1366, 768);
+    const QString model = test::corpusModel("squeezenet1_0_op11.onnx");
+    ui::MainWindow w;
+    w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy rebuilt(w.scene(), &ui::GraphScene::rebuilt);
+    QVERIFY(test::openAndWait(w, model));
+    QVERIFY(!rebuilt.isEmpty() || rebuilt.wait(30000));
+    QTest::qWait(100);
+    const QRect graph(w.view()->mapTo(&w, QPoint(0, 0)), w.view()->size());
+    const QImage seen = w.grab(graph).toImage();
+    // The test tells the two apart: this model's first view is not its fitted whole.
+    w.view()->fitAll();
+    QVERIFY(differingShare(w.grab(graph).toImage(), seen) > 0.05);
+
+    const QString out = test::scratchDir("app_screenshot_first_view") + "/shot.png";
+    const Run r = runApp({"--screenshot", out, "--size", "1366x768", model});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QImage shot(out);
+    QCOMPARE(shot.size(), size);
+    const double differing = differingShare(shot.copy(graph), seen);
+    QVERIFY2(differing < 0.01, qPrintable(QStringLiteral("%1 % of the graph differs").arg(differing * 100)));
+  }
+
+  // Saved settings (panels closed, Open Recent) change neither the picture nor themselves.
+  void screenshotNeitherReadsNorChangesTheSettings() {
+    const QString dir = test::scratchDir("app_screenshot_settings");
+    const QString saved = dir + "/saved", none = dir + "/none";
+    QVERIFY(QDir().mkpath(saved) && QDir().mkpath(none));
+    // The user's settings, as the app writes them: the left column's panels closed, a list of recent files.
+    useSettingsIn(saved);
+    QCoreApplication::setOrganizationName(QStringLiteral("FlowBridge"));
+    QCoreApplication::setApplicationName(QStringLiteral("FlowBridge"));
+    {
+      ui::MainWindow w;
+      w.resize(1366, 768);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      for (QDockWidget* dock : w.findChildren<QDockWidget*>())
+        if (w.dockWidgetArea(dock) == Qt::LeftDockWidgetArea) dock->close();
+      w.close();  // saves the layout
+    }
+    QSettings().setValue(QStringLiteral("recentFiles"), QStringList{QStringLiteral("/elsewhere/recent.onnx")});
+    QSettings().sync();
+    useSettingsIn(none + "_inprocess");  // this process's windows below: a first start
+    const QString conf = saved + "/FlowBridge/FlowBridge.conf";
+    const QByteArray before = digest(conf);
+    QVERIFY2(!before.isEmpty(), qPrintable(conf));
+
+    const QString model = test::corpusModel("squeezenet1_0_op11.onnx");
+    Run r = runApp({"--screenshot", dir + "/with_saved.png", "--size", "1366x768", model}, true, 120000, saved);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    r = runApp({"--screenshot", dir + "/without.png", "--size", "1366x768", model}, true, 120000, none);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QCOMPARE(digest(conf), before);  // Open Recent untouched, no layout written
+    QVERIFY(QDir(none).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());  // nothing written at all
+    // The same panels and graph in both pictures (the Log strip holds timings, so it is left out).
+    const WindowRegions regions = regionsAt(QSize(1366, 768));
+    QVERIFY(regions.leftColumn.isValid());
+    const QImage withSaved(dir + "/with_saved.png"), without(dir + "/without.png");
+    for (const QRect& region : {regions.graph, regions.leftColumn}) {
+      const double differing = differingShare(withSaved.copy(region), without.copy(region));
+      QVERIFY2(differing < 0.01, qPrintable(QStringLiteral("%1 % differs").arg(differing * 100)));
+    }
   }
 };
 

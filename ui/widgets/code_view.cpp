@@ -1,11 +1,11 @@
 #include "ui/widgets/code_view.h"
 
-#include <QFontDatabase>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QTextBlock>
 
 #include "ui/theme/colors.h"
+#include "ui/widgets/fixed_pitch_font.h"
 #include "ui/widgets/python_highlighter.h"
 
 namespace fb::ui {
@@ -29,7 +29,7 @@ CodeView::CodeView(QWidget* parent)
   // Read-only still keeps a visible, movable cursor: the cursor is how a line is chosen with the keyboard.
   setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
   setLineWrapMode(QPlainTextEdit::NoWrap);
-  setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  setFont(fixedPitchFont());
   setObjectName(QStringLiteral("codeView"));
   connect(this, &QPlainTextEdit::blockCountChanged, this, &CodeView::updateMargin);
   connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {

@@ -10,15 +10,16 @@ namespace fb::ui {
 namespace {
 const char* kStateKey = "window/panels";
 const char* kGeometryKey = "window/geometry";
-constexpr int kStateVersion = 2;  // 2: the preview is a split beside the source, no longer a dock
+// 2: the preview is a split beside the source, no longer a dock; 3: the laptop-sized arrangement (issue 26)
+constexpr int kStateVersion = 3;
 }  // namespace
 
-void restorePanelLayout(QMainWindow* window) {
+bool restorePanelLayout(QMainWindow* window) {
   QSettings settings;
   const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
   if (!geometry.isEmpty()) window->restoreGeometry(geometry);
   const QByteArray state = settings.value(kStateKey).toByteArray();
-  if (!state.isEmpty()) window->restoreState(state, kStateVersion);
+  return !state.isEmpty() && window->restoreState(state, kStateVersion);
 }
 
 void savePanelLayout(const QMainWindow* window) {

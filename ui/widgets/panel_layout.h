@@ -6,7 +6,8 @@ class QMenu;
 
 namespace fb::ui {
 
-void restorePanelLayout(QMainWindow* window);
+// False when there is no saved layout (or it is from an older arrangement): the window keeps its own.
+bool restorePanelLayout(QMainWindow* window);
 void savePanelLayout(const QMainWindow* window);
 // Fills `menu` with a check item per dock of `window` (shown or closed).
 void fillPanelsMenu(QMainWindow* window, QMenu* menu);
