@@ -64,8 +64,8 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
       view_(new GraphView(scene_)),
       progress_(new QProgressBar),
       cancel_(new QPushButton(tr("Cancel"))),
-      zoomLabel_(new QLabel),
-      settings_(settings) {
+      zoomLabel_(new QLabel) {
+  settings_ = settings;
   runner_ = new ModelRunner(doc_, this);
   extractor_ = new SubgraphExtractor(doc_, this, this);
   // The graph's context menu: what applies to the selection.
@@ -292,30 +292,39 @@ void MainWindow::sizeDocks() {
 }
 
 void MainWindow::resetLayout() {
-  logHeightBeforePasses_ = 0;
+  passesGrown_ = false;
   arrangeDocks();
   // The sizes apply to the docks' new places, which the layout takes on its next pass.
   QTimer::singleShot(0, this, &MainWindow::sizeDocks);
 }
 
 void MainWindow::keepPassesReadable() {
-  // Passes is a tab of the Log's strip, and unreadable at the strip's height: the strip grows to almost half the
-  // window while Passes is open, and gets its height back when Passes is closed.
+  // Passes is a tab of the Log's strip, and unreadable at the strip's height: the strip grows to half the window
+  // while Passes is open (its figures and op counts then show a few rows each), and gets its height back when
+  // Passes is closed. The strip's own height is followed while Passes is closed (eventFilter): the layout makes
+  // room for Passes' minimum size as soon as it is shown.
   QDockWidget* passes = conversion_->passesDock();
+  logDock_->installEventFilter(this);
   connect(passes, &QDockWidget::visibilityChanged, this, [this, passes] {
     QTimer::singleShot(0, this, [this, passes] {
       if (passes->isHidden()) {
-        if (logHeightBeforePasses_ && logDock_->isVisible())
-          resizeDocks({logDock_}, {logHeightBeforePasses_}, Qt::Vertical);
-        logHeightBeforePasses_ = 0;
+        if (passesGrown_ && stripHeightBeforePasses_ > 0 && logDock_->isVisible())
+          resizeDocks({logDock_}, {stripHeightBeforePasses_}, Qt::Vertical);
+        passesGrown_ = false;
         return;
       }
-      const int readable = height() * 9 / 20;
-      if (logHeightBeforePasses_ || !passes->isVisible() || passes->height() >= readable) return;
-      logHeightBeforePasses_ = passes->height();
-      resizeDocks({passes}, {readable}, Qt::Vertical);
+      if (passesGrown_ || !passes->isVisible()) return;
+      passesGrown_ = true;
+      if (passes->height() < height() / 2) resizeDocks({passes}, {height() / 2}, Qt::Vertical);
     });
   });
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  // The strip's own height: what it has while Passes is closed.
+  if (watched == logDock_ && event->type() == QEvent::Resize && conversion_->passesDock()->isHidden())
+    stripHeightBeforePasses_ = logDock_->height();
+  return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::buildMenus() {

@@ -84,6 +84,7 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void buildMenus();
@@ -114,9 +115,10 @@ class MainWindow : public QMainWindow {
   QDockWidget* findDock_ = nullptr;
   QDockWidget* operatorsDock_ = nullptr;
   QDockWidget* logDock_ = nullptr;
-  Settings settings_;
-  bool sizeDocksOnShow_ = true;    // no saved layout: the docks get their sizes once the window has its size
-  int logHeightBeforePasses_ = 0;  // the Log's height before the Passes tab grew their shared area, 0: not grown
+  Settings settings_ = Settings::UseSaved;
+  bool sizeDocksOnShow_ = true;      // no saved layout: the docks get their sizes once the window has its size
+  bool passesGrown_ = false;         // the Passes tab has grown the Log's strip
+  int stripHeightBeforePasses_ = 0;  // the strip's height while Passes is closed, 0: unknown
   ConversionDocks* conversion_ = nullptr;
   CompareDocks* compare_ = nullptr;
   PreviewSplit* split_ = nullptr;

@@ -5,7 +5,7 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -71,10 +71,10 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   form->addRow(tr("Target"), target_);
   form->addRow(tr("Target opset"), opset_);
   form->addRow(tr("Passes"), passMode_);
-  auto* buttons = buttons_ = new QHBoxLayout;
-  buttons->addWidget(convert_);
-  buttons->addWidget(cancel_);
-  buttons->addWidget(save_);
+  auto* buttons = buttons_ = new QGridLayout;
+  for (QWidget* button :
+       {static_cast<QWidget*>(convert_), static_cast<QWidget*>(cancel_), static_cast<QWidget*>(save_)})
+    addButton(button);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   layout->addWidget(passList_);
@@ -150,7 +150,10 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
 
 QTableView* ConvertPanel::table() const { return statusTable_->view(); }
 
-void ConvertPanel::addButton(QWidget* button) { buttons_->addWidget(button); }
+void ConvertPanel::addButton(QWidget* button) {
+  const int placed = buttons_->count();
+  buttons_->addWidget(button, placed / 2, placed % 2);
+}
 
 void ConvertPanel::setSavePathChooser(ChooseSavePath chooser) {
   statusTable_->setSavePathChooser(chooser);

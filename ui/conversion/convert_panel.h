@@ -9,7 +9,7 @@
 class QSpinBox;
 class QLabel;
 class QPushButton;
-class QHBoxLayout;
+class QGridLayout;
 class QTableView;
 class QListWidget;
 class QComboBox;
@@ -76,7 +76,7 @@ class ConvertPanel : public QWidget {
   QPushButton* convert_;
   QPushButton* cancel_;
   QPushButton* save_;
-  QHBoxLayout* buttons_ = nullptr;
+  QGridLayout* buttons_ = nullptr;  // two to a row: the Convert dock fits a fifth of a laptop screen
   QAction* previewAction_;
   QAction* saveAction_;
   // Made after the other widgets, so findChild<QComboBox*>() still finds the passes box first.

@@ -88,7 +88,9 @@ PassStepper::PassStepper(Document* source, ConversionController* controller, QWi
   auto* tables = new QSplitter(Qt::Vertical, figuresBox);
   tables->addWidget(figures_);
   tables->addWidget(ops_);
-  fl->addWidget(tables, 1);
+  tables->setStretchFactor(0, 3);  // a pipeline's passes, each a row, before the op counts
+  tables->setStretchFactor(1, 2);
+  fl->addWidget(tables, 3);  // the figures before the step list, which is empty until stepping
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(record_);
   buttons->addWidget(prev_);
