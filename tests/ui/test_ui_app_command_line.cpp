@@ -87,7 +87,7 @@ WindowRegions regionsAt(QSize size) {
   ui::MainWindow w;
   w.resize(size);
   w.show();
-  QTest::qWaitForWindowExposed(&w);
+  if (!QTest::qWaitForWindowExposed(&w)) return {};
   QTest::qWait(50);
   auto* find = w.findChild<QDockWidget*>(QStringLiteral("Find"));
   return {QRect(w.view()->mapTo(&w, QPoint(0, 0)), w.view()->size()), find ? find->geometry() : QRect()};
