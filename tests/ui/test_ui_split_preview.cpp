@@ -272,7 +272,9 @@ class SplitPreviewTest : public QObject {
     QCOMPARE(p.exitCode(), 0);
     QImage shot(out);
     QCOMPARE(shot.size(), QSize(1200, 740));
-    QVERIFY(QFileInfo(out).size() < 200 * 1024);
+    // Small enough for the repository (pictures there stay under 300 KB); the first view at the laptop layout
+    // shows more readable text than the old fitted one, about 210 KB here.
+    QVERIFY(QFileInfo(out).size() < 300 * 1024);
   }
 
   void panelLayoutIsKept() {
