@@ -239,17 +239,20 @@ void MainWindow::buildDocks() {
   });
   arrangeDocks();
   keepPassesReadable();
-  // Node and Tensor come out when there is something to show in them.
+  // Node and Tensor come out when there is something to show in them: after the event that selected (a press on
+  // a node), since the window's layout changes under the pointer.
   connect(doc_, &Document::selectionChanged, this, [this] {
-    QDockWidget* wanted = doc_->selectedValue() ? tensorDock_ : doc_->focusNode() ? nodeDock_ : nullptr;
-    if (!wanted || wanted->isVisible()) return;
-    const bool columnWasEmpty = nodeDock_->isHidden() && tensorDock_->isHidden();
-    wanted->show();
-    wanted->raise();
-    // The first of the two to come out gets a readable width (once it is in the layout).
-    if (columnWasEmpty)
-      QTimer::singleShot(
-          0, this, [this, wanted] { resizeDocks({wanted}, {std::clamp(width() / 5, 260, 420)}, Qt::Horizontal); });
+    QTimer::singleShot(0, this, [this] {
+      QDockWidget* wanted = doc_->selectedValue() ? tensorDock_ : doc_->focusNode() ? nodeDock_ : nullptr;
+      if (!wanted || wanted->isVisible()) return;
+      const bool columnWasEmpty = nodeDock_->isHidden() && tensorDock_->isHidden();
+      wanted->show();
+      wanted->raise();
+      // The first of the two to come out gets a readable width (once it is in the layout).
+      if (columnWasEmpty)
+        QTimer::singleShot(
+            0, this, [this, wanted] { resizeDocks({wanted}, {std::clamp(width() / 5, 260, 420)}, Qt::Horizontal); });
+    });
   });
 }
 
