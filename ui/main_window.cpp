@@ -248,10 +248,8 @@ void MainWindow::buildDocks() {
       const bool columnWasEmpty = nodeDock_->isHidden() && tensorDock_->isHidden();
       wanted->show();
       wanted->raise();
-      // The first of the two to come out gets a readable width (once it is in the layout).
-      if (columnWasEmpty)
-        QTimer::singleShot(
-            0, this, [this, wanted] { resizeDocks({wanted}, {std::clamp(width() / 5, 260, 420)}, Qt::Horizontal); });
+      // The first of the two to come out gets a readable width (showing it put it into the layout).
+      if (columnWasEmpty) resizeDocks({wanted}, {std::clamp(width() / 5, 260, 420)}, Qt::Horizontal);
     });
   });
 }

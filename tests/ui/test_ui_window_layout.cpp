@@ -100,8 +100,8 @@ class WindowLayoutTest : public QObject {
     w.document()->selectNode(conv);
     QTest::qWait(50);
     QDockWidget* node = dockNamed(w, "Node");
-    QVERIFY(node->isVisible());
-    QVERIFY2(node->width() >= 240, qPrintable(sizeText(node)));
+    QTRY_VERIFY(node->isVisible());
+    QTRY_VERIFY2(node->width() >= 240, qPrintable(sizeText(node)));
     w.document()->selectValue(conv->inputs().front());
     QTest::qWait(50);
     QVERIFY(dockNamed(w, "Tensor")->isVisible());
