@@ -5,7 +5,9 @@
 // Child modes for bench_scale: `--first-frame MODEL` (one line of figures, see firstFrameChild; FB_BENCH_UI_LOG=1
 // prints the document's log, FB_BENCH_UI_SETTLE=ms waits for the background work first, FB_BENCH_UI_TOGGLES=n
 // repeats the expansion for a profiler) and `--phases MODEL` (read and layout times and memory, no window).
-// `--preview MODEL [OPSET]`: Preview conversion as a user runs it, see previewChild.
+// `--preview MODEL [OPSET]`: Preview conversion as a user runs it, see previewChild; the default run previews the
+// generated 30k and 100k graphs at opset 11. `--write-synthetic NODES PATH [flat]`: writes a generated graph (flat:
+// names without scopes).
 // `--compare A B`: File > Compare With... as a user runs it, see compareChild; the default run compares the
 // 30k-node synthetic graph with a copy whose every node and value is renamed.
 #include <QApplication>
@@ -36,6 +38,8 @@
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "ui/conversion/convert_panel.h"
+#include "ui/preview/preview_link.h"
+#include "tests/support/event_loop_gap.h"
 
 using namespace fb;
 
@@ -215,7 +219,8 @@ long peakRssKb() {
 // Preview conversion as a user runs it: the model is opened and its dry run shown, then Convert > Preview is
 // triggered at OPSET (the model's own when not given). Prints on one line: Preview to the converted graph painted
 // beside the source (ms), of which the conversion (ms, to conversionFinished), peak RSS before Preview and at the
-// end (kB), nodes of the source and of the preview. FB_BENCH_UI_LOG=1 prints the Log panel's lines.
+// end (kB), nodes of the source and of the preview, and the event loop's largest gap (ms) from the click until the
+// preview is paired and typed. FB_BENCH_UI_LOG=1 prints the Log panel's lines.
 int previewChild(const QString& path, int opset) {
   ui::MainWindow w;
   w.resize(1400, 900);
@@ -224,7 +229,19 @@ int previewChild(const QString& path, int opset) {
   auto* controller = w.conversion()->controller();
   ui::Document* preview = w.conversion()->previewDocument();
   if (qEnvironmentVariableIsSet("FB_BENCH_UI_LOG")) {
-    auto print = [](const QString& m) { std::fprintf(stderr, "%s\n", qPrintable(m)); };
+    static QElapsedTimer clock;
+    clock.start();
+    auto print = [](const QString& m) { std::fprintf(stderr, "%6lld %s\n", clock.elapsed(), qPrintable(m)); };
+    // Gaps of the event loop over 50 ms, with the time they ended (to place them among the log lines).
+    static QTimer gapTicks;
+    static QElapsedTimer sinceTick;
+    sinceTick.start();
+    gapTicks.setInterval(10);
+    QObject::connect(&gapTicks, &QTimer::timeout, [] {
+      if (sinceTick.elapsed() > 50) std::fprintf(stderr, "%6lld gap %lld ms\n", clock.elapsed(), sinceTick.elapsed());
+      sinceTick.restart();
+    });
+    gapTicks.start();
     QObject::connect(w.document(), &ui::Document::logMessage, print);
     QObject::connect(controller, &ui::ConversionController::logMessage, print);
     QObject::connect(preview, &ui::Document::logMessage, print);
@@ -250,8 +267,11 @@ int previewChild(const QString& path, int opset) {
   QSignalSpy converted(controller, &ui::ConversionController::conversionFinished);
   QSignalSpy convertFailed(controller, &ui::ConversionController::conversionFailed);
   QSignalSpy shown(preview, &ui::Document::modelChanged);
+  // The event loop's largest gap while the preview is made (as test_ui_preview_responsive measures it).
+  test::EventLoopGapMeter gaps;
   QElapsedTimer t;
   t.start();
+  gaps.start();
   double convertMs = -1;
   w.conversion()->panel()->previewAction()->trigger();
   while ((shown.isEmpty() || !preview->model()) && convertFailed.isEmpty()) {
@@ -266,8 +286,13 @@ int previewChild(const QString& path, int opset) {
   QCoreApplication::processEvents();  // the pane shows, the scene is built
   w.conversion()->previewView()->viewport()->repaint();
   const double previewMs = double(t.nsecsElapsed()) / 1e6;
-  std::printf("%.1f %.1f %ld %ld %zu %zu\n", previewMs, convertMs, peakBefore, peakRssKb(),
-              w.document()->model()->graph().nodeCount(), preview->model()->graph().nodeCount());
+  // The gap is measured on until the preview is complete: paired with the source and, beyond 20k nodes, typed.
+  while (w.conversion()->link()->pairsPending() || preview->typesPending())
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  w.conversion()->previewView()->viewport()->repaint();
+  const double stallMs = gaps.stop();
+  std::printf("%.1f %.1f %ld %ld %zu %zu %.1f\n", previewMs, convertMs, peakBefore, peakRssKb(),
+              w.document()->model()->graph().nodeCount(), preview->model()->graph().nodeCount(), stallMs);
   return 0;
 }
 
@@ -344,6 +369,10 @@ int main(int argc, char** argv) {
   if (argc == 3 && QByteArray(argv[1]) == "--first-frame") return firstFrameChild(QString::fromLocal8Bit(argv[2]));
   if (argc == 4 && QByteArray(argv[1]) == "--compare")
     return compareChild(QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]));
+  if ((argc == 4 || argc == 5) && QByteArray(argv[1]) == "--write-synthetic") {
+    onnxfmt::writeOnnxFile(*synthetic::makeTransformerLike(QByteArray(argv[2]).toULong(), argc == 4), argv[3]);
+    return 0;
+  }
   if ((argc == 3 || argc == 4) && QByteArray(argv[1]) == "--preview")
     return previewChild(QString::fromLocal8Bit(argv[2]), argc == 4 ? QByteArray(argv[3]).toInt() : 0);
   QCoreApplication::setOrganizationName("FlowBridgeBench");
@@ -397,6 +426,23 @@ int main(int argc, char** argv) {
   QProcess child;
   child.start(QCoreApplication::applicationFilePath(), {"--compare", a30, b30});
   child.waitForFinished(-1);
+  // Preview conversion of the generated 30k and 100k graphs to opset 11 (issue 26: the window never freezes).
+  std::printf(
+      "\nPreview conversion to opset 11 (a fresh process each): | nodes | click to preview on screen (ms) | "
+      "of which converting (ms) | largest event-loop gap (ms) |\n");
+  for (size_t n : {size_t(30000), size_t(100000)}) {
+    const QString path = QStringLiteral("%1/synthetic_%2.onnx").arg(scratch).arg(n);
+    if (!QFile::exists(path)) onnxfmt::writeOnnxFile(*synthetic::makeTransformerLike(n, true), path.toStdString());
+    QProcess preview;
+    preview.start(QCoreApplication::applicationFilePath(), {"--preview", path, "11"});
+    preview.waitForFinished(-1);
+    const QStringList f = QString::fromLocal8Bit(preview.readAllStandardOutput()).split(' ', Qt::SkipEmptyParts);
+    if (f.size() < 7)
+      std::printf("| %zu | failed | | |\n", n);
+    else
+      std::printf("| %s | %.0f | %.0f | %.0f |\n", qPrintable(f[4]), f[0].toDouble(), f[1].toDouble(), f[6].toDouble());
+    std::fflush(stdout);
+  }
   std::printf(
       "\nCompare With... synthetic_30000 against it renamed (ms to B's first frame with marks, ms matching, "
       "nodes A, B, paired): %s",

@@ -32,9 +32,11 @@ void Document::open(const QString& path) {
   });
 }
 
-void Document::show(std::shared_ptr<const ir::Model> model, const QString& name) {
+void Document::show(std::shared_ptr<const ir::Model> model, const QString& name,
+                    std::shared_ptr<const CollapseState> collapse) {
   if (!model) return close();
-  const LoadSettings settings = settings_;
+  LoadSettings settings = settings_;
+  settings.collapse = std::move(collapse);
   startLoad(name, false, [model, name, settings](const std::atomic<bool>& cancel, const LoadProgress& progress) {
     LoadedModel out = prepareForDisplay(model, name, settings, cancel, progress, 5);
     if (out.model) progress(100, QObject::tr("done"));
@@ -72,6 +74,10 @@ void Document::startLoad(const QString& name, bool fromFile,
           promise.setException(std::current_exception());
         }
       }));
+}
+
+CollapseState Document::collapseState() const {
+  return hasGraph() ? collapseStateOf(*levels_.front().layout) : CollapseState{};
 }
 
 void Document::reload() {

@@ -27,7 +27,11 @@ class Document : public QObject {
   // Shows a model that is already in memory, without a file: the same background shape inference and layout as
   // open(), with its progress, cancel and signals, and the same model object on screen (its node ids are the
   // ones the caller knows). `name` stands for it in messages; path() stays empty.
-  void show(std::shared_ptr<const ir::Model> model, const QString& name);
+  // `collapse`: the blocks open as it says (a preview opens with its source's collapse state).
+  void show(std::shared_ptr<const ir::Model> model, const QString& name,
+            std::shared_ptr<const CollapseState> collapse = nullptr);
+  // Which blocks of the main graph are open now (empty state when there is no graph).
+  CollapseState collapseState() const;
   // Reads the file again (a shown model is shown again).
   void reload();
   void cancelLoad();

@@ -67,7 +67,10 @@ LoadedModel prepareForDisplay(std::shared_ptr<const ir::Model> model, const QStr
   out.mainLevel.graph = &model->graph();
   out.mainLevel.title = QObject::tr("main graph");
   out.mainLevel.layout = std::make_shared<layout::HierarchicalLayout>(model->graph(), settings.layout);
-  out.mainLevel.layout->expandWithin(settings.maxVisibleBoxes);
+  if (settings.collapse)
+    applyCollapseState(*out.mainLevel.layout, *settings.collapse);
+  else
+    out.mainLevel.layout->expandWithin(settings.maxVisibleBoxes);
   out.mainLevel.placed = out.mainLevel.layout->compute(&cancel);
   out.layoutMs = msSince(t1);
   out.nodes = std::make_shared<const NodeIndex>(indexNodes(model->graph()));

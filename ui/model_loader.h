@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "check/onnx_check.h"
+#include "ui/collapse_state.h"
 #include "ir/model.h"
 #include "layout/hierarchical_layout.h"
 
@@ -45,6 +46,9 @@ struct LoadedModel {
 struct LoadSettings {
   layout::LayoutOptions layout;
   size_t maxVisibleBoxes = 2000;  // blocks stay collapsed beyond this many boxes on screen
+  // When set, the main graph's blocks open as these say instead of up to maxVisibleBoxes (a preview opens with
+  // its source's collapse state).
+  std::shared_ptr<const CollapseState> collapse;
   // Beyond this many nodes the first frame does not wait for shape inference (libonnx, on a structural copy of
   // the whole model: at 100k nodes it costs more than reading and layout together); the types follow.
   size_t inferShapesBeforeFrameMaxNodes = 20000;

@@ -98,7 +98,6 @@ class ConversionController : public QObject {
   void logMessage(const QString& text);
 
  private:
-  void computeDiff();
   // Log lines for what the passes left as it was and why (the constant-folding budget), after the summary line.
   void logPassWarnings(const convert::ConvertResult& r);
   void invalidate();

@@ -61,8 +61,11 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
   connect(controller_, &ConversionController::dryRunFinished, sourceBadges_, &StatusBadges::statusesChanged);
   // The preview shows the converted model itself (no file in between): its nodes keep the ids and provenance the
   // conversion gave them, which the marks and the selection link read.
-  connect(controller_, &ConversionController::conversionFinished, this, [this] {
-    if (auto converted = controller_->convertedModel()) previewDoc_->show(converted, controller_->previewName());
+  connect(controller_, &ConversionController::conversionFinished, this, [this, source] {
+    // Laid out on a worker with the blocks the source has open (the panel's progress and Cancel follow it).
+    if (auto converted = controller_->convertedModel())
+      previewDoc_->show(converted, controller_->previewName(),
+                        std::make_shared<const CollapseState>(source->collapseState()));
   });
   // A preview belongs to the conversion it shows: when that is dropped (other model, opset or passes), so is
   // the preview, and a new model also closes the dock.
@@ -132,6 +135,7 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
           [this, verifyButton] { verifyButton->setEnabled(verifyAction_->isEnabled()); });
   connect(verifyButton, &QPushButton::clicked, verifyAction_, &QAction::trigger);
   panel_->addButton(verifyButton);
+  panel_->followPreview(previewDoc_);
   previewPane_->hide();
   link_ = new PreviewLink(source, previewDoc_, this);
   // Each new preview starts at its first view, like the source (once its scene is built).

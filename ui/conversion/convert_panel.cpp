@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
@@ -42,6 +43,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
       convert_(new QPushButton(tr("Preview conversion"), this)),
       cancel_(new QPushButton(tr("Cancel"), this)),
       save_(new QPushButton(tr("Save converted..."), this)),
+      progress_(new QProgressBar(this)),
       previewAction_(new QAction(tr("&Preview Conversion"), this)),
       saveAction_(new QAction(tr("&Save Converted..."), this)),
       target_(new TargetPicker(doc, controller, this)) {
@@ -80,7 +82,9 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   layout->addWidget(passList_);
   layout->addWidget(summary_);
   layout->addWidget(statusTable_, 1);
+  layout->addWidget(progress_);
   layout->addLayout(buttons);
+  progress_->hide();
 
   connect(opset_, qOverload<int>(&QSpinBox::valueChanged), controller_, &ConversionController::setTargetOpset);
   connect(controller_, &ConversionController::targetOpsetChanged, this, [this](int opset) {
@@ -104,7 +108,7 @@ ConvertPanel::ConvertPanel(Document* doc, ConversionController* controller, QWid
   connect(saveAction_, &QAction::triggered, this, &ConvertPanel::saveConverted);
   connect(convert_, &QPushButton::clicked, previewAction_, &QAction::trigger);
   connect(save_, &QPushButton::clicked, saveAction_, &QAction::trigger);
-  connect(cancel_, &QPushButton::clicked, controller_, &ConversionController::cancel);
+  connect(cancel_, &QPushButton::clicked, this, &ConvertPanel::cancel);
   connect(doc_, &Document::modelChanged, this, &ConvertPanel::updateActions);
   connect(controller_, &ConversionController::conversionInvalidated, this, &ConvertPanel::updateActions);
   connect(controller_, &ConversionController::conversionStarted, this, [this] {
@@ -160,13 +164,45 @@ void ConvertPanel::setSavePathChooser(ChooseSavePath chooser) {
   choosePath_ = std::move(chooser);
 }
 
+void ConvertPanel::followPreview(Document* preview) {
+  preview_ = preview;
+  connect(preview_, &Document::loadStarted, this, [this] {
+    progress_->setRange(0, 100);
+    progress_->setValue(0);
+    updateActions();
+  });
+  connect(preview_, &Document::loadProgress, this, [this](int percent, const QString& phase) {
+    progress_->setRange(0, 100);
+    progress_->setFormat(tr("Preview: %1 %p%").arg(phase));
+    progress_->setValue(percent);
+  });
+  // The scene is built in the same call as modelChanged: the bar goes when the preview is there to be painted.
+  connect(preview_, &Document::modelChanged, this, &ConvertPanel::updateActions);
+  connect(preview_, &Document::loadCancelled, this, &ConvertPanel::updateActions);
+  connect(preview_, &Document::loadFailed, this, &ConvertPanel::updateActions);
+}
+
+bool ConvertPanel::previewing() const { return controller_->isConverting() || (preview_ && preview_->isLoading()); }
+
+void ConvertPanel::cancel() {
+  if (controller_->isConverting())
+    controller_->cancel();
+  else if (preview_ && preview_->isLoading())
+    preview_->cancelLoad();  // the conversion stays (Save, Preview again); the Log says the showing was cancelled
+}
+
 void ConvertPanel::updateActions() {
-  const bool converting = controller_->isConverting();
-  previewAction_->setEnabled(doc_->model() && !converting);
-  saveAction_->setEnabled(controller_->hasConversion() && !converting);
+  const bool busy = previewing();
+  previewAction_->setEnabled(doc_->model() && !busy);
+  saveAction_->setEnabled(controller_->hasConversion() && !busy);
   convert_->setEnabled(previewAction_->isEnabled());
   save_->setEnabled(saveAction_->isEnabled());
-  cancel_->setEnabled(converting);
+  cancel_->setEnabled(busy);
+  if (controller_->isConverting()) {
+    progress_->setRange(0, 0);  // the conversion has no steps to count: a busy bar
+    progress_->setFormat(tr("Converting"));
+  }
+  progress_->setVisible(busy);
 }
 
 bool ConvertPanel::confirm(const QString& objectName, const QString& title, const QString& text) {

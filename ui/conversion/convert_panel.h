@@ -14,6 +14,7 @@ class QTableView;
 class QListWidget;
 class QComboBox;
 class QAction;
+class QProgressBar;
 
 namespace fb::ui {
 
@@ -45,6 +46,11 @@ class ConvertPanel : public QWidget {
   void setFolderChooser(ChooseFolder chooser) { chooseFolder_ = std::move(chooser); }
   // A button of another feature beside Convert / Cancel / Save (Verify).
   void addButton(QWidget* button);
+  // The document that shows the preview: the progress bar and Cancel stay until its layout (on a worker) is on
+  // screen, and Cancel then stops that layout.
+  void followPreview(Document* preview);
+  QProgressBar* progressBar() const { return progress_; }
+  QPushButton* cancelButton() const { return cancel_; }
 
   // Save converted...: asks for the file (starting at <model folder>/<model>_opset<N>.onnx), adds .onnx when
   // missing, and for an incomplete conversion asks whether to write it anyway (default No).
@@ -58,6 +64,9 @@ class ConvertPanel : public QWidget {
   void updateFromDryRun();
   void applyPassChoice();
   void updateActions();
+  void cancel();
+  // A conversion running, or its preview being laid out.
+  bool previewing() const;
   // The target's own settings: the opset and passes apply to ONNX targets only.
   void updateTargetSettings();
   // Save converted... for a code target: asks for a new folder (convert_panel_code.cpp).
@@ -77,6 +86,8 @@ class ConvertPanel : public QWidget {
   QPushButton* cancel_;
   QPushButton* save_;
   QGridLayout* buttons_ = nullptr;  // two to a row: the Convert dock fits a fifth of a laptop screen
+  QProgressBar* progress_;
+  Document* preview_ = nullptr;
   QAction* previewAction_;
   QAction* saveAction_;
   // Made after the other widgets, so findChild<QComboBox*>() still finds the passes box first.

@@ -1,7 +1,11 @@
 #include "ui/preview/preview_link.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent>
+
 #include "ir/graph.h"
 #include "ir/model.h"
+#include "ui/background_pool.h"
 #include "ui/document.h"
 
 namespace fb::ui {
@@ -11,6 +15,8 @@ PreviewLink::PreviewLink(Document* source, Document* preview, QObject* parent)
   // A preview belongs to the source model it was converted from: another source model drops the pairs (and the
   // conversion docks close the preview) until the next preview is shown.
   connect(source_, &Document::modelChanged, this, [this] {
+    ++generation_;
+    pending_ = false;
     sourcesOf_.clear();
     previewsOf_.clear();
   });
@@ -19,31 +25,55 @@ PreviewLink::PreviewLink(Document* source, Document* preview, QObject* parent)
 }
 
 void PreviewLink::rebuild() {
+  const quint64 generation = ++generation_;
+  pending_ = false;
   sourcesOf_.clear();
   previewsOf_.clear();
-  const ir::Model* shown = preview_->model();
-  if (!shown || !source_->model()) return;
-  auto pair = [&](const ir::Graph& g, auto& self) -> void {
-    for (const auto& n : g.nodes()) {
-      const ir::Node* previewNode = n.get();
-      auto link = [&](uint64_t id) {
-        const ir::Node* src = source_->findNode(id);
-        if (!src) return;
-        QList<const ir::Node*>& sources = sourcesOf_[previewNode];
-        if (sources.contains(src)) return;
-        sources.append(src);
-        previewsOf_[src].append(previewNode);
-      };
-      if (n->origins.empty()) link(n->id());
-      for (uint64_t id : n->origins) link(id);
-      for (const ir::Graph* sub : n->subgraphs()) self(*sub, self);
-    }
+  // The worker holds both models and the source's node index: either document may move on meanwhile.
+  std::shared_ptr<const ir::Model> shown = preview_->loaded().model;
+  std::shared_ptr<const ir::Model> source = source_->loaded().model;
+  std::shared_ptr<const NodeIndex> sourceNodes = source_->loaded().nodes;
+  if (!shown || !source || !sourceNodes) return;
+  struct Made {
+    Pairs sourcesOf, previewsOf;
   };
-  pair(shown->graph(), pair);
+  auto future = QtConcurrent::run(backgroundPool(), [shown, source, sourceNodes] {
+    Made out;
+    auto pair = [&](const ir::Graph& g, auto& self) -> void {
+      for (const auto& n : g.nodes()) {
+        const ir::Node* previewNode = n.get();
+        auto link = [&](uint64_t id) {
+          auto it = sourceNodes->find(id);
+          if (it == sourceNodes->end()) return;
+          const ir::Node* src = it->second;
+          QList<const ir::Node*>& sources = out.sourcesOf[previewNode];
+          if (sources.contains(src)) return;
+          sources.append(src);
+          out.previewsOf[src].append(previewNode);
+        };
+        if (n->origins.empty()) link(n->id());
+        for (uint64_t id : n->origins) link(id);
+        for (const ir::Graph* sub : n->subgraphs()) self(*sub, self);
+      }
+    };
+    pair(shown->graph(), pair);
+    return out;
+  });
+  pending_ = true;
+  auto* watcher = new QFutureWatcher<Made>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != generation_) return;
+    pending_ = false;
+    Made made = watcher->result();
+    sourcesOf_ = std::move(made.sourcesOf);
+    previewsOf_ = std::move(made.previewsOf);
+    emit paired();
+  });
+  watcher->setFuture(future);
 }
 
-void PreviewLink::follow(Document* from, Document* to,
-                         const QHash<const ir::Node*, QList<const ir::Node*>>& counterparts) {
+void PreviewLink::follow(Document* from, Document* to, const Pairs& counterparts) {
   if (following_ || !to->hasGraph()) return;
   QList<const ir::Node*> chosen;
   for (const ir::Node* n : from->selectedNodes())
