@@ -283,13 +283,18 @@ int previewChild(const QString& path, int opset) {
                  qPrintable(convertFailed.first().first().toString()));
     return 1;
   }
-  QCoreApplication::processEvents();  // the pane shows, the scene is built
+  // The pane shows, the scene is built (a chunk per event-loop turn).
+  while (w.conversion()->previewScene()->isBuilding())
+    QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  QCoreApplication::processEvents();
   w.conversion()->previewView()->viewport()->repaint();
   const double previewMs = double(t.nsecsElapsed()) / 1e6;
   // The gap is measured on until the preview is complete: paired with the source and, beyond 20k nodes, typed.
   while (w.conversion()->link()->pairsPending() || preview->typesPending())
     QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+  QTest::qWait(30);  // the paint that follows the types, as the event loop schedules it
   w.conversion()->previewView()->viewport()->repaint();
+  QTest::qWait(30);
   const double stallMs = gaps.stop();
   std::printf("%.1f %.1f %ld %ld %zu %zu %.1f\n", previewMs, convertMs, peakBefore, peakRssKb(),
               w.document()->model()->graph().nodeCount(), preview->model()->graph().nodeCount(), stallMs);

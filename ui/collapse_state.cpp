@@ -18,7 +18,9 @@ CollapseState collapseStateOf(const layout::HierarchicalLayout& layout) {
     out.parent[size_t(b)] = tree.blocks[size_t(b)].parent;
     out.depth[size_t(b)] = tree.blocks[size_t(b)].depth;
     if (b == 0) continue;
-    out.blockByPath.emplace(tree.path(b), b);
+    // A path two blocks share (groups of consecutive nodes named alike) names neither.
+    auto [it, added] = out.blockByPath.emplace(tree.path(b), b);
+    if (!added) it->second = -1;
     out.allExpanded = out.allExpanded && layout.isExpanded(b);
   }
   out.nodeIds.reserve(tree.nodes.size());
@@ -43,6 +45,7 @@ void applyCollapseState(layout::HierarchicalLayout& layout, const CollapseState&
   for (int b = 1; b < int(tree.blocks.size()); ++b) {
     const auto& block = tree.blocks[size_t(b)];
     int source = -1;
+    if (auto it = state.blockByPath.find(tree.path(b)); it != state.blockByPath.end()) source = it->second;
     std::vector<int> candidates{block.firstNode};
     candidates.insert(candidates.end(), block.nodes.begin(), block.nodes.end());
     for (size_t i = 0; source < 0 && i < candidates.size(); ++i) {
@@ -50,8 +53,6 @@ void applyCollapseState(layout::HierarchicalLayout& layout, const CollapseState&
       if (n->origins.empty()) source = aroundSource(n->id(), block.depth);
       for (size_t k = 0; source < 0 && k < n->origins.size(); ++k) source = aroundSource(n->origins[k], block.depth);
     }
-    if (source <= 0)
-      if (auto it = state.blockByPath.find(tree.path(b)); it != state.blockByPath.end()) source = it->second;
     layout.setExpanded(b, source > 0 ? state.expanded[size_t(source)] != 0 : state.allExpanded);
   }
 }

@@ -10,6 +10,7 @@
 #include "ui/document.h"
 #include "ui/main_window.h"
 #include "ui/conversion/convert_panel.h"
+#include "ui/graph/graph_scene.h"
 #include "ui/preview/preview_link.h"
 
 namespace fb::test {
@@ -31,8 +32,10 @@ inline bool previewAndWait(ui::MainWindow& w) {
   QElapsedTimer t;
   t.start();
   while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
-  // The selection pairs follow the preview from a worker.
-  while (!shown.isEmpty() && w.conversion()->link()->pairsPending() && t.elapsed() < 120000) QTest::qWait(5);
+  // The selection pairs follow the preview from a worker, its scene a chunk per event-loop turn.
+  while (!shown.isEmpty() && (w.conversion()->link()->pairsPending() || w.conversion()->previewScene()->isBuilding()) &&
+         t.elapsed() < 120000)
+    QTest::qWait(5);
   return !shown.isEmpty() && w.conversion()->previewDocument()->model();
 }
 

@@ -18,6 +18,7 @@
 #include "ui/conversion/conversion_docks.h"
 #include "ui/conversion/convert_panel.h"
 #include "ui/document.h"
+#include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
 #include "ui/preview/preview_link.h"
@@ -47,8 +48,9 @@ inline bool openAndSettle(ui::MainWindow& w, const QString& path) {
   return !w.document()->typesPending() && w.conversion()->controller()->dryRun();
 }
 
-// Expands the first collapsed block and collapses the first open one (not the root) of the source's main graph,
-// so that its collapse state differs from the one a fresh layout would choose. Returns their paths.
+// Expands the first collapsed block and collapses the first open one (not the root; each one its path names alone)
+// of the source's main graph, so that its collapse state differs from the one a fresh layout would choose.
+// Returns their paths.
 struct Toggled {
   std::string expanded, collapsed;
 };
@@ -56,8 +58,11 @@ inline Toggled toggleSourceBlocks(ui::Document* doc) {
   Toggled out;
   int open = -1, closed = -1;
   const auto& lay = *doc->level(0).layout;
+  std::map<std::string, int> uses;
+  for (int b = 1; b < int(lay.tree().blocks.size()); ++b) ++uses[lay.tree().path(b)];
   for (int b = 1; b < int(lay.tree().blocks.size()); ++b) {
-    if (lay.tree().blocks[size_t(b)].totalNodes < 2) continue;
+    // Blocks a path names alone (a scope, not one of several groups of consecutive nodes named by their ops).
+    if (lay.tree().blocks[size_t(b)].totalNodes < 2 || uses[lay.tree().path(b)] != 1) continue;
     if (lay.isExpanded(b) && open < 0 && lay.isExpanded(lay.tree().blocks[size_t(b)].parent)) open = b;
     if (!lay.isExpanded(b) && closed < 0 && lay.isExpanded(lay.tree().blocks[size_t(b)].parent)) closed = b;
   }
@@ -99,11 +104,14 @@ inline PreviewRun previewMeasured(ui::MainWindow& w) {
   t.start();
   gaps.start();
   panel->previewAction()->trigger();
-  while ((shown.isEmpty() || paneShown.isEmpty()) && failed.isEmpty() && t.elapsed() < 300000) QTest::qWait(5);
+  while ((shown.isEmpty() || paneShown.isEmpty() || docks->previewScene()->isBuilding()) && failed.isEmpty() &&
+         t.elapsed() < 300000)
+    QTest::qWait(5);
   if (!shown.isEmpty() && preview->model()) {
     docks->previewView()->viewport()->repaint();  // the first frame, inside the measured span
     r.onScreenMs = double(t.nsecsElapsed()) / 1e6;
     while ((docks->link()->pairsPending() || preview->typesPending()) && t.elapsed() < 300000) QTest::qWait(5);
+    QTest::qWait(30);  // the paint that follows the types, as the event loop schedules it
     docks->previewView()->viewport()->repaint();
     QTest::qWait(30);
     r.ok = !docks->link()->pairsPending() && !preview->typesPending();

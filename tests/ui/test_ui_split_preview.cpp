@@ -48,7 +48,9 @@ bool previewAndWait(MainWindow& w) {
   QElapsedTimer t;
   t.start();
   while (shown.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
-  while (!shown.isEmpty() && w.conversion()->link()->pairsPending() && t.elapsed() < 120000) QTest::qWait(5);
+  while (!shown.isEmpty() && (w.conversion()->link()->pairsPending() || w.conversion()->previewScene()->isBuilding()) &&
+         t.elapsed() < 120000)
+    QTest::qWait(5);
   QTest::qWait(30);
   return !shown.isEmpty() && w.conversion()->previewDocument()->model();
 }

@@ -36,6 +36,7 @@ ConversionDocks::ConversionDocks(QMainWindow* window, Document* source, GraphSce
       previewScene_(new GraphScene(previewDoc_, this)),
       previewView_(new GraphView(previewScene_)),
       legend_(new QLabel) {
+  previewScene_->setBuildNewModelsInChunks(true);  // the window stays responsive while a large preview appears
   auto diffMap = std::make_shared<QHash<quint64, DiffKind>>();
   sourceOverlay_ = new StatusOverlay(
       sourceScene,

@@ -5,6 +5,7 @@
 #include <QGraphicsView>
 #include <QMenu>
 #include <QScrollBar>
+#include <QTimer>
 
 #include "ir/graph.h"
 #include "layout/type_label.h"
@@ -41,12 +42,15 @@ GraphScene::GraphScene(Document* doc, QObject* parent) : QGraphicsScene(parent),
     setBackgroundBrush(canvasTheme().background);
     update();
   });
+  connect(doc_, &Document::modelChanged, this, [this] { newModel_ = true; });  // the layoutChanged that follows
   connect(doc_, &Document::layoutChanged, this, &GraphScene::rebuild);
   connect(doc_, &Document::typesChanged, this, &GraphScene::rebuild);  // edge labels and input/output types
   connect(doc_, &Document::selectionChanged, this, &GraphScene::applySelection);
 }
 
 void GraphScene::rebuild() {
+  ++buildGeneration_;  // a chunked build still under way stops
+  building_ = false;
   clear();
   items_.clear();
   nodeItems_.clear();
@@ -56,14 +60,46 @@ void GraphScene::rebuild() {
   links_.clear();
   edges_.clear();
   highlighted_.clear();
+  const bool inChunks = buildNewModelsInChunks_ && newModel_;
+  newModel_ = false;
   if (!doc_->hasGraph()) return;
-  const GraphLevel& level = doc_->currentLevel();
-  const auto& placed = level.placed;
-  const auto& tree = level.layout->tree();
+  const auto& placed = doc_->currentLevel().placed;
   // The index would be rebuilt on every insertion otherwise.
   setItemIndexMethod(NoIndex);
   items_.reserve(placed.items.size());
-  for (const auto& it : placed.items) {
+  links_.assign(placed.items.size(), {});
+  if (!inChunks || placed.items.size() + placed.edges.size() <= kItemsPerChunk) {
+    addItems(0, placed.items.size() + placed.edges.size());
+    finishBuild();
+    return;
+  }
+  // A new model's scene is built a chunk per event-loop turn: at 10k nodes and more its 2,000-odd boxes and their
+  // edges held the UI thread for 0.1-0.2 s in one go. Paints in between show what is there so far.
+  building_ = true;
+  buildStep(buildGeneration_, 0);
+}
+
+void GraphScene::buildStep(quint64 generation, size_t done) {
+  if (generation != buildGeneration_ || !doc_->hasGraph()) return;
+  const auto& placed = doc_->currentLevel().placed;
+  const size_t total = placed.items.size() + placed.edges.size();
+  const size_t until = std::min(total, done + kItemsPerChunk);
+  addItems(done, until);
+  if (until < total) {
+    QTimer::singleShot(0, this, [this, generation, until] { buildStep(generation, until); });
+    return;
+  }
+  building_ = false;
+  finishBuild();
+}
+
+void GraphScene::addItems(size_t from, size_t to) {
+  // Positions [0, items) are the placed items, [items, items + edges) the edges (which need both ends).
+  const GraphLevel& level = doc_->currentLevel();
+  const auto& placed = level.placed;
+  const auto& tree = level.layout->tree();
+  for (size_t k = from; k < to && k < placed.items.size(); ++k) {
+    const auto& it = placed.items[k];
     QGraphicsItem* item = nullptr;
     const QRectF r = boxOf(it);
     switch (it.kind) {
@@ -99,9 +135,9 @@ void GraphScene::rebuild() {
     indexOf_.insert(item, int(items_.size()));
     items_.push_back(item);
   }
-  links_.assign(items_.size(), {});
   std::vector<QPointF> route;
-  for (const auto& e : placed.edges) {
+  for (size_t k = std::max(from, placed.items.size()); k < to; ++k) {
+    const auto& e = placed.edges[k - placed.items.size()];
     QString label, full;
     if (const ir::TypeInfo* t = doc_->typeOf(e.value); t && t->isTensor()) {
       label = QString::fromStdString(layout::shortTypeLabel(*t));
@@ -117,6 +153,12 @@ void GraphScene::rebuild() {
     links_[e.from].push_back({e.to, edge});
     links_[e.to].push_back({e.from, edge});
   }
+}
+
+void GraphScene::finishBuild() {
+  const GraphLevel& level = doc_->currentLevel();
+  const auto& placed = level.placed;
+  const auto& tree = level.layout->tree();
   QFont labelFont;
   labelFont.setPointSizeF(kMinTextPointSize);
   const QFontMetricsF labelMetrics(labelFont);
@@ -159,6 +201,7 @@ void GraphScene::keepLabelsOff(const std::vector<QRectF>& marks) {
 }
 
 void GraphScene::applySelection() {
+  if (building_) return;  // finishBuild applies it
   for (int i : highlighted_) {
     setItemHighlight(items_[i], Highlight::None);
     for (auto& [other, edge] : links_[i]) {

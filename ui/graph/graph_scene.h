@@ -56,6 +56,11 @@ class GraphScene : public QGraphicsScene {
   // Opens a body of `node` (a menu at `screenPos` offers them when there are several, or a function's body);
   // `selectFirst`: the body's first node is selected, as a start for the keys.
   void openBodies(const ir::Node* node, const QPoint& screenPos, QWidget* menuParent, bool selectFirst = false);
+  // A new model's scene is built a chunk of items per event-loop turn (the preview's: it appears while the window
+  // is in use); other rebuilds (expanding a block, options) stay in one go, as their callers read the items next.
+  void setBuildNewModelsInChunks(bool on) { buildNewModelsInChunks_ = on; }
+  // True while a chunked build is under way (rebuilt() follows).
+  bool isBuilding() const { return building_; }
 
  signals:
   void rebuilt();
@@ -66,9 +71,16 @@ class GraphScene : public QGraphicsScene {
 
  private:
   void rebuild();
+  void buildStep(quint64 generation, size_t done);
+  // Creates placed items and edges [from, to): items first, then edges.
+  void addItems(size_t from, size_t to);
+  // Edge labels, the index, the scene rect and the selection, once every item is there.
+  void finishBuild();
   void applySelection();
   void placeLabels();
   void selectFirstNodeIn(const QRectF& area);
+
+  static constexpr size_t kItemsPerChunk = 400;
 
   Document* doc_;
   std::vector<QGraphicsItem*> items_;  // by placed item index
@@ -83,6 +95,10 @@ class GraphScene : public QGraphicsScene {
   std::vector<int> highlighted_;
   int keyBlock_ = -1;                // a collapsed block the arrow keys moved to (the document selects nodes only)
   bool enteredBodyByClick_ = false;  // the press of a double-click opened a body: its double-click is spent
+  bool buildNewModelsInChunks_ = false;
+  bool newModel_ = false;
+  bool building_ = false;
+  quint64 buildGeneration_ = 0;
 };
 
 }  // namespace fb::ui
