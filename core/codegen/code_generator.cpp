@@ -236,6 +236,11 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
     const Weight& w = *wp;
     for (uint64_t user : w.users) code->weightLines[user].push_back(lineNo);
     std::string comment = w.onnxName != w.key ? "  # " + pyCommentText(w.onnxName) : "";
+    if (w.sourceType != ir::DataType::Undefined)
+      comment += std::string(comment.empty() ? "  # " : "; ") + std::string(ir::dataTypeName(w.sourceType)) +
+                 " in the ONNX model, held exactly as " + std::string(ir::dataTypeName(w.tensor.dtype)) + " (" +
+                 (f == Flavour::OneFlow ? "OneFlow" : "PyTorch") + " has no " +
+                 std::string(ir::dataTypeName(w.sourceType)) + ")";
     if (w.parameter)
       emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
     else

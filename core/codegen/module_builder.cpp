@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "codegen/python_text.h"
+#include "codegen/weights_writer.h"
 #include "convert/handler.h"
 
 namespace fb::codegen {
@@ -170,11 +171,23 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::
     }
     return "self." + it->second;
   }
+  // Decided here, before any code is written, by the rule the weights writer follows: `check` (a dry run) then
+  // refuses exactly the weights `convert` could not write.
+  const auto stored = storedWeightType(t->dtype, flavour_);
+  if (!stored)
+    throw convert::Unsupported("weight '" + v->name() + "' is " + std::string(ir::dataTypeName(t->dtype)) + ", which " +
+                               (flavour_ == Flavour::OneFlow ? "oneflow.save/load" : "a PyTorch state dict") +
+                               " cannot hold");
   std::string key = members_.claim(weightName(r, consumer, slot));
   Weight w;
   w.key = key;
   w.onnxName = r->name();
-  w.tensor = *t;
+  if (*stored == t->dtype) {
+    w.tensor = *t;
+  } else {
+    w.tensor = widenedExactly(*t, *stored);
+    w.sourceType = t->dtype;
+  }
   w.parameter = trainable && ir::isFloatingPoint(t->dtype);
   if (currentNode_) w.users.push_back(currentNode_);
   weights_.push_back(std::move(w));

@@ -28,10 +28,13 @@ struct CodeLine {
 struct Weight {
   std::string key;         // state-dict key = attribute name on the module
   std::string onnxName;    // the initializer (or Constant) it comes from
-  ir::Tensor tensor;       // shares the source's bytes
+  ir::Tensor tensor;       // shares the source's bytes (or holds their exact widening, see sourceType)
   bool parameter = false;  // nn.Parameter (trainable) or buffer
   // The ONNX nodes whose code uses it, in first-use order: its declaration in __init__ is among their lines.
   std::vector<uint64_t> users{};
+  // The ONNX element type when the flavour lacks it and `tensor` holds its values widened exactly
+  // (storedWeightType); Undefined otherwise.
+  ir::DataType sourceType = ir::DataType::Undefined;
 };
 
 class ModuleBuilder {

@@ -7,13 +7,16 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "formats/oneflow/oneflow_types.h"
+#include "ir/packed_types.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/stored_zip_writer.h"
@@ -212,10 +215,66 @@ std::string metaText(const ir::Tensor& t, int dataType) {
   return s + "}\ndata_type: " + oneflow::oneflowDataTypeName(dataType) + "\n";
 }
 
+// The tensors as they are written: narrow ones replaced by their exact widening (one copy per distinct tensor, so
+// tensors that shared a storage still do).
+class StoredTensors {
+ public:
+  StoredTensors(const std::vector<NamedTensor>& tensors, Flavour flavour) {
+    std::unordered_map<const ir::Tensor*, const ir::Tensor*> copies;
+    for (const auto& t : tensors) {
+      NamedTensor s = t;
+      if (t.tensor && ir::isNarrowType(t.tensor->dtype)) {
+        if (auto to = storedWeightType(t.tensor->dtype, flavour)) {
+          auto [it, fresh] = copies.try_emplace(t.tensor, nullptr);
+          if (fresh) it->second = &widened_.emplace_back(widenedExactly(*t.tensor, *to));
+          s.tensor = it->second;
+        }
+      }
+      list_.push_back(s);
+    }
+  }
+  const std::vector<NamedTensor>& list() const { return list_; }
+
+ private:
+  std::deque<ir::Tensor> widened_;
+  std::vector<NamedTensor> list_;
+};
+
 }  // namespace
 
-void writeTorchStateDict(const std::vector<NamedTensor>& tensors, const std::string& path,
+std::optional<ir::DataType> storedWeightType(DataType t, Flavour flavour) {
+  const bool held = flavour == Flavour::OneFlow ? oneflowDataType(t).has_value() : torchStorageClass(t).has_value();
+  if (held) return t;
+  // Neither library has the 4-/2-bit or float8/float4 types in the releases the code targets (torch 1.13,
+  // OneFlow 0.8-1.0); their exact widenings (int8, uint8, float32) both have.
+  return ir::exactWideningOf(t);
+}
+
+ir::Tensor widenedExactly(const ir::Tensor& t, DataType to) {
+  ir::Tensor w;
+  w.name = t.name;
+  w.dtype = to;
+  w.dims = t.dims;
+  const std::vector<double> values = t.asDouble();
+  std::string bytes;
+  if (to == DataType::Float) {
+    std::vector<float> f(values.begin(), values.end());  // float8/float4 values (NaN and inf too) are floats
+    bytes.assign(reinterpret_cast<const char*>(f.data()), f.size() * sizeof(float));
+  } else if (to == DataType::Int8 || to == DataType::UInt8) {
+    bytes.reserve(values.size());
+    for (double d : values) bytes.push_back(static_cast<char>(static_cast<int>(d)));  // two's complement byte
+  } else {
+    throw std::invalid_argument("widenedExactly: no exact widening of " + std::string(ir::dataTypeName(t.dtype)) +
+                                " to " + std::string(ir::dataTypeName(to)));
+  }
+  w.setBytes(std::move(bytes));
+  return w;
+}
+
+void writeTorchStateDict(const std::vector<NamedTensor>& given, const std::string& path,
                          const TorchWriteOptions& options) {
+  const StoredTensors stored(given, Flavour::PyTorch);
+  const std::vector<NamedTensor>& tensors = stored.list();
   std::set<std::string_view> keys;
   for (const auto& t : tensors) {
     if (!keys.insert(t.key).second) throw OutputError(path + ": duplicate state-dict key '" + t.key + "'");
@@ -272,7 +331,9 @@ void writeTorchStateDict(const std::vector<NamedTensor>& tensors, const std::str
   out.commit();
 }
 
-void writeOneflowVariableDir(const std::vector<NamedTensor>& tensors, const std::string& dir) {
+void writeOneflowVariableDir(const std::vector<NamedTensor>& given, const std::string& dir) {
+  const StoredTensors stored(given, Flavour::OneFlow);
+  const std::vector<NamedTensor>& tensors = stored.list();
   std::set<std::string_view> keys;
   for (const auto& t : tensors) {
     if (t.key.empty() || t.key == "." || t.key == ".." || t.key == "snapshot_done" ||

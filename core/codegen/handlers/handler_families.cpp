@@ -26,6 +26,7 @@ void registerAllCodegenFamilies(convert::HandlerRegistry& r) {
   registerSignalCode(r);
   registerIndexingCode(r);
   registerSequenceCode(r);
+  registerTransformerCode(r);
 }
 
 }  // namespace fb::codegen

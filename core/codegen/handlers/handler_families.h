@@ -47,6 +47,8 @@ void registerQuantizeCode(convert::HandlerRegistry& r);     // quantize.cpp: (De
 void registerSignalCode(convert::HandlerRegistry& r);       // signal.cpp: DFT, STFT, windows
 void registerIndexingCode(convert::HandlerRegistry& r);     // indexing.cpp: gathers/scatters by index, TopK, Unique
 void registerSequenceCode(convert::HandlerRegistry& r);     // sequence.cpp: sequences as lists, optionals as None
+// transformer.cpp: Attention, RMSNormalization, RotaryEmbedding (23), Swish (24)
+void registerTransformerCode(convert::HandlerRegistry& r);
 
 void registerAllCodegenFamilies(convert::HandlerRegistry& r);
 
