@@ -3,6 +3,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "check/axis_ranges.h"
 #include "check/checker_proto.h"
 #include "check/inference_gate.h"
 #include "formats/onnx/onnx_proto_export.h"
@@ -46,7 +47,9 @@ void collectBranchTypes(const ir::Graph& g, const onnx::GraphProto& pg, BranchTy
 
 }  // namespace
 
-CheckResult checkModel(const ir::Model& m, bool strict) {
+namespace {
+
+CheckResult checkWithLibonnx(const ir::Model& m, bool strict) {
   if (m.graph().nodeCount() >= kCheckWindowFrom)
     if (auto windowed = checkModelInWindows(m, kCheckWindowNodes, strict)) return *windowed;
   CheckResult r;
@@ -55,6 +58,18 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
   onnx::ModelProto& p = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena);
   guarded(r, [&] { checker_proto::toProto(m, p); });
   if (r.ok) checker_proto::checkAndInfer(p, strict, r);
+  return r;
+}
+
+}  // namespace
+
+CheckResult checkModel(const ir::Model& m, bool strict) {
+  CheckResult r = checkWithLibonnx(m, strict);
+  if (r.ok)
+    for (auto& problem : axisRangeProblems(m)) {
+      r.ok = false;
+      r.messages.push_back(std::move(problem));
+    }
   return r;
 }
 

@@ -14,37 +14,10 @@
 #include "eval/io/npy_file.h"
 #include "eval/verify/value_diff.h"
 #include "support/eval_oracle.h"
+#include "support/corpus_export.h"
 #include "support/helpers.h"
 
 using namespace fb;
-
-namespace {
-
-QString exportDir() { return QStringLiteral(FB_TEST_TMP "/torchvision_exports"); }
-
-// make_corpus.py's export of `name` at `opset` (kept from an earlier run); empty string and `why` on failure.
-QString exportModel(const QString& name, const QString& opset, QString& why) {
-  const QString file = exportDir() + "/" + name + "_op" + opset + ".onnx";
-  if (QFileInfo(file).size() > 0) return file;
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start("/usr/bin/python3",
-          {QStringLiteral(FB_CORPUS_DIR "/make_corpus.py"), "--out", exportDir(), "--one", name, opset});
-  if (!p.waitForFinished(600000)) {
-    p.kill();
-    p.waitForFinished();
-    why = "make_corpus.py timed out";
-    return {};
-  }
-  if (p.exitCode() != 0 || !QFileInfo::exists(file)) {
-    why = "make_corpus.py failed (python3-torch and python3-torchvision are in packaging/install-deps.sh): " +
-          QString::fromUtf8(p.readAll().right(400));
-    return {};
-  }
-  return file;
-}
-
-}  // namespace
 
 class CliRunTorchvisionTest : public QObject {
   Q_OBJECT
@@ -69,7 +42,7 @@ class CliRunTorchvisionTest : public QObject {
     QFETCH(QString, opset);
     QVERIFY(test::oracleInstalled());
     QString why;
-    const QString model = exportModel(name, opset, why);
+    const QString model = test::corpusExport(name, opset, why);
     QVERIFY2(!model.isEmpty(), qPrintable(why));
     const QString dir = test::scratchDir("cli_run_torchvision_" + name);
     const auto inputs = test::writeSeededInputs(model, dir);

@@ -13,6 +13,7 @@
 #include "oracle/oracle.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "support/corpus_export.h"
 #include "support/helpers.h"
 
 using namespace fb;
@@ -24,30 +25,6 @@ namespace {
 // Dropout with p=0). Exported once into the build folder and kept there for later runs.
 const char* kExportName = "swin_t";
 const char* kExportOpset = "17";
-
-QString exportDir() { return QStringLiteral(FB_TEST_TMP "/make_corpus_exports"); }
-
-// Exports with make_corpus.py unless an earlier run did; empty string and `why` on failure.
-QString exportModel(QString& why) {
-  const QString file = exportDir() + "/" + kExportName + "_op" + kExportOpset + ".onnx";
-  if (QFileInfo(file).size() > 0) return file;
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start("/usr/bin/python3",
-          {QStringLiteral(FB_CORPUS_DIR "/make_corpus.py"), "--out", exportDir(), "--one", kExportName, kExportOpset});
-  if (!p.waitForFinished(300000)) {
-    p.kill();
-    p.waitForFinished();
-    why = "make_corpus.py timed out";
-    return {};
-  }
-  if (p.exitCode() != 0 || !QFileInfo::exists(file)) {
-    why = "make_corpus.py failed (python3-torch and python3-torchvision are in packaging/install-deps.sh): " +
-          QString::fromUtf8(p.readAll().right(400));
-    return {};
-  }
-  return file;
-}
 
 struct Simplified {
   size_t nodes = 0, topLevelNodes = 0;
@@ -93,7 +70,7 @@ class SimplifyCorpus : public QObject {
 void SimplifyCorpus::initTestCase() {
   QVERIFY2(oracleInstalled(), "run tests/oracle/install.sh (onnxruntime-node)");
   for (const auto& f : corpusModels()) models_ << corpusModel(f);
-  const QString exported = exportModel(exportWhy_);
+  const QString exported = corpusExport(kExportName, kExportOpset, exportWhy_);
   if (!exported.isEmpty()) models_ << exported;
   std::vector<std::string> paths;
   for (const auto& m : models_) paths.push_back(m.toStdString());

@@ -51,7 +51,8 @@ QImage readPicture(const QString& path) {
   return reader.read();
 }
 
-const QColor kSelected("#d62728");  // the selected node's outline
+// The selected node's outline, as the canvas draws it.
+QColor selectedOutline() { return itemColors().selected; }
 const QColor kConverted = statusColor(convert::NodeStatus::Converted);
 
 QString appPath() { return QFileInfo(QStringLiteral(FB_CLI_PATH)).dir().filePath(QStringLiteral("flowbridge")); }
@@ -109,7 +110,7 @@ class UiExportImage : public QObject {
     QCOMPARE(progress.last().first().toInt(), 100);
     const QImage marked = readPicture(dir + "/marked.png");
     QVERIFY(!marked.isNull());
-    QVERIFY(pixelsNear(marked, kSelected) > 20);
+    QVERIFY(pixelsNear(marked, selectedOutline()) > 20);
     QVERIFY(pixelsNear(marked, kConverted) > 20);
     QVERIFY(w.logPanel()->toPlainText().contains("Exported " + dir + "/marked.png"));
 
@@ -118,7 +119,7 @@ class UiExportImage : public QObject {
     QVERIFY(w.exportImage(dir + "/plain.png"));
     const QImage plain = readPicture(dir + "/plain.png");
     QCOMPARE(plain.size(), marked.size());
-    QCOMPARE(pixelsNear(plain, kSelected), 0);
+    QCOMPARE(pixelsNear(plain, selectedOutline()), 0);
     QCOMPARE(pixelsNear(plain, kConverted), 0);
     QCOMPARE(w.document()->focusNode(), conv);
     QVERIFY(w.conversion()->sourceOverlay()->markedCount() > 0);
@@ -161,8 +162,8 @@ class UiExportImage : public QObject {
     QCOMPARE(runApp({"--screenshot", dir + "/selected.png", "--graph-only", "--select", node, model}, &err), 0);
     const QImage selected = readPicture(dir + "/selected.png");
     const QRect middle(selected.width() / 2 - 90, selected.height() / 2 - 40, 180, 80);
-    QVERIFY2(pixelsNear(selected, kSelected, 12, middle) > 30,
-             qPrintable(QString::number(pixelsNear(selected, kSelected, 12, middle))));
+    QVERIFY2(pixelsNear(selected, selectedOutline(), 12, middle) > 30,
+             qPrintable(QString::number(pixelsNear(selected, selectedOutline(), 12, middle))));
     // --graph-only means nothing without --screenshot.
     QCOMPARE(runApp({"--graph-only", model}, &err), 1);
     QVERIFY(err.contains("--graph-only"));

@@ -16,6 +16,7 @@
 #include "layout/hierarchical_layout.h"
 #include "layout/segment_clip.h"
 #include "layout/type_label.h"
+#include "support/corpus_export.h"
 #include "support/helpers.h"
 #include "support/wait_for_ui.h"
 #include "ui/document.h"
@@ -191,20 +192,9 @@ int topmostCollapsedBlock(ui::GraphScene* scene) {
 
 // A swin_t export made by the corpus script (Debian's torch and torchvision), into the build folder.
 QString swinExport() {
-  static QString made;
-  if (!made.isEmpty()) return made;
-  const QString dir = test::scratchDir(QStringLiteral("readability_swin"));
-  QProcess p;
-  p.setWorkingDirectory(dir);
-  p.start(QStringLiteral("/usr/bin/python3"),
-          {test::corpusDir() + QStringLiteral("/make_corpus.py"), QStringLiteral("--out"), dir,
-           QStringLiteral("--only"), QStringLiteral("swin_t"), QStringLiteral("--opsets"), QStringLiteral("17")});
-  if (!p.waitForFinished(180000) || p.exitCode() != 0) {
-    qWarning("make_corpus.py failed: %s", p.readAllStandardError().constData());
-    return {};
-  }
-  const QString path = dir + QStringLiteral("/swin_t_op17.onnx");
-  if (QFileInfo::exists(path)) made = path;
+  QString why;
+  const QString made = test::corpusExport(QStringLiteral("swin_t"), QStringLiteral("17"), why);
+  if (made.isEmpty()) qWarning("%s", qPrintable(why));
   return made;
 }
 

@@ -13,6 +13,7 @@
 #include "ui/document.h"
 #include "ui/graph/status_overlay.h"
 #include "ui/main_window.h"
+#include "support/corpus_export.h"
 #include "support/helpers.h"
 #include "support/wait_for_ui.h"
 
@@ -22,17 +23,10 @@ namespace {
 
 QString swinModel() {
   if (const QString given = qEnvironmentVariable("FB_SWIN_MODEL"); !given.isEmpty()) return given;
-  const QString dir = test::scratchDir(QStringLiteral("verify_large_swin"));
-  QProcess p;
-  p.setWorkingDirectory(dir);
-  p.start(QStringLiteral("/usr/bin/python3"),
-          {test::corpusDir() + QStringLiteral("/make_corpus.py"), QStringLiteral("--out"), dir,
-           QStringLiteral("--only"), QStringLiteral("swin_t"), QStringLiteral("--opsets"), QStringLiteral("17")});
-  if (!p.waitForFinished(600000) || p.exitCode() != 0) {
-    qWarning("make_corpus.py failed: %s", p.readAllStandardError().constData());
-    return {};
-  }
-  return dir + QStringLiteral("/swin_t_op17.onnx");
+  QString why;
+  const QString made = test::corpusExport(QStringLiteral("swin_t"), QStringLiteral("17"), why);
+  if (made.isEmpty()) qWarning("%s", qPrintable(why));
+  return made;
 }
 
 }  // namespace

@@ -194,7 +194,8 @@ void ConvertPanel::cancel() {
 void ConvertPanel::updateActions() {
   const bool busy = previewing();
   previewAction_->setEnabled(doc_->model() && !busy);
-  saveAction_->setEnabled(controller_->hasConversion() && !busy);
+  // Saving writes the conversion, not the picture: it need not wait for the preview's layout.
+  saveAction_->setEnabled(controller_->hasConversion() && !controller_->isConverting());
   convert_->setEnabled(previewAction_->isEnabled());
   save_->setEnabled(saveAction_->isEnabled());
   cancel_->setEnabled(busy);
