@@ -19,7 +19,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 TIME_LIMIT_S = 10
 MEMORY_LIMIT = 1 << 30
@@ -27,6 +29,7 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 failures = []
 runs = 0
+runs_lock = threading.Lock()
 
 
 def fail(what, why, r=None):
@@ -97,7 +100,8 @@ RUN_MEMORY_MB = "256"
 
 def run(cli, args, memory, fsize=None):
     global runs
-    runs += 1
+    with runs_lock:
+        runs += 1
     r = Result()
     t0 = time.monotonic()
     env = dict(os.environ, FLOWBRIDGE_RUN_MEMORY_MB=RUN_MEMORY_MB) if args and args[0] == "run" else None
@@ -170,7 +174,7 @@ def code_target_args(path, out_dir):
             "convert-oneflow": ["convert", path, "--to", "oneflow", "-o", os.path.join(out_dir, "code")]}
 
 
-def bad_inputs(cli, cases_dir, scratch, memory, only):
+def bad_inputs(cli, cases_dir, scratch, memory, only, jobs):
     global EDIT_SCRIPT
     # `edit` on every hostile model: an edit that applies to any model, so that what is judged is the model.
     EDIT_SCRIPT = os.path.join(scratch, "set_producer.txt")
@@ -178,52 +182,60 @@ def bad_inputs(cli, cases_dir, scratch, memory, only):
         f.write("set-producer name=bad_inputs\n")
     with open(os.path.join(cases_dir, "cases.json")) as f:
         cases = json.load(f)
-    for c in cases:
-        if only and only not in c["name"]:
-            continue
-        path = c["path"]
-        case_root = os.path.join(cases_dir, c["name"])
-        for cmd in c["commands"]:
-            what = "%s %s" % (c["name"], cmd)
-            out_dir = os.path.join(scratch, c["name"] + "-" + cmd)
-            shutil.rmtree(out_dir, ignore_errors=True)
-            os.makedirs(out_dir)
-            args = {"inspect": ["inspect", "--json", path],
-                    "check": ["check", path, "--opset", "13"],
-                    "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
-                                os.path.join(out_dir, "report.json")],
-                    "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
-                    "run": ["run", path, "--save-outputs", os.path.join(out_dir, "out")],
-                    "diff": ["diff", path, path],
-                    "edit": ["edit", path, "--script", EDIT_SCRIPT, "-o", os.path.join(out_dir, "out.onnx")],
-                    **code_target_args(path, out_dir)}[cmd]
-            before = snapshot(case_root)
-            r = run(cli, args, memory)
-            allowed = [2, 3] + ([0] if cmd in c["may_pass"] else [])
-            check_run(what, r, allowed, path, c["reason"])
-            if r.returncode == 0 and cmd == "inspect":
-                try:
-                    json.loads(r.stdout)
-                except ValueError as e:
-                    fail(what, "inspect --json printed invalid JSON: %s" % e)
-            if r.returncode == 0 and cmd in CODE_TARGET_OUTPUTS:
-                check_generated_code(what, os.path.join(out_dir, "code"))
-            if cmd == "convert" and c.get("converts_leaving"):
-                if r.returncode != 0:
-                    fail(what, "the conversion must succeed (leaving what does not fit as it is)", r)
-                else:
-                    with open(os.path.join(out_dir, "report.json")) as f:
-                        if c["converts_leaving"] not in f.read():
-                            fail(what, "the report does not mention %r" % c["converts_leaving"])
-            if snapshot(case_root) != before:
-                fail(what, "the input's folder changed")
-            left = sorted(os.listdir(out_dir))
-            expected = {0: {"render": ["out.svg"], "edit": ["out.onnx"], "convert": ["out.onnx", "report.json"], "run": ["out"],
-                            **CODE_TARGET_OUTPUTS}.get(cmd, []), 2: [],
-                        3: ["report.json"] if cmd == "convert" else []}
-            if r.returncode in expected and left != expected[r.returncode]:
-                fail(what, "left %s in the output folder" % left)
-            shutil.rmtree(out_dir, ignore_errors=True)
+    for_each_case(cases, only, jobs, lambda c: one_case(cli, cases_dir, scratch, memory, c))
+
+
+def for_each_case(cases, only, jobs, check):
+    """One case per worker: a case's commands share its folder (whose snapshot is compared), cases share nothing."""
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for done in [pool.submit(check, c) for c in cases if not only or only in c["name"]]:
+            done.result()
+
+
+def one_case(cli, cases_dir, scratch, memory, c):
+    path = c["path"]
+    case_root = os.path.join(cases_dir, c["name"])
+    for cmd in c["commands"]:
+        what = "%s %s" % (c["name"], cmd)
+        out_dir = os.path.join(scratch, c["name"] + "-" + cmd)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        args = {"inspect": ["inspect", "--json", path],
+                "check": ["check", path, "--opset", "13"],
+                "convert": ["convert", path, "-o", os.path.join(out_dir, "out.onnx"), "--report",
+                            os.path.join(out_dir, "report.json")],
+                "render": ["render", path, "-o", os.path.join(out_dir, "out.svg")],
+                "run": ["run", path, "--save-outputs", os.path.join(out_dir, "out")],
+                "diff": ["diff", path, path],
+                "edit": ["edit", path, "--script", EDIT_SCRIPT, "-o", os.path.join(out_dir, "out.onnx")],
+                **code_target_args(path, out_dir)}[cmd]
+        before = snapshot(case_root)
+        r = run(cli, args, memory)
+        allowed = [2, 3] + ([0] if cmd in c["may_pass"] else [])
+        check_run(what, r, allowed, path, c["reason"])
+        if r.returncode == 0 and cmd == "inspect":
+            try:
+                json.loads(r.stdout)
+            except ValueError as e:
+                fail(what, "inspect --json printed invalid JSON: %s" % e)
+        if r.returncode == 0 and cmd in CODE_TARGET_OUTPUTS:
+            check_generated_code(what, os.path.join(out_dir, "code"))
+        if cmd == "convert" and c.get("converts_leaving"):
+            if r.returncode != 0:
+                fail(what, "the conversion must succeed (leaving what does not fit as it is)", r)
+            else:
+                with open(os.path.join(out_dir, "report.json")) as f:
+                    if c["converts_leaving"] not in f.read():
+                        fail(what, "the report does not mention %r" % c["converts_leaving"])
+        if snapshot(case_root) != before:
+            fail(what, "the input's folder changed")
+        left = sorted(os.listdir(out_dir))
+        expected = {0: {"render": ["out.svg"], "edit": ["out.onnx"], "convert": ["out.onnx", "report.json"], "run": ["out"],
+                        **CODE_TARGET_OUTPUTS}.get(cmd, []), 2: [],
+                    3: ["report.json"] if cmd == "convert" else []}
+        if r.returncode in expected and left != expected[r.returncode]:
+            fail(what, "left %s in the output folder" % left)
+        shutil.rmtree(out_dir, ignore_errors=True)
 
 
 def interrupt_while_writing(cli, args, watch, sig, what, settle_s=0.0):
@@ -336,48 +348,52 @@ def write_cases(cli, cases_dir, scratch, memory, only):
 
 # ---- code generation outputs and messages (issue points 8 and 9) ---------------------------------------------
 
-def code_output_cases(cli, cases_dir, scratch, memory, only):
+def code_output_cases(cli, cases_dir, scratch, memory, only, jobs):
     """convert --to pytorch / check --to pytorch on every bad input, then the code-generation write cases: the report
     checked before anything is written, `-o dir/`, replacing only a folder FlowBridge generated (its marker),
     interrupts, names that are not UTF-8 or hold control characters, and Graphviz's messages."""
     with open(os.path.join(cases_dir, "cases.json")) as f:
         cases = json.load(f)
-    for c in cases:
-        if only and only not in c["name"]:
-            continue
-        # A readable graph may convert (code generation runs no checker), and so may a case made to convert.
-        readable = "inspect" in c["may_pass"] or "convert-pytorch" in c["may_pass"]
-        out_dir = os.path.join(scratch, c["name"] + "-code")
-        for cmd in ("convert --to", "check --to"):
-            what = "%s %s pytorch" % (c["name"], cmd)
-            shutil.rmtree(out_dir, ignore_errors=True)
-            os.makedirs(out_dir)
-            case_root = os.path.join(cases_dir, c["name"])
-            before = snapshot(case_root)
-            if cmd == "convert --to":
-                args = ["convert", c["path"], "--to", "pytorch", "-o", os.path.join(out_dir, "out"), "--report",
-                        os.path.join(out_dir, "report.json")]
-            else:
-                args = ["check", c["path"], "--to", "pytorch", "--json"]
-            r = run(cli, args, memory)
-            # Code generation runs no checker: a readable graph may convert.
-            check_run(what, r, [2, 3] + ([0] if readable else []), c["path"], c["reason"])
-            if snapshot(case_root) != before:
-                fail(what, "the input's folder changed")
-            left = sorted(os.listdir(out_dir))
-            if cmd == "convert --to":
-                expected = {0: ["out", "report.json"], 2: [], 3: ["report.json"]}.get(r.returncode)
-                if expected is not None and left != expected:
-                    fail(what, "left %s" % left)
-                if r.returncode == 0:
-                    check_generated_code(what, os.path.join(out_dir, "out"))
-            if r.returncode in (0, 3):
-                try:
-                    json.loads(r.stdout if cmd == "check --to" else open(os.path.join(out_dir, "report.json")).read())
-                except (ValueError, OSError) as e:
-                    fail(what, "invalid JSON: %s" % e)
-        shutil.rmtree(out_dir, ignore_errors=True)
+    for_each_case(cases, only, jobs, lambda c: code_case(cli, cases_dir, scratch, memory, c))
+    code_write_cases(cli, cases_dir, scratch, memory, only)
 
+
+def code_case(cli, cases_dir, scratch, memory, c):
+    # A readable graph may convert (code generation runs no checker), and so may a case made to convert.
+    readable = "inspect" in c["may_pass"] or "convert-pytorch" in c["may_pass"]
+    out_dir = os.path.join(scratch, c["name"] + "-code")
+    for cmd in ("convert --to", "check --to"):
+        what = "%s %s pytorch" % (c["name"], cmd)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        case_root = os.path.join(cases_dir, c["name"])
+        before = snapshot(case_root)
+        if cmd == "convert --to":
+            args = ["convert", c["path"], "--to", "pytorch", "-o", os.path.join(out_dir, "out"), "--report",
+                    os.path.join(out_dir, "report.json")]
+        else:
+            args = ["check", c["path"], "--to", "pytorch", "--json"]
+        r = run(cli, args, memory)
+        # Code generation runs no checker: a readable graph may convert.
+        check_run(what, r, [2, 3] + ([0] if readable else []), c["path"], c["reason"])
+        if snapshot(case_root) != before:
+            fail(what, "the input's folder changed")
+        left = sorted(os.listdir(out_dir))
+        if cmd == "convert --to":
+            expected = {0: ["out", "report.json"], 2: [], 3: ["report.json"]}.get(r.returncode)
+            if expected is not None and left != expected:
+                fail(what, "left %s" % left)
+            if r.returncode == 0:
+                check_generated_code(what, os.path.join(out_dir, "out"))
+        if r.returncode in (0, 3):
+            try:
+                json.loads(r.stdout if cmd == "check --to" else open(os.path.join(out_dir, "report.json")).read())
+            except (ValueError, OSError) as e:
+                fail(what, "invalid JSON: %s" % e)
+    shutil.rmtree(out_dir, ignore_errors=True)
+
+
+def code_write_cases(cli, cases_dir, scratch, memory, only):
     src = os.path.join(cases_dir, "code")
     work = os.path.join(scratch, "code")
     marker = ".flowbridge-generated"
@@ -528,14 +544,15 @@ def main():
     ap.add_argument("--scratch", required=True)
     ap.add_argument("--no-memory-limit", action="store_true")
     ap.add_argument("-k", default="", help="only cases whose name contains this")
+    ap.add_argument("--jobs", type=int, default=1, help="hostile files checked at once (the other parts run alone)")
     a = ap.parse_args()
     # Absolute: the write cases make symlinks to files in the scratch folder.
     a.scratch = os.path.abspath(a.scratch)
     os.makedirs(a.scratch, exist_ok=True)
     t0 = time.monotonic()
-    bad_inputs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
+    bad_inputs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k, a.jobs)
     write_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
-    code_output_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
+    code_output_cases(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k, a.jobs)
     edit_script_runs(a.cli, a.cases, a.scratch, not a.no_memory_limit, a.k)
     print("%d runs, %d failures, %.1f s" % (runs, len(failures), time.monotonic() - t0))
     sys.exit(1 if failures else 0)
