@@ -13,22 +13,7 @@
 #include "codegen/code_generator.h"
 #include "schema/shape_facts.h"
 #include "formats/model_io.h"
-
-namespace {
-
-template <typename F>
-double medianMs(int runs, F&& f) {
-  std::vector<double> t;
-  for (int i = 0; i < runs; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-}  // namespace
+#include "median_time.h"
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;

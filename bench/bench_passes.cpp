@@ -17,6 +17,7 @@
 
 #include "bench/ort_basic.h"
 #include "bench/pass_anchors.h"
+#include "util/thread_cpu_time.h"
 #include "formats/onnx/onnx_reader.h"
 #include "formats/onnx/onnx_writer.h"
 #include "passes/pass_manager.h"
@@ -24,14 +25,6 @@
 
 namespace fs = std::filesystem;
 
-namespace {
-// CPU time of this thread: on a shared 2-core machine wall time also counts other people's work.
-double threadCpuMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-}  // namespace
 using namespace fb;
 
 int main(int argc, char** argv) {

@@ -1,7 +1,6 @@
 #include "layout/hierarchical_layout.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -12,6 +11,7 @@
 #include "layout/dot_layout.h"
 #include "layout/layered_layout.h"
 #include "layout/segment_clip.h"
+#include "util/thread_cpu_time.h"
 
 namespace fb::layout {
 
@@ -322,9 +322,10 @@ Size HierarchicalLayout::blockSize(int block, const std::atomic<bool>* cancel, L
   } else {
     std::optional<LayoutResult> placed;
     if (req.boxes.size() <= options_.dotMaxBoxes && stats.dotMs < options_.dotBudgetMs) {
-      const auto start = std::chrono::steady_clock::now();
+      // Thread CPU time, not wall time: a loaded machine must not get a different (layered) layout.
+      const double start = threadCpuMs();
       placed = layoutWithDot(req);
-      stats.dotMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      stats.dotMs += threadCpuMs() - start;
       ++stats.dotCalls;
     }
     if (!placed) {

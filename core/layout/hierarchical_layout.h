@@ -28,7 +28,7 @@ struct LayoutOptions {
                                   // shows Constant and Identity nodes as boxes too
   bool foldConstants = true;      // Constant / Identity-of-initializer nodes folded into their consumers
   bool showFoldedValues = true;   // consumers list their folded inputs ("W 256×256") inside their box
-  double dotBudgetMs = 1500;      // once dot has used this much in one compute(), the rest is layered
+  double dotBudgetMs = 1500;      // once dot has used this much CPU time in one compute(), the rest is layered
   size_t dotMaxBoxes = 300;       // a block with more children than this is never given to dot
   size_t maxChildrenPerBlock = 40;
 };

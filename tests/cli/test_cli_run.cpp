@@ -38,11 +38,9 @@ class CliRunTest : public QObject {
     QVERIFY(test::oracleInstalled());
     const QString dir = test::scratchDir("cli_run_" + QFileInfo(file).baseName());
     const QString model = test::corpusModel(file);
-    const auto inputs = test::writeSeededInputs(model, dir);
-    auto r = test::runCli(QStringList{"run", model, "--save-outputs", dir + "/fb"} + inputs.cliArgs);
-    QVERIFY2(r.exitCode == 0, r.err.constData());
-    const QString ortError = test::runOnnxRuntime(model, dir + "/ort", inputs.files);
-    QVERIFY2(ortError.isEmpty(), qPrintable(ortError));
+    const auto both = test::runCliAndOnnxRuntime(model, dir);
+    QVERIFY2(both.error.isEmpty(), qPrintable(both.error));
+    const auto& r = both.cli;
     auto m = loadModel(model.toStdString());
     const auto& outs = m->graph().outputs();
     QVERIFY(!outs.empty());
@@ -51,8 +49,7 @@ class CliRunTest : public QObject {
       // Each output is printed with its type and summary.
       QVERIFY2(r.out.contains((name + ": ").toUtf8()) && r.out.contains(" min ") && r.out.contains(" mean "),
                r.out.constData());
-      const auto ours = eval::readNpyFile((dir + "/fb/" + name + ".npy").toStdString());
-      const auto ort = eval::readNpyFile((dir + QString("/ort/%1.npy").arg(k)).toStdString());
+      const auto [ort, ours] = test::outputsOfBothRuns(dir, name, k);
       const auto d = eval::diffValues(eval::Value(ort), eval::Value(ours), eval::Tolerance{1e-4, 1e-3});
       QVERIFY2(d.agree, qPrintable(file + " " + name + ": " + QString::fromStdString(eval::toText(d))));
     }

@@ -45,18 +45,14 @@ class CliRunTorchvisionTest : public QObject {
     const QString model = test::corpusExport(name, opset, why);
     QVERIFY2(!model.isEmpty(), qPrintable(why));
     const QString dir = test::scratchDir("cli_run_torchvision_" + name);
-    const auto inputs = test::writeSeededInputs(model, dir);
-    auto r = test::runCli(QStringList{"run", model, "--save-outputs", dir + "/fb"} + inputs.cliArgs, 600000);
-    QVERIFY2(r.exitCode == 0, r.err.constData());
-    const QString ortError = test::runOnnxRuntime(model, dir + "/ort", inputs.files);
-    QVERIFY2(ortError.isEmpty(), qPrintable(ortError));
+    const auto both = test::runCliAndOnnxRuntime(model, dir, 600000);
+    QVERIFY2(both.error.isEmpty(), qPrintable(both.error));
     auto m = loadModel(model.toStdString());
     const auto& outs = m->graph().outputs();
     QVERIFY(!outs.empty());
     for (size_t k = 0; k < outs.size(); ++k) {
       const QString out = QString::fromStdString(outs[k]->name());
-      const auto ours = eval::readNpyFile((dir + "/fb/" + out + ".npy").toStdString());
-      const auto ort = eval::readNpyFile((dir + QString("/ort/%1.npy").arg(k)).toStdString());
+      const auto [ort, ours] = test::outputsOfBothRuns(dir, out, k);
       QVERIFY2(ours.size() > 0, qPrintable(name + " " + out + " is empty"));
       const auto d = eval::diffValues(eval::Value(ort), eval::Value(ours), eval::Tolerance{1e-4, 1e-3});
       // The figures the README quotes.

@@ -53,6 +53,29 @@ inline QString runOnnxRuntime(const QString& model, const QString& outDir, const
   return {};
 }
 
+// `flowbridge-cli run` and ONNX Runtime on the same seeded inputs: FlowBridge's outputs in DIR/fb/<name>.npy,
+// ONNX Runtime's in DIR/ort/<k>.npy. `error` is empty when both ran.
+struct CliAndOrtRun {
+  CliResult cli;
+  QString error;
+};
+inline CliAndOrtRun runCliAndOnnxRuntime(const QString& model, const QString& dir, int timeoutMs = 300000) {
+  const auto inputs = writeSeededInputs(model, dir);
+  CliAndOrtRun r;
+  r.cli = runCli(QStringList{"run", model, "--save-outputs", dir + "/fb"} + inputs.cliArgs, timeoutMs);
+  if (r.cli.exitCode != 0)
+    r.error = "flowbridge-cli run: exit " + QString::number(r.cli.exitCode) + ": " + QString::fromUtf8(r.cli.err);
+  else
+    r.error = runOnnxRuntime(model, dir + "/ort", inputs.files);
+  return r;
+}
+
+// Output k (named `name`) of both runs of runCliAndOnnxRuntime: {ONNX Runtime's, FlowBridge's}.
+inline std::pair<eval::Tensor, eval::Tensor> outputsOfBothRuns(const QString& dir, const QString& name, size_t k) {
+  return {eval::readNpyFile((dir + QString("/ort/%1.npy").arg(k)).toStdString()),
+          eval::readNpyFile((dir + "/fb/" + name + ".npy").toStdString())};
+}
+
 #ifdef FB_CLI_TEST_HOOKS_PATH
 // flowbridge-cli-test-hooks with FLOWBRIDGE_TEST_BREAK_HANDLER=`brokenOp`.
 inline CliResult runCliWithBrokenHandler(const QString& brokenOp, const QStringList& args) {

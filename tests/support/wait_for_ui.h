@@ -15,6 +15,15 @@
 
 namespace fb::test {
 
+// Waits (event loop running) until the spied signal has fired at least once; false after `ms`.
+template <typename Spy>
+bool waitForSignal(const Spy& spy, int ms = 60000) {
+  QElapsedTimer t;
+  t.start();
+  while (spy.isEmpty() && t.elapsed() < ms) QTest::qWait(10);
+  return !spy.isEmpty();
+}
+
 inline bool openAndWait(ui::MainWindow& w, const QString& path, int timeoutMs = 60000) {
   QSignalSpy changed(w.document(), &ui::Document::modelChanged);
   QSignalSpy failed(w.document(), &ui::Document::loadFailed);

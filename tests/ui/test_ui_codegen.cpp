@@ -22,6 +22,7 @@
 #include "ir/graph.h"
 #include "support/helpers.h"
 #include "support/message_box_answer.h"
+#include "support/wait_for_ui.h"
 #include "ui/conversion/code_preview.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
@@ -42,26 +43,18 @@ using codegen::Flavour;
 
 namespace {
 
-template <typename Spy>
-bool waitFor(const Spy& spy, int ms = 60000) {
-  QElapsedTimer t;
-  t.start();
-  while (spy.isEmpty() && t.elapsed() < ms) QTest::qWait(10);
-  return !spy.isEmpty();
-}
-
 bool openAndWait(MainWindow& w, const QString& path) {
   QSignalSpy dry(w.conversion()->controller(), &ConversionController::dryRunFinished);
   QSignalSpy changed(w.document(), &Document::modelChanged);
   w.openFile(path);
-  return waitFor(changed) && waitFor(dry);
+  return test::waitForSignal(changed) && test::waitForSignal(dry);
 }
 
 // Picks a target in the Convert dock and waits for its dry run.
 bool pickAndWait(MainWindow& w, std::optional<Flavour> flavour) {
   QSignalSpy dry(w.conversion()->controller(), &ConversionController::dryRunFinished);
   w.conversion()->panel()->targetPicker()->pick(flavour);
-  return waitFor(dry);
+  return test::waitForSignal(dry);
 }
 
 bool previewAndWait(MainWindow& w) {

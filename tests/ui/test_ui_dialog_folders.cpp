@@ -85,14 +85,6 @@ QAction* openAction(MainWindow& w) {
   return nullptr;
 }
 
-template <typename Spy>
-bool waitFor(const Spy& spy, int ms = 60000) {
-  QElapsedTimer t;
-  t.start();
-  while (spy.isEmpty() && t.elapsed() < ms) QTest::qWait(10);
-  return !spy.isEmpty();
-}
-
 }  // namespace
 
 class UiDialogFolders : public QObject {
@@ -126,7 +118,7 @@ class UiDialogFolders : public QObject {
       dialogs.answer = dir + "/models/first.onnx";
       w.conversion()->panel()->saveAction()->trigger();
       QCOMPARE(dialogs.lastFolderOffered(), modelFolder);
-      QVERIFY(waitFor(saved));
+      QVERIFY(test::waitForSignal(saved));
       dialogs.answer = dir + "/reports/first.json";
       w.conversion()->panel()->statusTable()->saveReportAction()->trigger();
       QCOMPARE(dialogs.lastFolderOffered(), modelFolder);
@@ -135,7 +127,7 @@ class UiDialogFolders : public QObject {
       dialogs.answer = dir + "/pictures/first.svg";
       w.exportImageInteractively();
       QCOMPARE(dialogs.lastFolderOffered(), modelFolder);
-      QVERIFY(waitFor(exported));
+      QVERIFY(test::waitForSignal(exported));
 
       // Next time: each where its own kind went.
       dialogs.answer.clear();  // cancelled
@@ -181,17 +173,17 @@ class UiDialogFolders : public QObject {
       QSignalSpy changed(w.document(), &Document::modelChanged);
       open->trigger();
       QVERIFY(answer.answered);
-      QVERIFY(waitFor(changed));
+      QVERIFY(test::waitForSignal(changed));
     }
     QCOMPARE(QFileInfo(w.document()->path()).canonicalFilePath(), QFileInfo(model).canonicalFilePath());
 
     // A code target's Save converted...: a folder chooser, answered with a new, empty folder.
     QSignalSpy dry(w.conversion()->controller(), &ConversionController::dryRunFinished);
     w.conversion()->panel()->targetPicker()->pick(codegen::Flavour::PyTorch);
-    QVERIFY(waitFor(dry));
+    QVERIFY(test::waitForSignal(dry));
     QSignalSpy done(w.conversion()->controller(), &ConversionController::conversionFinished);
     w.conversion()->panel()->previewAction()->trigger();
-    QVERIFY(waitFor(done, 120000));
+    QVERIFY(test::waitForSignal(done, 120000));
     const QString out = dir + "/generated";
     QVERIFY(QDir().mkpath(out));
     QFileDialog::FileMode mode = QFileDialog::AnyFile;
@@ -224,7 +216,7 @@ class UiDialogFolders : public QObject {
       QSignalSpy changed(w.document(), &Document::modelChanged);
       open->trigger();
       QVERIFY(answer.answered);
-      QVERIFY(waitFor(changed));
+      QVERIFY(test::waitForSignal(changed));
     }
     QCOMPARE(QFileInfo(reopenedIn).canonicalFilePath(), QFileInfo(model).canonicalPath());
     QCOMPARE(lastFolder(DialogKind::Save), dir);

@@ -21,6 +21,7 @@
 #include "layout/block_tree.h"
 #include "layout/hierarchical_layout.h"
 #include "support/helpers.h"
+#include "support/scene_items.h"
 #include "support/wait_for_ui.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_docks.h"
@@ -38,14 +39,6 @@
 using namespace fb;
 
 namespace {
-
-template <typename T>
-QList<T*> itemsOf(QGraphicsScene* s) {
-  QList<T*> out;
-  for (auto* item : s->items())
-    if (item->type() == T::Type) out.append(static_cast<T*>(item));
-  return out;
-}
 
 // Status badges: the child items StatusBadges puts on blocks and nodes (halos are QGraphicsRectItems).
 QList<QRectF> badgeRects(QGraphicsScene* s) {
@@ -136,7 +129,7 @@ class UiDrawing : public QObject {
     QVERIFY(waitForDryRun(w, codegen::Flavour::PyTorch));
     int badges = badgeRects(w.scene()).size();
     int collapsed = 0;
-    for (ui::BlockItem* b : itemsOf<ui::BlockItem>(w.scene())) collapsed += !b->isExpanded();
+    for (ui::BlockItem* b : test::itemsOf<ui::BlockItem>(w.scene())) collapsed += !b->isExpanded();
     qInfo("first view: %d collapsed blocks, %d badges, %d statuses", collapsed, badges,
           int(w.conversion()->controller()->dryRun() ? w.conversion()->controller()->dryRun()->nodes.size() : 0));
     LabelCheck first = checkLabels(w.scene());
@@ -260,7 +253,7 @@ class UiDrawing : public QObject {
     // On the canvas: collapsed and open, every block's name fits its place at the font it is drawn in.
     auto checkFit = [&](const char* when) {
       int blocks = 0;
-      for (ui::BlockItem* b : itemsOf<ui::BlockItem>(w.scene())) {
+      for (ui::BlockItem* b : test::itemsOf<ui::BlockItem>(w.scene())) {
         ++blocks;
         const double width = QFontMetricsF(b->labelFont()).horizontalAdvance(b->label());
         if (width > b->labelRect().width() + 0.5)

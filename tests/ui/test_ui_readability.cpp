@@ -18,6 +18,7 @@
 #include "layout/type_label.h"
 #include "support/corpus_export.h"
 #include "support/helpers.h"
+#include "support/scene_items.h"
 #include "support/wait_for_ui.h"
 #include "ui/document.h"
 #include "ui/graph/block_item.h"
@@ -42,14 +43,6 @@ bool openAndWait(ui::MainWindow& w, const QString& path) {
   while (ok.isEmpty() && failed.isEmpty() && t.elapsed() < 120000) QTest::qWait(10);
   QTest::qWait(20);
   return !ok.isEmpty();
-}
-
-template <typename T>
-QList<T*> itemsOf(QGraphicsScene* s) {
-  QList<T*> out;
-  for (auto* item : s->items())
-    if (item->type() == T::Type) out.append(static_cast<T*>(item));
-  return out;
 }
 
 // Boxes drawn for nodes, blocks, inputs and outputs (frames of expanded blocks are not boxes).
@@ -222,7 +215,7 @@ class ReadabilityTest : public QObject {
     doc->expandAll();
     const int foldedBoxes = countBoxes(w.scene());
     int constantOrAlias = 0, withDetails = 0;
-    for (ui::NodeItem* n : itemsOf<ui::NodeItem>(w.scene())) {
+    for (ui::NodeItem* n : test::itemsOf<ui::NodeItem>(w.scene())) {
       const auto* node = n->node();
       if (node->opType == "Constant") ++constantOrAlias;
       if (node->opType == "Identity" && node->input(0) && node->input(0)->initializer()) ++constantOrAlias;
@@ -232,7 +225,7 @@ class ReadabilityTest : public QObject {
     QVERIFY2(withDetails >= 60, qPrintable(QString::number(withDetails)));
     // A MatMul reading a folded weight shows its shape ("B 256×256" or the like).
     bool weightShown = false;
-    for (ui::NodeItem* n : itemsOf<ui::NodeItem>(w.scene()))
+    for (ui::NodeItem* n : test::itemsOf<ui::NodeItem>(w.scene()))
       for (const QString& d : n->details())
         if (d.contains(QChar(0xD7)) && d.contains(QStringLiteral("256"))) weightShown = true;
     QVERIFY(weightShown);
@@ -265,11 +258,11 @@ class ReadabilityTest : public QObject {
     QVERIFY(openAndWait(w, test::corpusModel("transformer_encoder_op17.onnx")));
     w.document()->expandAll();
     double withLists = 0, without = 0;
-    for (auto* n : itemsOf<ui::NodeItem>(w.scene())) withLists += n->box().height();
+    for (auto* n : test::itemsOf<ui::NodeItem>(w.scene())) withLists += n->box().height();
     auto* toggle = w.findChild<QAction*>(QStringLiteral("showFoldedValues"));
     QVERIFY(toggle && toggle->isChecked());
     toggle->setChecked(false);
-    for (auto* n : itemsOf<ui::NodeItem>(w.scene())) {
+    for (auto* n : test::itemsOf<ui::NodeItem>(w.scene())) {
       QVERIFY(n->details().isEmpty());
       without += n->box().height();
     }
@@ -287,8 +280,8 @@ class ReadabilityTest : public QObject {
     QFETCH(QString, file);
     ui::MainWindow w;
     QVERIFY(openAndWait(w, test::corpusModel(file)));
-    const auto edges = itemsOf<ui::EdgeItem>(w.scene());
-    const auto nodes = itemsOf<ui::NodeItem>(w.scene());
+    const auto edges = test::itemsOf<ui::EdgeItem>(w.scene());
+    const auto nodes = test::itemsOf<ui::NodeItem>(w.scene());
     QVERIFY(!edges.isEmpty());
     int routed = 0, crossingEdges = 0;
     for (auto* e : edges) {
@@ -310,19 +303,19 @@ class ReadabilityTest : public QObject {
     QVERIFY(openAndWait(w, test::corpusModel("transformer_encoder_op13_dyn.onnx")));
     w.document()->expandAll();
     QList<QRectF> labels;
-    for (auto* e : itemsOf<ui::EdgeItem>(w.scene()))
+    for (auto* e : test::itemsOf<ui::EdgeItem>(w.scene()))
       if (!e->labelRect().isEmpty()) labels.append(e->labelRect());
     QVERIFY2(labels.size() > 100, qPrintable(QString::number(labels.size())));
     QCOMPARE(labels.size(), w.scene()->placedLabelCount());
     for (int i = 0; i < labels.size(); ++i)
       for (int j = i + 1; j < labels.size(); ++j) QVERIFY(!labels[i].intersects(labels[j]));
-    for (auto* n : itemsOf<ui::NodeItem>(w.scene()))
+    for (auto* n : test::itemsOf<ui::NodeItem>(w.scene()))
       for (const QRectF& l : labels) QVERIFY(!n->box().intersects(l));
     ir::TypeInfo t =
         ir::TypeInfo::tensor(ir::DataType::Float, ir::Shape{ir::Dim::named("sequence_length"), ir::Dim::of(256)});
     QCOMPARE(QString::fromStdString(layout::shortTypeLabel(t)), QStringLiteral("float[seque\u2026,256]"));
     bool cut = false;
-    for (auto* e : itemsOf<ui::EdgeItem>(w.scene())) cut = cut || e->label().contains(QChar(0x2026));
+    for (auto* e : test::itemsOf<ui::EdgeItem>(w.scene())) cut = cut || e->label().contains(QChar(0x2026));
     QVERIFY(cut);  // the _dyn export has a symbolic batch dim named by PyTorch
   }
 
@@ -398,7 +391,7 @@ class ReadabilityTest : public QObject {
     QVERIFY2(w.view()->zoom() >= ui::kDetailLevelOfDetail, qPrintable(QString::number(w.view()->zoom())));
     const QRectF seen = w.view()->mapToScene(w.view()->viewport()->rect()).boundingRect();
     int inputsInSight = 0;
-    for (auto* v : itemsOf<ui::ValueItem>(w.scene()))
+    for (auto* v : test::itemsOf<ui::ValueItem>(w.scene()))
       if (v->role() == ui::ValueItem::Role::Input && seen.intersects(v->sceneBoundingRect())) ++inputsInSight;
     QVERIFY(inputsInSight >= 1);
   }
@@ -441,7 +434,7 @@ class ReadabilityTest : public QObject {
     auto* doc = w.document();
     const QRectF seen = view->mapToScene(view->viewport()->rect()).boundingRect();
     ui::NodeItem* target = nullptr;
-    for (auto* n : itemsOf<ui::NodeItem>(w.scene()))
+    for (auto* n : test::itemsOf<ui::NodeItem>(w.scene()))
       if (seen.adjusted(100, 100, -100, -100).contains(n->box())) target = n;
     QVERIFY(target);
     const int h = view->horizontalScrollBar()->value(), v = view->verticalScrollBar()->value();
@@ -485,7 +478,7 @@ class ReadabilityTest : public QObject {
     for (int round = 0; round < 2; ++round) {
       const QRectF nowSeen = view->mapToScene(view->viewport()->rect()).boundingRect();
       ui::BlockItem* block = nullptr;
-      for (auto* b : itemsOf<ui::BlockItem>(w.scene()))
+      for (auto* b : test::itemsOf<ui::BlockItem>(w.scene()))
         if (nowSeen.contains(b->box().topLeft() + QPointF(30, 8)) && (!block || b->box().top() > block->box().top()))
           block = b;
       QVERIFY(block);
