@@ -184,12 +184,11 @@ void registerConvert(CLI::App& app, Runner& run) {
       if (r.passesRan && !r.passStats.reachedFixpoint)
         std::cout << " (stopped at the safety cap of " << r.passStats.iterations << " rounds before a fixpoint)";
       std::cout << "; " << static_cast<int64_t>(r.totalMs + 0.5) << " ms";
-      if (r.model && (complete || o->continueOnError) && (verified || o->continueOnError))
-        std::cout << "; written to " << o->output;
-      else
-        std::cout << "; nothing written";
-      std::cout << "\n";
-      for (const auto& note : r.notes) std::cout << "  " << printable(note) << "\n";
+      const bool written = r.model && (complete || o->continueOnError) && (verified || o->continueOnError);
+      std::cout << (written ? "; written to " + o->output : std::string("; nothing written")) << "\n";
+      // The notes say what the written model gained ("output 'y': float[1,1,672,672] (inferred)").
+      if (written)
+        for (const auto& note : r.notes) std::cout << "  " << printable(note) << "\n";
       printPassWarnings(r, !o->report.empty());
       if (!verified) return int(kDiverged);
       return complete ? int(kOk) : int(kUnconverted);
