@@ -1,10 +1,13 @@
 #include <QApplication>
 
 #include "command_line.h"
+#include "eval/runtime/passive_waits.h"
 #include "screenshot.h"
 #include "ui/main_window.h"
 
 int main(int argc, char** argv) {
+  // Run and Verify use the evaluator's threads: passive waits, as flowbridge-cli run (see passive_waits.h).
+  fb::eval::reexecWithPassiveWaits(argv);
   // Set before any application object: --help and --version are answered before QApplication exists.
   QCoreApplication::setApplicationName("FlowBridge");
   QCoreApplication::setOrganizationName("FlowBridge");

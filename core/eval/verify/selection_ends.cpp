@@ -1,6 +1,8 @@
 #include "eval/verify/selection_ends.h"
 
 #include <algorithm>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "ir/graph.h"
@@ -18,6 +20,23 @@ std::vector<const ir::Value*> capturedBy(const ir::Node* n) {
     for (const auto& name : body->capturedNames())
       if (const ir::Value* v = n->graph()->findValue(name)) out.push_back(v);
   return out;
+}
+
+// True for a value computed from weights and Constant nodes only (an Identity of a shared weight, a Constant, a
+// Cast of a weight): the cut carries it with the nodes that compute it, as it carries weights, instead of asking
+// for it as an input. Random ops and nodes with bodies never count.
+bool computedFromConstants(const ir::Value* v, std::unordered_map<const ir::Value*, bool>& memo, int depth = 0) {
+  if (v->initializer() || v->isSparseInitializer()) return true;
+  const ir::Node* p = v->producer();
+  if (!p || v->isGraphInput() || depth > 64) return false;
+  if (auto it = memo.find(v); it != memo.end()) return it->second;
+  const std::string& op = p->opType;
+  bool constant = p->subgraphs().empty() && op.rfind("Random", 0) != 0 && op != "Multinomial" &&
+                  (!p->inputs().empty() || op == "Constant");
+  for (const ir::Value* in : p->inputs())
+    if (constant && in && !in->name().empty()) constant = computedFromConstants(in, memo, depth + 1);
+  memo[v] = constant;
+  return constant;
 }
 
 }  // namespace
@@ -40,8 +59,9 @@ SelectionEnds endsOfSelection(const std::vector<const ir::Node*>& nodes) {
       for (const ir::Value* v : capturedBy(n.get())) readByOtherBodies.insert(v);
 
   std::unordered_set<const ir::Value*> seenInputs;
+  std::unordered_map<const ir::Value*, bool> constantMemo;
   auto addInput = [&](const ir::Value* v) {
-    if (!v || v->name().empty() || v->initializer() || v->isSparseInitializer()) return;
+    if (!v || v->name().empty() || computedFromConstants(v, constantMemo)) return;
     if (v->producer() && selected.count(v->producer())) return;
     if (seenInputs.insert(v).second) ends.inputs.push_back(v->name());
   };

@@ -1,7 +1,8 @@
 #pragma once
 // Where a set of nodes meets the rest of its graph: what Extract Subgraph... cuts a selection at. Its inputs are
-// the values the nodes read that none of them computes (weights excepted: the cut carries them), its outputs the
-// values the nodes compute that something outside them reads, or that are graph outputs.
+// the values the nodes read that none of them computes (weights, and values computed from weights only, excepted:
+// the cut carries them), its outputs the values the nodes compute that something outside them reads, or that are
+// graph outputs.
 #include <string>
 #include <vector>
 
