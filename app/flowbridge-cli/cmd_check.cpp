@@ -44,7 +44,7 @@ void registerCheck(CLI::App& app, Runner& run) {
       // The dry run looks at one node at a time; a source that fails the ONNX checker or strict shape inference
       // would fail the check at the end of `convert` however its nodes convert: say so now (exit 3).
       if (opts.direction == "onnx") {
-        auto sourceCheck = checkModel(*model);
+        auto sourceCheck = checkModelAtItsOpset(*model);
         for (const auto& line : convert::checkLines(sourceCheck, o->input, "source check"))
           std::cerr << "flowbridge-cli: " << line << "\n";
         ok = ok && sourceCheck.ok;

@@ -10,6 +10,7 @@
 #include "formats/onnx/onnx_proto_import.h"
 #include "schema/opsets.h"
 #include "schema/opsets_18_26/inference_view.h"
+#include "schema/opsets_18_26/structure_check.h"
 #include "schema/shape_facts.h"
 
 namespace fb {
@@ -71,6 +72,10 @@ CheckResult checkModel(const ir::Model& m, bool strict) {
       r.messages.push_back(std::move(problem));
     }
   return r;
+}
+
+CheckResult checkModelAtItsOpset(const ir::Model& m) {
+  return m.opsetVersion("") > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(m) : checkModel(m);
 }
 
 std::unordered_map<std::string, ir::TypeInfo> inferShapes(const ir::Model& m, std::vector<CheckMessage>* warnings,

@@ -24,6 +24,9 @@ struct CheckResult {
 // External data is loaded inline for the check, so side files need not be beside the working directory.
 // A main graph of kCheckWindowFrom nodes and more is checked in windows (checkModelInWindows) where it can be.
 CheckResult checkModel(const ir::Model& m, bool strictShapeInference = true);
+// The check for a model at any opset FlowBridge reads: checkModel up to opset 17, where libonnx 1.12's schemas end,
+// and FlowBridge's own structure check (schema/opsets_18_26) above it, which libonnx would read by opset-17 rules.
+CheckResult checkModelAtItsOpset(const ir::Model& m);
 inline constexpr size_t kCheckWindowFrom = 20000;
 inline constexpr size_t kCheckWindowNodes = 8192;
 

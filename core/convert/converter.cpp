@@ -13,7 +13,6 @@
 #include "ir/op_counts.h"
 #include "ir/topo_sort.h"
 #include "passes/pass_registry.h"
-#include "schema/opsets_18_26/structure_check.h"
 #include "schema/shape_facts.h"
 #include "util/failure_text.h"
 #include "util/idle_memory.h"
@@ -205,9 +204,7 @@ void finishResult(ir::Model& work, const ConvertOptions& opts, std::optional<pas
   if (opts.check && res.error.empty()) {
     auto tc = Clock::now();
     releaseIdleMemory();  // the checker's proto is the next peak: not on top of what the passes freed
-    // libonnx 1.12 knows schemas up to opset 17 only: above that, FlowBridge's own structural check.
-    res.check =
-        opts.targetOpset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(work) : checkModel(work);
+    res.check = checkModelAtItsOpset(work);  // at the target opset: the result is written there
     releaseFreedHeap();
     res.checkMs = msSince(tc);
   }

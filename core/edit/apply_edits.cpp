@@ -1,8 +1,6 @@
 #include "edit/apply_edits.h"
 
 #include "edit/edit_verb.h"
-#include "schema/opsets.h"
-#include "schema/opsets_18_26/structure_check.h"
 
 namespace fb::edit {
 
@@ -49,8 +47,6 @@ void revertEdits(ir::Model& m, std::vector<Applied>& applied) {
   applied.clear();
 }
 
-CheckResult checkEditedModel(const ir::Model& m) {
-  return m.opsetVersion("") > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(m) : checkModel(m);
-}
+CheckResult checkEditedModel(const ir::Model& m) { return checkModelAtItsOpset(m); }
 
 }  // namespace fb::edit

@@ -436,6 +436,24 @@ class TestOpset26 : public QObject {
     QVERIFY(models >= 100);
   }
 
+  // `flowbridge-cli check` reads a source at opset 18-26 by its own opset's rules: libonnx 1.12 would read an
+  // opset-20 DFT (axis as an input) or an opset-21 GroupNormalization (per-channel scale) by opset-17 rules.
+  void cliCheckReadsASourceByItsOwnOpset_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("opset");
+    QTest::newRow("DFT-20") << "dft_axis_20"
+                            << "20";
+    QTest::newRow("GroupNormalization-21") << "groupnorm_21"
+                                           << "21";
+  }
+  void cliCheckReadsASourceByItsOwnOpset() {
+    QFETCH(QString, model);
+    QFETCH(QString, opset);
+    auto r = fb::test::runCli({"check", QString::fromStdString(path(model)), "--opset", opset});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(!r.err.contains("source check"), r.err.constData());
+  }
+
   // A wrong element type, one model per op family, is a message on the node that names the input and the type.
   void structuralCheckWrongTypes_data() {
     QTest::addColumn<QString>("name");

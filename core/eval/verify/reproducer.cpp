@@ -10,8 +10,6 @@
 #include "formats/onnx/onnx_writer.h"
 #include "ir/graph.h"
 #include "ir/value.h"
-#include "schema/opsets.h"
-#include "schema/opsets_18_26/structure_check.h"
 #include "util/error.h"
 #include "util/temp_folder.h"
 
@@ -55,9 +53,7 @@ std::unique_ptr<ir::Model> cutReproducer(const ir::Model& m, const std::vector<s
                                          const std::vector<std::string>& inputs, const std::string& shownFile) {
   auto cut = extractSubgraph(m, outputs, inputs);
   // The reproducer must stand on its own: the same check a conversion's result passes.
-  const int64_t opset = cut->opsetVersion("");
-  const CheckResult check =
-      opset > schema::kLibonnxMaxOpset ? schema::opsets_18_26::checkStructure(*cut) : checkModel(*cut);
+  const CheckResult check = checkModelAtItsOpset(*cut);
   if (!check.ok) throw ReproducerCheckFailed(convert::checkLines(check, shownFile, "subgraph check"));
   return cut;
 }
