@@ -2,7 +2,9 @@
 // residual network (residual_model.h) and to swin_t when its export is given, then all undone. Prints the time per
 // edit (the verb's check against the model + the change), the memory the undo records report and the resident
 // memory they added, the time per undo, and the structural check of the edited model once (the revalidation).
-// Usage: bench_edit [SWIN_T.onnx]   (make it with ../shared/corpus/make_corpus.py --one swin_t 13)
+// Then 1,000 set-attr edits (a Conv's dilations, the value it has): their undo records against the model's size.
+// Usage: bench_edit [SWIN_T.onnx]   (make it with ../shared/corpus/make_corpus.py --one swin_t 17)
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -86,6 +88,35 @@ void measure(const char* label, ir::Model& m) {
     std::printf("    %-12s %.3f ms/edit\n", verb.c_str(), t.first / double(t.second));
 }
 
+// 1,000 set-attr edits over the Conv nodes: what their undo records hold against what the model holds.
+void measureSetAttr(const char* label, ir::Model& m) {
+  std::vector<std::string> convs;
+  for (const auto& n : m.graph().nodes())
+    if (n->opType == "Conv" && !n->name.empty() && n->hasAttr("dilations")) convs.push_back(n->name);
+  if (convs.empty()) return;
+  size_t weights = 0;
+  for (const auto& t : m.graph().initializers()) weights += t->expectedBytes();
+  std::vector<edit::Edit> edits;
+  for (size_t i = 0; i < 1000; ++i)
+    edits.push_back(
+        edit::Edit{"set-attr", {{"node", convs[i % convs.size()]}, {"name", "dilations"}, {"value", "1,1"}}});
+  std::vector<edit::Applied> applied;
+  applied.reserve(edits.size());
+  const long rss0 = rssKb();
+  const auto t0 = Clock::now();
+  for (const auto& e : edits) applied.push_back(edit::applyEdit(m, e));
+  const double ms = msSince(t0);
+  const long rss1 = rssKb();
+  size_t undoBytes = 0;
+  for (const auto& a : applied) undoBytes += a.undo.bytes;
+  std::printf(
+      "%-22s 1000 set-attr edits: %.3f ms/edit, undo records %.1f KB (%.0f B/edit), RSS +%ld KB; "
+      "model weights %.1f MB (records / weights %.5f)\n",
+      label, ms / 1000.0, double(undoBytes) / 1024.0, double(undoBytes) / 1000.0, rss1 - rss0,
+      double(weights) / 1048576.0, double(undoBytes) / double(std::max<size_t>(weights, 1)));
+  edit::revertEdits(m, applied);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,12 +125,14 @@ int main(int argc, char** argv) {
       ir::Model m;
       bench::buildResidualModel(m, 100000);
       measure("synthetic residual", m);
+      measureSetAttr("synthetic residual", m);
     }
     if (argc > 1) {
       auto m = loadModel(argv[1]);
       measure("swin_t", *m);
+      measureSetAttr("swin_t", *m);
     } else {
-      std::printf("swin_t: not given (bench_edit SWIN_T.onnx; make_corpus.py --one swin_t 13 exports it)\n");
+      std::printf("swin_t: not given (bench_edit SWIN_T.onnx; make_corpus.py --one swin_t 17 exports it)\n");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_edit: %s\n", e.what());

@@ -1,5 +1,6 @@
 // A node's attributes and its op: set or remove one attribute (typed as the node, the schema or the text says),
 // change the op type or domain.
+#include <algorithm>
 #include <memory>
 #include <onnx/defs/schema.h>
 
@@ -13,19 +14,27 @@ namespace fb::edit {
 
 namespace {
 
-// Puts back one attribute as it was (or removes it when the node had none).
-Undo attributeUndo(const std::string& node, const std::string& name, const ir::Attribute* old) {
+// Puts back one attribute as it was, at its place among the node's attributes (or removes it when the node had
+// none).
+Undo attributeUndo(const ir::Node& n, const std::string& name) {
+  const std::string node = n.name;
+  const ir::Attribute* old = n.attr(name);
   auto kept = old ? std::make_shared<ir::Attribute>(*old) : nullptr;
+  const size_t place = old ? size_t(old - n.attributes.data()) : 0;
   size_t bytes = sizeof(Undo) + node.size() + name.size();
   if (kept) bytes += sizeof(ir::Attribute) + kept->ints.size() * 8 + kept->floats.size() * 4 + kept->s.size();
-  return {[node, name, kept](ir::Model& m) {
+  return {[node, name, kept, place](ir::Model& m) {
             std::string why;
-            ir::Node* n = findNode(m.graph(), node, why);
+            ir::Node* n = findNodeInModel(m, node, why);
             if (!n) return;
-            if (kept)
-              n->setAttr(*kept);
-            else
+            if (!kept) {
               n->removeAttr(name);
+              return;
+            }
+            const bool had = n->attr(name) != nullptr;
+            n->setAttr(*kept);
+            if (!had && place < n->attributes.size())  // appended: back to where it was
+              std::rotate(n->attributes.begin() + long(place), n->attributes.end() - 1, n->attributes.end());
           },
           bytes};
 }
@@ -46,16 +55,16 @@ class SetAttr : public EditVerb {
     std::string why;
     auto attr = parsed(m, e, why);
     if (!attr) throw EditError(e, why);
-    ir::Node* n = findNode(m.graph(), e.get("node"), why);
+    ir::Node* n = findNodeInModel(m, e.get("node"), why);
     Applied out;
-    out.undo = attributeUndo(n->name, attr->name, n->attr(attr->name));
+    out.undo = attributeUndo(*n, attr->name);
     n->setAttr(std::move(*attr));
     return out;
   }
 
  private:
   static std::optional<ir::Attribute> parsed(const ir::Model& m, const Edit& e, std::string& why) {
-    const ir::Node* n = findNode(m.graph(), e.get("node"), why);
+    const ir::Node* n = findNodeInModel(m, e.get("node"), why);
     if (!n) return std::nullopt;
     const std::string name = e.get("name");
     if (name.empty()) {
@@ -82,16 +91,16 @@ class RemoveAttr : public EditVerb {
   std::vector<EditArg> args() const override { return {{"node", true, "node"}, {"name", true, "attribute"}}; }
   std::optional<std::string> check(const ir::Model& m, const Edit& e) const override {
     std::string why;
-    const ir::Node* n = findNode(m.graph(), e.get("node"), why);
+    const ir::Node* n = findNodeInModel(m, e.get("node"), why);
     if (!n) return why;
     if (!n->attr(e.get("name"))) return "node " + q(n->name) + " has no attribute " + q(e.get("name"));
     return std::nullopt;
   }
   Applied apply(ir::Model& m, const Edit& e) const override {
     std::string why;
-    ir::Node* n = findNode(m.graph(), e.get("node"), why);
+    ir::Node* n = findNodeInModel(m, e.get("node"), why);
     Applied out;
-    out.undo = attributeUndo(n->name, e.get("name"), n->attr(e.get("name")));
+    out.undo = attributeUndo(*n, e.get("name"));
     n->removeAttr(e.get("name"));
     return out;
   }
@@ -104,7 +113,7 @@ class SetOp : public EditVerb {
   }
   std::optional<std::string> check(const ir::Model& m, const Edit& e) const override {
     std::string why;
-    const ir::Node* n = findNode(m.graph(), e.get("node"), why);
+    const ir::Node* n = findNodeInModel(m, e.get("node"), why);
     if (!n) return why;
     const std::string op = e.get("op");
     if (op.empty()) return "no op type";
@@ -118,14 +127,14 @@ class SetOp : public EditVerb {
   }
   Applied apply(ir::Model& m, const Edit& e) const override {
     std::string why;
-    ir::Node* n = findNode(m.graph(), e.get("node"), why);
+    ir::Node* n = findNodeInModel(m, e.get("node"), why);
     const std::string oldOp = n->opType, oldDomain = n->domain, name = n->name;
     n->opType = e.get("op");
     if (e.has("domain")) n->domain = e.get("domain");
     Applied out;
     out.undo = {[name, oldOp, oldDomain](ir::Model& model) {
                   std::string w;
-                  if (ir::Node* node = findNode(model.graph(), name, w)) {
+                  if (ir::Node* node = findNodeInModel(model, name, w)) {
                     node->opType = oldOp;
                     node->domain = oldDomain;
                   }

@@ -1,9 +1,12 @@
 #include "edit/edit_support.h"
 
+#include "edit/node_index.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace fb::edit {
@@ -15,18 +18,85 @@ std::string q(const std::string& name) {
   return "'" + name.substr(0, kShown) + "...' (" + std::to_string(name.size()) + " bytes)";
 }
 
-ir::Node* findNode(const ir::Graph& g, const std::string& name, std::string& why) {
-  ir::Node* found = nullptr;
-  size_t count = 0;
-  for (const auto& n : g.nodes())
-    if (n->name == name) {
-      found = n.get();
-      ++count;
+namespace {
+
+// "the body 'then_branch' of If '/If'" for a body of a node.
+std::string describeBody(const ir::Graph& body) {
+  const ir::Node* owner = body.ownerNode();
+  if (!owner) return "a body";
+  std::string attr = "?";
+  for (const auto& a : owner->attributes)
+    for (const auto& b : a.graphs)
+      if (b.get() == &body) attr = a.name;
+  return "the body " + q(attr) + " of " + owner->opType + " " + q(owner->name);
+}
+
+// The nodes named `name` in `bodies` and the bodies nested in them, with the body each is in. Bodies are small and
+// not indexed: they are walked.
+void nodesInBodies(const std::vector<ir::Graph*>& bodies, const std::string& name,
+                   std::vector<std::pair<ir::Node*, const ir::Graph*>>& out) {
+  for (const ir::Graph* body : bodies)
+    for (const auto& n : body->nodes()) {
+      if (n->name == name) out.emplace_back(n.get(), body);
+      nodesInBodies(n->subgraphs(), name, out);
     }
-  if (count == 1) return found;
-  why = count == 0 ? "no node named " + q(name)
-                   : std::to_string(count) + " nodes are named " + q(name) + " (rename them apart first)";
+}
+
+std::vector<ir::Graph*> bodiesOf(const ir::Model& m) {
+  std::vector<ir::Graph*> out;
+  for (const ir::Node* holder : NodeIndex::of(m).holdersOfBodies())
+    for (ir::Graph* body : holder->subgraphs()) out.push_back(body);
+  return out;
+}
+
+// A body (any depth) in which a value named `name` is computed or read as its own (not an outer value).
+const ir::Graph* bodyWithValue(const std::vector<ir::Graph*>& bodies, const std::string& name) {
+  for (const ir::Graph* body : bodies) {
+    if (const ir::Value* v = body->findValue(name); v && !v->isOuterScope() && isLive(*v)) return body;
+    for (const auto& n : body->nodes())
+      if (const ir::Graph* inner = bodyWithValue(n->subgraphs(), name)) return inner;
+  }
   return nullptr;
+}
+
+}  // namespace
+
+ir::Node* findNode(const ir::Model& m, const std::string& name, std::string& why) {
+  const auto found = NodeIndex::of(m).named(name);
+  if (found.size() == 1) return found.front();
+  if (found.size() > 1) {
+    why = std::to_string(found.size()) + " nodes are named " + q(name) + " (rename them apart first)";
+    return nullptr;
+  }
+  std::vector<std::pair<ir::Node*, const ir::Graph*>> inBodies;
+  nodesInBodies(bodiesOf(m), name, inBodies);
+  why = inBodies.empty() ? "no node named " + q(name)
+                         : "node " + q(name) + " is in " + describeBody(*inBodies.front().second) +
+                               ": this edit changes nodes of the main graph only";
+  return nullptr;
+}
+
+ir::Node* findNodeInModel(const ir::Model& m, const std::string& name, std::string& why) {
+  const auto found = NodeIndex::of(m).named(name);
+  if (found.size() == 1) return found.front();
+  if (found.size() > 1) {
+    why = std::to_string(found.size()) + " nodes are named " + q(name) + " (rename them apart first)";
+    return nullptr;
+  }
+  std::vector<std::pair<ir::Node*, const ir::Graph*>> inBodies;
+  nodesInBodies(bodiesOf(m), name, inBodies);
+  if (inBodies.size() == 1) return inBodies.front().first;
+  why = inBodies.empty()
+            ? "no node named " + q(name)
+            : std::to_string(inBodies.size()) + " nodes in bodies are named " + q(name) + " (rename them apart first)";
+  return nullptr;
+}
+
+std::string noValue(const ir::Model& m, const std::string& name) {
+  std::string why = "the graph has no value " + q(name);
+  if (const ir::Graph* body = bodyWithValue(bodiesOf(m), name))
+    why += " (it is a value of " + describeBody(*body) + ": edits of values change the main graph only)";
+  return why;
 }
 
 bool isLive(const ir::Value& v) { return !v.isUndefined() || !v.uses().empty() || v.isGraphOutput(); }
@@ -38,22 +108,28 @@ ir::Value* findLiveValue(const ir::Graph& g, const std::string& name) {
 
 bool nameIsFree(const ir::Graph& g, const std::string& name) { return !name.empty() && !findLiveValue(g, name); }
 
-bool capturedBySubgraph(const ir::Graph& g, const std::string& name) {
-  for (const auto& n : g.nodes()) {
-    // Nearly no node holds a body: look at the attribute kinds before building the list of bodies.
-    bool hasBody = false;
-    for (const auto& a : n->attributes)
-      hasBody = hasBody || a.type == ir::AttrType::Graph || a.type == ir::AttrType::Graphs;
-    if (!hasBody) continue;
-    for (ir::Graph* body : n->subgraphs())
-      for (const auto& c : body->capturedNames())
-        if (c == name) return true;
-  }
+bool capturedBySubgraph(const ir::Model& m, const std::string& name) {
+  // The index knows the few nodes holding bodies: no walk of the graph.
+  for (const ir::Graph* body : bodiesOf(m))
+    for (const auto& c : body->capturedNames())
+      if (c == name) return true;
   return false;
 }
 
+NodeRef NodeRef::of(const ir::Graph& g, const ir::Node& n) {
+  for (const ir::Value* o : n.outputs())
+    if (o && !o->name().empty()) return {o->name(), 0};
+  return {{}, positionsOf(g, {&n})[0]};
+}
+
+ir::Node* NodeRef::resolve(const ir::Graph& g) const {
+  if (output.empty()) return nodesAt(g, {position})[0];
+  const ir::Value* v = g.findValue(output);
+  return v ? v->producer() : nullptr;
+}
+
 size_t NodeSnapshot::bytes() const {
-  size_t b = sizeof(NodeSnapshot) + name.size() + opType.size() + domain.size() + docString.size();
+  size_t b = sizeof(NodeSnapshot) + next.output.size() + name.size() + opType.size() + domain.size() + docString.size();
   for (const auto& s : inputs) b += sizeof(std::string) + s.size();
   for (const auto& s : outputs) b += sizeof(std::string) + s.size();
   for (const auto& a : attributes) b += sizeof(ir::Attribute) + a.name.size() + a.ints.size() * 8 + a.floats.size() * 4;
@@ -76,14 +152,25 @@ std::vector<size_t> positionsOf(const ir::Graph& g, const std::vector<const ir::
   return out;
 }
 
-std::vector<NodeSnapshot> takeOutNodes(ir::Graph& g, const std::vector<ir::Node*>& nodes) {
-  const auto positions = positionsOf(g, std::vector<const ir::Node*>(nodes.begin(), nodes.end()));
+std::vector<NodeSnapshot> takeOutNodes(ir::Model& m, const std::vector<ir::Node*>& nodes) {
+  ir::Graph& g = m.graph();
+  NodeIndex& index = NodeIndex::of(m);
+  std::vector<ir::Node*> sorted(nodes);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const ir::Node* a, const ir::Node* b) { return a->orderKey() < b->orderKey(); });
+  // The node each one goes back before: the first that follows it and stays (newest first, so a run of taken-out
+  // nodes shares its successor's).
+  const std::unordered_set<const ir::Node*> out(sorted.begin(), sorted.end());
+  std::unordered_map<const ir::Node*, ir::Node*> next;
+  for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
+    ir::Node* after = index.next(*it);
+    next[*it] = after && out.count(after) ? next[after] : after;
+  }
   std::vector<NodeSnapshot> snaps;
-  snaps.reserve(nodes.size());
-  for (size_t k = 0; k < nodes.size(); ++k) {
-    const ir::Node& n = *nodes[k];
+  snaps.reserve(sorted.size());
+  for (const ir::Node* np : sorted) {
+    const ir::Node& n = *np;
     NodeSnapshot s;
-    s.position = positions[k];
     s.name = n.name;
     s.opType = n.opType;
     s.domain = n.domain;
@@ -94,35 +181,33 @@ std::vector<NodeSnapshot> takeOutNodes(ir::Graph& g, const std::vector<ir::Node*
     s.origins = n.origins;
     snaps.push_back(std::move(s));
   }
-  for (ir::Node* n : nodes) g.removeNode(n);
-  std::sort(snaps.begin(), snaps.end(), [](const auto& a, const auto& b) { return a.position < b.position; });
+  std::vector<ir::Node*> anchors;
+  for (const ir::Node* n : sorted) anchors.push_back(next[n]);
+  for (ir::Node* n : sorted) g.removeNode(n);
+  // Named once the taken-out nodes are gone: a position (the rare node without outputs) counts what stays.
+  for (size_t k = 0; k < snaps.size(); ++k) {
+    snaps[k].last = anchors[k] == nullptr;
+    if (anchors[k]) snaps[k].next = NodeRef::of(g, *anchors[k]);
+  }
   return snaps;
 }
 
 void putBackNodes(ir::Graph& g, const std::vector<NodeSnapshot>& snaps) {
-  auto rebuild = [&](const NodeSnapshot& s, ir::Node* before) {
+  // Anchors resolved before anything is added: a position counts the graph as takeOutNodes left it.
+  std::vector<ir::Node*> before;
+  before.reserve(snaps.size());
+  for (const auto& s : snaps) before.push_back(s.last ? nullptr : s.next.resolve(g));
+  for (size_t k = 0; k < snaps.size(); ++k) {
+    const NodeSnapshot& s = snaps[k];
     std::vector<ir::Value*> ins, outs;
     for (const auto& n : s.inputs) ins.push_back(n.empty() ? nullptr : g.getOrCreateValue(n));
     for (const auto& n : s.outputs) outs.push_back(n.empty() ? nullptr : g.getOrCreateValue(n));
-    ir::Node* node = g.addNode(s.opType, ins, outs, s.domain, before);
+    ir::Node* node = g.addNode(s.opType, ins, outs, s.domain, before[k]);
     node->name = s.name;
     node->docString = s.docString;
     node->attributes = s.attributes;
     node->origins = s.origins;
-  };
-  size_t next = 0, pos = 0;
-  // Collected first: inserting while walking the list would visit the inserted nodes.
-  std::vector<ir::Node*> order;
-  order.reserve(g.nodeCount());
-  for (const auto& n : g.nodes()) order.push_back(n.get());
-  for (ir::Node* n : order) {
-    while (next < snaps.size() && snaps[next].position == pos) {
-      rebuild(snaps[next++], n);
-      ++pos;
-    }
-    ++pos;
   }
-  while (next < snaps.size()) rebuild(snaps[next++], nullptr);
 }
 
 bool dependsOnAny(const ir::Value* v, const std::vector<const ir::Node*>& nodes) {
@@ -259,21 +344,15 @@ std::vector<ir::Node*> nodesAt(const ir::Graph& g, const std::vector<size_t>& po
 
 ValueReaders ValueReaders::of(const ir::Graph& g, const ir::Value& v) {
   ValueReaders r;
-  std::vector<const ir::Node*> readers;
-  for (const auto& u : v.uses()) readers.push_back(u.node);
-  const auto positions = positionsOf(g, readers);
-  for (size_t k = 0; k < readers.size(); ++k) r.inputs.emplace_back(positions[k], v.uses()[k].index);
+  for (const auto& u : v.uses()) r.inputs.emplace_back(NodeRef::of(g, *u.node), u.index);
   for (size_t k = 0; k < g.outputs().size(); ++k)
     if (g.outputs()[k] == &v) r.graphOutputs.push_back(k);
   return r;
 }
 
 void ValueReaders::rewire(ir::Graph& g, ir::Value* v) const {
-  std::vector<size_t> positions;
-  for (const auto& [p, slot] : inputs) positions.push_back(p);
-  const auto nodes = nodesAt(g, positions);
-  for (size_t k = 0; k < nodes.size(); ++k)
-    if (nodes[k]) nodes[k]->setInput(size_t(inputs[k].second), v);
+  for (const auto& [ref, slot] : inputs)
+    if (ir::Node* n = ref.resolve(g)) n->setInput(size_t(slot), v);
   for (size_t slot : graphOutputs)
     if (slot < g.outputs().size()) g.setGraphOutput(slot, v);
 }

@@ -90,7 +90,7 @@ class Extract : public EditVerb {
     if (cut_) {
       const ir::Value* v = findLiveValue(m.graph(), e.get("value"));
       if (!v) {
-        why = "the graph has no value " + q(e.get("value"));
+        why = noValue(m, e.get("value"));
         return nullptr;
       }
       const std::string side = e.get("side");

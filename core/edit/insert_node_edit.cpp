@@ -47,15 +47,11 @@ class InsertNode : public EditVerb {
     if (!plan(m, e, p, why)) throw EditError(e, why);
     const std::string op = e.get("op");
     const std::string outName = e.has("output") ? e.get("output") : g.uniqueName(p.value->name() + "_" + op);
-    // Positions and slots of the readers as the graph is now: undo wires them back after taking the node out.
-    std::vector<const ir::Node*> readers(p.readers.begin(), p.readers.end());
+    // The readers' slots as the graph is now: undo wires them back after taking the node out.
     auto rec = std::make_shared<ValueReaders>();
-    const auto positions = positionsOf(g, readers);
-    for (size_t k = 0; k < readers.size(); ++k)
-      for (size_t slot = 0; slot < readers[k]->inputs().size(); ++slot)
-        if (readers[k]->inputs()[slot] == p.value) rec->inputs.emplace_back(positions[k], int(slot));
-    size_t at = g.nodeCount();
-    if (p.before) at = positionsOf(g, {p.before})[0];
+    for (const ir::Node* r : p.readers)
+      for (size_t slot = 0; slot < r->inputs().size(); ++slot)
+        if (r->inputs()[slot] == p.value) rec->inputs.emplace_back(NodeRef::of(g, *r), int(slot));
 
     std::vector<ir::Value*> ins{p.value};
     ins.insert(ins.end(), p.extra.begin(), p.extra.end());
@@ -77,9 +73,11 @@ class InsertNode : public EditVerb {
     Applied result;
     result.notes.push_back("inserted " + op + " " + q(n->name) + " between " + q(valueName) + " and " +
                            std::to_string(p.readers.size()) + " readers");
-    result.undo = {[rec, at, valueName, outName](ir::Model& model) {
+    // The inserted node is found again as its output's producer (undo runs on the graph as this edit left it).
+    result.undo = {[rec, valueName, outName](ir::Model& model) {
                      ir::Graph& graph = model.graph();
-                     if (ir::Node* node = nodesAt(graph, {at})[0]) graph.removeNode(node);
+                     if (ir::Value* out = graph.findValue(outName); out && out->producer())
+                       graph.removeNode(out->producer());
                      rec->rewire(graph, graph.findValue(valueName));
                      graph.pruneValues({graph.findValue(outName)});
                    },
@@ -92,7 +90,7 @@ class InsertNode : public EditVerb {
     const ir::Graph& g = m.graph();
     p.value = findLiveValue(g, e.get("value"));
     if (!p.value) {
-      why = "the graph has no value " + q(e.get("value"));
+      why = noValue(m, e.get("value"));
       return false;
     }
     const std::string op = e.get("op"), domain = e.get("domain");
@@ -112,14 +110,14 @@ class InsertNode : public EditVerb {
     for (const auto& name : splitList(e.get("inputs"))) {
       ir::Value* v = name.empty() ? nullptr : findLiveValue(g, name);
       if (!name.empty() && !v) {
-        why = "the graph has no value " + q(name);
+        why = noValue(m, name);
         return false;
       }
       p.extra.push_back(v);
     }
     if (e.has("readers")) {
       for (const auto& name : splitList(e.get("readers"))) {
-        ir::Node* r = findNode(g, name, why);
+        ir::Node* r = findNode(m, name, why);
         if (!r) return false;
         if (std::none_of(r->inputs().begin(), r->inputs().end(), [&](const ir::Value* v) { return v == p.value; })) {
           why = "node " + q(name) + " does not read " + q(p.value->name());

@@ -129,7 +129,7 @@ class AddOutput : public EditVerb {
   std::vector<EditArg> args() const override { return {{"value", true, "a value of the main graph"}}; }
   std::optional<std::string> check(const ir::Model& m, const Edit& e) const override {
     const ir::Value* v = findLiveValue(m.graph(), e.get("value"));
-    if (!v) return "the graph has no value " + q(e.get("value"));
+    if (!v) return noValue(m, e.get("value"));
     if (v->isGraphOutput()) return q(v->name()) + " is a graph output already";
     return std::nullopt;
   }

@@ -33,9 +33,8 @@ class RemoveNode : public EditVerb {
             {"rewire", false, "one of its inputs, read instead of its output (else the readers get graph inputs)"}};
   }
   std::optional<std::string> check(const ir::Model& m, const Edit& e) const override {
-    const ir::Graph& g = m.graph();
     std::string why;
-    const ir::Node* n = findNode(g, e.get("node"), why);
+    const ir::Node* n = findNode(m, e.get("node"), why);
     if (!n) return why;
     const ir::Value* with = replacement(*n, e, why);
     if (!why.empty()) return why;
@@ -48,7 +47,7 @@ class RemoveNode : public EditVerb {
       }
       if (used) {
         if (auto clash = typeClash(*with, *used)) return "types differ: " + *clash;
-        if (capturedBySubgraph(g, used->name())) return "a subgraph reads " + q(used->name()) + " by name";
+        if (capturedBySubgraph(m, used->name())) return "a subgraph reads " + q(used->name()) + " by name";
       }
       return std::nullopt;
     }
@@ -60,7 +59,7 @@ class RemoveNode : public EditVerb {
   Applied apply(ir::Model& m, const Edit& e) const override {
     ir::Graph& g = m.graph();
     std::string why;
-    ir::Node* n = findNode(g, e.get("node"), why);
+    ir::Node* n = findNode(m, e.get("node"), why);
     ir::Value* with = replacement(*n, e, why);
     Applied out;
     struct Record {
@@ -91,7 +90,7 @@ class RemoveNode : public EditVerb {
         }
       }
     }
-    rec->node = takeOutNodes(g, {n});
+    rec->node = takeOutNodes(m, {n});
     for (const auto& [name, type] : rec->newInputs) {
       g.addInput(g.findValue(name));
       out.notes.push_back(q(name) + " is now a graph input (" + g.findValue(name)->type.toString() + ")");

@@ -43,7 +43,7 @@ class Prune : public EditVerb {
     for (ir::Node* n : dead)
       for (ir::Value* in : n->inputs())
         if (in && in->initializer()) read.insert(in);
-    rec->nodes = takeOutNodes(g, dead);
+    rec->nodes = takeOutNodes(m, dead);
     std::vector<ir::Value*> unused;
     for (const auto& t : g.initializers()) {
       ir::Value* v = g.findValue(t->name);
@@ -52,7 +52,7 @@ class Prune : public EditVerb {
         rec->weights.push_back(*t);
       }
     }
-    if (!unused.empty() && capturedAnywhere(g, unused)) unused.clear(), rec->weights.clear();
+    if (!unused.empty() && capturedAnywhere(m, unused)) unused.clear(), rec->weights.clear();
     g.removeInitializers(unused);
     Applied out;
     out.notes.push_back("removed " + std::to_string(rec->nodes.size()) + " nodes and " +
@@ -70,9 +70,9 @@ class Prune : public EditVerb {
   }
 
  private:
-  static bool capturedAnywhere(const ir::Graph& g, const std::vector<ir::Value*>& vs) {
+  static bool capturedAnywhere(const ir::Model& m, const std::vector<ir::Value*>& vs) {
     for (const ir::Value* v : vs)
-      if (capturedBySubgraph(g, v->name())) return true;
+      if (capturedBySubgraph(m, v->name())) return true;
     return false;
   }
 };

@@ -106,6 +106,13 @@ class CliEditTest : public QObject {
                             << "line 1: unterminated quote";
     QTest::newRow("two producers") << "rename from=input to=output\n"
                                    << "a value is named 'output' already";
+    QTest::newRow("two producers by insert-node")
+        << "set-producer name=x\ninsert-node value=input op=Identity output=/relu/Relu_output_0\n"
+        << "edit 2: insert-node value=input op=Identity output=/relu/Relu_output_0: a value is named "
+           "'/relu/Relu_output_0' already";
+    QTest::newRow("cycle") << "set-producer name=y\ninsert-node value=input op=Add inputs=/relu/Relu_output_0\n"
+                           << "edit 2: insert-node value=input op=Add inputs=/relu/Relu_output_0: the input "
+                              "'/relu/Relu_output_0' is computed from a reader of 'input': the graph would be cyclic";
   }
   void failingEditWritesNothing() {
     QFETCH(QString, script);
@@ -135,6 +142,30 @@ class CliEditTest : public QObject {
              r.err.constData());
     QCOMPARE(r.err.count('\n'), 1);
     QVERIFY(!QFile::exists(out));
+  }
+
+  // control_flow_op13: a Loop body's node is edited in place by name; a node of an If branch cannot be removed
+  // (remove-node rewires the main graph), refused naming the branch, nothing written.
+  void bodiesOfControlFlow() {
+    const QString dir = test::scratchDir("cli_edit_bodies");
+    const QString src = test::corpusModel("control_flow_op13.onnx");
+    const QString out = dir + "/edited.onnx";
+    auto r = runCli({"edit", src, "--set-attr", "/step/lin/Gemm.alpha=0.5", "--rename", "/Neg=negate", "-o", out});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    auto m = loadModel(out.toStdString());
+    size_t found = 0;
+    for (const auto& n : m->graph().nodes())
+      for (const ir::Graph* body : n->subgraphs())
+        for (const auto& b : body->nodes())
+          found += (b->name == "/step/lin/Gemm" && b->attrFloat("alpha", 1) == 0.5f) + (b->name == "negate");
+    QCOMPARE(found, size_t(2));
+    const QString never = dir + "/never.onnx";
+    r = runCli({"edit", src, "--remove-node", "/Neg", "-o", never});
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.contains("remove-node node=/Neg: node '/Neg' is in the body 'else_branch' of If '/If'"),
+             r.err.constData());
+    QVERIFY(!QFile::exists(never));
   }
 
   void extractFlags() {
