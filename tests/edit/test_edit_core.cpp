@@ -395,6 +395,53 @@ class EditCoreTest : public QObject {
     QVERIFY2(bytesOf(*m) == before, "undo did not restore the model");
   }
 
+  // The name index edits look nodes up in (edit/node_index.h) follows what changes the graph outside edits: nodes
+  // added and removed through the graph's API, the default passes (which replace the index's journal), another
+  // model edited in between, a model destroyed and another read (its graph may take the same address).
+  void nameIndexFollowsChanges() {
+    auto m = load("transformer_encoder_op13_dyn.onnx");
+    ir::Graph& g = m->graph();
+    const ir::Node* relu = firstOf(*m, "Relu");
+    edit::applyEdit(*m, make("rename-node", {{"from", relu->name}, {"to", "first relu"}}));
+    QVERIFY(!edit::checkEdit(*m, make("set-op", {{"node", "first relu"}, {"op", "Sigmoid"}})));
+    // A node added through the graph, named after addNode as readers and passes name them, is found.
+    ir::Value* probe = g.getOrCreateValue("probe_out");
+    ir::Node* direct = g.addNode("Identity", {relu->output(0)}, {probe});
+    direct->name = "direct";
+    QVERIFY(!edit::checkEdit(*m, make("rename-node", {{"from", "direct"}, {"to", "direct2"}})));
+    g.removeNode(direct);
+    auto why = edit::checkEdit(*m, make("rename-node", {{"from", "direct"}, {"to", "direct2"}}));
+    QVERIFY2(why && why->find("no node named 'direct'") != std::string::npos, why ? why->c_str() : "accepted");
+    // Another model edited in between, then this one again.
+    auto other = load("squeezenet1_0_op11.onnx");
+    const std::string otherRelu = firstOf(*other, "Relu")->name;
+    QVERIFY(!edit::checkEdit(*other, make("set-op", {{"node", otherRelu}, {"op", "Sigmoid"}})));
+    QVERIFY(edit::checkEdit(*m, make("set-op", {{"node", otherRelu}, {"op", "Sigmoid"}})));
+    // The default passes rewrite the graph with a journal of their own: the next lookup rebuilds the index.
+    const std::string constant = firstOf(*m, "Constant")->name;  // folded into a weight by the passes
+    nodesAfterDefaultPasses(*m);
+    QCOMPARE(countOp(*m, "Constant"), size_t(0));
+    std::vector<std::string> names;
+    for (const auto& n : g.nodes()) names.push_back(n->name);
+    size_t found = 0;
+    for (const auto& name : names) {
+      const ir::Node* n = nullptr;
+      for (const auto& c : g.nodes())
+        if (c->name == name) n = c.get();
+      const auto w = edit::checkEdit(*m, make("set-op", {{"node", name}, {"op", n->opType}}));
+      found += !w || w->find("nodes are named") != std::string::npos;
+    }
+    QCOMPARE(found, names.size());
+    why = edit::checkEdit(*m, make("set-op", {{"node", constant}, {"op", "Constant"}}));
+    QVERIFY2(why && why->find("no node named") != std::string::npos, why ? why->c_str() : "accepted");
+    // A model destroyed and another read: the index of the new graph is its own.
+    other.reset();
+    auto third = load("super_resolution_op13_dyn.onnx");
+    why = edit::checkEdit(*third, make("set-op", {{"node", otherRelu}, {"op", "Sigmoid"}}));
+    QVERIFY2(why && why->find("no node named") != std::string::npos, why ? why->c_str() : "accepted");
+    QVERIFY(!edit::checkEdit(*third, make("set-op", {{"node", "/relu/Relu"}, {"op", "Sigmoid"}})));
+  }
+
   // A long chain of edits over the same region (insert, bypass, remove with rewire, then prune), undone newest
   // first: each undo finds the nodes the later undos rebuilt, and the model comes back to the same bytes.
   void longChainUndoneToTheSameBytes() {
