@@ -1,6 +1,8 @@
 #include "edit/node_index.h"
 
 #include <algorithm>
+#include <functional>
+#include <string_view>
 #include <mutex>
 
 #include "ir/graph.h"
@@ -9,6 +11,8 @@
 namespace fb::edit {
 
 namespace {
+
+size_t hashOf(std::string_view name) { return std::hash<std::string_view>{}(name); }
 
 bool holdsBody(const ir::Node& n) {
   for (const auto& a : n.attributes)
@@ -101,9 +105,10 @@ void NodeIndex::note(ir::Node* n) {
     holders_.insert(n->id());
   else
     holders_.erase(n->id());
-  if (e.node && e.name == n->name && e.key == n->orderKey()) return;
+  const size_t hash = hashOf(n->name);
+  if (e.node && e.nameHash == hash && e.key == n->orderKey()) return;
   if (e.node) {
-    auto [lo, hi] = byName_.equal_range(e.name);
+    auto [lo, hi] = byName_.equal_range(e.nameHash);
     for (auto it = lo; it != hi; ++it)
       if (it->second == n->id()) {
         byName_.erase(it);
@@ -111,15 +116,15 @@ void NodeIndex::note(ir::Node* n) {
       }
     if (auto it = byOrder_.find(e.key); it != byOrder_.end() && it->second == n->id()) byOrder_.erase(it);
   }
-  e = {n, n->name, n->orderKey()};
-  byName_.emplace(n->name, n->id());
+  e = {n, hash, n->orderKey()};
+  byName_.emplace(hash, n->id());
   byOrder_[n->orderKey()] = n->id();
 }
 
 void NodeIndex::forget(uint64_t id) {
   auto it = byId_.find(id);
   if (it == byId_.end()) return;
-  auto [lo, hi] = byName_.equal_range(it->second.name);
+  auto [lo, hi] = byName_.equal_range(it->second.nameHash);
   for (auto n = lo; n != hi; ++n)
     if (n->second == id) {
       byName_.erase(n);
@@ -132,7 +137,7 @@ void NodeIndex::forget(uint64_t id) {
 
 std::vector<ir::Node*> NodeIndex::named(const std::string& name) {
   std::vector<uint64_t> ids;
-  auto [lo, hi] = byName_.equal_range(name);
+  auto [lo, hi] = byName_.equal_range(hashOf(name));
   for (auto it = lo; it != hi; ++it) ids.push_back(it->second);
   std::vector<ir::Node*> out;
   for (uint64_t id : ids) {

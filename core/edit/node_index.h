@@ -42,9 +42,11 @@ class NodeIndex {
   explicit NodeIndex(const ir::Graph& g);  // through of()
 
  private:
+  // Names are kept as hashes, not copies (a 100k-node graph's names are megabytes): a lookup compares the names of
+  // the few nodes under a hash.
   struct Entry {
     ir::Node* node = nullptr;
-    std::string name;
+    size_t nameHash = 0;
     uint64_t key = 0;  // the node's order key when it was noted
   };
   const ir::Graph& graph_;
@@ -52,8 +54,8 @@ class NodeIndex {
   size_t readUpTo_ = 0;
   bool graphGone_ = false;  // set by the registry: the graph (and the journal's place in it) no longer exists
   absl::flat_hash_map<uint64_t, Entry> byId_;
-  std::unordered_multimap<std::string, uint64_t> byName_;
-  std::map<uint64_t, uint64_t> byOrder_;  // order key -> id
+  std::unordered_multimap<size_t, uint64_t> byName_;  // name hash -> id
+  std::map<uint64_t, uint64_t> byOrder_;              // order key -> id
   absl::flat_hash_set<uint64_t> holders_;
 
   friend struct NodeIndexRegistry;
