@@ -33,6 +33,15 @@ struct NodeIndexRegistry {
   std::mutex mutex;
   std::vector<Slot> slots;  // most recently used last
 
+  // At exit the models are usually gone already: an index whose graph is gone must not look at it.
+  ~NodeIndexRegistry() {
+    for (auto& s : slots) {
+      const auto keep = s.graph.lock();
+      if (!keep) s.index->graphGone_ = true;
+      s.index.reset();
+    }
+  }
+
   NodeIndex& of(const ir::Model& m) {
     const std::shared_ptr<ir::Graph> g = m.graphPtr();
     std::lock_guard lock(mutex);
