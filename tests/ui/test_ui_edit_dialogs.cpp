@@ -5,13 +5,17 @@
 // shown escaped and elided.
 #include <QtTest>
 
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QPushButton>
+#include <QTimer>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTableWidget>
 #include <cstring>
 
 #include "edit/apply_edits.h"
+#include "edit/edit_script.h"
 #include "formats/model_io.h"
 #include "ir/graph.h"
 #include "ir/node.h"
@@ -70,6 +74,26 @@ void applyOnly(ir::Model& m, const std::vector<edit::Edit>& edits) {
   edit::applyEdit(m, edits.front());
 }
 
+// What the user sees: the OK button's state and the reason line.
+bool okEnabled(const QDialog& d) {
+  const auto* box = d.findChild<QDialogButtonBox*>();
+  return box && box->button(QDialogButtonBox::Ok)->isEnabled();
+}
+QString reasonShown(const QDialog& d) {
+  const auto* label = d.findChild<QLabel*>(QStringLiteral("editReason"));
+  return label ? label->text() : QStringLiteral("(no reason line)");
+}
+
+// Runs `act` on the modal dialog of type D once it shows (polled, as the app's exec() starts it).
+template <class D, class F>
+void whenShown(F act, int tries = 0) {
+  if (auto* d = qobject_cast<D*>(QApplication::activeModalWidget())) {
+    act(d);
+    return;
+  }
+  if (tries < 500) QTimer::singleShot(10, [act, tries] { whenShown<D>(act, tries + 1); });
+}
+
 bool hasControlCharacters(const QString& s) {
   for (QChar c : s)
     if (c.unicode() < 0x20 || c.unicode() == 0x7f || (c.unicode() >= 0x80 && c.unicode() < 0xa0)) return true;
@@ -103,8 +127,12 @@ class TestUiEditDialogs : public QObject {
     d.revalidate();
     QVERIFY(!d.canAccept());
     QVERIFY2(d.reason().contains("is int"), qPrintable(d.reason()));
+    QVERIFY(!okEnabled(d));
+    QCOMPARE(reasonShown(d), d.reason());
     d.setValueText("2");
-    d.revalidate();
+    QVERIFY(!okEnabled(d));  // until the pause after typing has checked the new text
+    QTRY_VERIFY(okEnabled(d));
+    QVERIFY(reasonShown(d).isEmpty());
     QVERIFY2(d.canAccept(), qPrintable(d.reason()));
     auto m = load("super_resolution_op11.onnx");
     applyOnly(*m, d.edits());
@@ -403,6 +431,25 @@ class TestUiEditDialogs : public QObject {
     QVERIFY2(r.canAccept(), qPrintable(r.reason()));
     edit::applyEdits(*m, r.edits());
     QVERIFY(m->metadata.empty());
+  }
+
+  // The modal entry points the app calls: OK gives the form's edits, Cancel none.
+  void askReturnsTheEditsOnOk() {
+    auto m = load("super_resolution_op11.onnx");
+    const ir::Node* conv = named(*m, "/conv2/Conv");
+    whenShown<AttributeEditorDialog>([](AttributeEditorDialog* d) {
+      d->setValueText("3");
+      d->revalidate();  // what the pause after typing does
+      d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    });
+    const auto e = AttributeEditorDialog::ask(nullptr, *m, *conv, "group");
+    QVERIFY(e);
+    QCOMPARE(edit::formatEdit(*e), std::string("set-attr node=/conv2/Conv name=group value=3"));
+    whenShown<ModelInfoDialog>([](ModelInfoDialog* d) {
+      d->setProducer("x", "");
+      d->reject();
+    });
+    QVERIFY(!ModelInfoDialog::ask(nullptr, *m));
   }
 
   // Names with control characters and a great length are shown escaped and elided (headers, reader lists,
