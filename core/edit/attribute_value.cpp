@@ -5,17 +5,36 @@
 #include "edit/edit_support.h"
 #include "eval/io/npy_file.h"
 #include "schema/onnx_schema.h"
+#include "schema/opsets.h"
+#include "schema/opsets_18_26/op_facts.h"
 
 namespace fb::edit {
 
 std::optional<ir::AttrType> schemaAttrType(const ir::Model& m, const std::string& domain, const std::string& op,
                                            const std::string& name) {
   const std::string d = domain == "ai.onnx" ? std::string() : domain;
-  const onnx::OpSchema* s = schema::schemaAt(d, op, m.opsetVersion(d));
+  const int64_t opset = m.opsetVersion(d);
+  const onnx::OpSchema* s = schema::schemaAt(d, op, opset);
+  auto libonnxType = [&]() -> std::optional<ir::AttrType> {
+    auto it = s->attributes().find(name);
+    if (it == s->attributes().end()) return std::nullopt;
+    return static_cast<ir::AttrType>(it->second.type);
+  };
+  // Opsets 18-26: FlowBridge's own facts say which attributes a version has (Cast-19's saturate); libonnx's newest
+  // version of the same attribute gives its type, else the default's look does (Undefined: typed by the text).
+  if (d.empty() && opset > schema::kLibonnxMaxOpset)
+    if (const auto* fact = schema::opsets_18_26::schemaFact(op, opset)) {
+      const auto def = schema::opsets_18_26::attributeDefault(*fact, name);
+      if (!def) return std::nullopt;
+      if (s)
+        if (auto t = libonnxType()) return t;
+      if (def->empty() || (*def)[0] == '[') return ir::AttrType::Undefined;
+      if (parseInt(*def)) return ir::AttrType::Int;
+      if (parseDouble(*def)) return ir::AttrType::Float;
+      return ir::AttrType::String;
+    }
   if (!s) return ir::AttrType::Undefined;
-  auto it = s->attributes().find(name);
-  if (it == s->attributes().end()) return std::nullopt;
-  return static_cast<ir::AttrType>(it->second.type);
+  return libonnxType();
 }
 
 namespace {

@@ -11,7 +11,8 @@
 namespace fb::edit {
 
 // The type the schema of (domain, op) at the model's opset declares for attribute `name`: Undefined when the
-// schema is unknown; nullopt when the schema is known and has no such attribute.
+// schema is unknown; nullopt when the schema is known and has no such attribute. Above opset 17 FlowBridge's own
+// facts (schema/opsets_18_26) say which attributes the op's version has.
 std::optional<ir::AttrType> schemaAttrType(const ir::Model& m, const std::string& domain, const std::string& op,
                                            const std::string& name);
 

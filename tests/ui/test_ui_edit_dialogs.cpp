@@ -387,6 +387,41 @@ class TestUiEditDialogs : public QObject {
     QVERIFY(!o.canAccept());  // no reader left
   }
 
+  // Above opset 17 the attributes come from FlowBridge's own facts: Cast-19's saturate is offered (typed int by its
+  // default), set, and applied; ReduceMean-18's axes (an input since 18) is neither offered nor accepted.
+  void opsetAbove17UsesOwnFacts() {
+    auto m = load("super_resolution_op11.onnx");
+    m->setOpsetVersion("", 20);
+    const std::string value = named(*m, "/conv1/Conv")->outputs()[0]->name();
+    InsertNodeDialog d(*m, value);
+    d.setOtherOp("Cast");
+    QVERIFY(d.attributeEditor("to"));
+    QVERIFY(d.attributeEditor("saturate"));
+    QCOMPARE(d.attributeEditor("saturate")->type(), ir::AttrType::Int);
+    QVERIFY(!d.attributeEditor("round_mode"));  // Cast-24's
+    d.attributeEditor("to")->setText(QString::number(int(ir::DataType::Float16)));
+    d.attributeEditor("saturate")->setText("0");
+    d.revalidate();
+    QVERIFY2(d.canAccept(), qPrintable(d.reason()));
+    applyOnly(*m, d.edits());
+    const ir::Node* cast = firstOf(*m, "Cast");
+    QVERIFY(cast && cast->attr("saturate"));
+    QCOMPARE(cast->attr("saturate")->type, ir::AttrType::Int);
+    QCOMPARE(cast->attr("saturate")->i, int64_t(0));
+
+    d.setOtherOp("ReduceMean");
+    QVERIFY(d.attributeEditor("keepdims"));
+    QVERIFY(!d.attributeEditor("axes"));
+    const ir::Node* relu = named(*m, "/relu/Relu");
+    QVERIFY(!edit::checkEdit(*m, edit::Edit{"set-op", {{"node", relu->name}, {"op", "ReduceMean"}}}));
+    edit::applyEdit(*m, edit::Edit{"set-op", {{"node", relu->name}, {"op", "ReduceMean"}}});
+    AttributeEditorDialog a(*m, *named(*m, "/relu/Relu"), "axes");
+    a.setValueText("1");
+    a.revalidate();
+    QVERIFY(!a.canAccept());
+    QVERIFY2(a.reason().contains("has no attribute"), qPrintable(a.reason()));
+  }
+
   // Producer, opset, IR version and metadata changed in one action; an IR version core refuses and a key given twice
   // disable OK.
   void modelInfoDialogSetsTheHeader() {
