@@ -143,7 +143,7 @@ std::string InsertNodeDialog::opType() const {
 }
 
 void InsertNodeDialog::fillOps() {
-  known_ = knownOps("", model_.opsetVersion(""));
+  if (known_.isEmpty()) known_ = knownOps("", model_.opsetVersion(""));
   const QString f = filter_->text().trimmed();
   ops_->clear();
   for (const QString& op : known_)

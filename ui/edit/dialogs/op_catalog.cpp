@@ -109,8 +109,12 @@ QStringList knownOps(const std::string& domainIn, int64_t opset) {
   if (opset <= 0) return out;
   const auto& names = libonnxOpNames();
   if (auto it = names.find(domain); it != names.end())
-    for (const auto& op : it->second)
-      if (opAttributes(domain, op, opset).known) out.append(QString::fromStdString(op));
+    for (const auto& op : it->second) {
+      // The version the opset selects (libonnx's newest up to 17); ops that start after 17 come from the facts.
+      const int64_t at = domain.empty() ? std::min(opset, schema::kLibonnxMaxOpset) : opset;
+      const onnx::OpSchema* s = schema::schemaAt(domain, op, at);
+      if (s && !s->Deprecated()) out.append(QString::fromStdString(op));
+    }
   if (domain.empty() && opset > schema::kLibonnxMaxOpset)
     for (const auto& f : schema::opsets_18_26::allSchemaFacts())
       if (schema::opsets_18_26::firstOpset(f.op) != 0 && schema::opsets_18_26::firstOpset(f.op) <= opset)

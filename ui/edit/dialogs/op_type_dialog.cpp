@@ -68,7 +68,10 @@ OpTypeDialog::OpTypeDialog(const ir::Model& model, const ir::Node& node, QWidget
 std::string OpTypeDialog::domain() const { return normalDomain(domain_->currentText().trimmed().toStdString()); }
 
 void OpTypeDialog::fillOps() {
-  known_ = knownOps(domain(), model_.opsetVersion(domain()));
+  if (knownDomain_ != domain()) {
+    knownDomain_ = domain();
+    known_ = knownOps(*knownDomain_, model_.opsetVersion(*knownDomain_));
+  }
   const QString f = filter_->text().trimmed();
   ops_->clear();
   for (const QString& op : known_)

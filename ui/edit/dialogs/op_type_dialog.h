@@ -40,7 +40,8 @@ class OpTypeDialog : public EditDialog {
   QLineEdit* filter_ = nullptr;
   QListWidget* ops_ = nullptr;
   QLineEdit* op_ = nullptr;
-  QStringList known_;  // of the chosen domain at the model's opset
+  QStringList known_;                       // of the chosen domain at the model's opset
+  std::optional<std::string> knownDomain_;  // the domain known_ is for
 };
 
 }  // namespace fb::ui
