@@ -150,7 +150,8 @@ class TestUiEditDialogs : public QObject {
     QVERIFY(strides && strides->type == ir::AttrType::Ints);
     QCOMPARE(strides->ints, (std::vector<int64_t>{2, 2}));
 
-    d.chooseAttribute("auto_pad");  // not on the node: typed by the schema
+    d.chooseAttribute("auto_pad");                                // not on the node: typed by the schema
+    QCOMPARE(d.valueEditor()->text(), QStringLiteral("NOTSET"));  // the schema's default, ready to edit
     d.setValueText("SAME_UPPER");
     d.revalidate();
     QVERIFY2(d.canAccept(), qPrintable(d.reason()));
@@ -430,8 +431,9 @@ class TestUiEditDialogs : public QObject {
     d.revalidate();
     QVERIFY(!d.canAccept());  // nothing changed yet
     QCOMPARE(d.opsetTable()->rowCount(), 1);
+    QCOMPARE(d.opsetTable()->item(0, 0)->text(), QStringLiteral("ai.onnx"));
     d.setProducer("fixer", "2.0");
-    d.setOpset("", 13);
+    d.setOpset("ai.onnx", 13);
     d.setIrVersion(7);
     d.setMetadata("purpose", "edited");
     d.revalidate();

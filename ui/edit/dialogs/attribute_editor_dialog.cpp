@@ -170,8 +170,7 @@ void AttributeEditorDialog::nameEdited() {
   knownType_ = type;
   value_->setType(type);
   type_->setCurrentIndex(0);
-  QString text = a ? editableText(*a) : (s ? s->defaultText : QString());
-  if (s && !a && type == ir::AttrType::Ints) text.remove('[').remove(']').remove(' ');
+  const QString text = a ? editableText(*a) : (s ? s->defaultValue : QString());
   value_->setText(editableAsIs(text) ? text : QString());
   remove_->setEnabled(a != nullptr);
   if (!a) remove_->setChecked(false);

@@ -49,10 +49,12 @@ void EditDialog::finishLayout() {
   reasonLabel_->setObjectName(QStringLiteral("editReason"));
   reasonLabel_->setTextFormat(Qt::PlainText);
   reasonLabel_->setStyleSheet(QStringLiteral("color: #c62828;"));
+  reasonLabel_->setWordWrap(true);
   scriptLabel_ = new QLabel(this);
   scriptLabel_->setObjectName(QStringLiteral("editScriptLine"));
   scriptLabel_->setTextFormat(Qt::PlainText);
   scriptLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  scriptLabel_->setWordWrap(true);
   scriptLabel_->setToolTip(tr("The edit as a line of an edit script (flowbridge-cli edit --script)"));
   outer->addWidget(reasonLabel_);
   outer->addWidget(scriptLabel_);

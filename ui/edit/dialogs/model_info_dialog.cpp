@@ -28,8 +28,8 @@ std::string cellText(const QTableWidget* t, int row, int col) {
 }
 
 // A cell showing a model string: escaped when it holds control characters (its raw text kept for edits()).
-QTableWidgetItem* stringCell(const std::string& s) {
-  const QString shown = QString::fromStdString(printable(s));
+QTableWidgetItem* stringCell(const std::string& s, const QString& shownWhenEmpty = {}) {
+  const QString shown = s.empty() ? shownWhenEmpty : QString::fromStdString(printable(s));
   auto* item = new QTableWidgetItem(shown);
   item->setData(Qt::UserRole, QString::fromStdString(s));
   item->setData(Qt::UserRole + 1, shown);
@@ -56,7 +56,7 @@ ModelInfoDialog::ModelInfoDialog(const ir::Model& model, QWidget* parent)
   for (const auto& o : model.opsets) {
     const int r = opsets_->rowCount();
     opsets_->insertRow(r);
-    auto* domain = stringCell(o.domain);
+    auto* domain = stringCell(o.domain, QStringLiteral("ai.onnx"));
     domain->setFlags(domain->flags() & ~Qt::ItemIsEditable);  // set-opset adds domains; it does not rename them
     opsets_->setItem(r, 0, domain);
     opsets_->setItem(r, 1, new QTableWidgetItem(QString::number(o.version)));
@@ -129,7 +129,8 @@ int ModelInfoDialog::rowOfKey(const QTableWidget* table, const QString& key) con
   return -1;
 }
 
-void ModelInfoDialog::setOpset(const QString& domain, int version) {
+void ModelInfoDialog::setOpset(const QString& domainIn, int version) {
+  const QString domain = domainIn == QLatin1String("ai.onnx") ? QString() : domainIn;
   int r = rowOfKey(opsets_, domain);
   if (r < 0) {
     r = opsets_->rowCount();

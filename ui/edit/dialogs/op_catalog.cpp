@@ -11,6 +11,7 @@
 #include "schema/onnx_schema.h"
 #include "schema/opsets.h"
 #include "schema/opsets_18_26/op_facts.h"
+#include "ui/edit/dialogs/attribute_value_editor.h"
 
 namespace fb::ui {
 
@@ -33,7 +34,10 @@ SchemaAttribute fromLibonnx(const onnx::OpSchema& s, const onnx::OpSchema::Attri
   out.type = static_cast<ir::AttrType>(a.type);
   out.required = a.required;
   out.doc = QString::fromStdString(a.description).simplified();
-  if (auto d = schema::schemaDefault(s, a.name)) out.defaultText = QString::fromStdString(d->valueToString(16));
+  if (auto d = schema::schemaDefault(s, a.name)) {
+    out.defaultText = QString::fromStdString(d->valueToString(16));
+    out.defaultValue = editableText(*d);
+  }
   return out;
 }
 
@@ -71,6 +75,7 @@ OpAttributes opAttributes(const std::string& domainIn, const std::string& op, in
         SchemaAttribute a;
         a.name = f.name;
         a.defaultText = QString::fromStdString(f.defaultValue);
+        a.defaultValue = QString(a.defaultText).remove('[').remove(']').remove(' ');
         a.required = f.defaultValue.empty();
         const onnx::OpSchema::Attribute* older = nullptr;
         if (s)

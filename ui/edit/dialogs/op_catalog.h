@@ -16,7 +16,8 @@ namespace fb::ui {
 struct SchemaAttribute {
   std::string name;
   ir::AttrType type = ir::AttrType::Undefined;  // Undefined: nothing says
-  QString defaultText;                          // empty: required, or optional without a default
+  QString defaultText;                          // as shown ("\"NOTSET\""); empty: required or no default
+  QString defaultValue;                         // as typed into an editor ("NOTSET", "1,1")
   bool required = false;
   QString doc;  // one paragraph
 };
