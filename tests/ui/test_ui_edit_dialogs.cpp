@@ -225,6 +225,22 @@ class TestUiEditDialogs : public QObject {
              floatBytes({1.5f, -2.f, 4.f}));
   }
 
+  // An If's branches are graphs, which edits do not set: the editor is off and OK with it; removing one is an edit.
+  void graphAttributesAreNotSet() {
+    auto m = load("control_flow_op13.onnx");
+    const ir::Node* branch = named(*m, "/If");
+    QVERIFY(branch);
+    AttributeEditorDialog d(*m, *branch, "then_branch");
+    QCOMPARE(d.valueEditor()->type(), ir::AttrType::Graph);
+    QVERIFY(!d.valueEditor()->lineEdit()->isEnabled());
+    d.revalidate();
+    QVERIFY(!d.canAccept());
+    d.setRemove(true);
+    d.revalidate();
+    QVERIFY2(d.canAccept(), qPrintable(d.reason()));
+    QCOMPARE(d.edits().front().verb, std::string("remove-attr"));
+  }
+
   // A weight filled, cast, made a scalar and replaced from a .npy; a number that is not one and a missing file
   // refused.
   void initializerEditorChangesWeights() {
