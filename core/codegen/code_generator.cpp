@@ -6,6 +6,7 @@
 
 #include "codegen/handlers/handler_families.h"
 #include "codegen/helper_library.h"
+#include "codegen/oneflow_signatures.h"
 #include "codegen/py_node.h"
 #include "codegen/python_text.h"
 #include "codegen/run_script.h"
@@ -129,6 +130,7 @@ class Generator {
                                                   : "custom domain '" + domain + "': no Python equivalent");
       }
       h->fn(const_cast<ir::Node&>(n), ctx);
+      if (opts_.flavour == Flavour::OneFlow) refuseCallsOneflowRejects(linesBefore);
       if (ctx.note.empty()) ctx.note = h->description;
     });
     if (status != convert::NodeStatus::Converted) {
@@ -144,6 +146,14 @@ class Generator {
     }
     mb_.setCurrentNode(outerNode);
     schema::propagateElemTypes(n, schema::schemaAt(domain, n.opType, opset), types_);
+  }
+
+  // A statement OneFlow 0.8, 0.9 or 1.0 would reject with a TypeError (a keyword it lacks, too many arguments)
+  // makes the node unsupported: code that fails at run time is never written.
+  void refuseCallsOneflowRejects(size_t firstLine) const {
+    std::string code;
+    for (size_t i = firstLine; i < mb_.lines().size(); ++i) code += mb_.lines()[i].text + "\n";
+    if (std::string why = oneflowRefusal(code); !why.empty()) throw convert::Unsupported(why);
   }
 
   const ir::Model& model_;

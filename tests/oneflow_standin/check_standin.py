@@ -159,6 +159,18 @@ def snippets():
     raises(AssertionError, lambda: nn.Conv2d(3, 4, 3, padding_mode="reflect"), "nn.Conv2d(padding_mode='reflect')")
     raises(NotImplementedError, lambda: F.pad(flow.zeros(1, 1, 2, 2, 2), [1] * 6, mode="reflect"), "3-D reflect pad")
     raises(NotImplementedError, lambda: F.interpolate(x, scale_factor=2, mode="nearest-exact"), "nearest-exact")
+    # Signatures by release, from the generator's table (oneflow/_signatures.py): OneFlow 0.8's ones_like takes the
+    # tensor alone; tensor methods are checked too.
+    from oneflow import _signatures
+    if _signatures.RELEASE == "0.8":
+        raises(TypeError, lambda: flow.ones_like(x, dtype=flow.bool), "flow.ones_like(dtype=) in OneFlow 0.8")
+        raises(TypeError, lambda: flow.zeros_like(x, dtype=flow.bool), "flow.zeros_like(dtype=) in OneFlow 0.8")
+    else:
+        check(flow.ones_like(x, dtype=flow.bool).dtype == flow.bool, "flow.ones_like(dtype=) from OneFlow 0.9")
+    check(flow.ones_like(x).to(flow.bool).dtype == flow.bool, "flow.ones_like(x).to(flow.bool)")
+    raises(TypeError, lambda: x.unsqueeze(dim=0, axis=1), "Tensor.unsqueeze(axis=)")
+    raises(TypeError, lambda: x.mean(dim=1, keepdims=True), "Tensor.mean(keepdims=)")
+    check(x.mean(dim=1, keepdim=True).shape == (2, 1, 8, 8), "Tensor.mean(dim=, keepdim=)")
     for module, name in [(F, "instance_norm"), (F, "pixel_shuffle"), (F, "scaled_dot_product_attention"),
                          (F, "embedding_bag"), (flow, "remainder"), (flow, "take"), (flow, "int16"),
                          (nn, "MultiheadAttention"), (nn, "Unflatten"), (nn, "PixelUnshuffle"), (nn, "RMSNorm"),
@@ -190,8 +202,8 @@ def main():
     save_and_load()
     for f in failures:
         print("FAIL:", f)
-    print("names exposed: %d; section-3 names in all three versions: %d; failures: %d" % (exposed, wanted,
-                                                                                             len(failures)))
+    print("OneFlow %s: names exposed: %d; section-3 names in all three versions: %d; failures: %d" % (
+        flow.__version__.split("+")[0], exposed, wanted, len(failures)))
     sys.exit(1 if failures else 0)
 
 

@@ -225,7 +225,8 @@ void registerMath(convert::HandlerRegistry& r) {
     if (pos && neg) return p.assign("T.isinf(" + x + ")");
     if (pos) return p.assign("T.isinf(" + x + ") & (" + x + " > 0)");
     if (neg) return p.assign("T.isinf(" + x + ") & (" + x + " < 0)");
-    p.assign("T.zeros_like(" + x + ", dtype=T.bool)");
+    // OneFlow 0.8's zeros_like takes the tensor alone (oneflow_signatures.inc).
+    p.assign("T.zeros_like(" + x + (p.oneflow() ? ").to(T.bool)" : ", dtype=T.bool)"));
   });
 }
 
@@ -356,7 +357,7 @@ void registerCasts(convert::HandlerRegistry& r) {
              "    # ONNX Dropout with its mask: in training, zero each element with probability `ratio` and\n"
              "    # scale the others by 1 / (1 - ratio); otherwise the input and a mask of ones.\n"
              "    if not training or ratio == 0:\n"
-             "        return x, T.ones_like(x, dtype=T.bool)\n"
+             "        return x, T.ones_like(x).to(T.bool)\n"  // OneFlow 0.8's ones_like takes no dtype
              "    mask = T.rand(x.shape) >= ratio\n"
              "    return x * mask.to(x.dtype) / (1.0 - ratio), mask\n",
              {}});
@@ -379,7 +380,8 @@ void registerCasts(convert::HandlerRegistry& r) {
     if (training == "False" || ratio == "0.0") {
       p.alias(0, x);
       // The mask is bool from opset 10, the input's type before.
-      if (p.outUsed(1)) p.assignOut(1, "T.ones_like(" + x + (p.opset >= 10 ? ", dtype=T.bool)" : ")"));
+      if (p.outUsed(1))
+        p.assignOut(1, "T.ones_like(" + x + (p.opset < 10 ? ")" : p.oneflow() ? ").to(T.bool)" : ", dtype=T.bool)"));
       return;
     }
     // The random draws are PyTorch's or OneFlow's own: the seed attribute cannot reproduce another runtime's.

@@ -591,3 +591,11 @@ def roi_align(x, rois, spatial_scale, pooled_h, pooled_w, sampling_ratio, aligne
 
 
 from . import linalg, nn  # noqa: E402  (nn refers back to this module)
+
+# OneFlow's argument checking for the release ONEFLOW_STANDIN_VERSION (default 0.8), from the generator's table.
+from . import _signatures  # noqa: E402
+
+__version__ = _signatures.RELEASE + ".0+standin"
+_signatures.install(globals(), "oneflow")
+_signatures.install(nn.functional.__dict__, "oneflow.nn.functional")
+_signatures.install_tensor_methods(_torch.Tensor)
