@@ -1,8 +1,8 @@
 // Where a selection of nodes is cut (Extract Subgraph...): on squeezenet's first Fire module (squeeze Conv and Relu,
 // two expand Conv/Relu branches, Concat), the whole module starts at the module's input and gives the Concat's
 // output; part of it gives the values the rest of the graph reads; a selection with a gap starts at the values the
-// gap computes; the last node gives the graph output; weights are never inputs (a value computed from one outside
-// the selection is).
+// gap computes; the last node gives the graph output; weights are never inputs, nor are values computed from weights
+// alone (an Identity of a weight outside the selection).
 #include <QtTest>
 
 #include "eval/verify/extract_subgraph.h"

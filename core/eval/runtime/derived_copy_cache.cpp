@@ -38,7 +38,33 @@ std::shared_ptr<const void> makeCopy(size_t bytes, const std::function<void(void
   return copy;
 }
 
+// Drops the entries whose source bytes are gone. A copy can be the holder of another (an aligned copy, then its
+// blocked layout), so this repeats until nothing more goes. Called with the lock held.
+size_t dropOrphans(Cache& c) {
+  size_t freed = 0;
+  for (bool dropped = true; dropped;) {
+    dropped = false;
+    for (auto it = c.entries.begin(); it != c.entries.end();) {
+      if (it->second.holder.expired()) {
+        freed += it->second.bytes;
+        c.bytes -= it->second.bytes;
+        it = c.entries.erase(it);
+        dropped = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  return freed;
+}
+
 }  // namespace
+
+size_t releaseOrphanedDerivedCopies() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> guard(c.lock);
+  return dropOrphans(c);
+}
 
 std::shared_ptr<const void> derivedCopy(const std::shared_ptr<const void>& holder, const void* data,
                                         const std::string& kind, size_t bytes, const std::function<void(void*)>& fill) {
@@ -50,14 +76,7 @@ std::shared_ptr<const void> derivedCopy(const std::shared_ptr<const void>& holde
     c.bytes -= it->second.bytes;
     c.entries.erase(it);
   }
-  for (auto it = c.entries.begin(); it != c.entries.end();) {
-    if (it->second.holder.expired()) {
-      c.bytes -= it->second.bytes;
-      it = c.entries.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  dropOrphans(c);
   std::shared_ptr<const void> copy = makeCopy(bytes, fill);
   if (holder && c.bytes + bytes <= kMaxDerivedBytes) {
     c.entries[key] = Entry{holder, copy, bytes};

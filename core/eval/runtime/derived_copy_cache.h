@@ -20,4 +20,8 @@ inline constexpr size_t kMaxDerivedBytes = size_t{2} << 30;
 std::shared_ptr<const void> derivedCopy(const std::shared_ptr<const void>& holder, const void* data,
                                         const std::string& kind, size_t bytes, const std::function<void(void*)>& fill);
 
+// Drops now the copies whose source bytes are gone (a closed model's) instead of at the next insert; returns the
+// bytes freed. The app calls it when a model is closed or replaced.
+size_t releaseOrphanedDerivedCopies();
+
 }  // namespace fb::eval
