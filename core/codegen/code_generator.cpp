@@ -9,6 +9,7 @@
 #include "codegen/oneflow_signatures.h"
 #include "codegen/py_node.h"
 #include "codegen/python_text.h"
+#include "codegen/recognised_blocks.h"
 #include "codegen/run_script.h"
 #include "convert/handler_registry.h"
 #include "convert/status_loop.h"
@@ -73,6 +74,11 @@ class Generator {
  private:
   void emitNodes(const ir::Graph& g) {
     seedTypes(g);
+    blocks_.findIn(g, BlockLookups{[this](const ir::Value* v) { return mb_.constantTensor(v); },
+                                   [this](const ir::Value* v) {
+                                     auto it = types_.find(v);
+                                     return it == types_.end() ? ir::DataType::Undefined : it->second;
+                                   }});
     for (const auto& n : g.nodes()) emitNode(*n, g);
   }
 
@@ -120,6 +126,7 @@ class Generator {
     const size_t linesBefore = mb_.lines().size();
     const int indentBefore = mb_.indentLevel();
     const convert::NodeStatus status = statuses_.decide(slot, ctx, [&] {
+      if (const RecognisedBlock* b = blocks_.blockOf(n)) return writeBlock(*b, n, ctx);
       const convert::HandlerInfo* h = registry_.find(domain, n.opType, opset);
       if (!h) {
         if (auto low = registry_.lowestVersion(domain, n.opType))
@@ -156,6 +163,40 @@ class Generator {
     if (std::string why = oneflowRefusal(code); !why.empty()) throw convert::Unsupported(why);
   }
 
+  // A recognised block is one statement, written at its last node; its other nodes write nothing.
+  void writeBlock(const RecognisedBlock& b, const ir::Node& n, convert::HandlerContext& ctx) {
+    const ir::Node& last = *b.nodes.back();
+    if (&n != &last) {
+      ctx.note = std::string("part of the ") + blockKindName(b.kind) + " written at " +
+                 (last.name.empty() ? last.opType : last.name);
+      return;
+    }
+    const std::string x = mb_.expr(b.input);
+    std::string call;
+    switch (b.kind) {
+      case RecognisedBlock::Kind::LayerNorm: {
+        const std::string shape =
+            b.normalizedSize >= 0 ? "(" + std::to_string(b.normalizedSize) + ",)" : "(" + x + ".shape[-1],)";
+        const std::string w = b.weight ? mb_.weight(b.weight, true, b.weightReader, b.weightSlot) : "None";
+        const std::string bias = b.bias ? mb_.weight(b.bias, true, b.biasReader, b.biasSlot) : "None";
+        call = "F.layer_norm(" + x + ", " + shape + ", " + w + ", " + bias +
+               ", eps=" + pyFloat(b.epsilon, ir::DataType::Float) + ")";
+        break;
+      }
+      case RecognisedBlock::Kind::Gelu:
+        call = "F.gelu(" + x + ")";
+        break;
+      case RecognisedBlock::Kind::HardSwish:
+        call = "F.hardswish(" + x + ")";
+        break;
+    }
+    mb_.line(mb_.newLocal(b.output) + " = " + call, n.id(), blockComment(b));
+    for (const ir::Node* member : b.nodes)
+      if (member != &last) blockMembers_[n.id()].push_back(member->id());
+    ctx.note =
+        std::string(blockKindName(b.kind)) + " recognised: one call for " + std::to_string(b.nodes.size()) + " nodes";
+  }
+
   const ir::Model& model_;
   const CodegenOptions& opts_;
   CodegenResult& res_;
@@ -166,6 +207,9 @@ class Generator {
   schema::ElemTypes types_;
   std::unordered_map<const ir::Value*, std::optional<int64_t>> ranks_;
   std::shared_ptr<const schema::ShapeFacts> facts_;
+  RecognisedBlocks blocks_;
+  // The last node of each block written -> the block's other nodes, whose code is that node's line.
+  std::unordered_map<uint64_t, std::vector<uint64_t>> blockMembers_;
   std::vector<std::string> args_, returns_;
   std::vector<const ir::Value*> inputs_;
 };
@@ -262,6 +306,8 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   emit(sig + "):");
   for (const auto& l : mb_.lines()) {
     if (l.nodeId) code->nodeLines[l.nodeId].push_back(lineNo);
+    if (auto it = blockMembers_.find(l.nodeId); l.nodeId && it != blockMembers_.end())
+      for (uint64_t member : it->second) code->nodeLines[member].push_back(lineNo);
     std::string text(static_cast<size_t>(l.indent) * 4, ' ');
     text += l.text;
     if (!l.comment.empty()) text += "  # " + pyCommentText(l.comment);

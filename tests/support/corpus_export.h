@@ -13,19 +13,27 @@
 
 namespace fb::test {
 
-// The exported model's path, or an empty string with `why` said.
-inline QString corpusExport(const QString& name, const QString& opset, QString& why, int timeoutMs = 600000) {
+// The exported model's path, or an empty string with `why` said. `raw`: make_corpus.py's --raw variant (no constant
+// folding, BatchNormalization kept).
+inline QString corpusExport(const QString& name, const QString& opset, QString& why, int timeoutMs = 600000,
+                            bool raw = false) {
   const QString dir = QStringLiteral(FB_TEST_TMP "/corpus_exports");
-  const QString fileName = name + "_op" + opset + ".onnx";
+  const QString fileName = name + "_op" + opset + (raw ? "_raw" : "") + ".onnx";
   const QString file = dir + "/" + fileName;
   if (QFileInfo(file).size() > 0) return file;
-  const QString staging = dir + "/.staging_" + name + "_op" + opset;
+  const QString staging = dir + "/.staging_" + name + "_op" + opset + (raw ? "_raw" : "");
   QDir(staging).removeRecursively();
   QDir().mkpath(staging);
   QProcess p;
   p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(QStringLiteral("/usr/bin/python3"), {corpusDir() + QStringLiteral("/make_corpus.py"), QStringLiteral("--out"),
-                                               staging, QStringLiteral("--one"), name, opset});
+  QStringList args{corpusDir() + QStringLiteral("/make_corpus.py"),
+                   QStringLiteral("--out"),
+                   staging,
+                   QStringLiteral("--one"),
+                   name,
+                   opset};
+  if (raw) args << QStringLiteral("--raw");
+  p.start(QStringLiteral("/usr/bin/python3"), args);
   if (!p.waitForFinished(timeoutMs)) {
     p.kill();
     p.waitForFinished();

@@ -2,6 +2,7 @@
 // PyTorch and OneFlow, so most ops are one call.
 #include <cmath>
 
+#include "codegen/dead_code.h"
 #include "codegen/handlers/handler_families.h"
 #include "codegen/helper_library.h"
 
@@ -37,6 +38,11 @@ void unary(convert::HandlerRegistry& r, const std::string& op, int64_t since, co
   });
 }
 
+bool isLiteralOf(const std::string& text, int value) {
+  const std::string v = std::to_string(value);
+  return text == v || text == v + ".0";
+}
+
 // a <op> b with Python operators where they mean the same as the ONNX op for every type.
 void binaryOperator(convert::HandlerRegistry& r, const std::string& op, int64_t since, const std::string& sym) {
   add(r, op, since, "a " + sym + " b", [sym](PyNode& p) {
@@ -46,6 +52,10 @@ void binaryOperator(convert::HandlerRegistry& r, const std::string& op, int64_t 
     if (a.find_first_not_of("-0123456789.e") == std::string::npos &&
         b.find_first_not_of("-0123456789.e") == std::string::npos)
       b = p.in(1);  // two Python numbers would not make a tensor
+    // `x * 1` and `x - 0` compute x (the literal was only used where it changes neither shape nor type): no
+    // statement. `x + 0` is not one of them: it turns -0.0 into 0.0.
+    if (sym == "*" && isLiteralOf(a, 1)) return p.alias(0, b);
+    if ((sym == "*" && isLiteralOf(b, 1)) || (sym == "-" && isLiteralOf(b, 0))) return p.alias(0, a);
     p.assign(a + " " + sym + " " + b);
   });
 }
@@ -306,6 +316,9 @@ void registerActivations(convert::HandlerRegistry& r) {
   });
 }
 
+// The cast's input is known to have the target type already (both types from the model or shape inference).
+bool restatesType(ir::DataType from, ir::DataType to) { return from != ir::DataType::Undefined && from == to; }
+
 void registerCasts(convert::HandlerRegistry& r) {
   add(r, "Identity", 1, "the input itself (no statement)", [](PyNode& p) {
     // An Identity of a weight is that layer's own parameter, created where it is used.
@@ -317,11 +330,16 @@ void registerCasts(convert::HandlerRegistry& r) {
     ir::DataType t = to->type == ir::AttrType::String ? ir::dataTypeFromName(to->s).value_or(ir::DataType::Undefined)
                                                       : static_cast<ir::DataType>(to->i);
     if (p.dtype(0) == ir::DataType::String) p.unsupported("Cast from string");
-    p.assign(p.in(0) + ".to(" + p.dtypeExpr(t) + ")");
+    const std::string target = p.dtypeExpr(t);
+    // A cast to the type the value already has changes nothing: no statement, so that the module's floating type
+    // (.double(), .half()) flows through instead of being pinned to float32. Casts that change values stay.
+    if (restatesType(p.dtype(0), t)) return p.alias(0, p.in(0));
+    p.assign(p.in(0) + ".to(" + target + ")");
   });
   add(r, "CastLike", 15, "x.to(like.dtype)", [](PyNode& p) {
     // As Cast: the target type must exist in the flavour (dtypeExpr refuses those that do not).
     if (p.dtype(1) != ir::DataType::Undefined) p.dtypeExpr(p.dtype(1));
+    if (restatesType(p.dtype(0), p.dtype(1))) return p.alias(0, p.in(0));
     p.assign(p.in(0) + ".to(" + p.in(1) + ".dtype)");
   });
   add(r, "Clip", 1, "T.clamp(x, min, max)", [](PyNode& p) {
@@ -377,15 +395,22 @@ void registerCasts(convert::HandlerRegistry& r) {
       if (p.opset < 7 && p.attrInt("is_test", 0) == 0) training = "True";
     }
     std::string x = p.in(0);
+    // A mask nothing reads is not computed (an export names it all the same).
+    const bool maskRead = p.outUsed(1) && isConsumed(p.node.output(1));
+    if (training == "False" && ratio != "0.0" && !maskRead) {
+      // The source model had dropout here and exported it in eval mode: the module drops in train() only.
+      p.assign("F.dropout(" + x + ", p=" + ratio + ", training=self.training)");
+      return;
+    }
     if (training == "False" || ratio == "0.0") {
       p.alias(0, x);
       // The mask is bool from opset 10, the input's type before.
-      if (p.outUsed(1))
+      if (maskRead)
         p.assignOut(1, "T.ones_like(" + x + (p.opset < 10 ? ")" : p.oneflow() ? ").to(T.bool)" : ", dtype=T.bool)"));
       return;
     }
     // The random draws are PyTorch's or OneFlow's own: the seed attribute cannot reproduce another runtime's.
-    if (p.outUsed(1))
+    if (maskRead)
       return p.line(p.outTuple() + " = " + p.helper("_onnx_dropout") + "(" + x + ", " + ratio + ", " + training + ")");
     p.assign("F.dropout(" + x + ", p=" + ratio + ", training=" + training + ")");
   });

@@ -2,6 +2,7 @@
 #include "codegen/handlers/convolution.h"
 #include "codegen/handlers/handler_families.h"
 #include "codegen/helper_library.h"
+#include "codegen/train_mode.h"
 
 namespace fb::codegen {
 namespace {
@@ -354,6 +355,7 @@ std::string trailingDims(PyNode& p, const std::string& x, int64_t axis) {
 }
 
 void registerNormalization(convert::HandlerRegistry& r) {
+  batchNormHelperName();  // registered with the handlers, as every helper is
   addPy(r, "BatchNormalization", 1, "batch norm with running statistics (training_mode: batch statistics)",
         [](PyNode& p) {
           if (p.opset < 9 && p.attrInt("spatial", 1) == 0) p.unsupported("spatial=0");
@@ -384,12 +386,15 @@ void registerNormalization(convert::HandlerRegistry& r) {
             if (p.outUsed(2)) p.assignOut(2, var + " * " + momentum + " + " + bv + " * (1 - " + momentum + ")");
             return;
           }
+          // nn.BatchNorm's behaviour: the ONNX node (inference) in eval(); batch statistics and running-statistics
+          // updates (buffers) in train(), with the export's momentum.
+          const std::string momentum = torchMomentumLiteral(p.attrFloat("momentum", 0.9f));
           if (!p.oneflow())
             return p.assign("F.batch_norm(" + x + ", " + mean + ", " + var + ", " + scale + ", " + bias +
-                            ", eps=" + eps + ")");
-          // F.batch_norm is not in OneFlow 0.8: the same formula, written out.
-          p.assign("(" + x + " - " + mean + ".reshape(" + s + ")) / T.sqrt(" + var + ".reshape(" + s + ") + " + eps +
-                   ") * " + scale + ".reshape(" + s + ") + " + bias + ".reshape(" + s + ")");
+                            ", training=self.training, momentum=" + momentum + ", eps=" + eps + ")");
+          // F.batch_norm is not in OneFlow 0.8: the same behaviour, written out in a helper.
+          p.assign(p.helper(batchNormHelperName()) + "(" + x + ", " + mean + ", " + var + ", " + scale + ", " + bias +
+                   ", self.training, " + momentum + ", " + eps + ")");
         });
   addPy(r, "InstanceNormalization", 1, "F.instance_norm (OneFlow: mean/variance over the spatial dims)", [](PyNode& p) {
     std::string x = p.in(0);

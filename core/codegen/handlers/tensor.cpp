@@ -4,6 +4,7 @@
 
 #include "codegen/handlers/handler_families.h"
 #include "codegen/helper_library.h"
+#include "codegen/slice_forms.h"
 
 namespace fb::codegen {
 namespace {
@@ -281,6 +282,10 @@ void registerIndexing(convert::HandlerRegistry& r) {
     std::vector<int64_t> ax = axes ? *axes : std::vector<int64_t>{};
     if (!axes)
       for (size_t i = 0; i < starts->size(); ++i) ax.push_back(static_cast<int64_t>(i));
+    // Reversing whole axes is a flip; a slice that keeps everything is its input (no `x[:]`).
+    if (auto dims = flippedAxes(*starts, *ends, ax, steps))
+      return p.assign(x + ".flip(" + (dims->size() == 1 ? pyInt((*dims)[0]) : pyIntList(*dims)) + ")");
+    if (keepsEverything(*starts, *ends, steps)) return p.alias(0, x);
     bool simple = true;
     for (auto a : ax) simple = simple && a >= 0;
     if (steps)

@@ -1,0 +1,119 @@
+// Recognised blocks (issue 25, point 4), both flavours (OneFlow against the stand-in): chains an exporter made from
+// one PyTorch call are written as that call, named by the ONNX nodes in a comment, and the code still computes what
+// ONNX Runtime computes on the source (tests/codegen/verify_generated.py):
+// - the corpus transformer at opset 13 (12 LayerNorms decomposed into 9 nodes each): 12 F.layer_norm, no sqrt left;
+// - mobilenet_v3_small at opset 13: HardSigmoid * x as F.hardswish, the squeeze-excitation HardSigmoids (which
+//   multiply another tensor) left as they are;
+// - a small model exported here (tests/codegen/export_blocks.py): GELU (Div/Erf/Add/Mul/Mul) as F.gelu, LayerNorm
+//   with epsilon 1e-6 as F.layer_norm with that epsilon, hardswish.
+// The recognition is exact or nothing: a chain that differs in one constant is left node by node.
+#include <QtTest>
+
+#include "oracle/oracle.h"
+#include "codegen/codegen_test_helpers.h"
+
+using namespace fb;
+
+namespace {
+
+// Converts with the CLI to both flavours, checks both against ONNX Runtime; returns the two model.py texts.
+QStringList convertAndVerify(const QString& model, const QString& name) {
+  const QString dir = test::scratchDir("codegen_blocks/" + name);
+  QStringList folders, texts;
+  for (const char* flavour : {"pytorch", "oneflow"}) {
+    const QString out = dir + "/" + flavour;
+    auto convert = test::runCli({"convert", model, "--to", flavour, "-o", out});
+    if (convert.exitCode != 0) {
+      qWarning() << convert.out << convert.err;
+      return {};
+    }
+    folders << out;
+    texts << test::readText(out + "/model.py");
+  }
+  QString report;
+  if (!test::runPython(
+          QStringList{FB_SOURCE_DIR "/tests/codegen/verify_generated.py", "--model", model, "--work", dir + "/verify"} +
+              folders,
+          report)) {
+    qWarning().noquote() << report;
+    return {};
+  }
+  return texts;
+}
+
+}  // namespace
+
+class TestCodegenBlocks : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QVERIFY2(test::oracleInstalled(), "ONNX Runtime oracle missing: run tests/oracle/install.sh"); }
+
+  void transformerLayerNorms() {
+    const QStringList texts =
+        convertAndVerify(test::corpusModel("transformer_encoder_op13_raw.onnx"), "transformer_encoder_op13_raw");
+    QCOMPARE(texts.size(), 2);
+    for (const QString& code : texts) {
+      QCOMPARE(code.count("F.layer_norm("), 12);
+      QCOMPARE(code.count("sqrt("), 0);
+      QVERIFY(code.contains(", eps=9.99999975e-06)  # LayerNorm of /layers.0/norm1/ReduceMean, /layers.0/norm1/Sub,"));
+    }
+  }
+
+  void mobilenetHardswish() {
+    const QStringList texts = convertAndVerify(test::corpusModel("mobilenet_v3_small_op13.onnx"), "mobilenet_v3");
+    QCOMPARE(texts.size(), 2);
+    for (const QString& code : texts) {
+      // 28 HardSigmoid nodes: 19 times x * HardSigmoid(x), 9 squeeze-excitation gates.
+      QCOMPARE(code.count("F.hardswish("), 19);
+      QCOMPARE(code.count("F.hardsigmoid("), 9);
+    }
+  }
+
+  void exportedGeluLayerNormHardswish() {
+    const QString dir = test::scratchDir("codegen_blocks/export");
+    const QString model = dir + "/blocks.onnx";
+    QString report;
+    QVERIFY2(test::runPython(QStringList{FB_SOURCE_DIR "/tests/codegen/export_blocks.py", model}, report),
+             qPrintable(report));
+    const QStringList texts = convertAndVerify(model, "export");
+    QCOMPARE(texts.size(), 2);
+    for (const QString& code : texts) {
+      QVERIFY2(code.contains("= F.gelu(fc1_add)  # GELU of /Div, /Erf, /Add, /Mul, /Mul_1"), qPrintable(code));
+      QVERIFY2(
+          code.contains(", (32,), self.") && code.contains("eps=9.99999997e-07)  # LayerNorm of /norm/ReduceMean, "),
+          qPrintable(code));
+      QVERIFY2(code.contains("F.hardswish("), qPrintable(code));
+      QVERIFY(!code.contains("erf(") && !code.contains("hardsigmoid("));
+    }
+  }
+
+  void nearMissIsLeftNodeByNode() {
+    // GELU's chain with 0.6 for 0.5: not GELU, so written node by node (and still right).
+    const QString dir = test::scratchDir("codegen_blocks/near_miss");
+    const QString model = dir + "/near_miss.onnx";
+    QString report;
+    QVERIFY2(
+        test::runPython({"-c",
+                         "import onnx, sys; from onnx import helper as h, TensorProto as T\n"
+                         "c = lambda n, v: h.make_node('Constant', [], [n], value=h.make_tensor(n, T.FLOAT, [], [v]))\n"
+                         "nodes = [c('s', 1.4142135), c('one', 1.0), c('half', 0.6),\n"
+                         "  h.make_node('Div', ['x', 's'], ['d']), h.make_node('Erf', ['d'], ['e']),\n"
+                         "  h.make_node('Add', ['e', 'one'], ['a']), h.make_node('Mul', ['x', 'a'], ['m']),\n"
+                         "  h.make_node('Mul', ['m', 'half'], ['y'])]\n"
+                         "g = h.make_graph(nodes, 'near_miss', [h.make_tensor_value_info('x', T.FLOAT, [2, 3])],\n"
+                         "  [h.make_tensor_value_info('y', T.FLOAT, [2, 3])])\n"
+                         "onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 13)], ir_version=8), '" +
+                             model + "')"},
+                        report),
+        qPrintable(report));
+    const QStringList texts = convertAndVerify(model, "near_miss");
+    QCOMPARE(texts.size(), 2);
+    for (const QString& code : texts) {
+      QVERIFY2(!code.contains("F.gelu("), qPrintable(code));
+      QVERIFY2(code.contains("erf("), qPrintable(code));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCodegenBlocks)
+#include "test_codegen_blocks.moc"
