@@ -78,7 +78,8 @@ class Generator {
                                    [this](const ir::Value* v) {
                                      auto it = types_.find(v);
                                      return it == types_.end() ? ir::DataType::Undefined : it->second;
-                                   }});
+                                   },
+                                   opts_.flavour == Flavour::PyTorch});
     for (const auto& n : g.nodes()) emitNode(*n, g);
   }
 
@@ -184,7 +185,7 @@ class Generator {
         break;
       }
       case RecognisedBlock::Kind::Gelu:
-        call = "F.gelu(" + x + ")";
+        call = "F.gelu(" + x + (b.tanhApproximation ? ", approximate='tanh')" : ")");
         break;
       case RecognisedBlock::Kind::HardSwish:
         call = "F.hardswish(" + x + ")";

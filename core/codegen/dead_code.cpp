@@ -16,4 +16,9 @@ bool isConsumed(const ir::Value* v) {
   return !v->graph() || hasSubgraphReaders(*v->graph());
 }
 
+void noStatement(PyNode& p, const std::string& expression, const std::string& why) {
+  p.alias(0, expression);
+  p.note("no statement: " + why);
+}
+
 }  // namespace fb::codegen

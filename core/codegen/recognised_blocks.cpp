@@ -126,25 +126,59 @@ class Matcher {
     if (isOp(scale, "Mul"))
       if (int s = scalarSlot(scale, std::sqrt(0.5), 1e-7); s >= 0) x = scale->input(1 - s);
     if (!x || !floating(x)) return std::nullopt;
-    const ir::Node* addOne = soleReader(erf->output(0));
+    return geluTail(x, {scale, erf}, erf->output(0), false);
+  }
+
+  // GELU's tanh form: Mul(x, x), Mul(x, .), Mul(., 0.044715), Add(x, .), Mul(., sqrt(2 / pi)), Tanh, then the tail.
+  std::optional<RecognisedBlock> geluTanh(const ir::Node* tanh) const {
+    const ir::Node* scale = tanh->input(0) ? tanh->input(0)->producer() : nullptr;
+    if (!isOp(scale, "Mul") || soleReader(tanh->input(0)) != tanh) return std::nullopt;
+    const int s = scalarSlot(scale, 0.7978845608028654 /* sqrt(2 / pi) */, 1e-7);
+    if (s < 0) return std::nullopt;
+    const ir::Node* sum = scale->input(1 - s) ? scale->input(1 - s)->producer() : nullptr;
+    if (!isOp(sum, "Add") || soleReader(sum->output(0)) != scale) return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+      const ir::Value* x = sum->input(k);
+      const ir::Node* cubic = sum->input(1 - k) ? sum->input(1 - k)->producer() : nullptr;
+      if (!x || !floating(x) || !isOp(cubic, "Mul") || soleReader(cubic->output(0)) != sum) continue;
+      const int c = scalarSlot(cubic, 0.044715, 1e-9);
+      if (c < 0) continue;
+      const ir::Node* cube = cubic->input(1 - c) ? cubic->input(1 - c)->producer() : nullptr;
+      if (!isOp(cube, "Mul") || soleReader(cube->output(0)) != cubic) continue;
+      const int sq = cube->input(0) == x ? 1 : 0;
+      const ir::Node* square = cube->input(sq) ? cube->input(sq)->producer() : nullptr;
+      if (cube->input(1 - sq) != x || !isOp(square, "Mul") || square->input(0) != x || square->input(1) != x ||
+          soleReader(square->output(0)) != cube)
+        continue;
+      return geluTail(x, {square, cube, cubic, sum, scale, tanh}, tanh->output(0), true);
+    }
+    return std::nullopt;
+  }
+
+  // Add(., 1), then x * . * 0.5 in either order.
+  std::optional<RecognisedBlock> geluTail(const ir::Value* x, std::vector<const ir::Node*> nodes,
+                                          const ir::Value* inner, bool tanhApproximation) const {
+    const ir::Node* addOne = soleReader(inner);
     if (!isOp(addOne, "Add") || scalarSlot(addOne, 1.0) < 0) return std::nullopt;
     const ir::Node* mul = soleReader(addOne->output(0));
     if (!isOp(mul, "Mul")) return std::nullopt;
     const ir::Value* other = mul->input(0) == addOne->output(0) ? mul->input(1) : mul->input(0);
     RecognisedBlock b;
     b.kind = RecognisedBlock::Kind::Gelu;
+    b.tanhApproximation = tanhApproximation;
     b.input = x;
-    if (other == x) {  // (x * (1 + erf)) * 0.5
+    b.nodes = std::move(nodes);
+    if (other == x) {  // (x * (1 + inner)) * 0.5
       const ir::Node* half = soleReader(mul->output(0));
       if (!isOp(half, "Mul") || scalarSlot(half, 0.5) < 0) return std::nullopt;
-      b.nodes = {scale, erf, addOne, mul, half};
+      b.nodes.insert(b.nodes.end(), {addOne, mul, half});
       b.output = half->output(0);
-    } else {  // (x * 0.5) * (1 + erf)
+    } else {  // (x * 0.5) * (1 + inner)
       const ir::Node* half = other ? other->producer() : nullptr;
       if (!isOp(half, "Mul") || soleReader(other) != mul) return std::nullopt;
       const int s = scalarSlot(half, 0.5);
       if (s < 0 || half->input(1 - s) != x) return std::nullopt;
-      b.nodes = {scale, half, erf, addOne, mul};
+      b.nodes.insert(b.nodes.end(), {half, addOne, mul});
       b.output = mul->output(0);
     }
     return b;
@@ -232,6 +266,8 @@ void RecognisedBlocks::findIn(const ir::Graph& g, const BlockLookups& look) {
       b = m.layerNorm(n);
     else if (n->opType == "Erf")
       b = m.gelu(n);
+    else if (n->opType == "Tanh" && look.tanhGelu)
+      b = m.geluTanh(n);
     else if (n->opType == "HardSigmoid" || n->opType == "Add")
       b = m.hardSwish(n);
     if (!b) continue;

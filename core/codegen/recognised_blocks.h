@@ -1,10 +1,10 @@
 #pragma once
 // Recognised blocks (issue 25, point 4): chains of ONNX nodes an exporter made from one PyTorch call, found before
 // any code is written so that the chain becomes that call again: LayerNorm decomposed at opset < 17 (ReduceMean, Sub,
-// Pow, ReduceMean, Add, Sqrt, Div, Mul, Add) as F.layer_norm, GELU's erf form (Div, Erf, Add, Mul, Mul) as F.gelu,
-// hardswish (HardSigmoid + Mul, or Add/Clip/Div/Mul) as F.hardswish. A chain matches only when it computes exactly
-// what the call computes (the same epsilon, the last axis, GELU's exact constants) and nothing outside it reads its
-// intermediate values. ONNX models themselves are never changed (`convert` does not see this).
+// Pow, ReduceMean, Add, Sqrt, Div, Mul, Add) as F.layer_norm, GELU's erf form (Div, Erf, Add, Mul, Mul) and tanh form
+// as F.gelu, hardswish (HardSigmoid + Mul, or Add/Clip/Div/Mul) as F.hardswish. A chain matches only when it computes
+// exactly what the call computes (the same epsilon, the last axis, GELU's exact constants) and nothing outside it reads
+// its intermediate values. ONNX models themselves are never changed (`convert` does not see this).
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -31,11 +31,14 @@ struct RecognisedBlock {
   int weightSlot = -1, biasSlot = -1;
   int64_t normalizedSize = -1;
   float epsilon = 0;
+  bool tanhApproximation = false;  // GELU: the tanh form
 };
 
 struct BlockLookups {
   std::function<const ir::Tensor*(const ir::Value*)> constant;  // the constant behind a value, or nullptr
   std::function<ir::DataType(const ir::Value*)> elemType;       // Undefined when unknown
+  // F.gelu(x, approximate='tanh') is there: torch from 1.12; OneFlow's docs show it for 1.0 only, so not for OneFlow.
+  bool tanhGelu = true;
 };
 
 class RecognisedBlocks {

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Exports a small PyTorch model whose GELU, LayerNorm and hardswish torch.onnx.export decomposes at opset 13
-(Div/Erf/Add/Mul/Mul; ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div/Mul/Add; HardSigmoid/Mul), for test_codegen_blocks.
+(Div/Erf/Add/Mul/Mul; ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div/Mul/Add; HardSigmoid/Mul), with GELU's tanh
+approximation (Mul/Mul/Mul/Add/Mul/Tanh/Add/Mul/Mul) and hardswish written out (Add/Clip/Mul/Div), for
+test_codegen_blocks.
 
 usage: export_blocks.py OUT.onnx
 """
@@ -19,8 +21,10 @@ class Blocks(nn.Module):
 
     def forward(self, x):
         x = nn.functional.gelu(self.fc1(x))
-        x = self.norm(x)
-        return self.fc2(nn.functional.hardswish(x))
+        x = nn.functional.hardswish(self.norm(x))
+        x = nn.functional.gelu(x, approximate="tanh")
+        x = x * torch.clamp(x + 3, 0, 6) / 6
+        return self.fc2(x)
 
 
 torch.manual_seed(0)

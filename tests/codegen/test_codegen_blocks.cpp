@@ -5,8 +5,9 @@
 // - the corpus transformer at opset 13 (12 LayerNorms decomposed into 9 nodes each): 12 F.layer_norm, no sqrt left;
 // - mobilenet_v3_small at opset 13: HardSigmoid * x as F.hardswish, the squeeze-excitation HardSigmoids (which
 //   multiply another tensor) left as they are;
-// - a small model exported here (tests/codegen/export_blocks.py): GELU (Div/Erf/Add/Mul/Mul) as F.gelu, LayerNorm
-//   with epsilon 1e-6 as F.layer_norm with that epsilon, hardswish.
+// - a small model exported here (tests/codegen/export_blocks.py): GELU (Div/Erf/Add/Mul/Mul) as F.gelu, its tanh
+//   approximation (9 nodes) as F.gelu(x, approximate='tanh') in PyTorch, LayerNorm with epsilon 1e-6 as F.layer_norm
+//   with that epsilon, hardswish (HardSigmoid * x, and x * Clip(x + 3, 0, 6) / 6).
 // The recognition is exact or nothing: a chain that differs in one constant is left node by node.
 #include <QtTest>
 
@@ -96,9 +97,17 @@ class TestCodegenBlocks : public QObject {
       QVERIFY2(code.contains("= F.gelu(fc1_add)  # GELU of /Div, /Erf, /Add, /Mul, /Mul_1"), qPrintable(code));
       QVERIFY2(code.contains(", (32,), self.") && code.contains("eps=1e-06)  # LayerNorm of /norm/ReduceMean, "),
                qPrintable(code));
-      QVERIFY2(code.contains("F.hardswish("), qPrintable(code));
-      QVERIFY(!code.contains("erf(") && !code.contains("0.16666667"));
+      // hardswish as HardSigmoid * x and written out as x * clamp(x + 3, 0, 6) / 6.
+      QVERIFY2(code.count("F.hardswish(") == 2 && code.contains("# hardswish of /Add_3, /Clip, /Mul_9, /Div_1"),
+               qPrintable(code));
+      QVERIFY(!code.contains("erf(") && !code.contains("0.16666667") && !code.contains("clamp("));
     }
+    // GELU's tanh approximation: F.gelu(x, approximate='tanh') in PyTorch (1.12 on); OneFlow's docs give
+    // `approximate` for 1.0 only, so its code keeps the nodes.
+    QVERIFY2(texts[0].contains("F.gelu(mul_2, approximate='tanh')  # GELU of /Mul_3, /Mul_4, /Mul_5, /Add_1, /Mul_6, "
+                               "/Tanh, /Add_2, /Mul_7, /Mul_8"),
+             qPrintable(texts[0]));
+    QVERIFY2(!texts[1].contains("approximate") && texts[1].contains("flow.tanh("), qPrintable(texts[1]));
   }
 
   void nearMissIsLeftNodeByNode() {

@@ -42,9 +42,10 @@ class TestCodegenCorpus : public QObject {
                                QString::fromStdString(n.message));
       QVERIFY2(r.complete(), qPrintable(QString::fromStdString(std::string(codegen::flavourName(flavour))) + problems));
       QCOMPARE(r.conversion.nodes.size(), source->graph().totalNodeCount());
-      // Every node is named by a comment on a line of its own code (Identity and Constant write none).
+      // Every node is named by a comment on a line of its own code (Identity and Constant write none, nor nodes
+      // whose output is their input, "no statement: ...": a Cast to the type the value has, `x * 1`, `x[:]`).
       for (const auto& n : r.conversion.nodes)
-        if (n.opType != "Identity" && n.opType != "Constant")
+        if (n.opType != "Identity" && n.opType != "Constant" && n.message.rfind("no statement: ", 0) != 0)
           QVERIFY2(r.code->nodeLines.count(n.nodeId), qPrintable(QString::fromStdString(n.nodeName) + " has no line"));
       if (flavour == codegen::Flavour::OneFlow)
         for (const auto& name : r.code->apiNames)

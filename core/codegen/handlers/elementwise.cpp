@@ -54,8 +54,9 @@ void binaryOperator(convert::HandlerRegistry& r, const std::string& op, int64_t 
       b = p.in(1);  // two Python numbers would not make a tensor
     // `x * 1` and `x - 0` compute x (the literal was only used where it changes neither shape nor type): no
     // statement. `x + 0` is not one of them: it turns -0.0 into 0.0.
-    if (sym == "*" && isLiteralOf(a, 1)) return p.alias(0, b);
-    if ((sym == "*" && isLiteralOf(b, 1)) || (sym == "-" && isLiteralOf(b, 0))) return p.alias(0, a);
+    if (sym == "*" && isLiteralOf(a, 1)) return noStatement(p, b, "1 * x is x");
+    if ((sym == "*" && isLiteralOf(b, 1)) || (sym == "-" && isLiteralOf(b, 0)))
+      return noStatement(p, a, "x " + sym + " " + b + " is x");
     p.assign(a + " " + sym + " " + b);
   });
 }
@@ -333,13 +334,13 @@ void registerCasts(convert::HandlerRegistry& r) {
     const std::string target = p.dtypeExpr(t);
     // A cast to the type the value already has changes nothing: no statement, so that the module's floating type
     // (.double(), .half()) flows through instead of being pinned to float32. Casts that change values stay.
-    if (restatesType(p.dtype(0), t)) return p.alias(0, p.in(0));
+    if (restatesType(p.dtype(0), t)) return noStatement(p, p.in(0), "the value already has this type");
     p.assign(p.in(0) + ".to(" + target + ")");
   });
   add(r, "CastLike", 15, "x.to(like.dtype)", [](PyNode& p) {
     // As Cast: the target type must exist in the flavour (dtypeExpr refuses those that do not).
     if (p.dtype(1) != ir::DataType::Undefined) p.dtypeExpr(p.dtype(1));
-    if (restatesType(p.dtype(0), p.dtype(1))) return p.alias(0, p.in(0));
+    if (restatesType(p.dtype(0), p.dtype(1))) return noStatement(p, p.in(0), "the value already has this type");
     p.assign(p.in(0) + ".to(" + p.in(1) + ".dtype)");
   });
   add(r, "Clip", 1, "T.clamp(x, min, max)", [](PyNode& p) {

@@ -2,6 +2,7 @@
 // dynamic dimensions stay dynamic; only true constants of the model become literals.
 #include <limits>
 
+#include "codegen/dead_code.h"
 #include "codegen/handlers/handler_families.h"
 #include "codegen/helper_library.h"
 #include "codegen/slice_forms.h"
@@ -285,7 +286,7 @@ void registerIndexing(convert::HandlerRegistry& r) {
     // Reversing whole axes is a flip; a slice that keeps everything is its input (no `x[:]`).
     if (auto dims = flippedAxes(*starts, *ends, ax, steps))
       return p.assign(x + ".flip(" + (dims->size() == 1 ? pyInt((*dims)[0]) : pyIntList(*dims)) + ")");
-    if (keepsEverything(*starts, *ends, steps)) return p.alias(0, x);
+    if (keepsEverything(*starts, *ends, steps)) return noStatement(p, x, "the slice keeps every element");
     bool simple = true;
     for (auto a : ax) simple = simple && a >= 0;
     if (steps)
