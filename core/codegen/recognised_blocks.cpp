@@ -141,7 +141,7 @@ class Matcher {
       const ir::Value* x = sum->input(k);
       const ir::Node* cubic = sum->input(1 - k) ? sum->input(1 - k)->producer() : nullptr;
       if (!x || !floating(x) || !isOp(cubic, "Mul") || soleReader(cubic->output(0)) != sum) continue;
-      const int c = scalarSlot(cubic, 0.044715, 1e-9);
+      const int c = scalarSlot(cubic, 0.044715, 1e-8);
       if (c < 0) continue;
       const ir::Node* cube = cubic->input(1 - c) ? cubic->input(1 - c)->producer() : nullptr;
       if (!isOp(cube, "Mul") || soleReader(cube->output(0)) != cubic) continue;

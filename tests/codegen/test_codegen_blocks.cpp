@@ -104,7 +104,7 @@ class TestCodegenBlocks : public QObject {
     }
     // GELU's tanh approximation: F.gelu(x, approximate='tanh') in PyTorch (1.12 on); OneFlow's docs give
     // `approximate` for 1.0 only, so its code keeps the nodes.
-    QVERIFY2(texts[0].contains("F.gelu(mul_2, approximate='tanh')  # GELU of /Mul_3, /Mul_4, /Mul_5, /Add_1, /Mul_6, "
+    QVERIFY2(texts[0].contains("F.gelu(mul_1, approximate='tanh')  # GELU of /Mul_3, /Mul_4, /Mul_5, /Add_1, /Mul_6, "
                                "/Tanh, /Add_2, /Mul_7, /Mul_8"),
              qPrintable(texts[0]));
     QVERIFY2(!texts[1].contains("approximate") && texts[1].contains("flow.tanh("), qPrintable(texts[1]));
