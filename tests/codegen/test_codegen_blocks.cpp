@@ -8,7 +8,8 @@
 // - a small model exported here (tests/codegen/export_blocks.py): GELU (Div/Erf/Add/Mul/Mul) as F.gelu, its tanh
 //   approximation (9 nodes) as F.gelu(x, approximate='tanh') in PyTorch, LayerNorm with epsilon 1e-6 as F.layer_norm
 //   with that epsilon, hardswish (HardSigmoid * x, and x * Clip(x + 3, 0, 6) / 6).
-// The recognition is exact or nothing: a chain that differs in one constant is left node by node.
+// The recognition is exact or nothing: a chain that differs in one constant is left node by node. Dead statements
+// (a slice keeping everything, `* 1`, `- 0`, a cast to the same type) are left out and a reversal is a flip.
 #include <QtTest>
 
 #include "oracle/oracle.h"
@@ -108,6 +109,41 @@ class TestCodegenBlocks : public QObject {
                                "/Tanh, /Add_2, /Mul_7, /Mul_8"),
              qPrintable(texts[0]));
     QVERIFY2(!texts[1].contains("approximate") && texts[1].contains("flow.tanh("), qPrintable(texts[1]));
+  }
+
+  void deadStatementsAndFlips() {
+    // A whole-axis reversal (an export's x.flip(1): Slice -1 .. INT64_MIN step -1) is a flip; a slice keeping every
+    // element, `* 1`, `- 0` and a Cast to float of a float write nothing; `+ 0` stays (it turns -0.0 into 0.0).
+    const QString dir = test::scratchDir("codegen_blocks/dead_source");
+    const QString model = dir + "/dead.onnx";
+    QString report;
+    QVERIFY2(test::runPython({"-c",
+                              "import onnx; from onnx import helper as h, TensorProto as T\n"
+                              "i = lambda n, v: h.make_tensor(n, T.INT64, [len(v)], v)\n"
+                              "f = lambda n, v: h.make_tensor(n, T.FLOAT, [], [v])\n"
+                              "inits = [i('s', [-1]), i('e', [-2**63]), i('ax', [1]), i('st', [-1]), i('z', [0]), "
+                              "i('big', [2**63 - 1]),\n"
+                              "  f('one', 1.0), f('zero', 0.0)]\n"
+                              "nodes = [h.make_node('Slice', ['x', 's', 'e', 'ax', 'st'], ['flipped'], name='flip'),\n"
+                              "  h.make_node('Slice', ['flipped', 'z', 'big', 'ax'], ['all'], name='keep_all'),\n"
+                              "  h.make_node('Mul', ['all', 'one'], ['m'], name='times_one'),\n"
+                              "  h.make_node('Sub', ['m', 'zero'], ['d'], name='minus_zero'),\n"
+                              "  h.make_node('Cast', ['d'], ['c'], to=T.FLOAT, name='restate'),\n"
+                              "  h.make_node('Add', ['c', 'zero'], ['y'], name='plus_zero')]\n"
+                              "g = h.make_graph(nodes, 'dead', [h.make_tensor_value_info('x', T.FLOAT, [2, 5])],\n"
+                              "  [h.make_tensor_value_info('y', T.FLOAT, [2, 5])], inits)\n"
+                              "onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 13)], ir_version=8), '" +
+                                  model + "')"},
+                             report),
+             qPrintable(report));
+    const QStringList texts = convertAndVerify(model, "dead");
+    QCOMPARE(texts.size(), 2);
+    for (const QString& code : texts) {
+      const QString forward = code.mid(code.indexOf("def forward"));
+      QVERIFY2(forward.contains("flipped = x.flip(1)  # flip\n") && forward.contains("y = flipped + 0.0  # plus_zero"),
+               qPrintable(forward));
+      QCOMPARE(forward.count("  # "), 2);  // two statements: the flip and `+ 0`
+    }
   }
 
   void nearMissIsLeftNodeByNode() {
