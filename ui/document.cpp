@@ -1,20 +1,30 @@
 #include "ui/document.h"
 #include "ui/background_pool.h"
 
+#include <QUndoStack>
 #include <QtConcurrent/QtConcurrent>
 
+#include "edit/apply_edits.h"
+#include "edit/edit_script.h"
 #include "ir/graph.h"
+#include "ui/edit_command.h"
+#include "ui/view_memo.h"
 #include "util/error.h"
 
 namespace fb::ui {
 
-Document::Document(QObject* parent) : QObject(parent) {
+struct Document::SelectionMemo : ViewMemo {};
+
+Document::Document(QObject* parent) : QObject(parent), undoStack_(new QUndoStack(this)) {
   connect(&watcher_, &QFutureWatcher<LoadedModel>::finished, this, &Document::finishLoad);
 }
 
 Document::~Document() {
   if (cancel_) *cancel_ = true;
   waitForWorker();
+  typesFuture_.waitForFinished();
+  // The commands' undo records belong to this model: they go before it.
+  undoStack_->clear();
 }
 
 void Document::waitForWorker() {
@@ -98,6 +108,8 @@ void Document::close() {
     loading_ = false;  // finishLoad drops the result when it arrives
     emit loadCancelled();
   }
+  typesFuture_.waitForFinished();
+  undoStack_->clear();
   loaded_ = LoadedModel{};
   dropRunValues();
   ++typesGeneration_;
@@ -137,6 +149,8 @@ void Document::finishLoad() {
     return;
   }
   lastError_.clear();
+  typesFuture_.waitForFinished();
+  undoStack_->clear();  // the edits were made to the model that goes now
   loaded_ = std::move(result);
   dropRunValues();
   ++typesGeneration_;
@@ -193,7 +207,8 @@ void Document::inferTypesInBackground() {
     emit selectionChanged();  // the panels show the types now
   });
   // Only the model is shared with the worker: the document may close or open another one meanwhile.
-  watcher->setFuture(QtConcurrent::run(backgroundPool(), [model] { return inferShapesForDisplay(*model); }));
+  typesFuture_ = QtConcurrent::run(backgroundPool(), [model] { return inferShapesForDisplay(*model); });
+  watcher->setFuture(typesFuture_);
 }
 
 const ir::TypeInfo* Document::typeOf(const ir::Value* v) const {
@@ -410,6 +425,118 @@ const eval::Value* Document::runValueOf(const ir::Value* v) const {
   if (!runValues_ || !v || !model() || v->graph() != &model()->graph()) return nullptr;
   auto it = runValues_->byName.find(v->name());
   return it == runValues_->byName.end() ? nullptr : &it->second;
+}
+
+}  // namespace fb::ui
+
+namespace fb::ui {
+
+bool Document::isModified() const { return !undoStack_->isClean(); }
+
+std::vector<edit::Edit> Document::appliedEdits() const {
+  std::vector<edit::Edit> out;
+  for (int i = 0; i < undoStack_->index(); ++i)
+    if (auto* c = dynamic_cast<const EditCommand*>(undoStack_->command(i))) out.push_back(c->edit());
+  return out;
+}
+
+void Document::markSaved(const QString& path) {
+  if (!path.isEmpty() && path != loaded_.path) {
+    loaded_.path = path;
+    loaded_.name = path;
+  }
+  undoStack_->setClean();
+}
+
+bool Document::applyEdit(const edit::Edit& e, QString* error) {
+  auto fail = [&](const QString& why) {
+    if (error) *error = why;
+    return false;
+  };
+  if (!loaded_.model) return fail(tr("no model is open"));
+  if (loading_) return fail(tr("a model is being opened"));
+  if (loaded_.path.isEmpty())
+    return fail(tr("%1 is shown from memory (a conversion or a pass step): edit the source model").arg(name()));
+  if (loaded_.model->sourceFormat != "onnx")
+    return fail(tr("only ONNX models are edited; convert this %1 model to ONNX first")
+                    .arg(QString::fromStdString(loaded_.model->sourceFormat)));
+  // The check reads the model only; the type inference still running may read it too.
+  if (auto why = edit::checkEdit(*loaded_.model, e))
+    return fail(QString::fromStdString(edit::formatEdit(e)) + QStringLiteral(": ") + QString::fromStdString(*why));
+  beginEdit();
+  edit::Applied applied;
+  try {
+    applied = edit::applyEdit(editableModel(), e);
+  } catch (const std::exception& ex) {
+    // applyEdit is all or nothing: the model is as it was (the views are refreshed all the same).
+    endEdit();
+    return fail(QString::fromStdString(ex.what()));
+  }
+  emit logMessage(tr("Edit: %1").arg(EditCommand::textOf(e)));
+  logNotes(applied.notes);
+  undoStack_->push(new EditCommand(this, e, std::move(applied.undo)));
+  endEdit();
+  return true;
+}
+
+ir::Model& Document::editableModel() {
+  // The document made this model (open() reads a file into a new one; shown models are not edited), so it is
+  // not const itself: only the pointer the views share is.
+  return *std::const_pointer_cast<ir::Model>(loaded_.model);
+}
+
+void Document::logNotes(const std::vector<std::string>& notes) {
+  for (const auto& n : notes) emit logMessage(QStringLiteral("  ") + QString::fromStdString(n));
+}
+
+void Document::beginEdit() {
+  emit aboutToEditModel();
+  // The document's own reader: shapes for display run on a copy of the graph's structure made from the model.
+  typesFuture_.waitForFinished();
+  std::vector<const ir::Graph*> graphs;
+  for (const auto& lvl : levels_) graphs.push_back(lvl.graph);
+  memo_ = std::make_shared<SelectionMemo>(SelectionMemo{ViewMemo::of(graphs, selectedNodes_, selectedValue_)});
+  // Nothing on screen may point into the model while it changes (removed nodes are freed).
+  selectedNodes_.clear();
+  selectedValue_ = nullptr;
+}
+
+void Document::endEdit() {
+  applyingEdit_ = true;
+  const ir::Model& m = *loaded_.model;
+  loaded_.nodes = std::make_shared<const NodeIndex>(indexNodes(m.graph()));
+  // Run values and inferred shapes are of the model before the edit; the shapes are kept (by name) until new ones
+  // come, the run values go.
+  dropRunValues();
+  ++typesGeneration_;
+  // The breadcrumb's bodies that still exist, each laid out again; the main graph keeps its open blocks.
+  const std::vector<const ir::Graph*> graphs = memo_->levelsIn(m);
+  std::vector<GraphLevel> levels;
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    const LoadSettings& settings = settings_;
+    GraphLevel level;
+    level.graph = graphs[i];
+    level.title = i == 0 ? tr("main graph") : bodyTitle(graphs[i]);
+    level.layout = std::make_shared<layout::HierarchicalLayout>(*graphs[i], settings.layout);
+    // The blocks open as they were (by path and provenance: the edited graph is another version of the same one).
+    if (i < levels_.size() && levels_[i].layout)
+      applyCollapseState(*level.layout, collapseStateOf(*levels_[i].layout));
+    else
+      level.layout->expandWithin(settings.maxVisibleBoxes);
+    level.placed = level.layout->compute();
+    levels.push_back(std::move(level));
+  }
+  levels_ = std::move(levels);
+  loaded_.mainLevel = levels_.front();
+  selectedNodes_ = memo_->selectedIn(*levels_.back().graph);
+  selectedValue_ = memo_->valueIn(*levels_.back().graph);
+  memo_.reset();
+  emit modelChanged();
+  emit modelEdited();
+  emit layoutChanged();
+  emit selectionChanged();
+  applyingEdit_ = false;
+  inferTypesInBackground();
 }
 
 }  // namespace fb::ui

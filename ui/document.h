@@ -1,11 +1,12 @@
 #pragma once
 // The open model and everything the views share about it: the graphs on the breadcrumb, their layouts,
-// the selection. Views observe its signals; they never change the model (FlowBridge's inspector is
-// read-only). A model is opened from a file (open) or handed over in memory (show: a conversion, a pass step);
-// either way shapes and layout run on a worker thread, and until that succeeds the previous model stays.
+// the selection, and the edits made to it. Views observe its signals; only applyEdit() and the undo stack change
+// the model, in place. A model is opened from a file (open) or handed over in memory (show: a conversion, a pass
+// step); either way shapes and layout run on a worker thread, and until that succeeds the previous model stays.
 #include <QFutureWatcher>
 #include <QList>
 #include <QObject>
+#include <QFuture>
 #include <QString>
 #include <atomic>
 #include <functional>
@@ -14,7 +15,16 @@
 #include "ui/model_loader.h"
 #include "ui/run_values.h"
 
+class QUndoStack;
+
+namespace fb::edit {
+struct Edit;
+struct Undo;
+}  // namespace fb::edit
+
 namespace fb::ui {
+
+class EditCommand;
 
 class Document : public QObject {
   Q_OBJECT
@@ -85,6 +95,25 @@ class Document : public QObject {
   bool horizontal() const { return settings_.layout.leftToRight; }
   void setHorizontal(bool on);
 
+  // --- editing (issue 28). A model opened from a file is editable; a shown one (a conversion's preview, a pass
+  // step) is not: it belongs to whoever showed it, and the source document is the one to edit.
+  bool isEditable() const {
+    return loaded_.model && !loaded_.path.isEmpty() && loaded_.model->sourceFormat == "onnx" && !loading_;
+  }
+  // Applies `e` to the model in place as a command on undoStack() (its notes go to the Log). When it does not
+  // apply (or the model is not editable): false, the one-line reason in `error`, nothing changed or pushed.
+  bool applyEdit(const fb::edit::Edit& e, QString* error = nullptr);
+  // Undo/redo of every applied edit; cleared when another model is opened. Its clean state is the saved file.
+  QUndoStack* undoStack() const { return undoStack_; }
+  bool isModified() const;
+  // The edits on the stack up to its current index, oldest first: what File > Export Edits... writes.
+  std::vector<fb::edit::Edit> appliedEdits() const;
+  // After a Save As: the document is the file at `path` now, with its edits saved (the stack's clean state).
+  void markSaved(const QString& path);
+  // True while the signals of an edit, undo or redo are emitted (modelChanged then is the same model changed in
+  // place: views keep where they are).
+  bool isApplyingEdit() const { return applyingEdit_; }
+
   // --- selection (nodes of the current graph, or one value)
   const QList<const ir::Node*>& selectedNodes() const { return selectedNodes_; }
   const ir::Node* focusNode() const { return selectedNodes_.isEmpty() ? nullptr : selectedNodes_.first(); }
@@ -108,7 +137,12 @@ class Document : public QObject {
   void loadProgress(int percent, const QString& phase);
   void loadFailed(const QString& path, const QString& message);
   void loadCancelled();
-  void modelChanged();   // a new model, or none after close() (the levels were reset)
+  void modelChanged();  // a new model, none after close() (the levels were reset), or the model after an edit
+  // Synchronously before an edit, undo or redo changes the model in place: whatever reads the model on another
+  // thread must have stopped when the slots return (the document's own type inference is waited for).
+  void aboutToEditModel();
+  // After an edit, undo or redo changed the model (levels relaid out, selection mapped, after modelChanged).
+  void modelEdited();
   void layoutChanged();  // the current level's placement changed (breadcrumb, expand, options)
   void typesChanged();   // inferred types arrived after the first frame (typeOf answers more now)
   void selectionChanged();
@@ -126,6 +160,12 @@ class Document : public QObject {
   void waitForWorker();
   void relayoutCurrent();
   void revealInCurrent(const ir::Node* n);
+  // The edit machinery EditCommand runs: each one between beginEdit() and endEdit().
+  friend class EditCommand;
+  ir::Model& editableModel();
+  void beginEdit();
+  void endEdit();
+  void logNotes(const std::vector<std::string>& notes);
 
   LoadSettings settings_;
   LoadedModel loaded_;
@@ -141,7 +181,12 @@ class Document : public QObject {
   bool loadingFile_ = true;
   bool loading_ = false;
   bool typesPending_ = false;
-  quint64 typesGeneration_ = 0;  // a result of an older model is dropped
+  quint64 typesGeneration_ = 0;          // a result of an older model is dropped
+  QFuture<InferredShapes> typesFuture_;  // waited for before an edit: it reads the model
+  QUndoStack* undoStack_;
+  bool applyingEdit_ = false;
+  struct SelectionMemo;
+  std::shared_ptr<SelectionMemo> memo_;  // the selection by ids and names across an edit
 };
 
 }  // namespace fb::ui

@@ -32,6 +32,8 @@
 #include "ui/conversion/status_table.h"
 #include "ui/conversion/verify_controller.h"
 #include "ui/document.h"
+#include "ui/edit/edit_file_actions.h"
+#include "ui/edit/editing.h"
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
@@ -71,6 +73,8 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
   // The graph's context menu: what applies to the selection.
   view_->setContextMenuPolicy(Qt::ActionsContextMenu);
   view_->addAction(extractor_->action());
+  editing_ = new Editing(doc_, this);
+  view_->addActions(editing_->contextActions());
   auto* central = new QWidget(this);
   auto* box = new QVBoxLayout(central);
   box->setContentsMargins(0, 0, 0, 0);
@@ -169,8 +173,10 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
       setWindowTitle(tr("FlowBridge"));
       return;
     }
+    if (doc_->isApplyingEdit()) return;  // the same model, edited: the view stays where it is
     fitOnNextLayout_ = true;
-    setWindowTitle(tr("FlowBridge - %1").arg(QFileInfo(doc_->path()).fileName()));
+    // [*]: the modified mark, from the undo stack's clean state (Editing).
+    setWindowTitle(tr("FlowBridge - %1[*]").arg(QFileInfo(doc_->path()).fileName()));
     rememberRecent(doc_->path());
     statusBar()->showMessage(tr("%1 nodes").arg(doc_->model()->graph().nodeCount()), 5000);
   });
@@ -350,7 +356,10 @@ void MainWindow::buildMenus() {
   file->addAction(compare_->closeAction());
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   rebuildRecentMenu();
-  file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), doc_, &Document::reload);
+  file->addAction(tr("&Reload"), QKeySequence(Qt::Key_F5), this, [this] {
+    if (editing_->files()->maySetModelAside()) doc_->reload();
+  });
+  editing_->fillFileMenu(file);
   file->addAction(tr("&Export Image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                   &MainWindow::exportImageInteractively);
   plainExport_ = file->addAction(tr("&Plain Export (No Selection or Marks)"));
@@ -359,6 +368,8 @@ void MainWindow::buildMenus() {
   file->addAction(conversion_->panel()->saveAction());
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  editing_->fillEditMenu(menuBar()->addMenu(tr("&Edit")));
 
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Zoom &In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] { view_->zoomBy(1.25); });
@@ -439,6 +450,7 @@ void MainWindow::buildMenus() {
 
 void MainWindow::setSavePathChooser(ChooseSavePath chooser) {
   choosePath_ = chooser;
+  editing_->files()->setSavePathChooser(chooser);
   conversion_->panel()->setSavePathChooser(std::move(chooser));
 }
 
@@ -458,7 +470,9 @@ void MainWindow::exportImageInteractively() {
   startExport(path);
 }
 
-void MainWindow::openFile(const QString& path) { doc_->open(path); }
+void MainWindow::openFile(const QString& path) {
+  if (editing_->files()->maySetModelAside()) doc_->open(path);
+}
 
 QString MainWindow::lastError() const { return doc_->lastError(); }
 
@@ -529,6 +543,10 @@ void MainWindow::startExport(const QString& path) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!editing_->files()->maySetModelAside()) {
+    event->ignore();
+    return;
+  }
   if (settings_ == Settings::UseSaved) savePanelLayout(this);
   QMainWindow::closeEvent(event);
 }

@@ -28,6 +28,7 @@ class CompareDocks;
 class PreviewSplit;
 class ModelRunner;
 class SubgraphExtractor;
+class Editing;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -77,6 +78,8 @@ class MainWindow : public QMainWindow {
   ModelRunner* runner() const { return runner_; }
   // Graph > Extract Subgraph... (also on the graph's context menu).
   SubgraphExtractor* extractor() const { return extractor_; }
+  // Edit menu, Undo History, Save / Save As / Export Edits... (issue 28).
+  Editing* editing() const { return editing_; }
   QString lastError() const;
 
  protected:
@@ -124,6 +127,7 @@ class MainWindow : public QMainWindow {
   PreviewSplit* split_ = nullptr;
   ModelRunner* runner_ = nullptr;
   SubgraphExtractor* extractor_ = nullptr;
+  Editing* editing_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QAction* plainExport_ = nullptr;
   SceneExporter* exporter_ = nullptr;

@@ -1,0 +1,302 @@
+// Editing in the app (issue 28) on corpus models: each kind of edit the Edit menu and the graph's context menu
+// offer is applied through its action (the questions it asks answered here), then undone: the model's bytes (the
+// project's serializer, what Save writes) equal those before; redone: equal those after. The selection, the
+// breadcrumb and the run values never point at a freed node or value (a node selected while it is deleted, undone
+// and redone; a body entered while its owner goes), an edit that does not apply changes and pushes nothing, and a
+// converted preview is not editable.
+#include <QSignalSpy>
+#include <QUndoStack>
+#include <QtTest>
+#include <algorithm>
+
+#include "edit/edit.h"
+#include "ir/graph.h"
+#include "ir/node.h"
+#include "ir/value.h"
+#include "support/edit_ui.h"
+#include "support/helpers.h"
+#include "support/wait_for_ui.h"
+#include "ui/conversion/conversion_docks.h"
+#include "ui/document.h"
+#include "ui/edit/edit_actions.h"
+#include "ui/edit/editing.h"
+#include "ui/graph/graph_scene.h"
+#include "ui/main_window.h"
+
+using namespace fb;
+using test::modelBytes;
+using test::nodeNamed;
+
+namespace {
+
+// Every pointer the document hands out is a node or value of the graph it shows now.
+void checkNothingDangles(const ui::Document& d) {
+  QVERIFY(d.hasGraph());
+  const ir::Graph* g = d.currentLevel().graph;
+  for (int i = 1; i < d.levelCount(); ++i) QVERIFY(d.level(i).graph->ownerNode()->graph() == d.level(i - 1).graph);
+  QVERIFY(d.level(0).graph == &d.model()->graph());
+  for (const ir::Node* n : d.selectedNodes()) {
+    bool found = false;
+    for (const auto& m : g->nodes()) found |= m.get() == n;
+    QVERIFY2(found, "a selected node is not in the shown graph");
+  }
+  if (const ir::Value* v = d.selectedValue()) {
+    const auto values = g->values();
+    QVERIFY2(std::find(values.begin(), values.end(), v) != values.end(), "the selected value is not in the graph");
+  }
+  for (const auto& n : g->nodes()) QVERIFY(d.findNode(n->id()) == n.get());
+}
+
+}  // namespace
+
+class EditUndoTest : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<ui::MainWindow> w_;
+  test::ScriptedAnswers answers_;
+
+  ui::Document& doc() { return *w_->document(); }
+
+  bool open(const QString& file) {
+    w_ = std::make_unique<ui::MainWindow>(nullptr, ui::MainWindow::Settings::Ignore);
+    w_->editing()->actions()->setQuestions(answers_.questions());
+    // No question may block: an unexpected one fails the test instead.
+    w_->editing()->files()->setUnsavedEditsQuestion([](QWidget*, const QString&, int) {
+      qWarning("unexpected unsaved-edits question");
+      return ui::UnsavedEditsAnswer::Discard;
+    });
+    w_->show();
+    return test::openAndWait(*w_, test::corpusModel(file));
+  }
+
+  // Triggers the action, then checks undo/redo give the bytes before/after; returns the bytes after.
+  std::string applyUndoRedo(const QString& action, const QStringList& texts, const QList<int>& items) {
+    const std::string before = modelBytes(*doc().model());
+    const int count = doc().undoStack()->count();
+    answers_.texts = texts;
+    answers_.items = items;
+    QAction* a = test::editAction(*w_, action);
+    if (!a) qFatal("no action %s", qPrintable(action));
+    if (!a->isEnabled()) {
+      QTest::qFail(qPrintable(action + " is disabled"), __FILE__, __LINE__);
+      return {};
+    }
+    QSignalSpy about(&doc(), &ui::Document::aboutToEditModel);
+    QSignalSpy edited(&doc(), &ui::Document::modelEdited);
+    a->trigger();
+    const std::string after = modelBytes(*doc().model());
+    if (doc().undoStack()->count() != count + 1 || about.count() != 1 || edited.count() != 1 || after == before) {
+      QTest::qFail(qPrintable(action + " did not apply one edit"), __FILE__, __LINE__);
+      return {};
+    }
+    checkNothingDangles(doc());
+    w_->editing()->undoAction()->trigger();
+    if (modelBytes(*doc().model()) != before) QTest::qFail("undo differs from before", __FILE__, __LINE__);
+    checkNothingDangles(doc());
+    w_->editing()->redoAction()->trigger();
+    if (modelBytes(*doc().model()) != after) QTest::qFail("redo differs from after", __FILE__, __LINE__);
+    checkNothingDangles(doc());
+    if (edited.count() != 3) QTest::qFail("modelEdited not after each of edit, undo, redo", __FILE__, __LINE__);
+    return after;
+  }
+
+  void selectNamed(const std::string& name) { doc().selectNode(nodeNamed(doc().model()->graph(), name)); }
+  void selectValue(const std::string& name) { doc().selectValue(doc().model()->graph().findValue(name)); }
+
+ private slots:
+  void setInputShape() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    selectValue("input");
+    applyUndoRedo("editSetInputShape", {"1,1,224,224"}, {});
+    QCOMPARE(doc().model()->graph().findValue("input")->type.toString(), std::string("float[1,1,224,224]"));
+    QVERIFY(w_->editing()->undoAction()->text().contains("set-input-shape"));
+  }
+
+  void setDim() {
+    QVERIFY(open("transformer_encoder_op13_dyn.onnx"));
+    applyUndoRedo("editSetDim", {"2"}, {0});
+    QVERIFY(answers_.offered.last().contains("batch"));
+    QVERIFY(!doc().model()->graph().findValue("input")->type.toString().empty());
+    QCOMPARE(doc().model()->graph().findValue("input")->type.toString(), std::string("float[2,32,256]"));
+  }
+
+  void renameNodeAndValue() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    selectNamed("/relu/Relu");
+    applyUndoRedo("editRenameNode", {"relu_renamed"}, {});
+    QVERIFY(nodeNamed(doc().model()->graph(), "relu_renamed"));
+    // The renamed node stays selected (by id) through the edit, undo and redo.
+    QCOMPARE(doc().focusNode(), nodeNamed(doc().model()->graph(), "relu_renamed"));
+    selectValue("/relu/Relu_output_0");
+    applyUndoRedo("editRenameValue", {"r0"}, {});
+    QVERIFY(doc().model()->graph().findValue("r0"));
+    QCOMPARE(doc().undoStack()->count(), 2);
+  }
+
+  void addAndRemoveOutput() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    selectValue("/relu_1/Relu_output_0");
+    applyUndoRedo("editAddOutput", {}, {});
+    QCOMPARE(doc().model()->graph().outputs().size(), size_t(2));
+    doc().clearSelection();
+    applyUndoRedo("editRemoveOutput", {}, {0});  // the first output offered: "output"
+    QCOMPARE(doc().model()->graph().outputs().size(), size_t(1));
+    QCOMPARE(doc().model()->graph().outputs().front()->name(), std::string("/relu_1/Relu_output_0"));
+  }
+
+  void deleteNodeWhileSelected() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    selectNamed("/relu_1/Relu");
+    // Rewired to its input (the second choice; the first is "new graph inputs").
+    applyUndoRedo("editDeleteNode", {}, {1});
+    QVERIFY(!nodeNamed(doc().model()->graph(), "/relu_1/Relu"));
+    QVERIFY(doc().selectedNodes().isEmpty());  // the deleted node is not selected any more
+    // Another node selected while one is deleted: it stays selected, and the scene shows it.
+    selectNamed("/conv3/Conv");
+    const ir::Node* conv3 = doc().focusNode();
+    QString error;
+    QVERIFY(doc().applyEdit(edit::Edit{"remove-node", {}}.set("node", "/relu/Relu"), &error));
+    QCOMPARE(doc().focusNode(), conv3);
+    doc().undoStack()->undo();
+    doc().undoStack()->undo();
+    QVERIFY(nodeNamed(doc().model()->graph(), "/relu_1/Relu"));
+    QCOMPARE(doc().focusNode(), nodeNamed(doc().model()->graph(), "/conv3/Conv"));
+    selectNamed("/relu_1/Relu");
+    doc().undoStack()->redo();  // deletes the selected node again
+    QVERIFY(doc().selectedNodes().isEmpty());
+    doc().undoStack()->undo();  // puts it back: a new Node object, selected again by name
+    QCOMPARE(doc().focusNode(), nodeNamed(doc().model()->graph(), "/relu_1/Relu"));
+    checkNothingDangles(doc());
+    QTest::qWait(50);  // the scene repaints with the selection
+    QVERIFY(w_->scene()->items().size() > 8);
+  }
+
+  void bypassNode() {
+    QVERIFY(open("squeezenet1_0_op11.onnx"));
+    const ir::Node* relu = nullptr;
+    for (const auto& n : doc().model()->graph().nodes())
+      if (n->opType == "Relu" && !n->name.empty()) relu = n.get();
+    QVERIFY(relu);
+    const std::string name = relu->name;
+    doc().selectNode(relu);
+    applyUndoRedo("editBypassNode", {}, {});
+    QVERIFY(!nodeNamed(doc().model()->graph(), name));
+  }
+
+  void prune() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    // The graph output moved to the first Conv's: everything after it is not needed any more.
+    QVERIFY(doc().applyEdit(edit::Edit{"add-output", {}}.set("value", "/conv1/Conv_output_0")));
+    QVERIFY(doc().applyEdit(edit::Edit{"remove-output", {}}.set("value", "output")));
+    selectNamed("/conv3/Conv");  // will be pruned
+    applyUndoRedo("editPrune", {}, {});
+    QCOMPARE(doc().model()->graph().nodeCount(), size_t(1));
+    QVERIFY(doc().selectedNodes().isEmpty());
+  }
+
+  void extractSelection() {
+    QVERIFY(open("squeezenet1_0_op11.onnx"));
+    const ir::Graph& g = doc().model()->graph();
+    // Three connected nodes half-way through.
+    QList<const ir::Node*> chain;
+    size_t k = 0;
+    for (const auto& n : g.nodes())
+      if (k++ == g.nodeCount() / 2) chain.append(n.get());
+    while (chain.size() < 3 && !chain.last()->output(0)->uses().empty())
+      chain.append(chain.last()->output(0)->uses().front().node);
+    QCOMPARE(chain.size(), 3);
+    doc().selectNodes(chain);
+    const size_t before = g.nodeCount();
+    applyUndoRedo("editExtractSelection", {}, {});
+    QVERIFY(doc().model()->graph().nodeCount() < before);
+    QVERIFY(doc().model()->graph().nodeCount() >= 3);
+    QCOMPARE(doc().selectedNodes().size(), 3);  // the extracted nodes stay selected
+  }
+
+  void cutAtValue() {
+    QVERIFY(open("transformer_encoder_op13_dyn.onnx"));
+    const ir::Graph& g = doc().model()->graph();
+    const ir::Node* mid = nullptr;
+    size_t k = 0;
+    for (const auto& n : g.nodes())
+      if (k++ == g.nodeCount() / 2) mid = n.get();
+    const std::string value = mid->output(0)->name();
+    doc().selectValue(mid->output(0));
+    const size_t before = g.nodeCount();
+    applyUndoRedo("editCutAtValue", {}, {0});  // keep what computes it
+    QCOMPARE(doc().model()->graph().outputs().size(), size_t(1));
+    QCOMPARE(doc().model()->graph().outputs().front()->name(), value);
+    QVERIFY(doc().model()->graph().nodeCount() < before);
+  }
+
+  void setProducer() {
+    QVERIFY(open("control_flow_op13.onnx"));
+    applyUndoRedo("editSetProducer", {"fb-test", "7.1"}, {});
+    QCOMPARE(doc().model()->producerName, std::string("fb-test"));
+    QCOMPARE(doc().model()->producerVersion, std::string("7.1"));
+  }
+
+  // The breadcrumb keeps a body whose owner survives an edit, and drops it when the owner goes.
+  void bodyOnBreadcrumb() {
+    QVERIFY(open("control_flow_op13.onnx"));
+    const ir::Node* loop = nodeNamed(doc().model()->graph(), "/Loop");
+    QVERIFY(loop);
+    doc().enterBody(loop->subgraphs().front());
+    QCOMPARE(doc().levelCount(), 2);
+    // Edits act on the main graph: the context actions are off inside a body.
+    QVERIFY(!test::editAction(*w_, "editBypassNode")->isEnabled());
+    QVERIFY(doc().applyEdit(edit::Edit{"rename-node", {}}.set("from", "/ReduceSum").set("to", "sum")));
+    QCOMPARE(doc().levelCount(), 2);
+    checkNothingDangles(doc());
+    QVERIFY(doc().applyEdit(edit::Edit{"remove-node", {}}.set("node", "/Loop")));
+    QCOMPARE(doc().levelCount(), 1);
+    checkNothingDangles(doc());
+    doc().undoStack()->undo();
+    checkNothingDangles(doc());
+    doc().undoStack()->undo();
+    checkNothingDangles(doc());
+    QVERIFY(nodeNamed(doc().model()->graph(), "/ReduceSum"));
+  }
+
+  // A refused edit: false, a reason naming the edit, nothing pushed, no signals, the model as it was.
+  void refusedEdit() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    const std::string before = modelBytes(*doc().model());
+    QSignalSpy about(&doc(), &ui::Document::aboutToEditModel);
+    QString error;
+    QVERIFY(!doc().applyEdit(edit::Edit{"remove-node", {}}.set("node", "no_such_node"), &error));
+    QVERIFY2(error.contains("no_such_node"), qPrintable(error));
+    QVERIFY(!doc().applyEdit(edit::Edit{"frobnicate", {}}, &error));
+    QVERIFY2(error.contains("frobnicate"), qPrintable(error));
+    QCOMPARE(doc().undoStack()->count(), 0);
+    QCOMPARE(about.count(), 0);
+    QCOMPARE(modelBytes(*doc().model()), before);
+    // Through an action: the refusal is in the Log's line and the status bar, nothing pushed.
+    selectValue("/relu/Relu_output_0");
+    answers_.texts = {"/conv2/Conv_output_0"};  // another value's name
+    test::editAction(*w_, "editRenameValue")->trigger();
+    QCOMPARE(doc().undoStack()->count(), 0);
+    QCOMPARE(modelBytes(*doc().model()), before);
+  }
+
+  // A converted preview is shown from memory: not editable (the source document is the one edited).
+  void previewNotEditable() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    QVERIFY(doc().isEditable());
+    QVERIFY(test::previewAndWait(*w_));
+    ui::Document* preview = w_->conversion()->previewDocument();
+    QVERIFY(preview->model());
+    QVERIFY(!preview->isEditable());
+    QString error;
+    QVERIFY(!preview->applyEdit(edit::Edit{"prune", {}}, &error));
+    QVERIFY2(error.contains("source"), qPrintable(error));
+    // An edit of the source drops the preview made from the model before it.
+    QVERIFY(doc().applyEdit(edit::Edit{"set-dim", {}}.set("name", "batch").set("value", "1")));
+    QVERIFY(!w_->conversion()->previewPane()->isVisible());
+  }
+
+  void cleanup() { w_.reset(); }
+};
+
+QTEST_MAIN(EditUndoTest)
+#include "test_ui_edit_undo.moc"
