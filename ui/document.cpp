@@ -531,9 +531,10 @@ void Document::endEdit() {
   selectedNodes_ = memo_->selectedIn(*levels_.back().graph);
   selectedValue_ = memo_->valueIn(*levels_.back().graph);
   memo_.reset();
+  // The scene first: its items point at the nodes and the layouts that were replaced.
+  emit layoutChanged();
   emit modelChanged();
   emit modelEdited();
-  emit layoutChanged();
   emit selectionChanged();
   applyingEdit_ = false;
   inferTypesInBackground();

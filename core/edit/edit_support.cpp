@@ -207,6 +207,9 @@ void putBackNodes(ir::Graph& g, const std::vector<NodeSnapshot>& snaps) {
     node->docString = s.docString;
     node->attributes = s.attributes;
     node->origins = s.origins;
+    // The bodies are shared with the node that was taken out: they belong to this one now (a body's owner is what
+    // the app's breadcrumb names and walks up through).
+    for (ir::Graph* body : node->subgraphs()) body->setOwner(&g, node);
   }
 }
 

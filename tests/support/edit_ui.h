@@ -44,6 +44,7 @@ inline const ir::Node* nodeNamed(const ir::Graph& g, const std::string& name) {
 struct ScriptedAnswers {
   QStringList texts;
   QList<int> items;
+  QStringList choose;  // choices by text, asked before `items`
   QStringList asked;
   QList<QStringList> offered;
   ui::EditQuestions questions() {
@@ -57,6 +58,10 @@ struct ScriptedAnswers {
                     int) -> std::optional<QString> {
       asked << label;
       offered << choices;
+      if (!choose.isEmpty()) {
+        const QString c = choose.takeFirst();
+        return choices.contains(c) ? std::optional(c) : std::nullopt;
+      }
       if (items.isEmpty() || items.front() >= choices.size()) return std::nullopt;
       return choices[items.takeFirst()];
     };

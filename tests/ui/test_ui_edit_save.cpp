@@ -60,6 +60,10 @@ class EditSaveTest : public QObject {
 
   // A fresh window on a copy of the corpus model in a scratch folder, the questions answered here.
   bool open(const QString& test, const QString& file) {
+    unsavedAnswers_.clear();
+    unsavedAsked_ = overwriteAsked_ = 0;
+    overwriteAnswer_ = false;
+    savePath_.clear();
     dir_ = test::scratchDir(test);
     model_ = dir_ + "/" + file;
     if (!QFile::copy(test::corpusModel(file), model_)) return false;

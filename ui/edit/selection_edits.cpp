@@ -16,6 +16,13 @@ std::string join(const std::vector<std::string>& names) {
   return s;
 }
 
+// A Constant, or a node reading only weights (an Identity aliasing one): it goes with the nodes that read it.
+bool computedFromWeights(const ir::Node& n) {
+  for (const ir::Value* v : n.inputs())
+    if (v && !v->initializer()) return false;
+  return true;
+}
+
 }  // namespace
 
 std::optional<edit::Edit> extractionOf(const std::vector<const ir::Node*>& nodes) {
@@ -36,7 +43,7 @@ std::optional<edit::Edit> extractionOf(const std::vector<const ir::Node*>& nodes
     for (const ir::Value* v : n->inputs()) {
       if (!v || v->name().empty() || v->initializer() || !seenIn.insert(v->name()).second) continue;
       const ir::Node* p = v->producer();
-      if (p && (inside.count(p) || p->inputs().empty())) continue;
+      if (p && (inside.count(p) || computedFromWeights(*p))) continue;
       inputs.push_back(v->name());
     }
   }

@@ -14,8 +14,8 @@ namespace fb::ui {
 
 // "extract outputs=... inputs=...": the values the nodes compute that a graph output is or another node reads
 // (those nobody reads when there are none of these), from the values they read that other nodes compute or the
-// graph inputs (weights and the outputs of input-less nodes such as Constant go with the nodes). nullopt without
-// nodes.
+// graph inputs (weights, and what nodes reading only weights compute, such as Constant, go with the nodes). nullopt
+// without nodes.
 std::optional<edit::Edit> extractionOf(const std::vector<const ir::Node*>& nodes);
 
 // "1,3,batch,?" (set-input-shape's syntax); empty for a scalar or an unknown rank.
