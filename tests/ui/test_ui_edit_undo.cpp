@@ -4,7 +4,11 @@
 // breadcrumb and the run values never point at a freed node or value (a node selected while it is deleted, undone
 // and redone; a body entered while its owner goes), an edit that does not apply changes and pushes nothing, and a
 // converted preview is not editable.
+#include <QMenu>
+#include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QUndoView>
 #include <QUndoStack>
 #include <QtTest>
 #include <algorithm>
@@ -22,7 +26,9 @@
 #include "ui/edit/edit_file_actions.h"
 #include "ui/edit/editing.h"
 #include "ui/graph/graph_scene.h"
+#include "ui/graph/graph_view.h"
 #include "ui/main_window.h"
+#include "ui/widgets/log_panel.h"
 
 using namespace fb;
 using test::modelBytes;
@@ -159,6 +165,10 @@ class EditUndoTest : public QObject {
     QString error;
     QVERIFY(doc().applyEdit(edit::Edit{"remove-node", {}}.set("node", "/relu/Relu"), &error));
     QCOMPARE(doc().focusNode(), conv3);
+    // The edit's line and its notes (the readers' new graph input) are in the Log.
+    const QString log = w_->logPanel()->toPlainText();
+    QVERIFY2(log.contains("Edit: remove-node node=/relu/Relu"), qPrintable(log.right(400)));
+    QVERIFY2(log.contains("graph input"), qPrintable(log.right(400)));
     doc().undoStack()->undo();
     doc().undoStack()->undo();
     QVERIFY(nodeNamed(doc().model()->graph(), "/relu_1/Relu"));
@@ -268,6 +278,37 @@ class EditUndoTest : public QObject {
     QVERIFY(doc().currentLevel().title.startsWith("/Loop"));
     QVERIFY(doc().goUp());
     QCOMPARE(doc().focusNode(), back);
+  }
+
+  // Edit > Undo / Redo with their shortcuts and texts, File > Save, the Undo History panel under View > Panels,
+  // the edit actions on the graph's context menu.
+  void menusAndShortcuts() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    QMenu* editMenu = nullptr;
+    QMenu* panels = w_->findChild<QMenu*>("panelsMenu");
+    for (QAction* a : w_->menuBar()->actions())
+      if (a->text() == "&Edit") editMenu = a->menu();
+    QVERIFY(editMenu && panels);
+    QAction* undo = w_->editing()->undoAction();
+    QAction* redo = w_->editing()->redoAction();
+    QVERIFY(editMenu->actions().contains(undo) && editMenu->actions().contains(redo));
+    QCOMPARE(undo->shortcut(), QKeySequence("Ctrl+Z"));
+    QCOMPARE(redo->shortcut(), QKeySequence("Ctrl+Shift+Z"));
+    QCOMPARE(w_->findChild<QAction*>("saveModel")->shortcut(), QKeySequence("Ctrl+S"));
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(panels->actions().contains(w_->editing()->historyDock()->toggleViewAction()));
+    QVERIFY(w_->view()->actions().contains(test::editAction(*w_, "editDeleteNode")));
+    QVERIFY(w_->view()->actions().contains(test::editAction(*w_, "editExtractSelection")));
+    QVERIFY(doc().applyEdit(edit::Edit{"set-dim", {}}.set("name", "batch").set("value", "4")));
+    QVERIFY(undo->isEnabled());
+    QCOMPARE(undo->text(), QString("Undo set-dim name=batch value=4"));
+    QCOMPARE(w_->editing()->historyView()->model()->rowCount(), 2);  // the opened model, then the edit
+    w_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+    QTest::keySequence(w_.get(), QKeySequence("Ctrl+Z"));
+    QCOMPARE(doc().undoStack()->index(), 0);
+    QTest::keySequence(w_.get(), QKeySequence("Ctrl+Shift+Z"));
+    QCOMPARE(doc().undoStack()->index(), 1);
   }
 
   // A refused edit: false, a reason naming the edit, nothing pushed, no signals, the model as it was.
