@@ -74,7 +74,7 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
   view_->setContextMenuPolicy(Qt::ActionsContextMenu);
   view_->addAction(extractor_->action());
   editing_ = new Editing(doc_, this);
-  view_->addActions(editing_->contextActions());
+  editing_->addContextActionsTo(view_);
   auto* central = new QWidget(this);
   auto* box = new QVBoxLayout(central);
   box->setContentsMargins(0, 0, 0, 0);

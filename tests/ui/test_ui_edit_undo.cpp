@@ -4,6 +4,7 @@
 // breadcrumb and the run values never point at a freed node or value (a node selected while it is deleted, undone
 // and redone; a body entered while its owner goes), an edit that does not apply changes and pushes nothing, and a
 // converted preview is not editable.
+#include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -309,6 +310,19 @@ class EditUndoTest : public QObject {
     QCOMPARE(doc().undoStack()->index(), 0);
     QTest::keySequence(w_.get(), QKeySequence("Ctrl+Shift+Z"));
     QCOMPARE(doc().undoStack()->index(), 1);
+    // A dialog's edit becomes an action in one call: Edit menu, context menu, applied through the document.
+    QAction* dialog = w_->editing()->addDialogAction(
+        "editTestDialog", "Test Dialog...",
+        [](QWidget*, const ui::Document& d) -> std::optional<edit::Edit> {
+          return edit::Edit{"rename-node", {}}.set("from", d.focusNode()->name).set("to", "from_dialog");
+        },
+        [](const ui::Document& d) { return d.focusNode() != nullptr; }, true);
+    QVERIFY(editMenu->actions().contains(dialog) && w_->view()->actions().contains(dialog));
+    QVERIFY(!dialog->isEnabled());
+    selectNamed("/conv2/Conv");
+    QVERIFY(dialog->isEnabled());
+    applyUndoRedo("editTestDialog", {}, {});
+    QVERIFY(nodeNamed(doc().model()->graph(), "from_dialog"));
   }
 
   // A refused edit: false, a reason naming the edit, nothing pushed, no signals, the model as it was.

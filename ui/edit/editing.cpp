@@ -8,7 +8,6 @@
 #include <QUndoView>
 
 #include "ui/document.h"
-#include "ui/edit/edit_actions.h"
 #include "ui/edit/edit_file_actions.h"
 
 namespace fb::ui {
@@ -48,6 +47,20 @@ void Editing::fillEditMenu(QMenu* edit) {
   edit->addAction(redo_);
   edit->addSeparator();
   edit->addActions(actions_->actions());
+  editMenu_ = edit;
+}
+
+void Editing::addContextActionsTo(QWidget* widget) {
+  contextWidget_ = widget;
+  widget->addActions(contextActions());
+}
+
+QAction* Editing::addDialogAction(const QString& objectName, const QString& text, EditActions::EditBuilder build,
+                                  EditActions::Applicable applicable, bool onSelection) {
+  QAction* a = actions_->addDialogAction(objectName, text, std::move(build), std::move(applicable), onSelection);
+  if (editMenu_) editMenu_->addAction(a);
+  if (onSelection && contextWidget_) contextWidget_->addAction(a);
+  return a;
 }
 
 QList<QAction*> Editing::contextActions() const {

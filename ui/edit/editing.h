@@ -5,6 +5,8 @@
 #include <QList>
 #include <QObject>
 
+#include "ui/edit/edit_actions.h"
+
 class QAction;
 class QDockWidget;
 class QMainWindow;
@@ -14,7 +16,6 @@ class QUndoView;
 namespace fb::ui {
 
 class Document;
-class EditActions;
 class EditFileActions;
 
 class Editing : public QObject {
@@ -28,6 +29,12 @@ class Editing : public QObject {
   void fillEditMenu(QMenu* edit);
   // What the graph's context menu adds (a separator first).
   QList<QAction*> contextActions() const;
+  // Puts contextActions() on `widget` (Qt::ActionsContextMenu), and there too what addDialogAction() adds later.
+  void addContextActionsTo(QWidget* widget);
+  // An edit made in a dialog: the action applies what `build` returns (nullopt: cancelled) through
+  // Document::applyEdit, and goes into the Edit menu (and the context menu when `onSelection`).
+  QAction* addDialogAction(const QString& objectName, const QString& text, EditActions::EditBuilder build,
+                           EditActions::Applicable applicable = {}, bool onSelection = false);
 
   QAction* undoAction() const { return undo_; }
   QAction* redoAction() const { return redo_; }
@@ -41,6 +48,8 @@ class Editing : public QObject {
   QAction* undo_;
   QAction* redo_;
   QAction* separator_;
+  QMenu* editMenu_ = nullptr;
+  QWidget* contextWidget_ = nullptr;
   QDockWidget* historyDock_;
   QUndoView* historyView_;
   EditActions* actions_;
