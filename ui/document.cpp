@@ -1,4 +1,5 @@
 #include "ui/document.h"
+#include "ui/model_readers.h"
 #include "ui/background_pool.h"
 
 #include <QUndoStack>
@@ -22,7 +23,6 @@ Document::Document(QObject* parent) : QObject(parent), undoStack_(new QUndoStack
 Document::~Document() {
   if (cancel_) *cancel_ = true;
   waitForWorker();
-  typesFuture_.waitForFinished();
   // The commands' undo records belong to this model: they go before it.
   undoStack_->clear();
 }
@@ -108,7 +108,6 @@ void Document::close() {
     loading_ = false;  // finishLoad drops the result when it arrives
     emit loadCancelled();
   }
-  typesFuture_.waitForFinished();
   undoStack_->clear();
   loaded_ = LoadedModel{};
   dropRunValues();
@@ -149,7 +148,6 @@ void Document::finishLoad() {
     return;
   }
   lastError_.clear();
-  typesFuture_.waitForFinished();
   undoStack_->clear();  // the edits were made to the model that goes now
   loaded_ = std::move(result);
   dropRunValues();
@@ -491,8 +489,10 @@ void Document::logNotes(const std::vector<std::string>& notes) {
 
 void Document::beginEdit() {
   emit aboutToEditModel();
-  // The document's own reader: shapes for display run on a copy of the graph's structure made from the model.
+  // The document's own reader (shapes for display run on a copy of the graph's structure made from the model), and
+  // the features' (dry run, conversion, run, verify, preview pairing).
   typesFuture_.waitForFinished();
+  waitForModelReaders(this);
   std::vector<const ir::Graph*> graphs;
   for (const auto& lvl : levels_) graphs.push_back(lvl.graph);
   memo_ = std::make_shared<SelectionMemo>(SelectionMemo{ViewMemo::of(graphs, selectedNodes_, selectedValue_)});

@@ -75,6 +75,9 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
   view_->addAction(extractor_->action());
   editing_ = new Editing(doc_, this);
   editing_->addContextActionsTo(view_);
+  // An edit waits for the jobs reading the model (ui/model_readers.h): the long ones stop first.
+  connect(doc_, &Document::aboutToEditModel, runner_, &ModelRunner::cancel);
+  connect(doc_, &Document::aboutToEditModel, extractor_, &SubgraphExtractor::cancel);
   auto* central = new QWidget(this);
   auto* box = new QVBoxLayout(central);
   box->setContentsMargins(0, 0, 0, 0);
@@ -111,6 +114,7 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
   // Verify (Convert dock) shares the status bar's progress and Cancel with opening and Run.
   VerifyController* verify = conversion_->verifier();
   connect(cancel_, &QPushButton::clicked, verify, &VerifyController::cancel);
+  connect(doc_, &Document::aboutToEditModel, verify, &VerifyController::cancel);
   connect(verify, &VerifyController::started, this, [this] {
     progress_->setValue(0);
     progress_->show();

@@ -1,4 +1,5 @@
 #include "ui/conversion/conversion_controller.h"
+#include "ui/model_readers.h"
 #include "ui/background_pool.h"
 
 #include <QFileInfo>
@@ -161,6 +162,7 @@ void ConversionController::refresh() {
     emit dryRunFinished();
   });
   watcher->setFuture(future);
+  addModelReader(doc_, QFuture<void>(future));  // the dry run reads the model: an edit waits for it
 }
 
 void ConversionController::convert() {
@@ -225,6 +227,7 @@ void ConversionController::convert() {
     emit conversionFinished();
   });
   watcher->setFuture(future);
+  addModelReader(doc_, QFuture<void>(future));
 }
 
 void ConversionController::logPassWarnings(const convert::ConvertResult& r) {

@@ -8,6 +8,7 @@
 
 #include "codegen/code_generator.h"
 #include "ui/conversion/code_target.h"
+#include "ui/model_readers.h"
 #include "ui/background_pool.h"
 #include "ui/conversion/conversion_controller.h"
 #include "ui/conversion/conversion_summary.h"
@@ -97,6 +98,7 @@ void ConversionController::generateCode() {
     emit conversionFinished();
   });
   watcher->setFuture(future);
+  addModelReader(doc_, QFuture<void>(future));
 }
 
 void ConversionController::saveCode(const QString& folder, IfIncomplete ifIncomplete) {

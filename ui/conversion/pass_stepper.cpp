@@ -1,5 +1,6 @@
 #include "ir/op_counts.h"
 #include "ui/conversion/pass_stepper.h"
+#include "ui/model_readers.h"
 #include "ui/background_pool.h"
 
 #include <QFutureWatcher>
@@ -236,6 +237,7 @@ void PassStepper::recordSteps() {
       return {nullptr, QString::fromStdString(e.what())};
     }
   });
+  addModelReader(source_, QFuture<void>(future));  // it reads the model: an edit waits for it
   auto* watcher = new QFutureWatcher<Outcome>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, model] {
     watcher->deleteLater();

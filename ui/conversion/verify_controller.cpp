@@ -1,4 +1,5 @@
 #include "ui/conversion/verify_controller.h"
+#include "ui/model_readers.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -172,6 +173,7 @@ void VerifyController::start(quint64 seed) {
     }
     return out;
   }));
+  addModelReader(source_, QFuture<void>(watcher_->future()));  // it reads the model: an edit waits for it
 }
 
 void VerifyController::done() {

@@ -1,4 +1,5 @@
 #include "ui/preview/preview_link.h"
+#include "ui/model_readers.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>
@@ -59,6 +60,7 @@ void PreviewLink::rebuild() {
     pair(shown->graph(), pair);
     return out;
   });
+  addModelReader(source_, QFuture<void>(future));  // it reads the model: an edit waits for it
   pending_ = true;
   auto* watcher = new QFutureWatcher<Made>(this);
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {

@@ -1,4 +1,5 @@
 #include "ui/run/model_runner.h"
+#include "ui/model_readers.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -117,6 +118,7 @@ void ModelRunner::start(const QString& folder, quint64 seed) {
     }
     return out;
   }));
+  addModelReader(doc_, QFuture<void>(watcher_.future()));  // it reads the model: an edit waits for it
 }
 
 void ModelRunner::done() {

@@ -1,4 +1,5 @@
 #include "ui/run/subgraph_extractor.h"
+#include "ui/model_readers.h"
 
 #include <QAction>
 #include <QDir>
@@ -125,6 +126,7 @@ bool SubgraphExtractor::start(const QString& folder) {
     }
     return out;
   }));
+  addModelReader(doc_, QFuture<void>(watcher_.future()));  // it reads the model: an edit waits for it
   return true;
 }
 
