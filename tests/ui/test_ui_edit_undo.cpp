@@ -302,7 +302,7 @@ class EditUndoTest : public QObject {
     QVERIFY(w_->view()->actions().contains(test::editAction(*w_, "editExtractSelection")));
     QVERIFY(doc().applyEdit(edit::Edit{"set-dim", {}}.set("name", "batch").set("value", "4")));
     QVERIFY(undo->isEnabled());
-    QCOMPARE(undo->text(), QString("Undo set-dim name=batch value=4"));
+    QCOMPARE(undo->text(), QString("&Undo set-dim name=batch value=4"));
     QCOMPARE(w_->editing()->historyView()->model()->rowCount(), 2);  // the opened model, then the edit
     w_->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(w_.get()));
