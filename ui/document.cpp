@@ -7,6 +7,7 @@
 
 #include "edit/apply_edits.h"
 #include "edit/edit_script.h"
+#include "eval/runtime/derived_copy_cache.h"
 #include "ir/graph.h"
 #include "ui/edit_command.h"
 #include "ui/view_memo.h"
@@ -120,6 +121,7 @@ void Document::close() {
   emit modelChanged();
   emit layoutChanged();
   emit selectionChanged();
+  eval::releaseOrphanedDerivedCopies();  // the closed model's evaluator copies, now that the views have let it go
 }
 
 void Document::finishLoad() {
@@ -180,6 +182,7 @@ void Document::finishLoad() {
   emit modelChanged();
   emit layoutChanged();
   emit selectionChanged();
+  eval::releaseOrphanedDerivedCopies();  // the previous model's, now that the views have let it go
   if (loaded_.shapesDeferred) inferTypesInBackground();
 }
 

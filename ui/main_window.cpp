@@ -33,6 +33,7 @@
 #include "ui/conversion/verify_controller.h"
 #include "ui/document.h"
 #include "ui/edit/edit_file_actions.h"
+#include "ui/edit/edit_dialog_actions.h"
 #include "ui/edit/editing.h"
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
@@ -75,6 +76,7 @@ MainWindow::MainWindow(QWidget* parent, Settings settings)
   view_->addAction(extractor_->action());
   editing_ = new Editing(doc_, this);
   editing_->addContextActionsTo(view_);
+  addEditDialogActions(*editing_);
   // An edit waits for the jobs reading the model (ui/model_readers.h): the long ones stop first.
   connect(doc_, &Document::aboutToEditModel, runner_, &ModelRunner::cancel);
   connect(doc_, &Document::aboutToEditModel, extractor_, &SubgraphExtractor::cancel);

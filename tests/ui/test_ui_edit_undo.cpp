@@ -11,8 +11,11 @@
 #include <QSignalSpy>
 #include <QUndoView>
 #include <QUndoStack>
+#include <QApplication>
+#include <QTimer>
 #include <QtTest>
 #include <algorithm>
+#include <functional>
 
 #include "edit/edit.h"
 #include "ir/graph.h"
@@ -23,6 +26,8 @@
 #include "support/wait_for_ui.h"
 #include "ui/conversion/conversion_docks.h"
 #include "ui/document.h"
+#include "ui/edit/dialogs/attribute_editor_dialog.h"
+#include "ui/edit/dialogs/op_type_dialog.h"
 #include "ui/edit/edit_actions.h"
 #include "ui/edit/edit_file_actions.h"
 #include "ui/edit/editing.h"
@@ -106,6 +111,22 @@ class EditUndoTest : public QObject {
     checkNothingDangles(doc());
     if (edited.count() != 3) QTest::qFail("modelEdited not after each of edit, undo, redo", __FILE__, __LINE__);
     return after;
+  }
+
+  // Fills the dialog of type D once it shows as the modal widget, and accepts it.
+  template <typename D>
+  void answerDialog(std::function<void(D*)> fill, int tries = 0) {
+    QTimer::singleShot(10, [this, fill, tries] {
+      auto* d = qobject_cast<D*>(QApplication::activeModalWidget());
+      if (!d) {
+        if (tries < 500) answerDialog<D>(fill, tries + 1);
+        return;
+      }
+      fill(d);
+      d->revalidate();
+      if (!d->canAccept()) qWarning("the dialog refuses: %s", qPrintable(d->reason()));
+      d->accept();
+    });
   }
 
   void selectNamed(const std::string& name) { doc().selectNode(nodeNamed(doc().model()->graph(), name)); }
@@ -323,6 +344,36 @@ class EditUndoTest : public QObject {
     QVERIFY(dialog->isEnabled());
     applyUndoRedo("editTestDialog", {}, {});
     QVERIFY(nodeNamed(doc().model()->graph(), "from_dialog"));
+  }
+
+  // The rich dialogs are actions too: each opens on the selection, and its edit is applied (and undone) as any.
+  void richDialogsAsActions() {
+    QVERIFY(open("super_resolution_op13_dyn.onnx"));
+    const ir::Node* relu = nullptr;
+    for (const auto& n : doc().model()->graph().nodes())
+      if (n->opType == "Relu" && !relu) relu = n.get();
+    QVERIFY(relu);
+    const std::string reluName = relu->name;
+    QVERIFY(!test::editAction(*w_, "editWeight")->isEnabled());  // no weight selected
+    selectNamed("/conv2/Conv");
+    QVERIFY(w_->view()->actions().contains(test::editAction(*w_, "editAttributes")));
+    answerDialog<ui::AttributeEditorDialog>([](ui::AttributeEditorDialog* d) {
+      d->chooseAttribute("pads");
+      d->setValueText("0,0,0,0");
+    });
+    applyUndoRedo("editAttributes", {}, {});
+    QCOMPARE(nodeNamed(doc().model()->graph(), "/conv2/Conv")->attrInts("pads"), (std::vector<int64_t>{0, 0, 0, 0}));
+    selectNamed(reluName);
+    answerDialog<ui::OpTypeDialog>([](ui::OpTypeDialog* d) { d->setOpType("Sigmoid"); });
+    applyUndoRedo("changeOpType", {}, {});
+    QCOMPARE(nodeNamed(doc().model()->graph(), reluName)->opType, std::string("Sigmoid"));
+    // A weight selected: Edit Weight opens on it.
+    const ir::Value* weight = nullptr;
+    for (const ir::Value* v : nodeNamed(doc().model()->graph(), "/conv2/Conv")->inputs())
+      if (v && v->initializer() && !weight) weight = v;
+    QVERIFY(weight);
+    doc().selectValue(weight);
+    QVERIFY(test::editAction(*w_, "editWeight")->isEnabled());
   }
 
   // A refused edit: false, a reason naming the edit, nothing pushed, no signals, the model as it was.
