@@ -11,6 +11,7 @@
 #include "codegen/python_text.h"
 #include "codegen/recognised_blocks.h"
 #include "codegen/run_script.h"
+#include "codegen/static_values.h"
 #include "convert/handler_registry.h"
 #include "convert/status_loop.h"
 #include "schema/onnx_schema.h"
@@ -128,6 +129,7 @@ class Generator {
     const int indentBefore = mb_.indentLevel();
     const convert::NodeStatus status = statuses_.decide(slot, ctx, [&] {
       if (const RecognisedBlock* b = blocks_.blockOf(n)) return writeBlock(*b, n, ctx);
+      if (lowerToStatic(p)) return;
       const convert::HandlerInfo* h = registry_.find(domain, n.opType, opset);
       if (!h) {
         if (auto low = registry_.lowestVersion(domain, n.opType))
@@ -309,6 +311,7 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
     if (l.nodeId) code->nodeLines[l.nodeId].push_back(lineNo);
     if (auto it = blockMembers_.find(l.nodeId); l.nodeId && it != blockMembers_.end())
       for (uint64_t member : it->second) code->nodeLines[member].push_back(lineNo);
+    for (uint64_t folded : l.foldedNodes) code->nodeLines[folded].push_back(lineNo);
     std::string text(static_cast<size_t>(l.indent) * 4, ' ');
     text += l.text;
     if (!l.comment.empty()) text += "  # " + pyCommentText(l.comment);

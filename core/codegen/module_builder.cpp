@@ -89,6 +89,7 @@ const ir::Tensor* ModuleBuilder::constantTensor(const ir::Value* v) {
   v = resolve(v);
   if (!v) return nullptr;
   if (v->initializer()) return v->initializer();
+  if (auto it = foldedBy_.find(v); it != foldedBy_.end()) credit(it->second);
   if (auto it = constantCache_.find(v); it != constantCache_.end()) return it->second;
   const ir::Tensor* found = nullptr;
   const ir::Node* p = v->producer();
@@ -125,8 +126,35 @@ std::string ModuleBuilder::expr(const ir::Value* v) {
   const ir::Value* r = resolve(v);
   if (r != v)
     if (auto it = exprs_.find(r); it != exprs_.end()) return it->second;
+  if (auto it = statics_.find(r); it != statics_.end()) return materialise(r, it->second);
   if (constantTensor(v)) return weight(v, false);
   throw convert::Unsupported("value '" + v->name() + "' is used before anything defines it");
+}
+
+const StaticValue* ModuleBuilder::staticValue(const ir::Value* v) {
+  auto it = statics_.find(resolve(v));
+  if (it == statics_.end()) return nullptr;
+  credit(it->second.nodes);
+  return &it->second;
+}
+
+void ModuleBuilder::setStatic(const ir::Value* v, StaticValue s) { statics_[resolve(v)] = std::move(s); }
+
+void ModuleBuilder::foldConstant(const ir::Value* v, ir::Tensor t, std::vector<uint64_t> nodes) {
+  v = resolve(v);
+  ownedConstants_.push_back(std::move(t));
+  constantCache_[v] = &ownedConstants_.back();
+  foldedBy_[v] = std::move(nodes);
+}
+
+std::string ModuleBuilder::materialise(const ir::Value* v, const StaticValue& s) {
+  credit(s.nodes);
+  std::string text = materialisedTensor(s);
+  // A local made inside a nested block (If branch, Loop body) would not be seen after it: write the tensor there.
+  if (s.indent != indent_) return text;
+  std::string name = newLocal(v);
+  line(name + " = " + text, currentNode_);
+  return name;
 }
 
 std::string ModuleBuilder::newLocal(const ir::Value* v) {
@@ -238,7 +266,9 @@ void ModuleBuilder::line(const std::string& text, uint64_t nodeId, std::string c
   // line that is not one clean line of printable ASCII means model text got in some other way: fail the node.
   if (!isCleanCodeLine(text))
     throw std::logic_error("a generated line is not one clean line of Python (internal error)");
-  lines_.push_back(CodeLine{indent_, spell(text), nodeId, std::move(comment)});
+  std::vector<uint64_t> folded(pendingCredits_.begin(), pendingCredits_.end());
+  pendingCredits_.clear();
+  lines_.push_back(CodeLine{indent_, spell(text), nodeId, std::move(comment), std::move(folded)});
 }
 
 }  // namespace fb::codegen

@@ -14,6 +14,7 @@
 
 #include "codegen/flavour.h"
 #include "codegen/identifiers.h"
+#include "codegen/static_values.h"
 #include "ir/model.h"
 
 namespace fb::codegen {
@@ -23,6 +24,8 @@ struct CodeLine {
   std::string text;
   uint64_t nodeId = 0;  // the ONNX node the line was written for (0: none)
   std::string comment;  // trailing comment (the ONNX node name on a node's first line)
+  // Nodes lowered to Python ints or folded (static_values.h) whose values this line is the first to use.
+  std::vector<uint64_t> foldedNodes{};
 };
 
 struct Weight {
@@ -58,6 +61,19 @@ class ModuleBuilder {
   std::string newLocal(const ir::Value* v);
   std::string newTemp(const std::string& base) { return locals_.claim(base); }
   NameTable& locals() { return locals_; }
+
+  // --- static values (static_values.h): shape arithmetic as Python ints, constants folded at generation time
+  // The static value of v (through scopes) or nullptr; the nodes folded into it are credited to the next line.
+  const StaticValue* staticValue(const ir::Value* v);
+  void setStatic(const ir::Value* v, StaticValue s);
+  // v is the constant t, computed at generation time by `nodes`.
+  void foldConstant(const ir::Value* v, ir::Tensor t, std::vector<uint64_t> nodes);
+  void credit(const std::vector<uint64_t>& nodes) { pendingCredits_.insert(nodes.begin(), nodes.end()); }
+  std::vector<uint64_t> takeCredits() {
+    std::vector<uint64_t> out(pendingCredits_.begin(), pendingCredits_.end());
+    pendingCredits_.clear();
+    return out;
+  }
 
   // --- weights
   // Registers the constant as a parameter (floating types, when `trainable`) or a buffer; returns `self.<key>`.
@@ -97,6 +113,10 @@ class ModuleBuilder {
   std::vector<Weight> weights_;
   std::deque<ir::Tensor> ownedConstants_;  // tensors built from Constant value_float/value_ints/... attributes
   std::unordered_map<const ir::Value*, const ir::Tensor*> constantCache_;
+  std::unordered_map<const ir::Value*, StaticValue> statics_;
+  std::unordered_map<const ir::Value*, std::vector<uint64_t>> foldedBy_;
+  std::set<uint64_t> pendingCredits_;
+  std::string materialise(const ir::Value* v, const StaticValue& s);
   std::vector<CodeLine> lines_;
   std::set<std::string> helpers_;
   uint64_t currentNode_ = 0;

@@ -6,6 +6,7 @@
 
 #include "codegen/helper_library.h"
 #include "codegen/python_text.h"
+#include "codegen/static_values.h"
 
 namespace fb::codegen {
 
@@ -60,8 +61,16 @@ std::string pyBool(bool b) { return b ? "True" : "False"; }
 std::string PyNode::in(size_t i) {
   if (!has(i)) unsupported("input " + std::to_string(i) + " is missing");
   // A floating-point constant with more than one element is a weight a researcher may fine-tune.
-  if (const ir::Tensor* t = mb.isBound(node.input(i)) ? nullptr : mb.constantTensor(node.input(i)))
+  if (const ir::Tensor* t = mb.isBound(node.input(i)) ? nullptr : mb.constantTensor(node.input(i))) {
+    // Small non-trainable constants are literals on the device of the node's other operands.
+    // An exporter's named float initializer (`fc.bias`) stays in the state dict.
+    const ir::Value* source = mb.resolve(node.input(i));
+    const bool namedParameter = source->initializer() && ir::isFloatingPoint(t->dtype) &&
+                                source->name().rfind("onnx::", 0) != 0 && source->name().find('/') == std::string::npos;
+    if (const std::string device = namedParameter ? std::string() : deviceHint(); !device.empty())
+      if (auto lit = tensorLiteral(*t, device)) return *lit;
     return mb.weight(node.input(i), ir::isFloatingPoint(t->dtype) && t->numElements() > 1, &node, static_cast<int>(i));
+  }
   return mb.expr(node.input(i));
 }
 
@@ -115,7 +124,41 @@ std::string PyNode::operand(size_t i, size_t other) {
   return in(i);
 }
 
+std::optional<std::vector<std::string>> PyNode::staticInts(size_t i) {
+  if (auto s = staticInput(*this, i)) return s->exprs();
+  if (auto v = constInts(i)) {
+    std::vector<std::string> out;
+    for (int64_t d : *v) out.push_back(pyInt(d));
+    return out;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> PyNode::staticScalar(size_t i) {
+  if (auto s = staticInput(*this, i); s && s->elems.size() == 1) return s->elems[0].expr;
+  return std::nullopt;
+}
+
+std::string PyNode::deviceHint() {
+  for (size_t j = 0; j < inputCount(); ++j) {
+    if (!has(j)) continue;
+    const ir::Value* v = node.input(j);
+    if (const StaticValue* s = mb.staticValue(v); s && !s->device.empty()) return s->device;
+    if (!mb.isBound(v)) continue;
+    const std::string e = mb.expr(v);
+    // A plain variable (not an expression to evaluate twice).
+    if (!e.empty() && e.find_first_of(" ()[]") == std::string::npos) return e + ".device";
+  }
+  return "";
+}
+
 std::string PyNode::intList(size_t i) {
+  if (auto s = staticInput(*this, i)) {
+    if (s->scalar) return s->elems[0].expr;
+    std::string text = "[";
+    for (size_t k = 0; k < s->elems.size(); ++k) text += (k ? ", " : "") + s->elems[k].expr;
+    return text + "]";
+  }
   if (auto v = constInts(i)) return pyIntList(*v);
   return in(i) + ".tolist()";
 }

@@ -43,8 +43,15 @@ class PyNode {
   // The input as a Python scalar when scalarLiteral gives one and broadcasting cannot change the result's
   // shape (the constant's rank is not above the other operand's), else the tensor expression.
   std::string operand(size_t i, size_t other);
-  // A Python expression for a list of ints: a literal when the input is constant, else `<expr>.tolist()`.
+  // A Python expression for a list of ints: a literal when the input is constant, the ints of a static value
+  // (static_values.h), else `<expr>.tolist()`.
   std::string intList(size_t i);
+  // The elements of an int input as Python int expressions: a static value or a small constant; nullopt otherwise.
+  std::optional<std::vector<std::string>> staticInts(size_t i);
+  // A Python int for a one-element int input that is static or constant, else nullopt.
+  std::optional<std::string> staticScalar(size_t i);
+  // `<x>.device` of the first input held in a local variable, or the device a static input comes from ("" none).
+  std::string deviceHint();
   std::optional<int64_t> rank(size_t i) const;
   std::optional<std::vector<int64_t>> shape(size_t i) const;
   ir::DataType dtype(size_t i) const;

@@ -205,8 +205,8 @@ void registerMath(convert::HandlerRegistry& r) {
   HelperLibrary::instance().add(
       Helper{"_onnx_expand",
              "def _onnx_expand(x, shape):\n"
+             "    # type: (Tensor, List[int]) -> Tensor\n"
              "    # ONNX Expand broadcasts both ways: a 1 in `shape` keeps x's dim, and `shape` may be shorter.\n"
-             "    shape = [int(d) for d in shape]\n"
              "    shape = [1] * (x.dim() - len(shape)) + shape\n"
              "    dims = [1] * (len(shape) - x.dim()) + list(x.shape)\n"
              "    return x.expand([d if s == 1 else s for d, s in zip(dims, shape)])\n",

@@ -25,12 +25,14 @@ std::optional<std::vector<int64_t>> axesOf(PyNode& p, size_t inputIndex, int64_t
 // A Python int for a one-element input: the literal when it is a constant, else `int(x)` at run time.
 std::string intScalar(PyNode& p, size_t i) {
   if (auto v = p.constInts(i); v && v->size() == 1) return pyInt((*v)[0]);
+  if (auto s = p.staticScalar(i)) return *s;
   return "int(" + p.in(i) + ")";
 }
 
 // A Python number for a one-element input (its exact literal when constant), else `x.item()`.
 std::string numberScalar(PyNode& p, size_t i) {
   if (auto lit = p.scalarLiteral(i)) return *lit;
+  if (auto s = p.staticScalar(i)) return *s;
   return p.in(i) + ".item()";
 }
 
@@ -68,7 +70,9 @@ void registerConstants(convert::HandlerRegistry& r) {
       else
         value = pyInt(v.asInt64()[0]);
     }
-    p.assign("T.full(" + p.intList(0) + ", " + value + ", dtype=" + p.dtypeExpr(t) + ")");
+    const std::string device = p.staticInts(0) ? p.deviceHint() : std::string();
+    p.assign("T.full(" + p.intList(0) + ", " + value + ", dtype=" + p.dtypeExpr(t) +
+             (device.empty() ? "" : ", device=" + device) + ")");
   });
   addPy(r, "EyeLike", 9, "ones on diagonal k of a matrix shaped like x", [](PyNode& p) {
     std::string x = p.in(0);
@@ -117,6 +121,16 @@ void registerReshaping(convert::HandlerRegistry& r) {
     std::string x = p.in(0);
     const bool allowzero = p.opset >= 14 && p.attrInt("allowzero", 0) != 0;
     auto shape = p.constInts(1);
+    if (!shape)
+      if (auto ints = p.staticInts(1)) {
+        // Python ints (static_values.h): a 0 copies x's dim unless allowzero; ints computed at run time are sizes,
+        // which exporters never leave 0 for "copy".
+        std::string args;
+        for (size_t i = 0; i < ints->size(); ++i)
+          args += (i ? ", " : "") +
+                  ((*ints)[i] == "0" && !allowzero ? x + ".shape[" + std::to_string(i) + "]" : (*ints)[i]);
+        return p.assign(x + ".reshape(" + (ints->empty() ? std::string("()") : args) + ")");
+      }
     if (!shape)
       return p.assign(p.helper("_onnx_reshape") + "(" + x + ", " + p.in(1) + ".tolist()" + (allowzero ? ", True" : "") +
                       ")");
@@ -217,6 +231,33 @@ void registerReshaping(convert::HandlerRegistry& r) {
   });
 }
 
+// x[a:b] for bounds that are Python ints (static_values.h) with constant positive steps on known axes; Python
+// slicing counts negative bounds from the end and clamps, as ONNX Slice does for positive steps.
+std::optional<std::string> staticSlice(PyNode& p, const std::string& x, const std::optional<std::vector<int64_t>>& axes,
+                                       const std::optional<std::vector<int64_t>>& steps) {
+  auto starts = p.staticInts(1), ends = p.staticInts(2);
+  if (!starts || !ends || starts->size() != ends->size()) return std::nullopt;
+  std::vector<int64_t> ax = axes ? *axes : std::vector<int64_t>{};
+  if (!axes)
+    for (size_t i = 0; i < starts->size(); ++i) ax.push_back(static_cast<int64_t>(i));
+  if (ax.size() != starts->size() || (steps && steps->size() != ax.size())) return std::nullopt;
+  auto rank = p.rank(0);
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < ax.size(); ++i) {
+    int64_t a = ax[i];
+    if (a < 0 && rank) a += *rank;
+    if (a < 0 || a > 64 || (steps && (*steps)[i] <= 0)) return std::nullopt;
+    if (parts.size() <= static_cast<size_t>(a)) parts.resize(static_cast<size_t>(a) + 1, ":");
+    if (parts[static_cast<size_t>(a)] != ":") return std::nullopt;  // the same axis twice
+    std::string t = ((*starts)[i] == "0" ? "" : (*starts)[i]) + ":" + (*ends)[i];
+    if (steps && (*steps)[i] != 1) t += ":" + pyInt((*steps)[i]);
+    parts[static_cast<size_t>(a)] = t;
+  }
+  std::string sel;
+  for (size_t i = 0; i < parts.size(); ++i) sel += (i ? ", " : "") + parts[i];
+  return x + "[" + sel + "]";
+}
+
 void registerIndexing(convert::HandlerRegistry& r) {
   HelperLibrary::instance().add(
       Helper{"_onnx_gather",
@@ -272,6 +313,8 @@ void registerIndexing(convert::HandlerRegistry& r) {
       ends = p.constInts(2);
       if (p.has(3)) axes = p.constInts(3);
       if (p.has(4)) steps = p.constInts(4);
+      if ((!starts || !ends) && !(p.has(3) && !axes) && !(p.has(4) && !steps))
+        if (auto sliced = staticSlice(p, x, axes, steps)) return p.assign(*sliced);
       if (!starts || !ends || (p.has(3) && !axes) || (p.has(4) && !steps)) {
         std::string args = x + ", " + p.in(1) + ".tolist(), " + p.in(2) + ".tolist()";
         args += ", " + (p.has(3) ? p.in(3) + ".tolist()" : std::string("None"));
@@ -318,6 +361,11 @@ void registerCopyingOps(convert::HandlerRegistry& r) {
     if (auto reps = p.constInts(1)) {
       std::string args;
       for (size_t i = 0; i < reps->size(); ++i) args += (i ? ", " : "") + pyInt((*reps)[i]);
+      return p.assign(p.in(0) + ".repeat(" + args + ")");
+    }
+    if (auto reps = p.staticInts(1)) {
+      std::string args;
+      for (size_t i = 0; i < reps->size(); ++i) args += (i ? ", " : "") + (*reps)[i];
       return p.assign(p.in(0) + ".repeat(" + args + ")");
     }
     p.assign(p.in(0) + ".repeat(*" + p.in(1) + ".tolist())");
