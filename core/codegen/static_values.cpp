@@ -393,7 +393,7 @@ bool lowerToStatic(PyNode& p) {
                                        "def _onnx_int_div(a: int, b: int) -> int:\n"
                                        "    # ONNX integer Div truncates toward zero; Python's // floors.\n"
                                        "    q = abs(a) // abs(b)\n"
-                                       "    return q if (a < 0) == (b < 0) else -q\n",
+                                       "    return -q if (a < 0 and b > 0) or (a > 0 and b < 0) else q\n",
                                        {}});
   const std::string& op = p.node.opType;
   Lowering l{p, {}};

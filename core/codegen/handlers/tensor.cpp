@@ -104,7 +104,10 @@ void registerConstants(convert::HandlerRegistry& r) {
     ir::DataType t = p.dtype(0);
     if (t == ir::DataType::Undefined) p.unsupported("unknown element type");
     std::string args = numberScalar(p, 0) + ", " + numberScalar(p, 1) + ", " + numberScalar(p, 2);
-    p.assign("T.arange(" + args + ", dtype=" + p.dtypeExpr(t) + ")");
+    // Bounds read from shapes: the range goes where those tensors are.
+    const bool fromShapes = p.staticScalar(0) || p.staticScalar(1) || p.staticScalar(2);
+    const std::string device = fromShapes ? p.deviceHint() : std::string();
+    p.assign("T.arange(" + args + ", dtype=" + p.dtypeExpr(t) + (device.empty() ? "" : ", device=" + device) + ")");
   });
 }
 
