@@ -173,7 +173,8 @@ struct Lowering {
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     out.indent = p.mb.indentLevel();
     out.nodes = nodes;
-    if (out.known() && out.dtype != ir::DataType::Bool) {
+    if (out.known() && out.dtype != ir::DataType::Bool &&
+        static_cast<int64_t>(out.elems.size()) <= kMaxLiteralElements) {
       const auto vals = out.values();
       std::vector<int64_t> dims;
       if (!out.scalar) dims.push_back(static_cast<int64_t>(vals.size()));
