@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "codegen/handlers/handler_families.h"
@@ -12,6 +13,7 @@
 #include "codegen/recognised_blocks.h"
 #include "codegen/run_script.h"
 #include "codegen/static_values.h"
+#include "codegen/state_dict_mapping.h"
 #include "convert/handler_registry.h"
 #include "convert/status_loop.h"
 #include "schema/onnx_schema.h"
@@ -239,7 +241,7 @@ std::string emptyTensor(const ir::Tensor& t, Flavour f) {
 std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName) {
   auto code = std::make_unique<GeneratedCode>();
   const Flavour f = opts_.flavour;
-  code->className = classNameFor(model_.graph().name);
+  code->className = classNameForModel(model_.graph().name, sourceName);
   std::ostringstream os;
   int lineNo = 1;
   auto emit = [&](const std::string& text) {
@@ -291,6 +293,7 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   });
   for (const Weight* wp : declared) {
     const Weight& w = *wp;
+    for (const std::string& container : mb_.tree().createContainers(w.key)) emit("        " + container);
     for (uint64_t user : w.users) code->weightLines[user].push_back(lineNo);
     std::string comment = w.onnxName != w.key ? "  # " + pyCommentText(w.onnxName) : "";
     if (w.sourceType != ir::DataType::Undefined)
@@ -298,10 +301,16 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
                  " in the ONNX model, held exactly as " + std::string(ir::dataTypeName(w.tensor.dtype)) + " (" +
                  (f == Flavour::OneFlow ? "OneFlow" : "PyTorch") + " has no " +
                  std::string(ir::dataTypeName(w.sourceType)) + ")";
+    if (w.transposed) comment += std::string(comment.empty() ? "  # " : "; ") + "the ONNX model holds it transposed";
+    // A buffer is registered on the container that holds it: "layers[0].norm" + "running_mean".
+    const size_t dot = w.attr.rfind('.');
+    const std::string owner = dot == std::string::npos ? "self" : "self." + w.attr.substr(0, dot);
+    const std::string leaf = dot == std::string::npos ? w.attr : w.attr.substr(dot + 1);
     if (w.parameter)
-      emit("        self." + w.key + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
+      emit("        self." + w.attr + " = nn.Parameter(" + emptyTensor(w.tensor, f) + ")" + comment);
     else
-      emit("        self.register_buffer(" + pyStringLiteral(w.key) + ", " + emptyTensor(w.tensor, f) + ")" + comment);
+      emit("        " + owner + ".register_buffer(" + pyStringLiteral(leaf) + ", " + emptyTensor(w.tensor, f) + ")" +
+           comment);
   }
   emit("");
   std::string sig = "    def forward(self";
@@ -320,6 +329,11 @@ std::unique_ptr<GeneratedCode> Generator::assemble(const std::string& sourceName
   std::string ret = "        return ";
   for (size_t i = 0; i < returns_.size(); ++i) ret += (i ? ", " : "") + returns_[i];
   emit(returns_.empty() ? "        return None" : ret);
+  if (const std::string loader = loadOriginalStateDictCode(mb_.weights(), f); !loader.empty()) {
+    emit("");
+    emit("");
+    emit(loader.substr(0, loader.size() - 1));  // emit ends the line
+  }
   code->modelPy = os.str();
   code->runPy = runScript(f, code->className, sourceName);
   code->weights = mb_.weights();
@@ -383,6 +397,14 @@ std::string classNameFor(const std::string& graphName) {
   const auto& reserved = reservedPythonNames();
   if (isPythonKeyword(out) || std::find(reserved.begin(), reserved.end(), out) != reserved.end()) out += "Model";
   return out;
+}
+
+std::string classNameForModel(const std::string& graphName, const std::string& fileName) {
+  static const std::set<std::string> exporterDefaults{"",      "torch_jit", "torch-jit-export", "torch_jit_export",
+                                                      "graph", "Graph",     "main_graph",       "model"};
+  std::string stem = fileName.substr(0, fileName.rfind('.'));
+  if (!exporterDefaults.count(graphName) || stem.empty()) return classNameFor(graphName);
+  return classNameFor(stem);
 }
 
 }  // namespace fb::codegen

@@ -50,6 +50,10 @@ CodegenResult dryRunPython(const ir::Model& source, const CodegenOptions& opts);
 
 // The name of the generated nn.Module for a graph name ("main_graph" -> "MainGraph", "" -> "Model").
 std::string classNameFor(const std::string& graphName);
+// The class name for a model: its graph's name, unless that is an exporter's default ("torch_jit", "main_graph",
+// "torch-jit-export", "graph", empty), then the model file's name without its extension
+// ("transformer_encoder_op17.onnx" -> "TransformerEncoderOp17"). Both are untrusted and go through classNameFor.
+std::string classNameForModel(const std::string& graphName, const std::string& fileName);
 
 // The file every generated folder holds (written last): FlowBridge replaces a non-empty folder only when it has
 // this marker, never a folder that merely holds a model.py and a run.py.

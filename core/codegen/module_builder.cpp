@@ -1,6 +1,8 @@
 #include "codegen/module_builder.h"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "codegen/python_text.h"
@@ -10,70 +12,7 @@
 namespace fb::codegen {
 
 ModuleBuilder::ModuleBuilder(const ir::Model& model, Flavour flavour) : model_(model), flavour_(flavour) {
-  // Attributes of nn.Module a weight must not shadow: every one torch 1.13 has, the ones later versions added,
-  // OneFlow's own, and the instance attributes nn.Module sets in __init__.
-  for (const char* n : {"T_destination",
-                        "add_module",
-                        "apply",
-                        "bfloat16",
-                        "buffers",
-                        "call_super_init",
-                        "children",
-                        "compile",
-                        "cpu",
-                        "cuda",
-                        "double",
-                        "dump_patches",
-                        "eval",
-                        "extra_repr",
-                        "float",
-                        "forward",
-                        "get_buffer",
-                        "get_extra_state",
-                        "get_parameter",
-                        "get_submodule",
-                        "half",
-                        "ipu",
-                        "load_state_dict",
-                        "modules",
-                        "mtia",
-                        "named_buffers",
-                        "named_children",
-                        "named_modules",
-                        "named_parameters",
-                        "parameters",
-                        "register_backward_hook",
-                        "register_buffer",
-                        "register_forward_hook",
-                        "register_forward_pre_hook",
-                        "register_full_backward_hook",
-                        "register_full_backward_pre_hook",
-                        "register_load_state_dict_post_hook",
-                        "register_load_state_dict_pre_hook",
-                        "register_module",
-                        "register_parameter",
-                        "register_state_dict_hook",
-                        "register_state_dict_post_hook",
-                        "register_state_dict_pre_hook",
-                        "requires_grad_",
-                        "set_extra_state",
-                        "set_submodule",
-                        "share_memory",
-                        "state_dict",
-                        "to",
-                        "to_empty",
-                        "train",
-                        "type",
-                        "xpu",
-                        "zero_grad",
-                        "training",
-                        "to_consistent",
-                        "to_global",
-                        "make_contiguous_params_",
-                        "forward_pre_hooks",
-                        "forward_hooks",
-                        "backward_hooks"})
-    members_.reserve(n);
+  for (std::string_view n : nnModuleAttributeNames()) members_.reserve(std::string(n));
 }
 
 const ir::Value* ModuleBuilder::resolve(const ir::Value* v) const {
@@ -183,21 +122,42 @@ std::string weightName(const ir::Value* v, const ir::Node* consumer, int slot) {
 }
 }  // namespace
 
+namespace {
+// The 2-D tensor with rows and columns swapped, byte for byte (element types of whole bytes only).
+std::optional<ir::Tensor> transposedCopy(const ir::Tensor& t) {
+  if (t.dims.size() != 2 || !ir::isFloatingPoint(t.dtype) || t.numElements() <= 0) return std::nullopt;
+  const auto bytes = t.bytes();
+  const size_t n = static_cast<size_t>(t.numElements()), size = bytes.size() / n;
+  if (size == 0 || size * n != bytes.size() || size > 8) return std::nullopt;
+  const size_t rows = static_cast<size_t>(t.dims[0]), cols = static_cast<size_t>(t.dims[1]);
+  std::string out(bytes.size(), '\0');
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c)
+      std::memcpy(out.data() + (c * rows + r) * size, bytes.data() + (r * cols + c) * size, size);
+  ir::Tensor result;
+  result.name = t.name;
+  result.dtype = t.dtype;
+  result.dims = {t.dims[1], t.dims[0]};
+  result.setBytes(std::move(out));
+  return result;
+}
+}  // namespace
+
+std::string ModuleBuilder::weightExpr(const Weight& w) const { return "self." + w.attr + (w.transposed ? ".t()" : ""); }
+
 std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::Node* consumer, int slot) {
   const ir::Tensor* t = constantTensor(v);
   if (!t) throw convert::Unsupported("input '" + v->name() + "' must be a constant here");
   // One weight per value: PyTorch exports alias a layer's parameter through an Identity named like the
   // layer's own (`features.4.squeeze.bias`), even where two layers' initial values were equal.
   const ir::Value* r = resolve(v);
-  if (auto it = weightKeys_.find(r); it != weightKeys_.end()) {
+  if (auto it = weightIndex_.find(r); it != weightIndex_.end()) {
     // A tensor first seen as a buffer becomes a parameter when a consumer trains it.
-    for (auto& w : weights_) {
-      if (w.key != it->second) continue;
-      if (trainable && ir::isFloatingPoint(t->dtype)) w.parameter = true;
-      if (currentNode_ && std::find(w.users.begin(), w.users.end(), currentNode_) == w.users.end())
-        w.users.push_back(currentNode_);
-    }
-    return "self." + it->second;
+    Weight& w = weights_[it->second];
+    if (trainable && ir::isFloatingPoint(t->dtype)) w.parameter = true;
+    if (currentNode_ && std::find(w.users.begin(), w.users.end(), currentNode_) == w.users.end())
+      w.users.push_back(currentNode_);
+    return weightExpr(w);
   }
   // Decided here, before any code is written, by the rule the weights writer follows: `check` (a dry run) then
   // refuses exactly the weights `convert` could not write.
@@ -206,9 +166,7 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::
     throw convert::Unsupported("weight '" + v->name() + "' is " + std::string(ir::dataTypeName(t->dtype)) + ", which " +
                                (flavour_ == Flavour::OneFlow ? "oneflow.save/load" : "a PyTorch state dict") +
                                " cannot hold");
-  std::string key = members_.claim(weightName(r, consumer, slot));
   Weight w;
-  w.key = key;
   w.onnxName = r->name();
   if (*stored == t->dtype) {
     w.tensor = *t;
@@ -216,11 +174,27 @@ std::string ModuleBuilder::weight(const ir::Value* v, bool trainable, const ir::
     w.tensor = widenedExactly(*t, *stored);
     w.sourceType = t->dtype;
   }
+  // The exporter's module tree where the name says where the weight belongs, today's flat names elsewhere.
+  if (auto original = originalWeight(*r, consumer, slot)) {
+    std::optional<ir::Tensor> transposed;
+    if (original->transposed) transposed = transposedCopy(w.tensor);
+    if (!original->transposed || transposed)
+      if (auto attr = tree_.place(original->name, members_)) {
+        w.key = original->name;
+        w.attr = *attr;
+        w.foldedBatchNorm = original->foldedBatchNorm;
+        if (transposed) {
+          w.tensor = std::move(*transposed);
+          w.transposed = true;
+        }
+      }
+  }
+  if (w.key.empty()) w.key = w.attr = members_.claim(weightName(r, consumer, slot));
   w.parameter = trainable && ir::isFloatingPoint(t->dtype);
   if (currentNode_) w.users.push_back(currentNode_);
   weights_.push_back(std::move(w));
-  weightKeys_[r] = key;
-  return "self." + key;
+  weightIndex_[r] = weights_.size() - 1;
+  return weightExpr(weights_.back());
 }
 
 std::string ModuleBuilder::spell(const std::string& text) const {

@@ -15,6 +15,7 @@
 #include "codegen/flavour.h"
 #include "codegen/identifiers.h"
 #include "codegen/static_values.h"
+#include "codegen/module_tree.h"
 #include "ir/model.h"
 
 namespace fb::codegen {
@@ -29,7 +30,8 @@ struct CodeLine {
 };
 
 struct Weight {
-  std::string key;         // state-dict key = attribute name on the module
+  std::string key;         // state-dict key: the exporter's dotted name ("layers.0.linear1.weight") or an identifier
+  std::string attr;        // where it lives under `self`: "layers[0].linear1.weight" (ModuleTree), or `key`
   std::string onnxName;    // the initializer (or Constant) it comes from
   ir::Tensor tensor;       // shares the source's bytes (or holds their exact widening, see sourceType)
   bool parameter = false;  // nn.Parameter (trainable) or buffer
@@ -38,6 +40,11 @@ struct Weight {
   // The ONNX element type when the flavour lacks it and `tensor` holds its values widened exactly
   // (storedWeightType); Undefined otherwise.
   ir::DataType sourceType = ir::DataType::Undefined;
+  // `tensor` is the transpose of the ONNX constant (the source nn.Linear's layout); code reads it as `<attr>.t()`.
+  bool transposed = false;
+  // The export folded a BatchNorm into this Conv weight or bias: the source module's own tensors need
+  // load_original_state_dict.
+  bool foldedBatchNorm = false;
 };
 
 class ModuleBuilder {
@@ -80,6 +87,9 @@ class ModuleBuilder {
   // `consumer`/`slot` name anonymous constants ("onnx::MatMul_613") after the layer that uses them.
   std::string weight(const ir::Value* v, bool trainable, const ir::Node* consumer = nullptr, int slot = -1);
   const std::vector<Weight>& weights() const { return weights_; }
+  ModuleTree& tree() { return tree_; }
+  // `self.<attr>`, with `.t()` for a weight held in its source layout (Weight::transposed).
+  std::string weightExpr(const Weight& w) const;
   // The node whose code is being written (0: none); weights registered meanwhile count it among their users.
   void setCurrentNode(uint64_t nodeId) { currentNode_ = nodeId; }
   uint64_t currentNode() const { return currentNode_; }
@@ -109,7 +119,8 @@ class ModuleBuilder {
   NameTable locals_;
   NameTable members_;
   std::unordered_map<const ir::Value*, std::string> exprs_;
-  std::unordered_map<const ir::Value*, std::string> weightKeys_;
+  std::unordered_map<const ir::Value*, size_t> weightIndex_;  // into weights_
+  ModuleTree tree_;
   std::vector<Weight> weights_;
   std::deque<ir::Tensor> ownedConstants_;  // tensors built from Constant value_float/value_ints/... attributes
   std::unordered_map<const ir::Value*, const ir::Tensor*> constantCache_;

@@ -282,7 +282,8 @@ class UiCodegen : public QObject {
       const int statement = view->currentLine();
       QVERIFY(statement > forward);
       QVERIFY(shown.contains(statement));
-      QRegularExpression member("self\\.(\\w+)");
+      // Flat (`self.conv1_weight`) or in the module tree (`self.layer1[0].conv1.weight`).
+      QRegularExpression member("self\\.([\\w.\\[\\]]*\\w)");
       auto it = member.globalMatch(text.value(statement - 1));
       int members = 0;
       while (it.hasNext()) {
