@@ -75,14 +75,18 @@ const std::vector<std::string_view>& nnModuleAttributeNames() {
 }
 
 std::string modulePathOfNode(const std::string& nodeName) {
-  std::string path;
+  // A child of a container repeats the container's own scope as a prefix: "/layer1/layer1.0/downsample/downsample.0"
+  // is layer1.0.downsample.0.
+  std::vector<std::string> scopes;
   for (const std::string& scope : layout::nameScopes(nodeName)) {
-    if (!path.empty() && scope.size() > path.size() + 1 && scope.compare(0, path.size(), path) == 0 &&
-        scope[path.size()] == '.')
-      path = scope;  // "layer1" then "layer1.0": the child's scope already holds its parent's path
+    if (!scopes.empty() && scope.size() > scopes.back().size() + 1 &&
+        scope.compare(0, scopes.back().size(), scopes.back()) == 0 && scope[scopes.back().size()] == '.')
+      scopes.back() = scope;
     else
-      path = path.empty() ? scope : path + "." + scope;
+      scopes.push_back(scope);
   }
+  std::string path;
+  for (const std::string& scope : scopes) path += (path.empty() ? "" : ".") + scope;
   return path;
 }
 

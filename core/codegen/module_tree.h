@@ -16,9 +16,9 @@ namespace fb::codegen {
 // Attributes of nn.Module (torch 1.13 and later, OneFlow) that no weight or container may shadow.
 const std::vector<std::string_view>& nnModuleAttributeNames();
 
-// The dotted module path of a node's name scopes. PyTorch writes a child of a container with the container's path
-// as a prefix: "/layer1/layer1.0/conv1/Conv" and "/layers.0/self_attn/MatMul" give "layer1.0.conv1" and
-// "layers.0.self_attn". Empty for a node without scopes.
+// The dotted module path of a node's name scopes. PyTorch writes a child of a container with the container's scope
+// as a prefix: "/layer1/layer1.0/downsample/downsample.0/Conv" and "/layers.0/self_attn/MatMul" give
+// "layer1.0.downsample.0" and "layers.0.self_attn". Empty for a node without scopes.
 std::string modulePathOfNode(const std::string& nodeName);
 
 // What the source PyTorch module called a weight, and how the export changed it.
