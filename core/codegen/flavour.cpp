@@ -28,11 +28,12 @@ std::string importLines(Flavour f) {
 }
 
 namespace {
-// Python and list/dict methods that generated code calls on things that are not tensors.
+// Python and list/dict methods that generated code calls on things that are not tensors, and the nn.Module
+// methods load_original_state_dict calls on the module.
 bool isPythonMethod(const std::string& m) {
-  static const std::set<std::string> names{"__init__",        "append",    "extend", "items", "keys", "values",
-                                           "insert",          "pop",       "format", "join",  "get",  "update",
-                                           "register_buffer", "add_module"};
+  static const std::set<std::string> names{
+      "__init__", "append", "extend", "items",           "keys",       "values",     "insert",         "pop", "format",
+      "join",     "get",    "update", "register_buffer", "add_module", "state_dict", "load_state_dict"};
   return names.count(m) > 0;
 }
 
