@@ -234,10 +234,13 @@ std::vector<std::string> ModuleTree::createContainers(const std::string& key) {
     if (n.created) continue;
     n.created = true;
     if (n.kind == Kind::List) {
-      // Every index up to the highest exists (nn.ModuleList has no gaps); the unused ones stay empty modules.
+      // Every index up to the highest exists (nn.ModuleList has no gaps); the unused ones stay empty modules. An
+      // element that is a list itself (`features.0.0`) replaces its empty module when first reached.
       lines.push_back("self." + attr + " = nn.ModuleList([nn.Module() for _ in range(" +
                       std::to_string(n.maxIndex + 1) + ")])");
-      for (const auto& [name, element] : n.children) nodes_[static_cast<size_t>(element)].created = true;
+      for (const auto& [name, element] : n.children)
+        if (nodes_[static_cast<size_t>(element)].kind != Kind::List)
+          nodes_[static_cast<size_t>(element)].created = true;
     } else {
       lines.push_back("self." + attr + " = nn.Module()");
     }

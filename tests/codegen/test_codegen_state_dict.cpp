@@ -100,6 +100,12 @@ class TestCodegenStateDict : public QObject {
     QCOMPARE(lines[0], std::string("self.layers = nn.ModuleList([nn.Module() for _ in range(3)])"));
     QCOMPARE(lines[1], std::string("self.layers[2].norm1 = nn.Module()"));
     QVERIFY(tree.createContainers("layers.2.norm1.bias").empty());
+    // A list in a list (nn.Sequential in nn.Sequential: mobilenet_v2's features.0.0).
+    QVERIFY(tree.place("features.1.0.weight", members));
+    const auto nested = tree.createContainers("features.1.0.weight");
+    QCOMPARE(nested.size(), size_t(2));
+    QCOMPARE(nested[0], std::string("self.features = nn.ModuleList([nn.Module() for _ in range(2)])"));
+    QCOMPARE(nested[1], std::string("self.features[1] = nn.ModuleList([nn.Module() for _ in range(1)])"));
     QCOMPARE(codegen::modulePathOfNode("/layer1/layer1.0/conv1/Conv"), std::string("layer1.0.conv1"));
     QCOMPARE(codegen::modulePathOfNode("/layers.0/self_attn/MatMul"), std::string("layers.0.self_attn"));
     QCOMPARE(codegen::modulePathOfNode("/layer1/layer1.0/downsample/downsample.0/Conv"),
