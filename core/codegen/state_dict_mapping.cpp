@@ -18,7 +18,7 @@ std::string loadOriginalStateDictCode(const std::vector<Weight>& weights, Flavou
                                                                           : folded[layer].first) = w.key;
   }
   if (!tree) return {};
-  const std::string T(namespaceAlias(flavour));
+  (void)flavour;  // the same text in both flavours
   std::string s =
       "# Conv layers the export folded a BatchNorm into: (weight key, bias key) of this module.\n"
       "FOLDED_BATCH_NORMS = [";
@@ -57,9 +57,7 @@ std::string loadOriginalStateDictCode(const std::vector<Weight>& weights, Flavou
        "        if not norms:\n"
        "            continue\n"
        "        bn = norms[0]\n"
-       "        scale = state_dict[bn + \"weight\"] / " +
-       T +
-       ".sqrt(state_dict[bn + \"running_var\"] + bn_eps)\n"
+       "        scale = state_dict[bn + \"weight\"] / (state_dict[bn + \"running_var\"] + bn_eps) ** 0.5\n"
        "        merged[weight_key] = weight * scale.reshape([-1] + [1] * (len(weight.shape) - 1))\n"
        "        shift = state_dict[bn + \"bias\"] - state_dict[bn + \"running_mean\"] * scale\n"
        "        merged[bias_key] = shift + state_dict[bias_key] * scale if bias_key in state_dict else shift\n"

@@ -174,7 +174,7 @@ class TestCodegenStateDict : public QObject {
     QString why;
     const QString model = test::corpusExport("resnet50", "13", why);
     QVERIFY2(!model.isEmpty(), qPrintable(why));
-    // PyTorch only (the OneFlow flavour's load_original_state_dict is the same code with flow.sqrt): two 100 MB
+    // PyTorch only (the OneFlow flavour's load_original_state_dict is the same code): two 100 MB
     // weight files and four resnet50 runs more would double the test's time.
     const QStringList folders = generate(model, "resnet50", {codegen::Flavour::PyTorch});
     QCOMPARE(folders.size(), 1);
