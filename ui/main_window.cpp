@@ -38,6 +38,8 @@
 #include "ui/export/scene_export.h"
 #include "ui/graph/graph_scene.h"
 #include "ui/graph/graph_view.h"
+#include "ui/edit/problems_dock.h"
+#include "ui/edit/revalidator.h"
 #include "ui/inspector/find_panel.h"
 #include "ui/inspector/model_panel.h"
 #include "ui/inspector/node_panel.h"
@@ -238,6 +240,14 @@ void MainWindow::buildDocks() {
   split_->linkNodePanel(nodePanel_, doc_, conversion_->previewDocument());
   split_->linkTensorPanel(tensorPanel_);
   conversion_->pairRunValues(tensorPanel_);
+  // After each edit: the check and the dry run at the current target again, on a worker; the Problems dock.
+  problems_ = new ProblemsDock(this, doc_, scene_);
+  ConversionController* controller = conversion_->controller();
+  problems_->revalidator()->setDryRunSource([controller] {
+    auto [ticket, run] = controller->dryRunJob();
+    return Revalidator::DryRunJob{ticket, std::move(run)};
+  });
+  connect(problems_->revalidator(), &Revalidator::dryRunFinished, controller, &ConversionController::adoptDryRun);
   // Compare With...: the other model in a pane of its own beside the source, its table in a dock.
   compare_ = new CompareDocks(this, doc_, scene_, view_);
   compare_->annotate(nodePanel_, tensorPanel_);
@@ -289,7 +299,9 @@ void MainWindow::arrangeDocks() {
   tensorDock_->setVisible(doc_->selectedValue());
   addDockWidget(Qt::BottomDockWidgetArea, logDock_);
   tabifyDockWidget(logDock_, passes);
+  tabifyDockWidget(logDock_, problems_->dock());
   passes->hide();
+  problems_->dock()->hide();  // it comes out when an edit leaves a problem
   logDock_->show();
   logDock_->raise();
   addDockWidget(Qt::BottomDockWidgetArea, compare, Qt::Horizontal);

@@ -25,6 +25,7 @@ class FindPanel;
 class LogPanel;
 class ConversionDocks;
 class CompareDocks;
+class ProblemsDock;
 class PreviewSplit;
 class ModelRunner;
 class SubgraphExtractor;
@@ -74,6 +75,7 @@ class MainWindow : public QMainWindow {
   LogPanel* logPanel() const { return logPanel_; }
   ConversionDocks* conversion() const { return conversion_; }
   CompareDocks* compare() const { return compare_; }
+  ProblemsDock* problems() const { return problems_; }
   PreviewSplit* split() const { return split_; }
   ModelRunner* runner() const { return runner_; }
   // Graph > Extract Subgraph... (also on the graph's context menu).
@@ -124,6 +126,7 @@ class MainWindow : public QMainWindow {
   int stripHeightBeforePasses_ = 0;  // the strip's height while Passes is closed, 0: unknown
   ConversionDocks* conversion_ = nullptr;
   CompareDocks* compare_ = nullptr;
+  ProblemsDock* problems_ = nullptr;
   PreviewSplit* split_ = nullptr;
   ModelRunner* runner_ = nullptr;
   SubgraphExtractor* extractor_ = nullptr;

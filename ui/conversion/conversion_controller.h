@@ -6,10 +6,13 @@
 // cannot be interrupted halfway). A conversion belongs to the model and settings it was made with: any change
 // of model, target opset or passes drops it (and a run still under way), so what is saved is always what the
 // current settings produce.
+#include <QFuture>
 #include <QHash>
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -55,6 +58,11 @@ class ConversionController : public QObject {
   convert::ConvertOptions options() const;
   // Runs the dry run again (called on model and settings changes).
   void refresh();
+  // After an edit of the model in place, the dry run is run by the revalidation on its own copy of the model:
+  // dryRunJob() gives the job at the current settings with a ticket (a newer dry run of this controller makes the
+  // ticket stale), adoptDryRun() shows the job's result unless the ticket went stale meanwhile.
+  std::pair<quint64, std::function<std::shared_ptr<const convert::ConvertResult>(const ir::Model&)>> dryRunJob();
+  void adoptDryRun(std::shared_ptr<const convert::ConvertResult> result, quint64 ticket);
 
   // Full conversion of the open model for the preview.
   void convert();
@@ -101,6 +109,7 @@ class ConversionController : public QObject {
   // Log lines for what the passes left as it was and why (the constant-folding budget), after the summary line.
   void logPassWarnings(const convert::ConvertResult& r);
   void invalidate();
+  void showDryRun(std::shared_ptr<const convert::ConvertResult> result);
   QString sourceName() const;
   QString passesName() const;
   void generateCode();
@@ -120,6 +129,7 @@ class ConversionController : public QObject {
   std::shared_ptr<const ir::Model> convertedFrom_;
   QHash<quint64, DiffKind> sourceDiff_, previewDiff_;
   quint64 dryGeneration_ = 0, convertGeneration_ = 0;
+  quint64 modelEdits_ = 0;  // edits of the model in place: shape facts computed before one are stale
   bool converting_ = false;
   bool refreshAfterTypes_ = false;  // the dry run waits for the document's background types
   std::optional<codegen::Flavour> codeTarget_;

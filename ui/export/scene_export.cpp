@@ -20,9 +20,11 @@
 namespace fb::ui {
 namespace {
 
-// QGraphicsItem::data keys of the marks the conversion overlays add (StatusOverlay's halos, StatusBadges).
+// QGraphicsItem::data keys of the marks the conversion overlays add (StatusOverlay's halos, StatusBadges) and the
+// Problems' outlines.
 constexpr int kHaloKey = 0x5a7;
 constexpr int kBadgeKey = 0x5a8;
+constexpr int kProblemKey = 0x5a9;
 
 // Hides the conversion marks and the selection while the scene is recorded; puts them back after.
 class PlainScene {
@@ -30,7 +32,8 @@ class PlainScene {
   PlainScene(Document* doc, GraphScene* scene, bool plain) : doc_(doc) {
     if (!plain) return;
     for (QGraphicsItem* item : scene->items())
-      if ((item->data(kHaloKey).toBool() || item->data(kBadgeKey).toBool()) && item->isVisible()) {
+      if ((item->data(kHaloKey).toBool() || item->data(kBadgeKey).toBool() || item->data(kProblemKey).toBool()) &&
+          item->isVisible()) {
         item->setVisible(false);
         hidden_.append(item);
       }

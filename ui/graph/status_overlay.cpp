@@ -8,12 +8,8 @@
 #include "ui/graph/node_item.h"
 
 namespace fb::ui {
-namespace {
-constexpr int kHaloKey = 0x5a7;  // QGraphicsItem::data key that tags our halo items
-}
-
-StatusOverlay::StatusOverlay(GraphScene* scene, ColorOf colorOf, QObject* parent)
-    : QObject(parent), scene_(scene), colorOf_(std::move(colorOf)) {
+StatusOverlay::StatusOverlay(GraphScene* scene, ColorOf colorOf, Style style, QObject* parent)
+    : QObject(parent), scene_(scene), colorOf_(std::move(colorOf)), style_(style) {
   connect(scene, &GraphScene::rebuilt, this, &StatusOverlay::refresh);
   refresh();
 }
@@ -28,23 +24,24 @@ void StatusOverlay::refresh() {
   for (NodeItem* node : nodes) {
     QGraphicsRectItem* halo = nullptr;
     for (QGraphicsItem* child : node->childItems())
-      if (child->data(kHaloKey).toBool()) halo = static_cast<QGraphicsRectItem*>(child);
+      if (child->data(style_.dataKey).toBool()) halo = static_cast<QGraphicsRectItem*>(child);
     const QColor c = colorOf_(node->node()->id());
     if (!c.isValid()) {
       delete halo;
       continue;
     }
     if (!halo) {
-      halo = new QGraphicsRectItem(node->box().adjusted(-5, -5, 5, 5), node);
-      halo->setData(kHaloKey, true);
+      const qreal m = style_.margin;
+      halo = new QGraphicsRectItem(node->box().adjusted(-m, -m, m, m), node);
+      halo->setData(style_.dataKey, true);
       halo->setFlag(QGraphicsItem::ItemStacksBehindParent);
       halo->setAcceptedMouseButtons(Qt::NoButton);
     }
     QColor fill = c;
     fill.setAlpha(150);
-    halo->setBrush(fill);
+    halo->setBrush(style_.filled ? QBrush(fill) : QBrush(Qt::NoBrush));
     QPen pen(c);
-    pen.setWidthF(2.5);
+    pen.setWidthF(style_.filled ? 2.5 : 3.5);
     halo->setPen(pen);
     ++marked_;
   }

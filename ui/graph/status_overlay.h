@@ -17,7 +17,18 @@ class StatusOverlay : public QObject {
  public:
   // `colorOf` returns an invalid colour for nodes that get no mark.
   using ColorOf = std::function<QColor(uint64_t nodeId)>;
-  StatusOverlay(GraphScene* scene, ColorOf colorOf, QObject* parent = nullptr);
+  // How the halos look and which QGraphicsItem::data key tags them: overlays with different keys mark the same
+  // nodes side by side (the conversion's filled halo, the Problems' outline around it).
+  struct Style {
+    int dataKey = kConversionHaloKey;
+    qreal margin = 5;
+    bool filled = true;
+  };
+  static constexpr int kConversionHaloKey = 0x5a7;
+  static constexpr int kProblemHaloKey = 0x5a9;
+  StatusOverlay(GraphScene* scene, ColorOf colorOf, QObject* parent = nullptr)
+      : StatusOverlay(scene, colorOf, {}, parent) {}
+  StatusOverlay(GraphScene* scene, ColorOf colorOf, Style style, QObject* parent = nullptr);
 
   // Re-reads every node's colour (call when statuses change).
   void refresh();
@@ -26,6 +37,7 @@ class StatusOverlay : public QObject {
  private:
   QPointer<GraphScene> scene_;
   ColorOf colorOf_;
+  Style style_;
   int marked_ = 0;
 };
 
