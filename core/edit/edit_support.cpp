@@ -61,13 +61,23 @@ const ir::Graph* bodyWithValue(const std::vector<ir::Graph*>& bodies, const std:
 
 }  // namespace
 
-ir::Node* findNode(const ir::Model& m, const std::string& name, std::string& why) {
+namespace {
+
+// The main graph's one node named `name`; nullptr when there is none, or more than one (`ambiguous`, `why` says so).
+ir::Node* uniqueInMainGraph(const ir::Model& m, const std::string& name, std::string& why, bool& ambiguous) {
   const auto found = NodeIndex::of(m).named(name);
+  ambiguous = found.size() > 1;
   if (found.size() == 1) return found.front();
-  if (found.size() > 1) {
-    why = std::to_string(found.size()) + " nodes are named " + q(name) + " (rename them apart first)";
-    return nullptr;
-  }
+  if (ambiguous) why = std::to_string(found.size()) + " nodes are named " + q(name) + " (rename them apart first)";
+  return nullptr;
+}
+
+}  // namespace
+
+ir::Node* findNode(const ir::Model& m, const std::string& name, std::string& why) {
+  bool ambiguous = false;
+  if (ir::Node* n = uniqueInMainGraph(m, name, why, ambiguous)) return n;
+  if (ambiguous) return nullptr;
   std::vector<std::pair<ir::Node*, const ir::Graph*>> inBodies;
   nodesInBodies(bodiesOf(m), name, inBodies);
   why = inBodies.empty() ? "no node named " + q(name)
@@ -77,12 +87,9 @@ ir::Node* findNode(const ir::Model& m, const std::string& name, std::string& why
 }
 
 ir::Node* findNodeInModel(const ir::Model& m, const std::string& name, std::string& why) {
-  const auto found = NodeIndex::of(m).named(name);
-  if (found.size() == 1) return found.front();
-  if (found.size() > 1) {
-    why = std::to_string(found.size()) + " nodes are named " + q(name) + " (rename them apart first)";
-    return nullptr;
-  }
+  bool ambiguous = false;
+  if (ir::Node* n = uniqueInMainGraph(m, name, why, ambiguous)) return n;
+  if (ambiguous) return nullptr;
   std::vector<std::pair<ir::Node*, const ir::Graph*>> inBodies;
   nodesInBodies(bodiesOf(m), name, inBodies);
   if (inBodies.size() == 1) return inBodies.front().first;

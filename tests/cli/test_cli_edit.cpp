@@ -12,15 +12,9 @@
 
 using namespace fb;
 using test::runCli;
+using test::writeText;
 
 namespace {
-
-QString writeText(const QString& path, const QByteArray& text) {
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  f.write(text);
-  return path;
-}
 
 QString nodeName(const ir::Model& m, const std::string& op) {
   for (const auto& n : m.graph().nodes())

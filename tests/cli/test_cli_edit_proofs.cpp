@@ -16,15 +16,9 @@
 
 using namespace fb;
 using test::runCli;
+using test::writeText;
 
 namespace {
-
-QString writeText(const QString& path, const QByteArray& text) {
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  f.write(text);
-  return path;
-}
 
 size_t countOp(const ir::Model& m, const std::string& op) {
   size_t c = 0;

@@ -31,6 +31,13 @@ QString scratchDir(const QString& name) {
   return d.absolutePath();
 }
 
+QString writeText(const QString& path, const QByteArray& text) {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+  f.write(text);
+  return path;
+}
+
 CliResult runCli(const QStringList& args, int timeoutMs) {
   QProcess p;
   p.start(QStringLiteral(FB_CLI_PATH), args);

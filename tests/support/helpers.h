@@ -15,6 +15,8 @@ QStringList corpusModels();
 QJsonObject manifest();
 // A fresh, empty folder under the build tree for one test function.
 QString scratchDir(const QString& name);
+// Writes `text` to `path` (an edit script, a hand-made input); returns `path`. Stops the test run when it cannot.
+QString writeText(const QString& path, const QByteArray& text);
 
 struct CliResult {
   int exitCode = -1;

@@ -34,6 +34,9 @@ convert::ConvertOptions optionsFor(const ir::Model& model, int opset, const std:
 
 ConversionController::ConversionController(Document* doc, QObject* parent) : QObject(parent), doc_(doc) {
   connect(doc_, &Document::modelChanged, this, [this] {
+    // The same model changed in place by an edit: the target the user picked stays, and modelEdited (below) and
+    // the revalidation take it from here.
+    if (doc_->isApplyingEdit()) return;
     facts_.reset();
     factsModel_ = nullptr;
     invalidate();
