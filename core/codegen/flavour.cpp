@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "codegen/python_calls.h"
+
 namespace fb::codegen {
 
 std::string_view flavourName(Flavour f) { return f == Flavour::OneFlow ? "oneflow" : "pytorch"; }
@@ -28,14 +30,6 @@ std::string importLines(Flavour f) {
 }
 
 namespace {
-// Python and list/dict methods that generated code calls on things that are not tensors, and the nn.Module
-// methods load_original_state_dict calls on the module.
-bool isPythonMethod(const std::string& m) {
-  static const std::set<std::string> names{
-      "__init__", "append", "extend", "items",           "keys",       "values",     "insert",         "pop", "format",
-      "join",     "get",    "update", "register_buffer", "add_module", "state_dict", "load_state_dict"};
-  return names.count(m) > 0;
-}
 
 bool isIdentifierStart(char c) { return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool isWordChar(char c) { return isIdentifierStart(c) || (c >= '0' && c <= '9'); }

@@ -43,30 +43,6 @@ std::string blankStringsAndComments(std::string_view code) {
   return out;
 }
 
-// Methods of Python's own objects (lists, dicts, strings, the module) that generated code calls.
-bool isPythonMethod(const std::string& m) {
-  static const std::set<std::string> names{"__init__",
-                                           "append",
-                                           "extend",
-                                           "items",
-                                           "keys",
-                                           "values",
-                                           "insert",
-                                           "pop",
-                                           "format",
-                                           "join",
-                                           "get",
-                                           "update",
-                                           "register_buffer",
-                                           "add_module",
-                                           "setdefault",
-                                           "startswith",
-                                           "endswith",
-                                           "replace",
-                                           "register_parameter"};
-  return names.count(m) > 0;
-}
-
 // Modules other than the tensor library that generated code (run.py, helpers) may call into.
 bool isOtherModule(const std::string& head) {
   static const std::set<std::string> names{"np", "os",        "sys",       "math",   "argparse", "json", "time",
@@ -137,6 +113,31 @@ void readArguments(const std::string& text, size_t open, size_t close, PythonCal
 }
 
 }  // namespace
+
+bool isPythonMethod(const std::string& m) {
+  static const std::set<std::string> names{"__init__",
+                                           "append",
+                                           "extend",
+                                           "items",
+                                           "keys",
+                                           "values",
+                                           "insert",
+                                           "pop",
+                                           "format",
+                                           "join",
+                                           "get",
+                                           "update",
+                                           "setdefault",
+                                           "startswith",
+                                           "endswith",
+                                           "replace",
+                                           "register_buffer",
+                                           "add_module",
+                                           "register_parameter",
+                                           "state_dict",
+                                           "load_state_dict"};
+  return names.count(m) > 0;
+}
 
 std::vector<PythonCall> pythonCallsIn(std::string_view code, std::string_view top) {
   const std::string text = blankStringsAndComments(code);

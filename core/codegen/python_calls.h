@@ -23,4 +23,8 @@ struct PythonCall {
 // Python's own container and string methods (`append`, `items`, ...) are left out.
 std::vector<PythonCall> pythonCallsIn(std::string_view code, std::string_view top);
 
+// Methods generated code calls on Python's own objects (lists, dicts, strings) and on the nn.Module (register_buffer,
+// state_dict, load_state_dict in load_original_state_dict): never tensor methods.
+bool isPythonMethod(const std::string& m);
+
 }  // namespace fb::codegen
