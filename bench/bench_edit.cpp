@@ -16,6 +16,7 @@
 #include "formats/model_io.h"
 #include "ir/model.h"
 #include "residual_model.h"
+#include "resident_memory.h"
 
 using namespace fb;
 using Clock = std::chrono::steady_clock;
@@ -23,14 +24,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-long rssKb() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return 0;
-}
 
 // 1,000 edits spread over the graph, four kinds in turn: rename a node, rename its output, insert an Identity on
 // that output, bypass the Identity just inserted.

@@ -36,20 +36,13 @@
 #include "ui/graph/graph_view.h"
 #include "ui/graph/status_overlay.h"
 #include "ui/main_window.h"
+#include "resident_memory.h"
 
 using namespace fb;
 
 namespace {
 
 double msOf(const QElapsedTimer& t) { return double(t.nsecsElapsed()) / 1e6; }
-
-long rssKb() {
-  std::ifstream f("/proc/self/status");
-  std::string line;
-  while (std::getline(f, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  return 0;
-}
 
 bool settle(ui::MainWindow& w, int timeoutMs) {
   QElapsedTimer t;
