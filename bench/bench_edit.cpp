@@ -16,6 +16,7 @@
 #include "formats/model_io.h"
 #include "ir/model.h"
 #include "residual_model.h"
+#include "edit_series.h"
 #include "resident_memory.h"
 
 using namespace fb;
@@ -25,30 +26,9 @@ namespace {
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-// 1,000 edits spread over the graph, four kinds in turn: rename a node, rename its output, insert an Identity on
-// that output, bypass the Identity just inserted.
-std::vector<edit::Edit> editsFor(const ir::Model& m, size_t count) {
-  std::vector<const ir::Node*> picks;
-  const size_t step = std::max<size_t>(1, m.graph().nodeCount() / (count / 4 + 1));
-  size_t k = 0;
-  for (const auto& n : m.graph().nodes())
-    if (k++ % step == 0 && !n->name.empty() && n->output(0) && !n->output(0)->isGraphOutput()) picks.push_back(n.get());
-  std::vector<edit::Edit> out;
-  for (size_t i = 0; out.size() < count && i < picks.size(); ++i) {
-    const std::string node = picks[i]->name, value = picks[i]->output(0)->name(), tag = std::to_string(i);
-    out.push_back(edit::Edit{"rename-node", {{"from", node}, {"to", node + "#e" + tag}}});
-    out.push_back(edit::Edit{"rename-value", {{"from", value}, {"to", value + "#e" + tag}}});
-    out.push_back(
-        edit::Edit{"insert-node", {{"value", value + "#e" + tag}, {"op", "Identity"}, {"name", "probe" + tag}}});
-    out.push_back(edit::Edit{"bypass-node", {{"node", "probe" + tag}}});
-  }
-  out.resize(std::min(out.size(), count));
-  return out;
-}
-
 void measure(const char* label, ir::Model& m) {
   const size_t nodes = m.graph().nodeCount();
-  const auto edits = editsFor(m, 1000);
+  const auto edits = editSeries(m, 1000);
   // The first lookup builds the name index (edit/node_index.h): timed apart from the edits.
   const long rssBefore = rssKb();
   const auto tIndex = Clock::now();

@@ -36,6 +36,7 @@
 #include "ui/graph/graph_view.h"
 #include "ui/graph/status_overlay.h"
 #include "ui/main_window.h"
+#include "edit_series.h"
 #include "resident_memory.h"
 
 using namespace fb;
@@ -83,26 +84,6 @@ std::pair<edit::Edit, edit::Edit> breakAndFix(const ir::Model& m) {
   const std::string name = m.graph().nodes().front()->name;
   return {edit::Edit{"rename-node", {{"from", name}, {"to", name + "_x"}}},
           edit::Edit{"rename-node", {{"from", name + "_x"}, {"to", name}}}};
-}
-
-// As bench_edit: four kinds in turn over the graph.
-std::vector<edit::Edit> thousandEdits(const ir::Model& m) {
-  std::vector<const ir::Node*> picks;
-  const size_t step = std::max<size_t>(1, m.graph().nodeCount() / 251);
-  size_t k = 0;
-  for (const auto& n : m.graph().nodes())
-    if (k++ % step == 0 && !n->name.empty() && n->output(0) && !n->output(0)->isGraphOutput()) picks.push_back(n.get());
-  std::vector<edit::Edit> out;
-  for (size_t i = 0; out.size() < 1000 && i < picks.size(); ++i) {
-    const std::string node = picks[i]->name, value = picks[i]->output(0)->name(), tag = std::to_string(i);
-    out.push_back(edit::Edit{"rename-node", {{"from", node}, {"to", node + "#e" + tag}}});
-    out.push_back(edit::Edit{"rename-value", {{"from", value}, {"to", value + "#e" + tag}}});
-    out.push_back(
-        edit::Edit{"insert-node", {{"value", value + "#e" + tag}, {"op", "Identity"}, {"name", "probe" + tag}}});
-    out.push_back(edit::Edit{"bypass-node", {{"node", "probe" + tag}}});
-  }
-  out.resize(std::min<size_t>(out.size(), 1000));
-  return out;
 }
 
 void measure(const QString& label, const QString& path) {
@@ -170,7 +151,7 @@ void measure(const QString& label, const QString& path) {
         marksMs, paintMs, placeMs, openMs);
   }
 
-  const auto edits = thousandEdits(*doc->model());
+  const auto edits = editSeries(*doc->model(), 1000);
   const long rss0 = rssKb();
   QElapsedTimer t;
   t.start();
